@@ -1,0 +1,89 @@
+# matrix: GNU make.  `make` builds ./matrix; `make run` installs what is
+# missing, builds and runs the default matrix; `make test` installs, builds
+# and runs every test, plain and under ASan+UBSan.
+#
+#   make SANITIZE=1        build into build/asan with -fsanitize=address,undefined
+#   make PREFIX=/usr/local DESTDIR=... install
+
+MATRIX      ?= matrices/af_unix_vs_inet.yaml
+PREFIX      ?= /usr/local
+CC          ?= cc
+VERSION     := 0.1.0
+GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+
+DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps
+
+ifeq ($(SANITIZE),1)
+BUILD       := build/asan
+SANFLAGS    := -fsanitize=address,undefined -fno-omit-frame-pointer -fno-sanitize-recover=undefined
+OPT         := -O1 -g
+else
+BUILD       := build/release
+SANFLAGS    :=
+OPT         := -O2 -g
+endif
+
+PKGS        := yaml-0.1
+CPPFLAGS    += -D_GNU_SOURCE -Irunner -Iworkers -Ireports \
+               -DMATRIX_VERSION='"$(VERSION)"' -DMATRIX_GIT_REV='"$(GIT_REV)"'
+CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
+               -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
+               $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
+LDFLAGS     += $(SANFLAGS) -pthread
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml) -lcsv -lm
+
+LIB_SRC     := $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard workers/*.c) $(wildcard reports/*.c)
+LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
+MAIN_OBJ    := $(BUILD)/runner/main.o
+UNIT_SRC    := $(wildcard tests/unit/test_*.c)
+UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
+TOOL_SRC    := $(wildcard tests/tools/*.c)
+TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+
+.PHONY: all run test deps unit install clean
+all: matrix
+
+# The plain build is ./matrix; a sanitized build stays in its own folder.
+ifeq ($(SANITIZE),1)
+all: $(BUILD)/matrix
+else
+matrix: $(BUILD)/matrix
+	cp $< $@
+endif
+
+$(BUILD)/matrix: $(MAIN_OBJ) $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+$(BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
+
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
+
+$(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB_OBJ)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+unit: $(UNIT_BIN) $(TOOL_BIN)
+
+# Installs the Debian packages the build and the tests need, when missing.
+deps:
+	@sh tests/deps.sh $(DEPS_DEB)
+
+run: deps
+	$(MAKE) matrix
+	./matrix run $(MATRIX)
+
+# Every test, plain and sanitized; the last line is "N passed, N failed".
+test: deps
+	$(MAKE) matrix unit
+	$(MAKE) SANITIZE=1 all unit
+	@bash tests/run.sh build/release build/asan
+
+install: matrix
+	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix
+
+clean:
+	rm -rf build matrix
+
+-include $(shell find build -name '*.d' 2>/dev/null)

@@ -1,0 +1,52 @@
+/*
+ * csv: every CSV file matrix writes or reads goes through here, and through
+ * libcsv underneath (csv_fwrite for quoting, csv_parse for reading).
+ *
+ * Writing: a field that needs quoting (comma, quote, CR, LF, leading or
+ * trailing space) is written quoted by libcsv; any other field is written
+ * as is, so numbers stay bare for gnuplot and awk.  A NaN number is an empty
+ * field.  csv_out_end_row() ends the row with "\n" and flushes it to the
+ * kernel, so a killed run keeps every finished row.
+ *
+ * Reading: csv_table_load() reads a whole file (first row = header) into
+ * memory; every row must have as many fields as the header.
+ */
+#ifndef MATRIX_CSVFILE_H
+#define MATRIX_CSVFILE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct csv_out {
+	FILE *f;
+	int nfields;		/* fields written in the current row */
+	int failed;		/* a write failed; csv_out_end_row reports it */
+};
+
+/* Opens path for writing ("w") or appending ("a"). -1 with err on failure. */
+int csv_out_open(struct csv_out *w, const char *path, const char *mode,
+		 char *err, size_t errlen);
+void csv_out_field(struct csv_out *w, const char *s);	/* NULL = empty */
+void csv_out_fieldf(struct csv_out *w, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+void csv_out_u64(struct csv_out *w, unsigned long long v);
+/* %.*g-style with `digits` significant digits; NaN or inf: empty field. */
+void csv_out_double(struct csv_out *w, double v, int digits);
+/* Ends the row and flushes; -1 (errno set) if anything in it failed. */
+int csv_out_end_row(struct csv_out *w);
+int csv_out_close(struct csv_out *w);	/* -1 on a write or close error */
+
+struct csv_table {
+	char **header;
+	size_t ncols;
+	char ***rows;		/* rows[r][c], NUL-terminated strings */
+	size_t nrows;
+};
+
+/* -1 with "PATH:LINE: message" in err on I/O or parse error or a row of the
+ * wrong width. */
+int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errlen);
+int csv_table_col(const struct csv_table *t, const char *name);	/* -1 if absent */
+void csv_table_release(struct csv_table *t);
+
+#endif

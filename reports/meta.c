@@ -1,0 +1,123 @@
+/* meta.csv: see meta.h. */
+#include "meta.h"
+#include "csvfile.h"
+#include "hist.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/utsname.h>
+
+#ifndef MATRIX_VERSION
+#define MATRIX_VERSION "0.0.0"
+#endif
+#ifndef MATRIX_GIT_REV
+#define MATRIX_GIT_REV "unknown"
+#endif
+
+void meta_set(struct meta *m, const char *key, const char *fmt, ...)
+{
+	va_list ap;
+	size_t i;
+
+	for (i = 0; i < m->n; i++)
+		if (!strcmp(m->key[i], key))
+			break;
+	if (i == m->n) {
+		if (m->n == META_MAX)
+			return;
+		m->key[m->n++] = key;
+	}
+	va_start(ap, fmt);
+	vsnprintf(m->value[i], sizeof(m->value[i]), fmt, ap);
+	va_end(ap);
+}
+
+/* First line of a file, or of the line starting with `prefix` (its value
+ * after the colon). */
+static int read_fact(const char *path, const char *prefix, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	char line[512];
+	int found = 0;
+
+	if (!f)
+		return -1;
+	while (fgets(line, sizeof(line), f)) {
+		char *v = line;
+		if (prefix) {
+			if (strncmp(line, prefix, strlen(prefix)))
+				continue;
+			v = strchr(line, ':');
+			if (!v)
+				continue;
+			v++;
+			while (*v == ' ' || *v == '\t')
+				v++;
+		}
+		v[strcspn(v, "\n")] = '\0';
+		snprintf(out, len, "%s", v);
+		found = 1;
+		break;
+	}
+	fclose(f);
+	return found ? 0 : -1;
+}
+
+void meta_collect_host(struct meta *m)
+{
+	struct utsname u;
+	char buf[512];
+
+	if (uname(&u) == 0) {
+		meta_set(m, "host", "%s", u.nodename);
+		meta_set(m, "kernel", "%s %s %s", u.sysname, u.release, u.version);
+		meta_set(m, "arch", "%s", u.machine);
+	}
+	meta_set(m, "cpu_model", "%s",
+		 read_fact("/proc/cpuinfo", "model name", buf, sizeof(buf)) == 0 ? buf : "unknown");
+	meta_set(m, "cores", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+	meta_set(m, "governor", "%s",
+		 read_fact("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL, buf,
+			   sizeof(buf)) == 0 ? buf : "unknown (no cpufreq)");
+	meta_set(m, "tool_version", "%s", MATRIX_VERSION);
+	meta_set(m, "git_revision", "%s", MATRIX_GIT_REV);
+	meta_set(m, "hist_rel_error", "%.6f", HIST_REL_ERROR);
+}
+
+void meta_utc_now(char *buf, size_t len)
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen)
+{
+	char tmp[4096], path[4096];
+	struct csv_out w;
+
+	snprintf(tmp, sizeof(tmp), "%s/.meta.csv.tmp", dir);
+	snprintf(path, sizeof(path), "%s/meta.csv", dir);
+	if (csv_out_open(&w, tmp, "w", err, errlen) < 0)
+		return -1;
+	csv_out_field(&w, "key");
+	csv_out_field(&w, "value");
+	csv_out_end_row(&w);
+	for (size_t i = 0; i < m->n; i++) {
+		csv_out_field(&w, m->key[i]);
+		csv_out_field(&w, m->value[i]);
+		csv_out_end_row(&w);
+	}
+	if (csv_out_close(&w) < 0 || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * meta: meta.csv, the facts a reader needs to trust or compare a run:
+ * two columns, key and value, one row per fact:
+ *   matrix_name matrix_file host kernel arch cpu_model cores governor
+ *   tool_version git_revision command_line start_utc end_utc
+ *   cells repetitions hist_rel_error status
+ * It is written when the run starts (end_utc and status empty) and again
+ * when it ends, so an interrupted run still has one.
+ */
+#ifndef MATRIX_META_H
+#define MATRIX_META_H
+
+#include <stddef.h>
+
+#define META_MAX 24
+
+struct meta {
+	const char *key[META_MAX];
+	char value[META_MAX][512];
+	size_t n;
+};
+
+/* Host facts: host, kernel, arch, cpu_model, cores, governor, tool_version,
+ * git_revision ("unknown" where not readable). */
+void meta_collect_host(struct meta *m);
+/* Sets (or replaces) one fact. */
+void meta_set(struct meta *m, const char *key, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+/* Writes DIR/meta.csv (replacing it atomically). */
+int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen);
+
+/* Now as "2026-11-30T07:15:02Z". */
+void meta_utc_now(char *buf, size_t len);
+
+#endif

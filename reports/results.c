@@ -1,0 +1,151 @@
+/* results.csv and timeline.csv: see results.h. */
+#include "results.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const figure_cols[] = {
+	"elapsed_s", "messages", "bytes", "msgs_per_s", "mib_per_s",
+	"rtt_mean_us", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us", "rtt_max_us",
+	"client_cpu_s", "server_cpu_s", "cpu_us_per_msg", "ctx_switches",
+	"rtt_min_us", "rtt_samples", "sent_messages", "sent_msgs_per_s", "sent_mib_per_s",
+	"sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
+};
+
+static void figures(const struct result_row *r, double *v)
+{
+	const double f[] = {
+		r->elapsed_s, r->messages, r->bytes, r->msgs_per_s, r->mib_per_s,
+		r->rtt_mean_us, r->rtt_p50_us, r->rtt_p90_us, r->rtt_p99_us, r->rtt_p999_us,
+		r->rtt_max_us, r->client_cpu_s, r->server_cpu_s, r->cpu_us_per_msg,
+		r->ctx_switches, r->rtt_min_us, r->rtt_samples, r->sent_messages,
+		r->sent_msgs_per_s, r->sent_mib_per_s, r->sndbuf, r->rcvbuf, r->nodelay,
+		r->max_rss_kib, r->wall_s,
+	};
+	_Static_assert(sizeof(f) / sizeof(f[0]) == sizeof(figure_cols) / sizeof(figure_cols[0]),
+		       "one figure per column");
+	memcpy(v, f, sizeof(f));
+}
+
+void results_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
+			  size_t len)
+{
+	switch (d->kind) {
+	case VK_SIZE:
+	case VK_COUNT:
+		snprintf(buf, len, "%" PRIu64, v->num);
+		break;
+	case VK_DURATION:
+		snprintf(buf, len, "%.9g", (double)v->num / 1e9);
+		break;
+	case VK_BOOL:
+		snprintf(buf, len, "%s", v->num ? "true" : "false");
+		break;
+	case VK_PATTERN:
+		snprintf(buf, len, "%s", pattern_names[v->num]);
+		break;
+	case VK_TRANSPORT:
+		snprintf(buf, len, "%s", transport_at((size_t)v->num)->name);
+		break;
+	}
+}
+
+int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
+		 char *err, size_t errlen)
+{
+	char path[4096];
+
+	memset(w, 0, sizeof(*w));
+	w->plan = pl;
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (csv_out_open(&w->results, path, "w", err, errlen) < 0)
+		return -1;
+	csv_out_field(&w->results, "cell");
+	for (size_t d = 0; d < pl->m->ndims; d++)
+		csv_out_field(&w->results, pl->m->dims[d].key);
+	csv_out_field(&w->results, "rep");
+	csv_out_field(&w->results, "status");
+	csv_out_field(&w->results, "error");
+	for (size_t i = 0; i < sizeof(figure_cols) / sizeof(figure_cols[0]); i++)
+		csv_out_field(&w->results, figure_cols[i]);
+	csv_out_field(&w->results, "started_at");
+	if (csv_out_end_row(&w->results) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < pl->ncells; i++)
+		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
+	if (!w->has_timeline)
+		return 0;
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	if (csv_out_open(&w->timeline, path, "w", err, errlen) < 0)
+		return -1;
+	const char *cols[] = { "cell", "rep", "interval_start_s", "interval_s", "messages", "bytes" };
+	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+		csv_out_field(&w->timeline, cols[i]);
+	if (csv_out_end_row(&w->timeline) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static int write_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
+			  const struct worker_result *srv)
+{
+	double interval = (double)c->p.interval_ns / 1e9;
+
+	for (size_t i = 0; i < srv->tl_len; i++) {
+		csv_out_u64(&w->timeline, c->number);
+		csv_out_u64(&w->timeline, rep);
+		csv_out_double(&w->timeline, (double)i * interval, 9);
+		csv_out_double(&w->timeline, interval, 9);
+		csv_out_u64(&w->timeline, srv->tl_messages[i]);
+		csv_out_u64(&w->timeline, srv->tl_bytes[i]);
+		if (csv_out_end_row(&w->timeline) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int results_write(struct results_writer *w, const struct cell *c, const struct result_row *row,
+		  const struct cell_outcome *o, char *err, size_t errlen)
+{
+	const struct matrix *m = w->plan->m;
+	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
+	char buf[64];
+
+	csv_out_u64(&w->results, row->cell);
+	for (size_t d = 0; d < m->ndims; d++) {
+		results_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf, sizeof(buf));
+		csv_out_field(&w->results, buf);
+	}
+	csv_out_u64(&w->results, row->rep);
+	csv_out_field(&w->results, row->status);
+	csv_out_field(&w->results, row->error);
+	figures(row, v);
+	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+		csv_out_double(&w->results, v[i], 10);
+	csv_out_field(&w->results, row->started_at);
+	if (csv_out_end_row(&w->results) < 0) {
+		snprintf(err, errlen, "results.csv: %s", strerror(errno));
+		return -1;
+	}
+	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
+	    write_timeline(w, c, row->rep, &o->server) < 0) {
+		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+int results_close(struct results_writer *w)
+{
+	int rc = csv_out_close(&w->results);
+
+	if (w->has_timeline && csv_out_close(&w->timeline) < 0)
+		rc = -1;
+	return rc;
+}

@@ -1,0 +1,50 @@
+/*
+ * results: the run folder's raw CSV files, written through csvfile.h.
+ *
+ * results.csv, one row per cell repetition, flushed as each one ends:
+ *   cell                 cell number (plan.h)
+ *   <one column per key of `matrix:`, in file order>
+ *                        sizes in bytes, durations in seconds, booleans
+ *                        true/false, names as written
+ *   rep, status, error   repetition (1-based), "ok" or what went wrong, detail
+ *   elapsed_s messages bytes msgs_per_s mib_per_s
+ *   rtt_mean_us rtt_p50_us rtt_p90_us rtt_p99_us rtt_p999_us rtt_max_us
+ *   client_cpu_s server_cpu_s cpu_us_per_msg ctx_switches
+ *   rtt_min_us rtt_samples sent_messages sent_msgs_per_s sent_mib_per_s
+ *   sndbuf rcvbuf nodelay max_rss_kib wall_s started_at
+ * (see aggregate.h for what each figure means).  Columns are only ever
+ * added at the end; readers find them by name.
+ *
+ * timeline.csv, when the plan has stream cells: one row per interval of
+ * each stream repetition, counted at the receiver from the start signal:
+ *   cell rep interval_start_s interval_s messages bytes
+ */
+#ifndef MATRIX_RESULTS_H
+#define MATRIX_RESULTS_H
+
+#include <stddef.h>
+
+#include "aggregate.h"
+#include "csvfile.h"
+#include "plan.h"
+
+struct results_writer {
+	const struct plan *plan;
+	struct csv_out results;
+	struct csv_out timeline;
+	int has_timeline;
+};
+
+/* Creates DIR/results.csv (and DIR/timeline.csv) with their headers. */
+int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
+		 char *err, size_t errlen);
+/* Appends one row (and its timeline rows); -1 with err on a write error. */
+int results_write(struct results_writer *w, const struct cell *c, const struct result_row *row,
+		  const struct cell_outcome *o, char *err, size_t errlen);
+int results_close(struct results_writer *w);
+
+/* A dimension value as results.csv writes it. */
+void results_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
+			  size_t len);
+
+#endif

@@ -1,0 +1,111 @@
+/* Result records -> one row of figures: see aggregate.h. */
+#include "aggregate.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static double tv_s(struct timeval tv)
+{
+	return (double)tv.tv_sec + (double)tv.tv_usec / 1e6;
+}
+
+static double ratio(double num, double den)
+{
+	return den > 0 ? num / den : NAN;
+}
+
+static void set_figures_nan(struct result_row *row)
+{
+	double *nanf[] = {
+		&row->elapsed_s, &row->messages, &row->bytes, &row->msgs_per_s, &row->mib_per_s,
+		&row->rtt_mean_us, &row->rtt_min_us, &row->rtt_p50_us, &row->rtt_p90_us,
+		&row->rtt_p99_us, &row->rtt_p999_us, &row->rtt_max_us, &row->rtt_samples,
+		&row->sent_messages, &row->sent_msgs_per_s, &row->sent_mib_per_s,
+		&row->client_cpu_s, &row->server_cpu_s, &row->cpu_us_per_msg,
+		&row->ctx_switches, &row->max_rss_kib, &row->sndbuf, &row->rcvbuf, &row->nodelay,
+	};
+	for (size_t i = 0; i < sizeof(nanf) / sizeof(nanf[0]); i++)
+		*nanf[i] = NAN;
+}
+
+static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
+{
+	struct hist h;
+
+	hist_init(&h);
+	for (unsigned i = 0; i < o->nclients; i++)
+		if (o->clients[i].hist)
+			hist_merge(&h, o->clients[i].hist);
+	if (!h.count)
+		return;
+	row->rtt_samples = (double)h.count;
+	row->rtt_mean_us = hist_mean(&h) / 1e3;
+	row->rtt_min_us = (double)h.min / 1e3;
+	row->rtt_p50_us = (double)hist_percentile(&h, 0.50) / 1e3;
+	row->rtt_p90_us = (double)hist_percentile(&h, 0.90) / 1e3;
+	row->rtt_p99_us = (double)hist_percentile(&h, 0.99) / 1e3;
+	row->rtt_p999_us = (double)hist_percentile(&h, 0.999) / 1e3;
+	row->rtt_max_us = (double)h.max / 1e3;
+}
+
+void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
+		   const char *started_at, struct result_row *row)
+{
+	uint64_t cstart = UINT64_MAX, cend = 0, sent = 0, sent_bytes = 0, msgs = 0, bytes = 0;
+	uint64_t window_cpu_ns = o->server.cpu_ns;
+
+	memset(row, 0, sizeof(*row));
+	set_figures_nan(row);
+	row->cell = c->number;
+	row->rep = rep;
+	row->ok = o->ok;
+	row->wall_s = o->wall_s;
+	snprintf(row->status, sizeof(row->status), "%s", o->status);
+	snprintf(row->error, sizeof(row->error), "%s", o->error);
+	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
+	if (!o->ok)
+		return;
+
+	for (unsigned i = 0; i < o->nclients; i++) {
+		const struct worker_result *w = &o->clients[i];
+		if (w->start_ns < cstart)
+			cstart = w->start_ns;
+		if (w->end_ns > cend)
+			cend = w->end_ns;
+		sent += w->sent_messages;
+		sent_bytes += w->sent_bytes;
+		msgs += w->messages;
+		bytes += w->bytes;
+		window_cpu_ns += w->cpu_ns;
+	}
+	double sender_s = cend > cstart ? (double)(cend - cstart) / 1e9 : NAN;
+	if (c->p.pattern == PAT_STREAM) {
+		msgs = o->server.messages;
+		bytes = o->server.bytes;
+		row->elapsed_s = o->server.end_ns > o->server.start_ns
+				 ? (double)(o->server.end_ns - o->server.start_ns) / 1e9 : NAN;
+	} else {
+		row->elapsed_s = sender_s;
+		rtt_figures(o, row);
+	}
+	row->messages = (double)msgs;
+	row->bytes = (double)bytes;
+	row->msgs_per_s = ratio((double)msgs, row->elapsed_s);
+	row->mib_per_s = ratio((double)bytes / 1048576.0, row->elapsed_s);
+	row->sent_messages = (double)sent;
+	row->sent_msgs_per_s = ratio((double)sent, sender_s);
+	row->sent_mib_per_s = ratio((double)sent_bytes / 1048576.0, sender_s);
+	row->client_cpu_s = tv_s(o->clients_ru.ru_utime) + tv_s(o->clients_ru.ru_stime);
+	row->server_cpu_s = tv_s(o->server_ru.ru_utime) + tv_s(o->server_ru.ru_stime);
+	row->cpu_us_per_msg = ratio((double)window_cpu_ns / 1e3, (double)msgs);
+	row->ctx_switches = (double)(o->clients_ru.ru_nvcsw + o->clients_ru.ru_nivcsw +
+				     o->server_ru.ru_nvcsw + o->server_ru.ru_nivcsw);
+	row->max_rss_kib = (double)(o->clients_ru.ru_maxrss > o->server_ru.ru_maxrss
+				    ? o->clients_ru.ru_maxrss : o->server_ru.ru_maxrss);
+	/* socket figures as the client saw its connection (the sender's side) */
+	const struct worker_result *w0 = o->nclients ? &o->clients[0] : &o->server;
+	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
+	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
+	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
+}

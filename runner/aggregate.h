@@ -1,0 +1,47 @@
+/*
+ * aggregate: the result records of one cell repetition (a server's and each
+ * client's) as one row of figures.
+ *
+ * pingpong, echo: messages are round trips counted by the clients; the
+ *   window runs from the earliest client's first request to the latest
+ *   client's last response; RTT percentiles come from the clients'
+ *   histograms merged; bytes count request and response.
+ * stream: messages and bytes are what the server received (whole messages
+ *   only), the window runs from the first timed byte to the last at the
+ *   receiver; the sender-side rate (sent_msgs_per_s) is reported beside it.
+ * CPU: client_cpu_s and server_cpu_s are whole-process figures from wait4
+ *   (setup and warmup included); cpu_us_per_msg uses the CPU the workers
+ *   measured over the timed window only.  ctx_switches is every worker's
+ *   voluntary + involuntary switches from wait4.
+ * A failed repetition keeps its status and error, and no figures (NaN).
+ */
+#ifndef MATRIX_AGGREGATE_H
+#define MATRIX_AGGREGATE_H
+
+#include <stdint.h>
+
+#include "cell.h"
+
+struct result_row {
+	unsigned cell, rep;
+	int ok;
+	char status[256];
+	char error[1024];
+	char started_at[32];		/* UTC, ISO 8601 */
+	double elapsed_s;
+	double messages, bytes;		/* NaN when failed */
+	double msgs_per_s, mib_per_s;
+	double rtt_mean_us, rtt_min_us, rtt_p50_us, rtt_p90_us, rtt_p99_us, rtt_p999_us,
+	       rtt_max_us;
+	double rtt_samples;
+	double sent_messages, sent_msgs_per_s, sent_mib_per_s;
+	double client_cpu_s, server_cpu_s, cpu_us_per_msg;
+	double ctx_switches, max_rss_kib;
+	double sndbuf, rcvbuf, nodelay;
+	double wall_s;			/* the whole repetition, fork to reap */
+};
+
+void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
+		   const char *started_at, struct result_row *row);
+
+#endif

@@ -1,0 +1,449 @@
+/* One cell repetition: see cell.h. */
+#include "cell.h"
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+#define TICK_MS 200
+#define GRACE_NS 1000000000ull
+#define MAX_ARGS 48
+
+struct slot {
+	struct child ch;
+	struct wire_reader rd;
+	struct worker_result *res;
+	int started;
+	char name[32];
+	char log[PATH_MAX];
+};
+
+struct run {
+	const struct cell_ctx *ctx;
+	const struct cell_params *p;
+	struct cell_outcome *out;
+	struct slot *slots;		/* [0] server, [1..n] clients */
+	unsigned nslots;
+	int start_rd, start_wr;
+	int clients_started, go_sent;
+	int fail_rank;			/* 0 none, 1 error/exit, 2 crash, 3 timeout/interrupt */
+	int killing;
+	uint64_t kill_at;
+	char sockpath[PATH_MAX];
+	char address[256];
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+/* Records a failure unless a graver one is already recorded; s is the
+ * worker at fault, if any (its log is shown). */
+__attribute__((format(printf, 5, 6)))
+static void fail(struct run *r, const struct slot *s, int rank, const char *status,
+		 const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rank <= r->fail_rank)
+		return;
+	r->fail_rank = rank;
+	snprintf(r->out->log, sizeof(r->out->log), "%s", s ? s->log : "");
+	snprintf(r->out->status, sizeof(r->out->status), "%s", status);
+	va_start(ap, fmt);
+	vsnprintf(r->out->error, sizeof(r->out->error), fmt, ap);
+	va_end(ap);
+}
+
+/* argv for one worker; strings live in `store`. */
+struct argv_buf {
+	char *argv[MAX_ARGS];
+	int argc;
+	char store[4096];
+	size_t used;
+};
+
+__attribute__((format(printf, 2, 3)))
+static void arg(struct argv_buf *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (a->argc >= MAX_ARGS - 1 || a->used >= sizeof(a->store))
+		return;
+	va_start(ap, fmt);
+	n = vsnprintf(a->store + a->used, sizeof(a->store) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->store) - a->used)
+		return;
+	a->argv[a->argc++] = a->store + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
+}
+
+static void common_args(struct run *r, struct argv_buf *a, const char *role)
+{
+	const struct cell_params *p = r->p;
+	const struct matrix *m = r->ctx->plan->m;
+
+	arg(a, "%s", r->ctx->self_exe);
+	arg(a, "worker");
+	arg(a, "%s", role);
+	arg(a, "--transport=%s", p->transport->name);
+	arg(a, "--pattern=%s", pattern_names[p->pattern]);
+	arg(a, "--size=%llu", (unsigned long long)p->size);
+	arg(a, "--response-size=%llu", (unsigned long long)p->response_size);
+	arg(a, "--warmup=%llu", (unsigned long long)m->warmup);
+	arg(a, "--nodelay=%s", p->nodelay ? "true" : "false");
+	arg(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
+	arg(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
+	arg(a, "--report-fd=3");
+	arg(a, "--control-fd=4");
+}
+
+static int open_log(struct run *r, struct slot *s)
+{
+	int fd;
+
+	snprintf(s->log, sizeof(s->log), "%s/cell%u-rep%u-%s.log", r->ctx->logdir,
+		 r->ctx->cell->number, r->ctx->rep, s->name);
+	for (char *c = strrchr(s->log, '/'); c && *c; c++)
+		if (*c == ' ')
+			*c = '-';
+	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	return fd;
+}
+
+static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
+{
+	char err[512];
+	int logfd = open_log(r, s);
+
+	if (logfd < 0) {
+		fail(r, NULL, 1, "log", "cannot create %s: %s", s->log, strerror(errno));
+		return -1;
+	}
+	s->res = s == r->slots ? &r->out->server : &r->out->clients[s - r->slots - 1];
+	worker_result_init(s->res);
+	wire_reader_init(&s->rd);
+	if (spawn_start(&s->ch, a->argv, r->start_rd, logfd, err, sizeof(err)) < 0) {
+		close(logfd);
+		fail(r, NULL, 1, "spawn failed", "%s: %s", s->name, err);
+		return -1;
+	}
+	close(logfd);
+	s->started = 1;
+	return 0;
+}
+
+static int start_server(struct run *r)
+{
+	struct argv_buf a = { .argc = 0 };
+	const struct cell_params *p = r->p;
+
+	if (!p->transport->default_bind)
+		snprintf(r->sockpath, sizeof(r->sockpath), "%s/c%u-r%u.sock", r->ctx->sockdir,
+			 r->ctx->cell->number, r->ctx->rep);
+	common_args(r, &a, "server");
+	arg(&a, "--connections=%u", p->concurrency);
+	arg(&a, "--bind=%s", p->transport->default_bind ? p->transport->default_bind : r->sockpath);
+	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
+	return start_slot(r, &r->slots[0], &a);
+}
+
+static void start_clients(struct run *r)
+{
+	const struct cell_params *p = r->p;
+
+	r->clients_started = 1;
+	for (unsigned i = 0; i < p->concurrency; i++) {
+		struct argv_buf a = { .argc = 0 };
+		struct slot *s = &r->slots[i + 1];
+		/* count split exactly: the first count % n clients take one more */
+		uint64_t share = p->count / p->concurrency + (i < p->count % p->concurrency);
+
+		common_args(r, &a, "client");
+		arg(&a, "--connect=%s", r->address);
+		arg(&a, "--id=%u", i + 1);
+		arg(&a, "--inflight=%u", p->inflight);
+		if (p->duration_ns)
+			arg(&a, "--duration=%lluns", (unsigned long long)p->duration_ns);
+		else
+			arg(&a, "--count=%llu", (unsigned long long)share);
+		snprintf(s->name, sizeof(s->name), "client%u", i + 1);
+		if (start_slot(r, s, &a) < 0)
+			return;
+	}
+	close(r->start_rd);	/* the workers have their copies */
+	r->start_rd = -1;
+}
+
+static void send_go(struct run *r)
+{
+	char go[1 + 1024];
+	size_t n = r->nslots;
+
+	memset(go, 'g', n);
+	/* one write: every worker blocked on the pipe wakes to its byte */
+	if (write(r->start_wr, go, n) != (ssize_t)n)
+		fail(r, NULL, 1, "start failed", "write to start pipe: %s", strerror(errno));
+	close(r->start_wr);
+	r->start_wr = -1;
+	r->go_sent = 1;
+}
+
+static void on_line(struct run *r, struct slot *s, const char *line)
+{
+	char err[256];
+
+	if (wire_apply(s->res, line, err, sizeof(err)) < 0) {
+		fail(r, s, 1, "protocol error", "%s: %s", s->name, err);
+		return;
+	}
+	if (s->res->error[0] && r->fail_rank < 1)
+		fail(r, s, 1, s->res->error, "%s (pid %ld): %s: %s", s->name, (long)s->ch.pid,
+		     s->res->error_stage, s->res->error);
+	if (s == r->slots && s->res->address[0] && !r->clients_started) {
+		snprintf(r->address, sizeof(r->address), "%s", s->res->address);
+		start_clients(r);
+	}
+}
+
+static void read_reports(struct run *r, struct slot *s)
+{
+	char *line;
+	long n;
+
+	while ((n = wire_reader_fill(&s->rd, s->ch.report_fd)) > 0) {
+		int got;
+		while ((got = wire_reader_next(&s->rd, &line)) == 1) {
+			on_line(r, s, line);
+			free(line);
+		}
+		if (got < 0)
+			fail(r, s, 1, "protocol error", "%s: report line too long", s->name);
+	}
+	if (n == 0 || (n < 0 && errno != EAGAIN)) {
+		close(s->ch.report_fd);
+		s->ch.report_fd = -1;
+	}
+}
+
+static void on_exit_status(struct run *r, struct slot *s)
+{
+	char desc[128];
+	int st = s->ch.status;
+
+	spawn_describe_status(st, desc, sizeof(desc));
+	if (WIFSIGNALED(st) && !s->ch.signalled_by_us)
+		fail(r, s, 2, desc, "%s (pid %ld) %s", s->name, (long)s->ch.pid, desc);
+	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && !s->ch.signalled_by_us)
+		fail(r, s, 1, s->res->error[0] ? s->res->error : desc, "%s (pid %ld) %s%s%s",
+		     s->name, (long)s->ch.pid, desc, s->res->error[0] ? ": " : "", s->res->error);
+}
+
+static void signal_all(struct run *r, int sig)
+{
+	for (unsigned i = 0; i < r->nslots; i++)
+		if (r->slots[i].started)
+			spawn_signal(&r->slots[i].ch, sig);
+}
+
+static const char *waiting_for(struct run *r, char *buf, size_t len)
+{
+	unsigned ready = 0;
+
+	if (!r->clients_started)
+		return "the server to listen";
+	for (unsigned i = 1; i < r->nslots; i++)
+		ready += r->slots[i].res && r->slots[i].res->ready;
+	if (!r->go_sent) {
+		snprintf(buf, len, "clients to connect and warm up (%u of %u ready)", ready,
+			 r->nslots - 1);
+		return buf;
+	}
+	return "results";
+}
+
+/* One pass of the event loop; 1 while anything is still running. */
+static int step(struct run *r, uint64_t deadline)
+{
+	struct pollfd pfd[2 * 1025];
+	struct slot *owner[2 * 1025];
+	nfds_t n = 0;
+	uint64_t now = now_ns(), wake = deadline;
+	char buf[128];
+
+	for (unsigned i = 0; i < r->nslots; i++) {
+		struct slot *s = &r->slots[i];
+		if (!s->started)
+			continue;
+		if (s->ch.report_fd >= 0) {
+			pfd[n] = (struct pollfd){ .fd = s->ch.report_fd, .events = POLLIN };
+			owner[n++] = s;
+		}
+		if (!s->ch.reaped) {
+			pfd[n] = (struct pollfd){ .fd = s->ch.pidfd, .events = POLLIN };
+			owner[n++] = s;
+		}
+	}
+	if (!n)
+		return 0;
+	if (r->killing && r->kill_at < wake)
+		wake = r->kill_at;
+	int ms = wake > now ? (int)((wake - now) / 1000000 + 1) : 0;
+	if (ms > TICK_MS)
+		ms = TICK_MS;
+	if (poll(pfd, n, ms) < 0 && errno != EINTR)
+		fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
+	/* exits first, so a crash is seen before the errors it causes in peers */
+	for (nfds_t i = 0; i < n; i++)
+		if (pfd[i].fd == owner[i]->ch.pidfd && pfd[i].revents && spawn_reap(&owner[i]->ch))
+			on_exit_status(r, owner[i]);
+	for (nfds_t i = 0; i < n; i++)
+		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)
+			read_reports(r, owner[i]);
+
+	if (r->clients_started && !r->go_sent && !r->fail_rank) {
+		unsigned ready = 0;
+		for (unsigned i = 1; i < r->nslots; i++)
+			ready += r->slots[i].started && r->slots[i].res->ready;
+		if (ready == r->nslots - 1)
+			send_go(r);
+	}
+	now = now_ns();
+	if (*r->ctx->interrupted)
+		fail(r, NULL, 3, "interrupted", "interrupted by a signal while waiting for %s",
+		     waiting_for(r, buf, sizeof(buf)));
+	else if (now >= deadline)
+		fail(r, NULL, 3, "timeout", "timeout after %.3g s waiting for %s",
+		     (double)r->ctx->plan->m->timeout_ns / 1e9, waiting_for(r, buf, sizeof(buf)));
+	if (r->fail_rank && !r->killing) {
+		if (r->start_wr >= 0) {	/* the unstarted see end of file and stop */
+			close(r->start_wr);
+			r->start_wr = -1;
+		}
+		signal_all(r, SIGTERM);
+		r->killing = 1;
+		r->kill_at = now + GRACE_NS;
+	} else if (r->killing && now >= r->kill_at) {
+		signal_all(r, SIGKILL);
+		r->kill_at = UINT64_MAX;
+	}
+	if (r->ctx->tick)
+		r->ctx->tick(r->ctx->tick_arg);
+	return 1;
+}
+
+static void check_complete(struct run *r)
+{
+	for (unsigned i = 0; i < r->nslots && !r->fail_rank; i++) {
+		struct slot *s = &r->slots[i];
+		if (!s->res->ended || !s->res->has_result)
+			fail(r, s, 1, "incomplete report", "%s (pid %ld) exited 0 without a complete "
+			     "result record", s->name, (long)s->ch.pid);
+	}
+}
+
+static void finish_slots(struct run *r)
+{
+	struct stat st;
+
+	for (unsigned i = 0; i < r->nslots; i++) {
+		struct slot *s = &r->slots[i];
+		if (!s->started)
+			continue;
+		struct rusage *ru = i ? &r->out->clients_ru : &r->out->server_ru;
+		ru->ru_utime.tv_sec += s->ch.ru.ru_utime.tv_sec;
+		ru->ru_utime.tv_usec += s->ch.ru.ru_utime.tv_usec;
+		ru->ru_stime.tv_sec += s->ch.ru.ru_stime.tv_sec;
+		ru->ru_stime.tv_usec += s->ch.ru.ru_stime.tv_usec;
+		ru->ru_nvcsw += s->ch.ru.ru_nvcsw;
+		ru->ru_nivcsw += s->ch.ru.ru_nivcsw;
+		if (s->ch.ru.ru_maxrss > ru->ru_maxrss)
+			ru->ru_maxrss = s->ch.ru.ru_maxrss;
+		spawn_release(&s->ch);
+		wire_reader_release(&s->rd);
+		if (stat(s->log, &st) == 0 && st.st_size == 0)
+			unlink(s->log);
+	}
+	/* point at the failing worker's log only when it has something */
+	if (r->out->log[0] && stat(r->out->log, &st) == 0) {
+		const char *base = strrchr(r->out->log, '/');
+		size_t len = strlen(r->out->error);
+		snprintf(r->out->error + len, sizeof(r->out->error) - len, "; log: logs/%s",
+			 base ? base + 1 : r->out->log);
+	} else {
+		r->out->log[0] = '\0';
+	}
+}
+
+int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
+{
+	const struct cell_params *p = &ctx->cell->p;
+	struct run r = { .ctx = ctx, .p = p, .out = out, .start_rd = -1, .start_wr = -1 };
+	int pipefd[2];
+	uint64_t t0 = now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
+
+	memset(out, 0, sizeof(*out));
+	worker_result_init(&out->server);
+	out->nclients = p->concurrency;
+	out->clients = calloc(p->concurrency, sizeof(*out->clients));
+	r.nslots = p->concurrency + 1;
+	r.slots = calloc(r.nslots, sizeof(*r.slots));
+	if (!out->clients || !r.slots) {
+		free(r.slots);
+		snprintf(out->status, sizeof(out->status), "out of memory");
+		return 0;
+	}
+	for (unsigned i = 0; i < p->concurrency; i++)
+		worker_result_init(&out->clients[i]);
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		fail(&r, NULL, 1, "pipe failed", "start pipe: %s", strerror(errno));
+	} else {
+		r.start_rd = pipefd[0];
+		r.start_wr = pipefd[1];
+		start_server(&r);
+	}
+	while (step(&r, deadline))
+		;
+	if (!r.fail_rank)
+		check_complete(&r);
+	finish_slots(&r);
+	if (r.start_rd >= 0)
+		close(r.start_rd);
+	if (r.start_wr >= 0)
+		close(r.start_wr);
+	if (r.sockpath[0])
+		unlink(r.sockpath);	/* a crashed server leaves its socket file */
+	free(r.slots);
+	out->wall_s = (double)(now_ns() - t0) / 1e9;
+	out->ok = !r.fail_rank;
+	if (out->ok)
+		snprintf(out->status, sizeof(out->status), "ok");
+	return *ctx->interrupted ? -1 : 0;
+}
+
+void cell_outcome_release(struct cell_outcome *out)
+{
+	worker_result_release(&out->server);
+	for (unsigned i = 0; i < out->nclients; i++)
+		worker_result_release(&out->clients[i]);
+	free(out->clients);
+	out->clients = NULL;
+	out->nclients = 0;
+}

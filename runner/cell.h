@@ -1,0 +1,56 @@
+/*
+ * cell: one repetition of one cell, from the first fork to the last reap.
+ *
+ *   1. start the server worker; wait for its `listen` line
+ *   2. start `concurrency` client workers with that address; wait until
+ *      every one says `ready` (connected and warmed up)
+ *   3. start them all at once: one write of one 'g' per worker on the shared
+ *      start pipe (the server takes one too: its timeline starts there)
+ *   4. collect every report until end of file, reap every worker (wait4,
+ *      with its rusage)
+ * Every wait is bounded by the matrix timeout, on CLOCK_MONOTONIC.  On the
+ * first failure (a worker's error line, a non-zero exit, a crash, the
+ * timeout, an interrupt) the other workers get SIGTERM, then SIGKILL after a
+ * short grace; nothing is left running, nothing is left on disk.
+ */
+#ifndef MATRIX_CELL_H
+#define MATRIX_CELL_H
+
+#include <signal.h>
+#include <stdint.h>
+#include <sys/resource.h>
+
+#include "plan.h"
+#include "wire.h"
+
+struct cell_ctx {
+	const struct plan *plan;
+	const struct cell *cell;
+	unsigned rep;			/* 1-based */
+	const char *self_exe;		/* the matrix binary, for fork+exec */
+	const char *sockdir;		/* private 0700 directory for socket paths */
+	const char *logdir;		/* run folder's logs/ */
+	volatile sig_atomic_t *interrupted;
+	void (*tick)(void *arg);	/* called about 5 times a second, may be NULL */
+	void *tick_arg;
+};
+
+struct cell_outcome {
+	int ok;
+	char status[256];		/* "ok", "timeout", "crashed: SIGSEGV", ... */
+	char error[1024];		/* detail, "" when ok */
+	char log[4096];			/* log of the worker at fault, "" if none */
+	struct worker_result server;
+	struct worker_result *clients;
+	unsigned nclients;
+	struct rusage server_ru, clients_ru;	/* clients summed */
+	double wall_s;			/* first fork to last reap */
+};
+
+/* Runs one repetition; always fills out (release it with
+ * cell_outcome_release).  Returns 0 when the cell ran (ok or not), -1 when
+ * the run was interrupted. */
+int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out);
+void cell_outcome_release(struct cell_outcome *out);
+
+#endif

@@ -1,0 +1,283 @@
+/* matrix: the command line.  The only place that calls exit(). */
+#include "matrix.h"
+#include "plan.h"
+#include "run.h"
+#include "transport.h"
+#include "units.h"
+#include "worker.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define EXIT_BADINPUT 2
+
+static const char usage_main[] =
+"usage: matrix COMMAND [options]\n"
+"\n"
+"How much faster is transport A than transport B, for my message sizes and my\n"
+"concurrency, on this machine?  matrix reads a YAML matrix of transports,\n"
+"patterns, sizes and concurrency, runs real server and client processes over\n"
+"real sockets for every cell, and writes a run folder of CSV files.\n"
+"\n"
+"commands:\n"
+"  run FILE        run every cell of a matrix and write a run folder\n"
+"  plan FILE       validate a matrix and print its cells, running nothing\n"
+"  transports      list the transports, their patterns and limits\n"
+"  worker ROLE     run one server or client worker by hand\n"
+"\n"
+"  matrix COMMAND --help     options of one command\n"
+"  matrix --version\n";
+
+static const char usage_run[] =
+"usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
+"\n"
+"Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
+"fresh clients, and writes results.csv, timeline.csv (stream cells), meta.csv\n"
+"and a copy of FILE into the run folder.\n"
+"\n"
+"  -o, --output DIR      run folder (must not exist or be empty); default\n"
+"                        results/<name>/<UTC timestamp>, linked as results/<name>/latest\n"
+"  -r, --repeat N        repetitions per cell, instead of the file's `repeat`\n"
+"      --only KEY=VALUE  run only cells whose KEY is VALUE; repeat for more\n"
+"                        values (same key: any of them; different keys: all)\n"
+"  -q, --quiet           print only failures and the final line\n"
+"\n"
+"exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130 interrupted\n";
+
+static const char usage_plan[] =
+"usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...]\n"
+"\n"
+"Validates FILE and prints one line per cell with its parameters, and the\n"
+"number of worker processes a run would start.  Runs nothing.\n";
+
+struct common {
+	const char *file;
+	unsigned repeat;
+	const char *only[256];
+	size_t nonly;
+	const char *outdir;
+	int quiet;
+};
+
+/* Parses run/plan options; returns -1 after printing a message. */
+static int parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage)
+{
+	static const struct option longopts[] = {
+		{ "output", 1, 0, 'o' }, { "repeat", 1, 0, 'r' }, { "only", 1, 0, 'O' },
+		{ "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+	};
+	char why[256];
+	uint64_t v;
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, is_run ? "+o:r:qh" : "+r:h", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage, stdout);
+			exit(0);
+		case 'o':
+			if (!is_run)
+				goto bad;
+			c->outdir = optarg;
+			break;
+		case 'q':
+			if (!is_run)
+				goto bad;
+			c->quiet = 1;
+			break;
+		case 'r':
+			if (units_parse_count(optarg, &v, why, sizeof(why)) < 0) {
+				fprintf(stderr, "matrix: --repeat %s: %s\n", optarg, why);
+				return -1;
+			}
+			if (!v || v > 100000) {
+				fprintf(stderr, "matrix: --repeat %s: must be between 1 and 100000\n", optarg);
+				return -1;
+			}
+			c->repeat = (unsigned)v;
+			break;
+		case 'O':
+			if (c->nonly == sizeof(c->only) / sizeof(c->only[0])) {
+				fprintf(stderr, "matrix: too many --only filters\n");
+				return -1;
+			}
+			c->only[c->nonly++] = optarg;
+			break;
+		default:
+bad:
+			fprintf(stderr, "%s", usage);
+			return -1;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, optind >= argc ? "matrix: missing matrix FILE\n%s"
+			: "matrix: expected one matrix FILE\n%s", usage);
+		return -1;
+	}
+	c->file = argv[optind];
+	return 0;
+}
+
+/* Loads the matrix and builds the plan; -1 after printing the error. */
+static int load(const struct common *c, struct matrix *m, struct plan *pl)
+{
+	struct only_filter only[256];
+	char err[1024];
+
+	if (matrix_load(m, c->file, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		return -1;
+	}
+	if (c->repeat)
+		m->repeat = c->repeat;
+	for (size_t i = 0; i < c->nonly; i++)
+		if (plan_parse_only(m, c->only[i], &only[i], err, sizeof(err)) < 0) {
+			fprintf(stderr, "matrix: %s\n", err);
+			matrix_release(m);
+			return -1;
+		}
+	if (plan_build(pl, m, only, c->nonly, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		matrix_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+static char *join_argv(int argc, char **argv)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (int i = 0; i < argc; i++)
+		len += strlen(argv[i]) + 1;
+	s = p = malloc(len);
+	if (!s)
+		return NULL;
+	for (int i = 0; i < argc; i++)
+		p += sprintf(p, "%s%s", i ? " " : "", argv[i]);
+	*p = '\0';
+	return s;
+}
+
+static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
+{
+	struct common c = { 0 };
+	struct matrix m;
+	struct plan pl;
+	char err[1024];
+	int status;
+
+	if (parse_common(argc, argv, &c, 1, usage_run) < 0)
+		return EXIT_BADINPUT;
+	if (load(&c, &m, &pl) < 0)
+		return EXIT_BADINPUT;
+	char *cmdline = join_argv(full_argc, full_argv);
+	struct run_opts o = { .outdir = c.outdir, .quiet = c.quiet, .command_line = cmdline };
+	status = run_plan(&pl, &o, err, sizeof(err));
+	if (status == EXIT_BADINPUT)
+		fprintf(stderr, "matrix: %s\n", err);
+	free(cmdline);
+	plan_release(&pl);
+	matrix_release(&m);
+	return status;
+}
+
+static void print_cell(const struct cell *cl)
+{
+	const struct cell_params *p = &cl->p;
+	char size[32], resp[32], amount[32];
+
+	units_format_size(p->size, size, sizeof(size));
+	if (p->pattern == PAT_PINGPONG)
+		units_format_size(p->response_size, resp, sizeof(resp));
+	else
+		snprintf(resp, sizeof(resp), "-");
+	if (p->duration_ns)
+		units_format_duration(p->duration_ns, amount, sizeof(amount));
+	else
+		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
+	printf("%4u  %-9s %-10s %9s %9s %5u %12s %8u %7s\n", cl->number,
+	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
+	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-");
+}
+
+static int cmd_plan(int argc, char **argv)
+{
+	struct common c = { 0 };
+	struct matrix m;
+	struct plan pl;
+	char t[32];
+
+	if (parse_common(argc, argv, &c, 0, usage_plan) < 0)
+		return EXIT_BADINPUT;
+	if (load(&c, &m, &pl) < 0)
+		return EXIT_BADINPUT;
+	printf("matrix %s: %s\n", m.name, m.description);
+	printf("%4s  %-9s %-10s %9s %9s %5s %12s %8s %7s\n", "cell", "pattern", "transport",
+	       "size", "response", "conc", "count/dur", "inflight", "nodelay");
+	for (size_t i = 0; i < pl.ncells; i++)
+		print_cell(&pl.cells[i]);
+	printf("%zu cell%s x %u repetition%s = %zu cell runs, %llu worker processes; "
+	       "warmup %llu messages per connection, timeout %s per repetition\n",
+	       pl.ncells, pl.ncells == 1 ? "" : "s", pl.repeat, pl.repeat == 1 ? "" : "s",
+	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
+	       (unsigned long long)m.warmup, units_format_duration(m.timeout_ns, t, sizeof(t)));
+	plan_release(&pl);
+	matrix_release(&m);
+	return 0;
+}
+
+static int cmd_transports(void)
+{
+	printf("%-10s %-24s %-12s %s\n", "transport", "patterns", "max size", "description");
+	for (size_t i = 0; i < transport_count(); i++) {
+		const struct transport *t = transport_at(i);
+		char pats[64] = "", max[32];
+		for (int p = 0; p < PAT__COUNT; p++)
+			if (t->patterns & PAT_BIT(p))
+				snprintf(pats + strlen(pats), sizeof(pats) - strlen(pats), "%s%s",
+					 pats[0] ? "," : "", pattern_names[p]);
+		if (t->max_size == UINT64_MAX)
+			snprintf(max, sizeof(max), "unlimited");
+		else
+			units_format_size(t->max_size, max, sizeof(max));
+		printf("%-10s %-24s %-12s %s%s\n", t->name, pats, max, t->summary,
+		       t->has_nodelay ? " (option: nodelay)" : "");
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	const char *cmd = argc > 1 ? argv[1] : NULL;
+
+	if (!cmd) {
+		fputs(usage_main, stderr);
+		exit(EXIT_BADINPUT);
+	}
+	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+		fputs(usage_main, stdout);
+		exit(0);
+	}
+	if (!strcmp(cmd, "--version")) {
+		printf("matrix %s (%s)\n", MATRIX_VERSION, MATRIX_GIT_REV);
+		exit(0);
+	}
+	if (!strcmp(cmd, "run"))
+		exit(cmd_run(argc - 1, argv + 1, argc, argv));
+	if (!strcmp(cmd, "plan"))
+		exit(cmd_plan(argc - 1, argv + 1));
+	if (!strcmp(cmd, "transports"))
+		exit(cmd_transports());
+	if (!strcmp(cmd, "worker"))
+		exit(worker_main(argc - 1, argv + 1));
+	const char *cmds[] = { "run", "plan", "transports", "worker" };
+	const char *s = matrix_suggest(cmd, cmds, 4);
+	fprintf(stderr, "matrix: unknown command '%s'%s%s%s\n%s", cmd, s ? "; did you mean '" : "",
+		s ? s : "", s ? "'?" : "", usage_main);
+	exit(EXIT_BADINPUT);
+}

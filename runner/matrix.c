@@ -1,0 +1,966 @@
+/*
+ * matrix: a matrix file read with libyaml's document API, checked against
+ * the schema in matrix.h, as a `struct matrix`.
+ *
+ * Every check reports "FILE:LINE:COL: message" at the node it is about and
+ * stops there; the loader owns nothing but the document, and whatever was
+ * already moved into the matrix is freed by matrix_release().
+ */
+#include "matrix.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <yaml.h>
+
+#include "transport.h"
+#include "units.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+const char *const pattern_names[PAT__COUNT] = {
+	[PAT_PINGPONG] = "pingpong",
+	[PAT_ECHO] = "echo",
+	[PAT_STREAM] = "stream",
+};
+
+static const char *const kind_names[] = {
+	[VK_PATTERN] = "pattern",
+	[VK_TRANSPORT] = "transport",
+	[VK_SIZE] = "size",
+	[VK_COUNT] = "count",
+	[VK_DURATION] = "duration",
+	[VK_BOOL] = "boolean",
+};
+
+/* The keys of `matrix:`; a new dimension is one line here. */
+struct dimspec {
+	const char *key;
+	enum value_kind kind;
+	uint64_t max;		/* largest value allowed, 0: no limit */
+};
+
+static const struct dimspec dimspecs[] = {
+	{ "pattern", VK_PATTERN, 0 },
+	{ "transport", VK_TRANSPORT, 0 },
+	{ "size", VK_SIZE, 0 },
+	{ "response_size", VK_SIZE, 0 },
+	{ "concurrency", VK_COUNT, 1024 },
+	{ "count", VK_COUNT, 0 },
+	{ "duration", VK_DURATION, 0 },
+	{ "inflight", VK_COUNT, UINT32_MAX },
+	{ "nodelay", VK_BOOL, 0 },
+	{ "interval", VK_DURATION, 0 },
+};
+
+/* Dimensions that may not both be written. */
+static const struct {
+	const char *a, *b, *why;
+} exclusive[] = {
+	{ "count", "duration",
+	  "count and duration are exclusive: a cell runs for a count of messages or for a duration" },
+};
+
+struct loader {
+	const char *path;
+	const char *buf;
+	size_t len;
+	yaml_document_t doc;
+	struct matrix *m;
+	char *err;
+	size_t errlen;
+	yaml_node_t *exclude;	/* loaded once matrix: is known */
+};
+
+/* Top-level keys, in the order of the schema. */
+typedef int load_fn(struct loader *L, yaml_node_t *key, yaml_node_t *val);
+static load_fn load_name, load_description, load_repeat, load_warmup,
+	load_timeout, load_matrix, load_exclude_later;
+
+static const struct {
+	const char *key;
+	load_fn *load;
+} topkeys[] = {
+	{ "name", load_name },
+	{ "description", load_description },
+	{ "repeat", load_repeat },
+	{ "warmup", load_warmup },
+	{ "timeout", load_timeout },
+	{ "matrix", load_matrix },
+	{ "exclude", load_exclude_later },
+};
+
+/* ---- messages ---- */
+
+__attribute__((format(printf, 3, 4)))
+static int failf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (buf && len) {
+		va_start(ap, fmt);
+		vsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+__attribute__((format(printf, 4, 5)))
+static int error_at(struct loader *L, size_t line, size_t col,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!L->err || !L->errlen)
+		return -1;
+	n = snprintf(L->err, L->errlen, "%s:%zu:%zu: ", L->path, line, col);
+	if (n >= 0 && (size_t)n < L->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+#define error_node(L, node, ...) \
+	error_at((L), (node)->start_mark.line + 1, \
+		 (node)->start_mark.column + 1, __VA_ARGS__)
+
+static struct srcpos node_pos(const yaml_node_t *n)
+{
+	return (struct srcpos){ (int)n->start_mark.line + 1,
+				(int)n->start_mark.column + 1 };
+}
+
+/* Appends "a, b, c" to buf (which holds a string already). */
+static void join_names(char *buf, size_t len, const char *const *names,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t used = strlen(buf);
+
+		if (used + 1 >= len)
+			return;
+		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+	}
+}
+
+/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
+static int unknown_name(const char *what, const char *word,
+			const char *const *names, size_t n,
+			char *why, size_t whylen)
+{
+	const char *s = matrix_suggest(word, names, n);
+
+	if (s)
+		return failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
+			     what, word, s);
+	failf(why, whylen, "unknown %s '%s' (known: ", what, word);
+	join_names(why, whylen, names, n);
+	if (strlen(why) + 1 < whylen)
+		strcat(why, ")");
+	return -1;
+}
+
+/* ---- suggestions ---- */
+
+/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
+ * transpositions), case-insensitive; SIZE_MAX when out of memory. */
+static size_t edit_distance(const char *a, const char *b)
+{
+	size_t la = strlen(a), lb = strlen(b), d;
+	size_t *row = malloc(3 * (lb + 1) * sizeof *row);
+	size_t *pp = row, *p = row + lb + 1, *c = row + 2 * (lb + 1);
+
+	if (!row)
+		return SIZE_MAX;
+	for (size_t j = 0; j <= lb; j++)
+		p[j] = j;
+	for (size_t i = 1; i <= la; i++) {
+		c[0] = i;
+		for (size_t j = 1; j <= lb; j++) {
+			int ca = tolower((unsigned char)a[i - 1]);
+			int cb = tolower((unsigned char)b[j - 1]);
+			size_t best = p[j - 1] + (ca != cb);
+
+			if (p[j] + 1 < best)
+				best = p[j] + 1;
+			if (c[j - 1] + 1 < best)
+				best = c[j - 1] + 1;
+			if (i > 1 && j > 1 && best > pp[j - 2] + 1 &&
+			    ca == tolower((unsigned char)b[j - 2]) &&
+			    cb == tolower((unsigned char)a[i - 2]))
+				best = pp[j - 2] + 1;
+			c[j] = best;
+		}
+		size_t *t = pp;
+		pp = p;
+		p = c;
+		c = t;
+	}
+	d = p[lb];
+	free(row);
+	return d;
+}
+
+const char *matrix_suggest(const char *word, const char *const *cands, size_t n)
+{
+	size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1;
+	size_t bestd = SIZE_MAX;
+	const char *best = NULL;
+	int unique = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		size_t cl = strlen(cands[i]), d;
+
+		if ((cl > wl ? cl - wl : wl - cl) > limit)
+			continue;
+		d = edit_distance(word, cands[i]);
+		if (d > limit || d >= (cl > wl ? cl : wl))
+			continue;
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+			unique = 1;
+		} else if (d == bestd && strcmp(best, cands[i])) {
+			unique = 0;
+		}
+	}
+	return unique ? best : NULL;
+}
+
+/* ---- values ---- */
+
+static int parse_pattern(const char *text, uint64_t *num, char *why,
+			 size_t whylen)
+{
+	for (size_t i = 0; i < PAT__COUNT; i++) {
+		if (!strcmp(pattern_names[i], text)) {
+			*num = i;
+			return 0;
+		}
+	}
+	return unknown_name("pattern", text, pattern_names, PAT__COUNT, why,
+			    whylen);
+}
+
+static int parse_transport(const char *text, uint64_t *num, char *why,
+			   size_t whylen)
+{
+	const struct transport *t = transport_find(text);
+	size_t n = transport_count();
+	const char **names;
+	int rc;
+
+	for (size_t i = 0; t && i < n; i++) {
+		if (transport_at(i) == t) {
+			*num = i;
+			return 0;
+		}
+	}
+	names = calloc(n ? n : 1, sizeof *names);
+	if (!names)
+		return failf(why, whylen, "out of memory");
+	for (size_t i = 0; i < n; i++)
+		names[i] = transport_at(i)->name;
+	rc = unknown_name("transport", text, names, n, why, whylen);
+	free(names);
+	return rc;
+}
+
+/* text as a number of kind, without copying it. */
+static int parse_num(enum value_kind kind, const char *text, uint64_t *num,
+		     char *why, size_t whylen)
+{
+	char r[160];
+	int b, rc = 0;
+
+	if (!*text)
+		return failf(why, whylen, "missing value");
+	switch (kind) {
+	case VK_PATTERN:
+		return parse_pattern(text, num, why, whylen);
+	case VK_TRANSPORT:
+		return parse_transport(text, num, why, whylen);
+	case VK_BOOL:
+		rc = units_parse_bool(text, &b, r, sizeof r);
+		if (!rc)
+			*num = (uint64_t)b;
+		break;
+	case VK_SIZE:
+		rc = units_parse_size(text, num, r, sizeof r);
+		break;
+	case VK_COUNT:
+		rc = units_parse_count(text, num, r, sizeof r);
+		break;
+	case VK_DURATION:
+		rc = units_parse_duration(text, num, r, sizeof r);
+		break;
+	default:
+		return failf(why, whylen, "unknown value kind %d", (int)kind);
+	}
+	if (rc)
+		return failf(why, whylen, "invalid %s '%s': %s", kind_names[kind],
+			     text, r);
+	if (kind != VK_BOOL && *num == 0)
+		return failf(why, whylen, "invalid %s '%s': must be greater than zero",
+			     kind_names[kind], text);
+	return 0;
+}
+
+int matrix_parse_value(enum value_kind kind, const char *text,
+		       struct mvalue *v, char *why, size_t whylen)
+{
+	uint64_t num;
+	char *copy;
+
+	if (parse_num(kind, text, &num, why, whylen))
+		return -1;
+	copy = strdup(text);
+	if (!copy)
+		return failf(why, whylen, "out of memory");
+	v->text = copy;
+	v->num = num;
+	return 0;
+}
+
+static const struct dimspec *find_dimspec(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
+		if (!strcmp(dimspecs[i].key, key))
+			return &dimspecs[i];
+	return NULL;
+}
+
+int matrix_key_kind(const char *key)
+{
+	const struct dimspec *s = find_dimspec(key);
+
+	return s ? (int)s->kind : -1;
+}
+
+const struct dimension *matrix_dim(const struct matrix *m, const char *key)
+{
+	for (size_t i = 0; i < m->ndims; i++)
+		if (!strcmp(m->dims[i].key, key))
+			return &m->dims[i];
+	return NULL;
+}
+
+/* ---- YAML helpers ---- */
+
+static const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static int is_null(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       !n->data.scalar.length;
+}
+
+static yaml_node_t *node(struct loader *L, int id)
+{
+	return yaml_document_get_node(&L->doc, id);
+}
+
+static size_t npairs(const yaml_node_t *map)
+{
+	return (size_t)(map->data.mapping.pairs.top -
+			map->data.mapping.pairs.start);
+}
+
+static size_t nitems(const yaml_node_t *seq)
+{
+	return (size_t)(seq->data.sequence.items.top -
+			seq->data.sequence.items.start);
+}
+
+static yaml_node_t *pair_key(struct loader *L, const yaml_node_t *map, size_t i)
+{
+	return node(L, map->data.mapping.pairs.start[i].key);
+}
+
+static yaml_node_t *pair_val(struct loader *L, const yaml_node_t *map, size_t i)
+{
+	return node(L, map->data.mapping.pairs.start[i].value);
+}
+
+static yaml_node_t *item(struct loader *L, const yaml_node_t *seq, size_t i)
+{
+	return node(L, seq->data.sequence.items.start[i]);
+}
+
+/* Every key a scalar, none twice. */
+static int check_keys(struct loader *L, const yaml_node_t *map)
+{
+	size_t n = npairs(map);
+
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *k = pair_key(L, map, i);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return error_node(L, k, "expected a plain key, not a %s",
+					  k->type == YAML_MAPPING_NODE ?
+					  "mapping" : "list");
+		for (size_t j = 0; j < i; j++) {
+			yaml_node_t *o = pair_key(L, map, j);
+
+			if (!strcmp(scalar(o), scalar(k)))
+				return error_node(L, k,
+					"duplicate key '%s' (first at line %zu)",
+					scalar(k), o->start_mark.line + 1);
+		}
+	}
+	return 0;
+}
+
+static int want_scalar(struct loader *L, const yaml_node_t *key,
+		       const yaml_node_t *val)
+{
+	if (val->type == YAML_SCALAR_NODE)
+		return 0;
+	return error_node(L, val, "%s: expected a scalar, not a %s", scalar(key),
+			  val->type == YAML_MAPPING_NODE ? "mapping" : "list");
+}
+
+/* An empty value has no place of its own: report it at its key, if any. */
+static const yaml_node_t *at(const yaml_node_t *key, const yaml_node_t *val)
+{
+	return key && is_null(val) ? key : val;
+}
+
+static int oom(struct loader *L, const yaml_node_t *n)
+{
+	return error_node(L, n, "out of memory");
+}
+
+/* ---- top-level keys ---- */
+
+static int load_name(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	const char *s;
+
+	if (want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	if (!*s)
+		return error_node(L, at(key, val), "name: must not be empty");
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") != strlen(s))
+		return error_node(L, val,
+			"name: '%s' may only contain letters, digits, '_', '.' and '-'",
+			s);
+	L->m->name = strdup(s);
+	return L->m->name ? 0 : oom(L, val);
+}
+
+static int load_description(struct loader *L, yaml_node_t *key,
+			    yaml_node_t *val)
+{
+	char *s;
+
+	if (want_scalar(L, key, val))
+		return -1;
+	s = strdup(scalar(val));
+	if (!s)
+		return oom(L, val);
+	free(L->m->description);
+	L->m->description = s;
+	return 0;
+}
+
+/* A scalar value of kind for a top-level key. */
+static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
+		   enum value_kind kind, uint64_t *num)
+{
+	char why[256];
+
+	if (want_scalar(L, key, val))
+		return -1;
+	if (parse_num(kind, scalar(val), num, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", scalar(key), why);
+	return 0;
+}
+
+static int load_repeat(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	uint64_t n;
+
+	if (top_num(L, key, val, VK_COUNT, &n))
+		return -1;
+	if (n > UINT_MAX)
+		return error_node(L, val, "repeat: at most %u", UINT_MAX);
+	L->m->repeat = (unsigned)n;
+	L->m->repeat_pos = node_pos(val);
+	return 0;
+}
+
+static int load_warmup(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	char why[160];
+	const char *s;
+
+	if (want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	if (!*s)
+		return error_node(L, at(key, val), "warmup: missing value");
+	if (units_parse_count(s, &L->m->warmup, why, sizeof why))
+		return error_node(L, val, "warmup: invalid count '%s': %s", s, why);
+	L->m->warmup_pos = node_pos(val);
+	return 0;
+}
+
+static int load_timeout(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	if (top_num(L, key, val, VK_DURATION, &L->m->timeout_ns))
+		return -1;
+	L->m->timeout_pos = node_pos(val);
+	return 0;
+}
+
+static int load_exclude_later(struct loader *L, yaml_node_t *key,
+			      yaml_node_t *val)
+{
+	(void)key;
+	L->exclude = val;
+	return 0;
+}
+
+/* ---- matrix: ---- */
+
+/* One more value for d, kept in d->values (room for it is allocated);
+ * key is NULL for an item of a list. */
+static int load_value(struct loader *L, struct dimension *d,
+		      const struct dimspec *spec, const yaml_node_t *key,
+		      const yaml_node_t *val)
+{
+	struct mvalue v = { 0 };
+	char why[256];
+
+	if (val->type != YAML_SCALAR_NODE)
+		return error_node(L, val, "%s: expected a scalar or a list of scalars",
+				  d->key);
+	if (matrix_parse_value(spec->kind, scalar(val), &v, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", d->key, why);
+	v.pos = node_pos(val);
+	d->values[d->nvalues++] = v;
+	if (spec->max && v.num > spec->max)
+		return error_node(L, val, "%s: '%s' is too large: at most %llu",
+				  d->key, v.text, (unsigned long long)spec->max);
+	for (size_t i = 0; i + 1 < d->nvalues; i++) {
+		const struct mvalue *o = &d->values[i];
+
+		if (o->num == v.num)
+			return error_node(L, val,
+				"%s: duplicate value '%s' (same as '%s' at line %d)",
+				d->key, v.text, o->text, o->pos.line);
+	}
+	return 0;
+}
+
+static int check_exclusive(struct loader *L, const yaml_node_t *key)
+{
+	const char *k = scalar(key);
+
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive); i++) {
+		const char *other = !strcmp(k, exclusive[i].a) ? exclusive[i].b :
+				    !strcmp(k, exclusive[i].b) ? exclusive[i].a :
+				    NULL;
+
+		if (other && matrix_dim(L->m, other))
+			return error_node(L, key, "%s", exclusive[i].why);
+	}
+	return 0;
+}
+
+static int unknown_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[ARRAY_SIZE(dimspecs)];
+	char why[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
+		names[i] = dimspecs[i].key;
+	unknown_name("dimension", scalar(key), names, ARRAY_SIZE(names), why,
+		     sizeof why);
+	return error_node(L, key, "matrix: %s", why);
+}
+
+static int load_dimension(struct loader *L, const yaml_node_t *key,
+			  const yaml_node_t *val)
+{
+	const struct dimspec *spec = find_dimspec(scalar(key));
+	struct dimension *d = &L->m->dims[L->m->ndims];
+	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
+
+	if (!spec)
+		return unknown_dimension(L, key);
+	if (check_exclusive(L, key))
+		return -1;
+	d->key = strdup(spec->key);
+	d->values = calloc(n ? n : 1, sizeof *d->values);
+	L->m->ndims++;
+	if (!d->key || !d->values)
+		return oom(L, key);
+	d->kind = spec->kind;
+	d->pos = node_pos(key);
+	if (val->type != YAML_SEQUENCE_NODE)
+		return load_value(L, d, spec, key, val);
+	d->is_list = 1;
+	if (!n)
+		return error_node(L, val, "%s: empty list; give at least one value",
+				  d->key);
+	for (size_t i = 0; i < n; i++)
+		if (load_value(L, d, spec, NULL, item(L, val, i)))
+			return -1;
+	return 0;
+}
+
+static int load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	size_t n;
+
+	if (is_null(val) ||
+	    (val->type == YAML_MAPPING_NODE && !npairs(val)))
+		return error_node(L, at(key, val),
+			"matrix: must not be empty; give at least one dimension, such as transport: [unix, tcp]");
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, val,
+			"matrix: expected a mapping of dimension: value or [values]");
+	if (check_keys(L, val))
+		return -1;
+	n = npairs(val);
+	L->m->dims = calloc(n, sizeof *L->m->dims);
+	if (!L->m->dims)
+		return oom(L, val);
+	for (size_t i = 0; i < n; i++)
+		if (load_dimension(L, pair_key(L, val, i), pair_val(L, val, i)))
+			return -1;
+	return 0;
+}
+
+/* ---- exclude: ---- */
+
+static int not_a_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const struct matrix *m = L->m;
+	const char **names = calloc(m->ndims, sizeof *names);
+	const char *s;
+	char why[512] = "";
+
+	if (!names)
+		return oom(L, key);
+	for (size_t i = 0; i < m->ndims; i++)
+		names[i] = m->dims[i].key;
+	s = matrix_suggest(scalar(key), names, m->ndims);
+	if (!s) {
+		join_names(why, sizeof why, names, m->ndims);
+		free(names);
+		return error_node(L, key,
+			"exclude: '%s' is not a dimension of this matrix (dimensions: %s)",
+			scalar(key), why);
+	}
+	free(names);
+	return error_node(L, key,
+		"exclude: '%s' is not a dimension of this matrix; did you mean '%s'?",
+		scalar(key), s);
+}
+
+static int load_term(struct loader *L, struct exclude_rule *r,
+		     const yaml_node_t *key, const yaml_node_t *val)
+{
+	const struct dimension *d = matrix_dim(L->m, scalar(key));
+	struct exclude_term *t = &r->terms[r->nterms];
+	char why[256];
+	size_t i;
+
+	if (!d)
+		return not_a_dimension(L, key);
+	if (val->type != YAML_SCALAR_NODE)
+		return error_node(L, val, "exclude: %s: expected a scalar, not a %s",
+				  d->key, val->type == YAML_MAPPING_NODE ?
+				  "mapping" : "list");
+	if (matrix_parse_value(d->kind, scalar(val), &t->value, why, sizeof why))
+		return error_node(L, at(key, val), "exclude: %s: %s", d->key, why);
+	r->nterms++;
+	t->dim = (size_t)(d - L->m->dims);
+	t->value.pos = node_pos(val);
+	for (i = 0; i < d->nvalues; i++)
+		if (d->values[i].num == t->value.num)
+			return 0;
+	return error_node(L, val, "exclude: %s %s is not a value of dimension '%s'",
+			  d->key, t->value.text, d->key);
+}
+
+static int load_rule(struct loader *L, const yaml_node_t *map)
+{
+	struct exclude_rule *r = &L->m->excludes[L->m->nexcludes];
+	size_t n;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, map,
+			"exclude: each entry must be a mapping of dimension: value, such as {transport: unix, size: 1KiB}");
+	n = npairs(map);
+	if (!n)
+		return error_node(L, map,
+			"exclude: empty rule; give at least one dimension: value");
+	if (check_keys(L, map))
+		return -1;
+	r->terms = calloc(n, sizeof *r->terms);
+	if (!r->terms)
+		return oom(L, map);
+	r->pos = node_pos(map);
+	L->m->nexcludes++;
+	for (size_t i = 0; i < n; i++)
+		if (load_term(L, r, pair_key(L, map, i), pair_val(L, map, i)))
+			return -1;
+	return 0;
+}
+
+static int load_excludes(struct loader *L, const yaml_node_t *seq)
+{
+	size_t n;
+
+	if (is_null(seq))
+		return 0;
+	if (seq->type != YAML_SEQUENCE_NODE)
+		return error_node(L, seq,
+			"exclude: expected a list of mappings, such as - {transport: unix, size: 1KiB}");
+	n = nitems(seq);
+	if (!n)
+		return 0;
+	L->m->excludes = calloc(n, sizeof *L->m->excludes);
+	if (!L->m->excludes)
+		return oom(L, seq);
+	for (size_t i = 0; i < n; i++)
+		if (load_rule(L, item(L, seq, i)))
+			return -1;
+	return 0;
+}
+
+/* ---- the document ---- */
+
+static int unknown_topkey(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[ARRAY_SIZE(topkeys)];
+	char why[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(topkeys); i++)
+		names[i] = topkeys[i].key;
+	unknown_name("key", scalar(key), names, ARRAY_SIZE(names), why,
+		     sizeof why);
+	return error_node(L, key, "%s", why);
+}
+
+static int load_pair(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(topkeys); i++)
+		if (!strcmp(topkeys[i].key, scalar(key)))
+			return topkeys[i].load(L, key, val);
+	return unknown_topkey(L, key);
+}
+
+static int load_root(struct loader *L)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&L->doc);
+
+	if (!root)
+		return error_at(L, 1, 1,
+			"empty matrix file; expected a mapping with name: and matrix:");
+	if (root->type != YAML_MAPPING_NODE)
+		return error_node(L, root,
+			"expected a mapping with name: and matrix: at the top level");
+	if (check_keys(L, root))
+		return -1;
+	for (size_t i = 0; i < npairs(root); i++)
+		if (load_pair(L, pair_key(L, root, i), pair_val(L, root, i)))
+			return -1;
+	if (!L->m->name)
+		return error_node(L, root, "missing required key 'name'");
+	if (!L->m->ndims)
+		return error_node(L, root, "missing required key 'matrix'");
+	if (L->exclude && load_excludes(L, L->exclude))
+		return -1;
+	return 0;
+}
+
+/* libyaml's own message, at its mark. */
+static int syntax_error(struct loader *L, const yaml_parser_t *p)
+{
+	size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+	const char *problem = p->problem ? p->problem : "cannot parse";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return error_at(L, 1, 1, "out of memory while parsing");
+	if (p->error == YAML_READER_ERROR) {
+		size_t off = p->problem_offset < L->len ? p->problem_offset : L->len;
+
+		line = col = 1;
+		for (size_t i = 0; i < off; i++, col++) {
+			if (L->buf[i] == '\n') {
+				line++;
+				col = 0;
+			}
+		}
+		return error_at(L, line, col, "%s", problem);
+	}
+	if (p->context)
+		return error_at(L, line, col, "%s (%s at line %zu)", problem,
+				p->context, p->context_mark.line + 1);
+	return error_at(L, line, col, "%s", problem);
+}
+
+/* A matrix file is one document: anything after it is an error. */
+static int check_one_document(struct loader *L, yaml_parser_t *p)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	int rc = 0;
+
+	if (!yaml_parser_load(p, &next))
+		return syntax_error(L, p);
+	root = yaml_document_get_root_node(&next);
+	if (root)
+		rc = error_node(L, root,
+			"a matrix file holds one YAML document; this is a second one");
+	yaml_document_delete(&next);
+	return rc;
+}
+
+static void matrix_init(struct matrix *m)
+{
+	memset(m, 0, sizeof *m);
+	m->repeat = MATRIX_DEFAULT_REPEAT;
+	m->warmup = MATRIX_DEFAULT_WARMUP;
+	m->timeout_ns = MATRIX_DEFAULT_TIMEOUT_NS;
+}
+
+static int parse_document(struct loader *L)
+{
+	yaml_parser_t p;
+	int rc;
+
+	if (!yaml_parser_initialize(&p))
+		return error_at(L, 1, 1, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);
+	if (!yaml_parser_load(&p, &L->doc)) {
+		rc = syntax_error(L, &p);
+		yaml_parser_delete(&p);
+		return rc;
+	}
+	rc = load_root(L);
+	if (!rc)
+		rc = check_one_document(L, &p);
+	yaml_document_delete(&L->doc);
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
+		       size_t len, char *err, size_t errlen)
+{
+	struct loader L = {
+		.path = path, .buf = buf, .len = len,
+		.m = m, .err = err, .errlen = errlen,
+	};
+
+	matrix_init(m);
+	m->path = strdup(path);
+	m->description = strdup("");
+	if (!m->path || !m->description) {
+		matrix_release(m);
+		return failf(err, errlen, "%s: out of memory", path);
+	}
+	if (parse_document(&L)) {
+		matrix_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* The whole file in a malloc'd buffer. */
+static int read_file(const char *path, char **out, size_t *outlen,
+		     char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f)
+		return failf(err, errlen, "%s: cannot open: %s", path,
+			     strerror(errno));
+	for (;;) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return failf(err, errlen, "%s: out of memory", path);
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+
+		len += n;
+		if (n)
+			continue;
+		if (ferror(f)) {
+			int e = errno;
+
+			free(buf);
+			fclose(f);
+			return failf(err, errlen, "%s: cannot read: %s", path,
+				     strerror(e));
+		}
+		break;
+	}
+	fclose(f);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	matrix_init(m);
+	if (read_file(path, &buf, &len, err, errlen))
+		return -1;
+	rc = matrix_load_buffer(m, path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void matrix_release(struct matrix *m)
+{
+	for (size_t i = 0; i < m->ndims; i++) {
+		for (size_t j = 0; j < m->dims[i].nvalues; j++)
+			free(m->dims[i].values[j].text);
+		free(m->dims[i].values);
+		free(m->dims[i].key);
+	}
+	for (size_t i = 0; i < m->nexcludes; i++) {
+		for (size_t j = 0; j < m->excludes[i].nterms; j++)
+			free(m->excludes[i].terms[j].value.text);
+		free(m->excludes[i].terms);
+	}
+	free(m->dims);
+	free(m->excludes);
+	free(m->path);
+	free(m->name);
+	free(m->description);
+	matrix_init(m);
+}

@@ -1,0 +1,133 @@
+/*
+ * matrix: a matrix file (YAML, read with libyaml) as a `struct matrix`.
+ *
+ * The schema is the project's contract; later features extend it, never
+ * rename it:
+ *
+ *   name: af_unix_vs_inet        required, [A-Za-z0-9_.-]+
+ *   description: text            optional
+ *   repeat: 3                    repetitions per cell (default 3)
+ *   warmup: 100                  messages per connection before timing (default 100, 0 allowed)
+ *   timeout: 60s                 per cell repetition (default 60s)
+ *   matrix:                      mapping; each value a scalar or a flow/block list
+ *     pattern: echo              echo | pingpong | stream
+ *     transport: [unix, tcp]     a registered transport (workers/transport.h)
+ *     size: [10, 1KiB]           bytes, K/KiB/M/MiB (units.h)
+ *     response_size: 1KiB        pingpong only; default: size
+ *     concurrency: [1, 4]        client workers (default 1)
+ *     count: 500000              messages per cell, split across the clients
+ *     duration: 5s               instead of count
+ *     inflight: 1                outstanding requests per connection (default 1)
+ *     nodelay: true              TCP_NODELAY (default true)
+ *     interval: 1s               timeline interval (default 1s)
+ *   exclude:                     list of mappings of dimension key -> value
+ *     - {transport: unix, size: 1KiB}
+ *
+ * Every key of `matrix:` is a dimension, scalar or list; the cartesian
+ * product of their values, in the order the keys are written, minus the
+ * exclude rules, is the plan (plan.h).  A key missing from the file takes its
+ * default at plan time and is not a dimension (no column in results.csv).
+ *
+ * Errors: matrix_load() returns -1 and writes one line to err, always
+ * "FILE:LINE:COLUMN: message" (1-based line and column of the offending
+ * node), with "; did you mean 'x'?" when a misspelt key or value is close to
+ * a known one.  It stops at the first error.
+ */
+#ifndef MATRIX_MATRIX_H
+#define MATRIX_MATRIX_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum value_kind {
+	VK_PATTERN,	/* one of patterns below, num = enum pattern */
+	VK_TRANSPORT,	/* a registered transport name, num = registry index */
+	VK_SIZE,	/* bytes, num; zero refused */
+	VK_COUNT,	/* positive integer, num */
+	VK_DURATION,	/* nanoseconds, num; zero refused */
+	VK_BOOL,	/* num = 0 or 1 */
+};
+
+enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT__COUNT };
+extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
+
+/* A position in the matrix file, 1-based. */
+struct srcpos {
+	int line, col;
+};
+
+/* One value as written (text) and as understood (num). */
+struct mvalue {
+	char *text;		/* the scalar exactly as written */
+	uint64_t num;		/* per the dimension's kind */
+	struct srcpos pos;
+};
+
+/* One key of `matrix:`. */
+struct dimension {
+	char *key;		/* "transport" */
+	enum value_kind kind;
+	int is_list;		/* written as a list (even of one) */
+	struct mvalue *values;
+	size_t nvalues;		/* >= 1; duplicates are an error */
+	struct srcpos pos;	/* of the key */
+};
+
+/* One `exclude:` entry: a cell is dropped when every term matches. */
+struct exclude_term {
+	size_t dim;		/* index into matrix.dims */
+	struct mvalue value;	/* compared by num (text for nothing: all kinds have num) */
+};
+struct exclude_rule {
+	struct exclude_term *terms;
+	size_t nterms;
+	struct srcpos pos;	/* of the mapping */
+};
+
+struct matrix {
+	char *path;		/* as given to matrix_load */
+	char *name;
+	char *description;	/* "" when absent */
+	unsigned repeat;	/* default 3 */
+	uint64_t warmup;	/* default 100 */
+	uint64_t timeout_ns;	/* default 60 s */
+	struct srcpos repeat_pos, warmup_pos, timeout_pos;	/* {0,0} when defaulted */
+
+	struct dimension *dims;
+	size_t ndims;
+	struct exclude_rule *excludes;
+	size_t nexcludes;
+};
+
+#define MATRIX_DEFAULT_REPEAT 3
+#define MATRIX_DEFAULT_WARMUP 100
+#define MATRIX_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
+
+/* Load and validate path.  On success returns 0 and m owns its memory
+ * (release with matrix_release).  On error returns -1, m is left released,
+ * and err holds "FILE:LINE:COL: message". */
+int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen);
+
+/* Same, from a buffer; `path` is only used in messages. */
+int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
+		       size_t len, char *err, size_t errlen);
+
+void matrix_release(struct matrix *m);
+
+/* Dimension by key, or NULL. */
+const struct dimension *matrix_dim(const struct matrix *m, const char *key);
+
+/* The kind of a known `matrix:` key, or -1 for an unknown key. */
+int matrix_key_kind(const char *key);
+
+/* Parse `text` as a value of `kind` into v->num (and copy the text); used
+ * for YAML scalars and for `--only KEY=VALUE`.  Returns 0, or -1 with the
+ * reason (no position) in why, including a did-you-mean for names. */
+int matrix_parse_value(enum value_kind kind, const char *text,
+		       struct mvalue *v, char *why, size_t whylen);
+
+/* The closest of `n` candidates to `word` by edit distance, or NULL when
+ * none is close enough to suggest. */
+const char *matrix_suggest(const char *word, const char *const *cands, size_t n);
+
+#endif

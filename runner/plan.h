@@ -1,0 +1,79 @@
+/*
+ * plan: a matrix expanded into cells, each with every parameter resolved.
+ *
+ * Cells are the cartesian product of the dimensions in the order their keys
+ * are written (the first key varies slowest), minus `exclude` and minus
+ * cells that `--only` filters leave out.  Cell numbers are 1-based and
+ * follow that order; they are stable for a given matrix file, whatever
+ * --only selects, so results from filtered runs line up.
+ *
+ * Repetitions run interleaved: repetition 1 of every cell, then repetition 2
+ * of every cell, and so on, so slow drift on a shared machine spreads over
+ * all cells instead of biasing the ones that ran last.
+ *
+ * plan_build() also checks every cell against what its transport can do
+ * and reports the first impossible one as FILE:LINE:COL of the value at
+ * fault; nothing is ever clamped.
+ */
+#ifndef MATRIX_PLAN_H
+#define MATRIX_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "matrix.h"
+#include "transport.h"
+
+/* Defaults for keys a matrix leaves out. */
+#define PLAN_DEFAULT_SIZE 1024
+#define PLAN_DEFAULT_COUNT 10000
+#define PLAN_DEFAULT_INTERVAL_NS 1000000000ull
+
+struct cell_params {
+	enum pattern pattern;
+	const struct transport *transport;
+	uint64_t size, response_size;	/* response_size = size unless set */
+	uint64_t count;			/* 0 when duration_ns is set */
+	uint64_t duration_ns;
+	uint64_t interval_ns;
+	unsigned concurrency, inflight;
+	int nodelay;
+};
+
+struct cell {
+	unsigned number;		/* 1-based, in product order */
+	size_t *choice;			/* choice[d]: index into dims[d].values */
+	struct cell_params p;
+};
+
+/* --only KEY=VALUE, parsed against the matrix. */
+struct only_filter {
+	size_t dim;
+	uint64_t num;
+};
+
+struct plan {
+	const struct matrix *m;
+	struct cell *cells;
+	size_t ncells;
+	unsigned repeat;
+};
+
+/* Parses "KEY=VALUE" for --only; -1 with "--only KEY=VALUE: message". */
+int plan_parse_only(const struct matrix *m, const char *arg, struct only_filter *f,
+		    char *err, size_t errlen);
+
+/* Expands m.  Returns 0, or -1 with "FILE:LINE:COL: message" (or an
+ * --only message) in err. */
+int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
+	       size_t nonly, char *err, size_t errlen);
+void plan_release(struct plan *pl);
+
+/* "transport=unix size=10 concurrency=1": the cell's dimension values as
+ * written, for progress lines and messages. */
+void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, size_t len);
+
+/* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
+uint64_t plan_worker_runs(const struct plan *pl);
+
+#endif

@@ -1,0 +1,124 @@
+/* Progress on stderr: see progress.h. */
+#include "progress.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static char *hms(double s, char *buf, size_t len)
+{
+	unsigned long t = s > 0 ? (unsigned long)(s + 0.5) : 0;
+
+	if (t >= 3600)
+		snprintf(buf, len, "%lu:%02lu:%02lu", t / 3600, t / 60 % 60, t % 60);
+	else
+		snprintf(buf, len, "%lu:%02lu", t / 60, t % 60);
+	return buf;
+}
+
+void progress_init(struct progress *p, unsigned total, int quiet)
+{
+	memset(p, 0, sizeof(*p));
+	p->tty = isatty(2);
+	p->quiet = quiet;
+	p->total = total;
+	p->t0 = now_ns();
+}
+
+void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsigned rep,
+		    unsigned nreps, const char *label)
+{
+	p->cell_i = cell_i;
+	p->ncells = ncells;
+	p->rep = rep;
+	p->nreps = nreps;
+	p->rep_t0 = now_ns();
+	snprintf(p->label, sizeof(p->label), "%s", label);
+	progress_tick(p);
+}
+
+void progress_tick(void *arg)
+{
+	struct progress *p = arg;
+	char e[32], eta[32];
+	double elapsed = (double)(now_ns() - p->t0) / 1e9;
+
+	if (!p->tty || p->quiet)
+		return;
+	if (p->done)
+		hms(p->spent_s / p->done * (p->total - p->done) -
+		    (double)(now_ns() - p->rep_t0) / 1e9, eta, sizeof(eta));
+	else
+		snprintf(eta, sizeof(eta), "--:--");
+	fprintf(stderr, "\r\033[K[cell %u/%u rep %u/%u] %.120s  %s elapsed, ETA %s", p->cell_i,
+		p->ncells, p->rep, p->nreps, p->label, hms(elapsed, e, sizeof(e)), eta);
+	p->drawn = 1;
+}
+
+static void clear_line(struct progress *p)
+{
+	if (p->drawn) {
+		fprintf(stderr, "\r\033[K");
+		p->drawn = 0;
+	}
+}
+
+static void tail_log(const char *path)
+{
+	char lines[8][256];
+	unsigned n = 0;
+	FILE *f = path && *path ? fopen(path, "re") : NULL;
+
+	if (!f)
+		return;
+	while (fgets(lines[n % 8], sizeof(lines[0]), f))
+		n++;
+	fclose(f);
+	for (unsigned i = n > 8 ? n - 8 : 0; i < n; i++)
+		fprintf(stderr, "    | %s%s", lines[i % 8],
+			strchr(lines[i % 8], '\n') ? "" : "\n");
+}
+
+void progress_end(struct progress *p, const struct cell *c, const struct result_row *row,
+		  const char *log_hint)
+{
+	(void)c;
+	p->done++;
+	p->spent_s += row->wall_s;
+	clear_line(p);
+	if (!row->ok) {
+		fprintf(stderr, "[cell %u/%u rep %u/%u] %s: FAILED: %s\n    %s\n", p->cell_i,
+			p->ncells, p->rep, p->nreps, p->label, row->status, row->error);
+		tail_log(log_hint);
+		return;
+	}
+	if (p->quiet || p->tty)
+		return;
+	fprintf(stderr, "[cell %u/%u rep %u/%u] %s: ok %.1fk msg/s", p->cell_i, p->ncells,
+		p->rep, p->nreps, p->label, row->msgs_per_s / 1e3);
+	if (!isnan(row->rtt_p50_us))
+		fprintf(stderr, ", rtt p50 %.2f us p99 %.2f us", row->rtt_p50_us, row->rtt_p99_us);
+	fprintf(stderr, " (%.1f s)\n", row->wall_s);
+}
+
+void progress_finish(struct progress *p, unsigned failed, const char *dir)
+{
+	char e[32];
+
+	clear_line(p);
+	if (p->quiet && !failed)
+		return;
+	fprintf(stderr, "matrix: %u of %u cell repetitions ok, %u failed, in %s; results in %s\n",
+		p->done - failed, p->done, failed, hms((double)(now_ns() - p->t0) / 1e9, e, sizeof(e)),
+		dir);
+}

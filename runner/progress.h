@@ -1,0 +1,34 @@
+/*
+ * progress: what `matrix run` says on stderr while it works.
+ * On a terminal, one live line redrawn about five times a second:
+ *   [cell 3/8 rep 2/3] transport=unix size=10  0:12 elapsed, ETA 0:40
+ * Not on a terminal, one line per finished cell repetition.  Failures are
+ * always printed, with the worker log's last lines; --quiet keeps only them.
+ */
+#ifndef MATRIX_PROGRESS_H
+#define MATRIX_PROGRESS_H
+
+#include <stdint.h>
+
+#include "aggregate.h"
+#include "plan.h"
+
+struct progress {
+	int tty, quiet;
+	unsigned total, done;
+	uint64_t t0, rep_t0;
+	double spent_s;			/* sum of finished repetitions' wall time */
+	unsigned cell_i, ncells, rep, nreps;
+	char label[256];
+	int drawn;
+};
+
+void progress_init(struct progress *p, unsigned total, int quiet);
+void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsigned rep,
+		    unsigned nreps, const char *label);
+void progress_tick(void *p);
+void progress_end(struct progress *p, const struct cell *c, const struct result_row *row,
+		  const char *log_hint);
+void progress_finish(struct progress *p, unsigned failed, const char *dir);
+
+#endif

@@ -1,0 +1,265 @@
+/* `matrix run`: see run.h. */
+#include "run.h"
+#include "aggregate.h"
+#include "cell.h"
+#include "meta.h"
+#include "progress.h"
+#include "results.h"
+#include "spawn.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+static volatile sig_atomic_t interrupted;
+
+static void on_signal(int sig)
+{
+	interrupted = sig;
+}
+
+static int mkdir_p(const char *path)
+{
+	char buf[PATH_MAX];
+
+	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	for (char *p = buf + 1; *p; p++)
+		if (*p == '/') {
+			*p = '\0';
+			if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+				return -1;
+			*p = '/';
+		}
+	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
+}
+
+static int dir_is_empty(const char *path)
+{
+	DIR *d = opendir(path);
+	struct dirent *e;
+	int empty = 1;
+
+	if (!d)
+		return -1;
+	while ((e = readdir(d)))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+			empty = 0;
+	closedir(d);
+	return empty;
+}
+
+/* Makes the run folder; fills dir. */
+static int make_run_dir(const struct plan *pl, const struct run_opts *o, char *dir, size_t len,
+			char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (o->outdir) {
+		snprintf(dir, len, "%s", o->outdir);
+		if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_is_empty(dir) != 1)) {
+			snprintf(err, errlen, "-o %s: exists and is not an empty directory", dir);
+			return -1;
+		}
+		if (mkdir_p(dir) < 0) {
+			snprintf(err, errlen, "-o %s: %s", dir, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	char stamp[32];
+	time_t t = time(NULL);
+	struct tm tm;
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(dir, len, "results/%s/%s", pl->m->name, stamp);
+		else
+			snprintf(dir, len, "results/%s/%s-%d", pl->m->name, stamp, n);
+		if (stat(dir, &st) == 0)
+			continue;
+		if (mkdir_p(dir) < 0) {
+			snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
+			return -1;
+		}
+		/* results/<name>/latest -> <stamp>, replaced atomically */
+		char link[PATH_MAX], tmp[PATH_MAX];
+		snprintf(link, sizeof(link), "results/%s/latest", pl->m->name);
+		snprintf(tmp, sizeof(tmp), "results/%s/.latest.%ld", pl->m->name, (long)getpid());
+		unlink(tmp);
+		if (symlink(strrchr(dir, '/') + 1, tmp) == 0 && rename(tmp, link) < 0)
+			unlink(tmp);
+		return 0;
+	}
+	snprintf(err, errlen, "cannot find a free run folder name under results/%s", pl->m->name);
+	return -1;
+}
+
+static int copy_file(const char *from, const char *to, char *err, size_t errlen)
+{
+	FILE *in = fopen(from, "re"), *out = in ? fopen(to, "we") : NULL;
+	char buf[8192];
+	size_t n;
+	int rc = 0;
+
+	if (!in || !out) {
+		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(errno));
+		if (in)
+			fclose(in);
+		return -1;
+	}
+	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
+		if (fwrite(buf, 1, n, out) != n)
+			rc = -1;
+	if (ferror(in))
+		rc = -1;
+	fclose(in);
+	if (fclose(out) != 0)
+		rc = -1;
+	if (rc < 0)
+		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(errno));
+	return rc;
+}
+
+static void install_signals(void)
+{
+	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: poll wakes */
+
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	sigaction(SIGHUP, &sa, NULL);
+	signal(SIGPIPE, SIG_IGN);
+}
+
+struct run_state {
+	const struct plan *pl;
+	char dir[PATH_MAX], logdir[PATH_MAX + 8], sockdir[PATH_MAX], self[PATH_MAX];
+	struct meta meta;
+	struct results_writer rw;
+	struct progress prog;
+	unsigned failed;
+	int write_failed;
+};
+
+/* Runs one repetition of one cell and records it; -1 when interrupted. */
+static int run_one(struct run_state *s, size_t ci, unsigned rep)
+{
+	const struct cell *c = &s->pl->cells[ci];
+	struct cell_ctx ctx = {
+		.plan = s->pl, .cell = c, .rep = rep, .self_exe = s->self,
+		.sockdir = s->sockdir, .logdir = s->logdir, .interrupted = &interrupted,
+		.tick = progress_tick, .tick_arg = &s->prog,
+	};
+	struct cell_outcome out;
+	struct result_row row;
+	char label[256], started[32], err[512];
+	int rc;
+
+	plan_cell_label(s->pl, c, label, sizeof(label));
+	progress_begin(&s->prog, (unsigned)ci + 1, (unsigned)s->pl->ncells, rep, s->pl->repeat, label);
+	meta_utc_now(started, sizeof(started));
+	rc = cell_run(&ctx, &out);
+	aggregate_row(c, rep, &out, started, &row);
+	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0 && !s->write_failed) {
+		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
+		s->write_failed = 1;
+	}
+	s->failed += !row.ok;
+	progress_end(&s->prog, c, &row, out.log);
+	cell_outcome_release(&out);
+	return rc;
+}
+
+int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
+{
+	struct run_state *s = calloc(1, sizeof(*s));
+	char now[32];
+	ssize_t n;
+	int status = 0;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return 2;
+	}
+	s->pl = pl;
+	n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot find my own executable: %s", strerror(errno));
+		free(s);
+		return 2;
+	}
+	s->self[n] = '\0';
+	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0) {
+		free(s);
+		return 2;
+	}
+	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
+	const char *tmp = getenv("TMPDIR");
+	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	char mpath[PATH_MAX + 16];
+	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
+	meta_collect_host(&s->meta);
+	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
+	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
+	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
+	meta_utc_now(now, sizeof(now));
+	meta_set(&s->meta, "start_utc", "%s", now);
+	meta_set(&s->meta, "end_utc", "%s", "");
+	meta_set(&s->meta, "cells", "%zu", pl->ncells);
+	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	meta_set(&s->meta, "status", "%s", "running");
+	if (copy_file(pl->m->path, mpath, err, errlen) < 0 ||
+	    meta_write(&s->meta, s->dir, err, errlen) < 0 ||
+	    results_open(&s->rw, s->dir, pl, err, errlen) < 0) {
+		free(s);
+		return 2;
+	}
+	if (mkdir(s->logdir, 0755) < 0 || !mkdtemp(s->sockdir)) {
+		snprintf(err, errlen, "cannot create %s or a private directory in %s: %s", s->logdir,
+			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+		results_close(&s->rw);
+		free(s);
+		return 2;
+	}
+	install_signals();
+	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
+	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++)
+		for (size_t ci = 0; ci < pl->ncells && !interrupted; ci++)
+			if (run_one(s, ci, rep) < 0)
+				break;
+	spawn_kill_all();	/* nothing should be left; make sure */
+	rmdir(s->sockdir);
+	rmdir(s->logdir);	/* only when empty */
+	if (results_close(&s->rw) < 0 && !s->write_failed) {
+		fprintf(stderr, "matrix: %s/results.csv: %s\n", s->dir, strerror(errno));
+		s->write_failed = 1;
+	}
+	status = interrupted ? 130 : (s->failed || s->write_failed) ? 1 : 0;
+	meta_utc_now(now, sizeof(now));
+	meta_set(&s->meta, "end_utc", "%s", now);
+	meta_set(&s->meta, "status", "%s", interrupted ? "interrupted" : s->failed ?
+		 "some repetitions failed" : "ok");
+	if (meta_write(&s->meta, s->dir, err, errlen) < 0) {
+		fprintf(stderr, "matrix: %s\n", err);
+		status = status ? status : 1;
+	}
+	if (interrupted)
+		fprintf(stderr, "\nmatrix: interrupted by signal %d; every finished repetition is in %s\n",
+			(int)interrupted, s->dir);
+	else
+		progress_finish(&s->prog, s->failed, s->dir);
+	free(s);
+	return status;
+}

@@ -1,0 +1,29 @@
+/*
+ * run: `matrix run` from a loaded plan to a finished run folder.
+ *
+ * The run folder (default results/<name>/<UTC timestamp>/, with
+ * results/<name>/latest pointing at it; or -o DIR, which must not exist or
+ * be empty) holds matrix.yaml (the file as given, byte for byte), meta.csv,
+ * results.csv, timeline.csv for stream cells, and logs/ with any worker
+ * output worth keeping (see reports/results.h and reports/meta.h).
+ */
+#ifndef MATRIX_RUN_H
+#define MATRIX_RUN_H
+
+#include <stddef.h>
+
+#include "plan.h"
+
+struct run_opts {
+	const char *outdir;		/* NULL: results/<name>/<timestamp> */
+	int quiet;
+	const char *command_line;
+};
+
+/* Runs every cell repetition of pl.  Returns the exit status: 0 all ok,
+ * 1 some repetition failed or a file could not be written (message on
+ * stderr), 2 the run folder could not be made (message in err), 130
+ * interrupted (what was measured is kept). */
+int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,193 @@
+/* fork/exec discipline after git's run-command.c: see spawn.h. */
+#include "spawn.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/pidfd.h>
+#include <sys/wait.h>
+
+#define MAX_CHILDREN 4096
+
+static pid_t live[MAX_CHILDREN];
+
+static void list_add(pid_t pid)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (!live[i]) {
+			live[i] = pid;
+			return;
+		}
+}
+
+static void list_remove(pid_t pid)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (live[i] == pid)
+			live[i] = 0;
+}
+
+/* Only async-signal-safe calls from here to exec. */
+static void child_exec(char *const argv[], int report_wr, int control_fd, int log_fd,
+		       int devnull, int errpipe, const sigset_t *oldmask)
+{
+	struct sigaction sa = { .sa_handler = SIG_DFL };
+	int e;
+
+	for (int sig = 1; sig < NSIG; sig++)
+		sigaction(sig, &sa, NULL);
+	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
+	    dup2(report_wr, 3) < 0 || (control_fd >= 0 && dup2(control_fd, 4) < 0))
+		goto fail;
+	sigprocmask(SIG_SETMASK, oldmask, NULL);
+	execv(argv[0], argv);
+fail:
+	e = errno;
+	while (write(errpipe, &e, sizeof(e)) < 0 && errno == EINTR)
+		;
+	_exit(127);
+}
+
+int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
+		char *err, size_t errlen)
+{
+	int rep[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	int hi_rep = -1, hi_ctl = -1, hi_log = -1, devnull = -1, e = 0;
+	sigset_t all, old;
+	ssize_t n;
+	pid_t pid;
+
+	memset(ch, 0, sizeof(*ch));
+	ch->pid = -1;
+	ch->pidfd = ch->report_fd = -1;
+	if (pipe2(rep, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		goto fail;
+	}
+	/* Move the child's descriptors above 10 so dup2 onto 0..4 never
+	 * clobbers one of them. */
+	hi_rep = fcntl(rep[1], F_DUPFD_CLOEXEC, 10);
+	hi_log = fcntl(log_fd, F_DUPFD_CLOEXEC, 10);
+	hi_ctl = control_fd >= 0 ? fcntl(control_fd, F_DUPFD_CLOEXEC, 10) : -1;
+	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	if (hi_rep < 0 || hi_log < 0 || (control_fd >= 0 && hi_ctl < 0) || devnull < 0) {
+		snprintf(err, errlen, "descriptors: %s", strerror(errno));
+		goto fail;
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	pid = fork();
+	if (pid == 0)
+		child_exec(argv, hi_rep, hi_ctl, hi_log, devnull, ep[1], &old);
+	e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(e));
+		goto fail;
+	}
+	list_add(pid);
+	ch->pid = pid;
+	close(ep[1]);
+	ep[1] = -1;
+	do
+		n = read(ep[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == sizeof(e)) {	/* exec failed: the child has _exit(127)ed */
+		snprintf(err, errlen, "exec %s: %s", argv[0], strerror(e));
+		waitpid(pid, NULL, 0);
+		list_remove(pid);
+		ch->pid = -1;
+		goto fail;
+	}
+	ch->pidfd = pidfd_open(pid, 0);
+	if (ch->pidfd < 0) {
+		snprintf(err, errlen, "pidfd_open: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		list_remove(pid);
+		ch->pid = -1;
+		goto fail;
+	}
+	ch->report_fd = rep[0];
+	rep[0] = -1;
+	fcntl(ch->report_fd, F_SETFL, O_NONBLOCK);
+	close(rep[1]);
+	close(ep[0]);
+	close(hi_rep);
+	close(hi_log);
+	if (hi_ctl >= 0)
+		close(hi_ctl);
+	close(devnull);
+	return 0;
+fail:;
+	int fds[] = { rep[0], rep[1], ep[0], ep[1], hi_rep, hi_log, hi_ctl, devnull };
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	return -1;
+}
+
+int spawn_reap(struct child *ch)
+{
+	pid_t r;
+
+	if (ch->reaped || ch->pid < 0)
+		return 1;
+	do
+		r = wait4(ch->pid, &ch->status, WNOHANG, &ch->ru);
+	while (r < 0 && errno == EINTR);
+	if (r == 0)
+		return 0;
+	if (r < 0)	/* not our child any more: treat as gone */
+		ch->status = 127 << 8;
+	list_remove(ch->pid);
+	ch->reaped = 1;
+	return 1;
+}
+
+void spawn_signal(struct child *ch, int sig)
+{
+	if (ch->pid < 0 || ch->reaped)
+		return;
+	ch->signalled_by_us = 1;
+	kill(ch->pid, sig);
+}
+
+void spawn_release(struct child *ch)
+{
+	if (ch->pidfd >= 0)
+		close(ch->pidfd);
+	if (ch->report_fd >= 0)
+		close(ch->report_fd);
+	ch->pidfd = ch->report_fd = -1;
+}
+
+void spawn_describe_status(int status, char *buf, size_t len)
+{
+	if (WIFEXITED(status)) {
+		if (WEXITSTATUS(status) == 0)
+			snprintf(buf, len, "ok");
+		else
+			snprintf(buf, len, "exit %d", WEXITSTATUS(status));
+	} else if (WIFSIGNALED(status)) {
+		const char *name = sigabbrev_np(WTERMSIG(status));
+		snprintf(buf, len, "crashed: SIG%s%s", name ? name : "?",
+			 WCOREDUMP(status) ? " (core dumped)" : "");
+	} else {
+		snprintf(buf, len, "wait status %#x", status);
+	}
+}
+
+void spawn_kill_all(void)
+{
+	for (size_t i = 0; i < MAX_CHILDREN; i++)
+		if (live[i]) {
+			kill(live[i], SIGKILL);
+			waitpid(live[i], NULL, 0);
+			live[i] = 0;
+		}
+}

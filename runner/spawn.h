@@ -1,0 +1,53 @@
+/*
+ * spawn: start, watch, signal and reap worker processes.
+ *
+ * spawn_start() forks and execs argv[0] (a path, no PATH search) with:
+ *   fd 0  /dev/null
+ *   fd 1, 2  log_fd (the worker's log file)
+ *   fd 3  the write end of a new report pipe; the runner keeps the read end
+ *         in child->report_fd (non-blocking, close-on-exec)
+ *   fd 4  control_fd when >= 0 (the shared start pipe's read end)
+ * and nothing else: every other descriptor of the runner is close-on-exec.
+ * Signals are blocked across fork; the child resets dispositions and mask
+ * before exec.  An exec failure comes back over a close-on-exec pipe, so
+ * spawn_start() returns -1 with "exec PATH: reason" instead of a child that
+ * exits 127.
+ *
+ * Every started child is on one list until reaped; spawn_kill_all() sends
+ * SIGKILL to all of them and reaps them (for an interrupted run).
+ */
+#ifndef MATRIX_SPAWN_H
+#define MATRIX_SPAWN_H
+
+#include <sys/resource.h>
+#include <sys/types.h>
+
+struct child {
+	pid_t pid;
+	int pidfd;		/* readable when the child has exited */
+	int report_fd;		/* read end of its report pipe; -1 at EOF */
+	int reaped;
+	int status;		/* wait status, valid once reaped */
+	int signalled_by_us;	/* we sent it SIGTERM/SIGKILL */
+	struct rusage ru;
+};
+
+int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
+		char *err, size_t errlen);
+
+/* wait4(WNOHANG): 1 when reaped now or before, 0 when still running. */
+int spawn_reap(struct child *ch);
+
+/* Sends sig unless reaped; remembers that we did. */
+void spawn_signal(struct child *ch, int sig);
+
+/* Closes the descriptors of a reaped child. */
+void spawn_release(struct child *ch);
+
+/* "exit 3", "crashed: SIGSEGV" (core dumped noted), "ok" for exit 0. */
+void spawn_describe_status(int status, char *buf, size_t len);
+
+/* SIGKILL and reap every child still on the list. */
+void spawn_kill_all(void);
+
+#endif

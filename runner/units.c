@@ -1,0 +1,276 @@
+/*
+ * units: sizes, durations, counts and booleans as written in a matrix file
+ * or on the command line, and their human formatting.  See units.h.
+ */
+#include "units.h"
+
+#include <ctype.h>
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <strings.h>
+
+#define NS_PER_US 1000ull
+#define NS_PER_MS 1000000ull
+#define NS_PER_S 1000000000ull
+
+struct unit {
+	const char *name;
+	uint64_t mult;
+};
+
+/* Accepted after a size; matched case-insensitively. */
+static const struct unit size_units[] = {
+	{ "", 1 }, { "b", 1 },
+	{ "k", 1ull << 10 }, { "kb", 1ull << 10 }, { "kib", 1ull << 10 },
+	{ "m", 1ull << 20 }, { "mb", 1ull << 20 }, { "mib", 1ull << 20 },
+	{ "g", 1ull << 30 }, { "gb", 1ull << 30 }, { "gib", 1ull << 30 },
+	{ "t", 1ull << 40 }, { "tb", 1ull << 40 }, { "tib", 1ull << 40 },
+};
+
+/* Accepted after a duration; matched exactly ("M" is not minutes). */
+static const struct unit duration_units[] = {
+	{ "ns", 1 }, { "us", NS_PER_US }, { "ms", NS_PER_MS },
+	{ "s", NS_PER_S }, { "m", 60 * NS_PER_S }, { "h", 3600 * NS_PER_S },
+};
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+__attribute__((format(printf, 3, 4)))
+static int fail(char *why, size_t whylen, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (why && whylen) {
+		va_start(ap, fmt);
+		vsnprintf(why, whylen, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/*
+ * Reads the leading decimal digits of s into *n; *end points after them.
+ * Returns 0, -1 when there is no digit, -2 on uint64_t overflow.
+ */
+static int read_digits(const char *s, uint64_t *n, const char **end)
+{
+	uint64_t v = 0;
+	const char *p = s;
+
+	for (; isdigit((unsigned char)*p); p++) {
+		unsigned d = (unsigned)(*p - '0');
+
+		if (v > (UINT64_MAX - d) / 10)
+			return -2;
+		v = v * 10 + d;
+	}
+	*end = p;
+	*n = v;
+	return p == s ? -1 : 0;
+}
+
+/* The reason for text that does not start with a digit. */
+static int not_a_number(const char *s, char *why, size_t whylen)
+{
+	if (!*s)
+		return fail(why, whylen, "empty");
+	if (*s == '-')
+		return fail(why, whylen, "must not be negative");
+	if (*s == '+')
+		return fail(why, whylen, "no sign allowed");
+	if (isspace((unsigned char)*s))
+		return fail(why, whylen, "leading whitespace");
+	return fail(why, whylen, "not a number");
+}
+
+static const struct unit *find_unit(const struct unit *u, size_t n,
+				    const char *name, int nocase)
+{
+	for (size_t i = 0; i < n; i++) {
+		int c = nocase ? strcasecmp(u[i].name, name)
+			       : strcmp(u[i].name, name);
+		if (!c)
+			return &u[i];
+	}
+	return NULL;
+}
+
+int units_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen)
+{
+	const struct unit *u;
+	const char *end;
+	uint64_t n;
+	int r = read_digits(s, &n, &end);
+
+	if (r == -1)
+		return not_a_number(s, why, whylen);
+	if (r == -2)
+		return fail(why, whylen, "too large");
+	if (*end == '.')
+		return fail(why, whylen, "fractions are not allowed");
+	if (*end == '_' || *end == ',')
+		return fail(why, whylen, "digit separators ('_' or ',') are not allowed");
+	u = find_unit(size_units, ARRAY_SIZE(size_units), end, 1);
+	if (!u)
+		return fail(why, whylen, "unknown unit '%s' (use B, K/KiB, M/MiB, G/GiB or T/TiB)",
+			    end);
+	if (n > UINT64_MAX / u->mult)
+		return fail(why, whylen, "too large");
+	*bytes = n * u->mult;
+	return 0;
+}
+
+/*
+ * Nanoseconds in the fraction digits `frac` (after the '.') of a duration
+ * whose unit is mult nanoseconds, rounded to nearest.  Exact with 128-bit
+ * arithmetic for the first 24 digits; later ones are below a nanosecond
+ * even for hours.
+ */
+static uint64_t fraction_ns(const char *frac, size_t ndigits, uint64_t mult)
+{
+	__extension__ typedef unsigned __int128 u128;
+	u128 num = 0, den = 1;
+
+	if (ndigits > 24)
+		ndigits = 24;
+	for (size_t i = 0; i < ndigits; i++) {
+		num = num * 10 + (u128)(frac[i] - '0');
+		den *= 10;
+	}
+	/* num < den <= 10^24 and mult < 2^42: num * mult fits in 128 bits. */
+	return (uint64_t)((num * mult + den / 2) / den);
+}
+
+int units_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen)
+{
+	const struct unit *u;
+	const char *end, *frac = NULL;
+	size_t nfrac = 0;
+	uint64_t n, extra = 0;
+	int r = read_digits(s, &n, &end);
+
+	if (r == -1)
+		return not_a_number(s, why, whylen);
+	if (r == -2)
+		return fail(why, whylen, "too large");
+	if (*end == '.') {
+		frac = ++end;
+		while (isdigit((unsigned char)*end))
+			end++;
+		nfrac = (size_t)(end - frac);
+		if (!nfrac)
+			return fail(why, whylen, "not a number");
+	}
+	if (!*end)
+		return fail(why, whylen, "missing unit: write 5s or 500ms");
+	u = find_unit(duration_units, ARRAY_SIZE(duration_units), end, 0);
+	if (!u)
+		return fail(why, whylen, "unknown unit '%s' (use ns, us, ms, s, m, h)",
+			    end);
+	if (frac)
+		extra = fraction_ns(frac, nfrac, u->mult);
+	if (n > UINT64_MAX / u->mult || n * u->mult > UINT64_MAX - extra)
+		return fail(why, whylen, "too large");
+	*ns = n * u->mult + extra;
+	return 0;
+}
+
+int units_parse_count(const char *s, uint64_t *n, char *why, size_t whylen)
+{
+	const char *end;
+	int r = read_digits(s, n, &end);
+
+	if (r == -1)
+		return not_a_number(s, why, whylen);
+	if (r == -2)
+		return fail(why, whylen, "too large");
+	if (*end == '_' || *end == ',')
+		return fail(why, whylen, "digit separators ('_' or ',') are not allowed");
+	if (*end == '.')
+		return fail(why, whylen, "not a whole number");
+	if (*end)
+		return fail(why, whylen, "not a number");
+	return 0;
+}
+
+int units_parse_bool(const char *s, int *b, char *why, size_t whylen)
+{
+	static const char *const yes[] = { "true", "yes", "on" };
+	static const char *const no[] = { "false", "no", "off" };
+
+	for (size_t i = 0; i < ARRAY_SIZE(yes); i++) {
+		if (!strcasecmp(s, yes[i])) {
+			*b = 1;
+			return 0;
+		}
+		if (!strcasecmp(s, no[i])) {
+			*b = 0;
+			return 0;
+		}
+	}
+	return fail(why, whylen, "expected true/false, yes/no or on/off");
+}
+
+/*
+ * Writes v in the largest of u[] (ascending) it reaches: as an integer when
+ * exact ("4MiB"), with one or two decimals when that is exact ("1.5MiB"),
+ * else rounded to two decimals ("1.05MiB").  A unit flagged exact_only is
+ * used only for whole multiples ("2m", but "90s").
+ */
+struct fmt_unit {
+	const char *name;
+	uint64_t mult;
+	int exact_only;
+};
+
+static char *format_units(uint64_t v, const struct fmt_unit *u, size_t n,
+			  char *buf, size_t len)
+{
+	size_t i = n;
+
+	while (i > 1 && (v < u[i - 1].mult ||
+			 (u[i - 1].exact_only && v % u[i - 1].mult)))
+		i--;
+	const struct fmt_unit *best = &u[i - 1];
+	uint64_t q = v / best->mult, r = v % best->mult;
+
+	if (!r) {
+		snprintf(buf, len, "%" PRIu64 "%s", q, best->name);
+	} else if (r * 10 % best->mult == 0) {
+		snprintf(buf, len, "%" PRIu64 ".%" PRIu64 "%s", q,
+			 r * 10 / best->mult, best->name);
+	} else if (r * 100 % best->mult == 0) {
+		snprintf(buf, len, "%" PRIu64 ".%02" PRIu64 "%s", q,
+			 r * 100 / best->mult, best->name);
+	} else {
+		snprintf(buf, len, "%.2f%s", (double)v / (double)best->mult,
+			 best->name);
+	}
+	return buf;
+}
+
+char *units_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const struct fmt_unit u[] = {
+		{ "B", 1, 0 }, { "KiB", 1ull << 10, 0 }, { "MiB", 1ull << 20, 0 },
+		{ "GiB", 1ull << 30, 0 }, { "TiB", 1ull << 40, 0 },
+	};
+
+	/* Below 10KiB an inexact size reads better in bytes ("1025B"). */
+	if (bytes < 10240 && bytes % 1024 && bytes * 10 % 1024)
+		return format_units(bytes, u, 1, buf, len);
+	return format_units(bytes, u, ARRAY_SIZE(u), buf, len);
+}
+
+char *units_format_duration(uint64_t ns, char *buf, size_t len)
+{
+	static const struct fmt_unit u[] = {
+		{ "ns", 1, 0 }, { "us", NS_PER_US, 0 }, { "ms", NS_PER_MS, 0 },
+		{ "s", NS_PER_S, 0 }, { "m", 60 * NS_PER_S, 1 },
+		{ "h", 3600 * NS_PER_S, 1 },
+	};
+
+	return format_units(ns, u, ARRAY_SIZE(u), buf, len);
+}

@@ -1,0 +1,39 @@
+/*
+ * units: the number syntaxes a matrix file and the command line accept.
+ *
+ * Every parser takes the whole string (no leading or trailing garbage, no
+ * sign, no whitespace) and returns 0 on success, or -1 with a short reason
+ * written to `why` ("not a number", "too large", "unknown unit 'kb'", ...)
+ * that the caller prefixes with the file:line:col or the flag it came from.
+ * Zero is accepted by the parsers; whether zero makes sense is the caller's
+ * call (a count of zero is an error in a matrix, a warmup of zero is not).
+ */
+#ifndef MATRIX_UNITS_H
+#define MATRIX_UNITS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* "10", "1K", "1KiB", "4M", "4MiB" (1024-based, case-insensitive unit,
+ * optional "B" after K/M/G: "1KB" is 1024 too); "64B" and "64b" are bytes.
+ * Fractions are refused.  Overflow of uint64_t is "too large". */
+int units_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen);
+
+/* "250ms", "5s", "2m", "1500us", "100ns"; a bare number is refused
+ * ("missing unit: write 5s or 500ms").  Decimal fractions are accepted
+ * ("1.5s"), rounded to the nearest nanosecond. */
+int units_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen);
+
+/* Plain non-negative integer, with optional '_' or ',' digit separators
+ * refused (YAML 1.1 treats 1_000 oddly; we keep it simple): "500000". */
+int units_parse_count(const char *s, uint64_t *n, char *why, size_t whylen);
+
+/* "true"/"false"/"yes"/"no"/"on"/"off" (case-insensitive). */
+int units_parse_bool(const char *s, int *b, char *why, size_t whylen);
+
+/* Human formatting for tables and progress: "1KiB", "10B", "1.5MiB"; "5s",
+ * "250ms".  Returns buf. */
+char *units_format_size(uint64_t bytes, char *buf, size_t len);
+char *units_format_duration(uint64_t ns, char *buf, size_t len);
+
+#endif

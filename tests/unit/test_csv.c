@@ -1,0 +1,328 @@
+/*
+ * test_csv: write with csv_out, check the bytes, read back with
+ * csv_table_load.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <cmocka.h>
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "csvfile.h"
+
+struct fixture {
+	char dir[64];
+	char path[128];
+};
+
+static int setup(void **state)
+{
+	struct fixture *fx = calloc(1, sizeof(*fx));
+
+	if (!fx)
+		return -1;
+	strcpy(fx->dir, "/tmp/test_csv.XXXXXX");
+	if (!mkdtemp(fx->dir)) {
+		free(fx);
+		return -1;
+	}
+	snprintf(fx->path, sizeof(fx->path), "%s/t.csv", fx->dir);
+	*state = fx;
+	return 0;
+}
+
+static int teardown(void **state)
+{
+	struct fixture *fx = *state;
+
+	unlink(fx->path);
+	rmdir(fx->dir);
+	free(fx);
+	return 0;
+}
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf = calloc(1, 65536);
+	size_t n;
+
+	assert_non_null(f);
+	assert_non_null(buf);
+	n = fread(buf, 1, 65535, f);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+static void spew(const char *path, const char *text)
+{
+	FILE *f = fopen(path, "w");
+
+	assert_non_null(f);
+	assert_int_equal(fputs(text, f) >= 0, 1);
+	assert_int_equal(fclose(f), 0);
+}
+
+static void test_round_trip_hostile(void **state)
+{
+	static const char *const fields[] = {
+		"plain", "a,b", "say \"hi\"", "two\nlines", "cr\rlf\r\n",
+		" leading", "trailing ", "\ttab", "", NULL, "\"", ",", "  ",
+		"x\"", "héllo", "1e-3", "-", "'quoted'", "#hash",
+	};
+	const size_t n = sizeof(fields) / sizeof(fields[0]);
+	struct fixture *fx = *state;
+	struct csv_table t;
+	struct csv_out w;
+	char err[256];
+	size_t i, r;
+
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	for (i = 0; i < n; i++)	/* header: c0, c1, ... */
+		csv_out_fieldf(&w, "c%zu", i);
+	assert_int_equal(csv_out_end_row(&w), 0);
+	for (r = 0; r < 3; r++) {	/* rotated so each field sits in every place */
+		for (i = 0; i < n; i++)
+			csv_out_field(&w, fields[(i + r) % n]);
+		assert_int_equal(csv_out_end_row(&w), 0);
+	}
+	assert_int_equal(csv_out_close(&w), 0);
+
+	if (csv_table_load(&t, fx->path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.ncols, n);
+	assert_int_equal(t.nrows, 3);
+	for (r = 0; r < 3; r++)
+		for (i = 0; i < n; i++) {
+			const char *want = fields[(i + r) % n];
+
+			assert_string_equal(t.rows[r][i], want ? want : "");
+		}
+	csv_table_release(&t);
+	assert_null(t.rows);
+	assert_int_equal(t.nrows, 0);
+}
+
+static void test_bare_numbers(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_table t;
+	struct csv_out w;
+	char err[256], *bytes;
+
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	csv_out_field(&w, "name");
+	csv_out_field(&w, "n");
+	csv_out_field(&w, "x");
+	csv_out_field(&w, "nan");
+	csv_out_field(&w, "inf");
+	csv_out_field(&w, "y");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	csv_out_field(&w, "af_unix");
+	csv_out_u64(&w, 18446744073709551615ull);
+	csv_out_double(&w, 12.5, 6);
+	csv_out_double(&w, NAN, 6);
+	csv_out_double(&w, -INFINITY, 6);
+	csv_out_double(&w, 1.0 / 3, 4);
+	assert_int_equal(csv_out_end_row(&w), 0);
+	csv_out_fieldf(&w, "%d,%d", 1, 2);	/* a formatted field is quoted too */
+	csv_out_u64(&w, 0);
+	csv_out_double(&w, 1e-7, 3);
+	csv_out_double(&w, NAN, 6);
+	csv_out_double(&w, 2e20, 17);
+	csv_out_field(&w, NULL);
+	assert_int_equal(csv_out_end_row(&w), 0);
+	assert_int_equal(csv_out_close(&w), 0);
+
+	bytes = slurp(fx->path);
+	assert_string_equal(bytes,
+			    "name,n,x,nan,inf,y\n"
+			    "af_unix,18446744073709551615,12.5,,,0.3333\n"
+			    "\"1,2\",0,1e-07,,2e+20,\n");
+	free(bytes);
+
+	if (csv_table_load(&t, fx->path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(t.rows[0][3], "");
+	assert_string_equal(t.rows[1][0], "1,2");
+	assert_string_equal(t.rows[1][5], "");
+	csv_table_release(&t);
+}
+
+static void test_append(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_out w;
+	char err[256], *bytes;
+
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	csv_out_field(&w, "a");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	assert_int_equal(csv_out_close(&w), 0);
+	assert_int_equal(csv_out_open(&w, fx->path, "a", err, sizeof(err)), 0);
+	csv_out_u64(&w, 7);
+	assert_int_equal(csv_out_end_row(&w), 0);
+	/* the row is in the file before close: end_row flushed it */
+	bytes = slurp(fx->path);
+	assert_string_equal(bytes, "a\n7\n");
+	free(bytes);
+	assert_int_equal(csv_out_close(&w), 0);
+
+	assert_int_equal(csv_out_open(&w, fx->path, "r+", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "mode"));
+}
+
+static void test_one_column_empty(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_table t;
+	struct csv_out w;
+	char err[256];
+
+	/* A one-column row holding an empty field is an empty line. */
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	csv_out_field(&w, "only");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	csv_out_field(&w, "");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	csv_out_field(&w, "x");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	assert_int_equal(csv_out_close(&w), 0);
+	if (csv_table_load(&t, fx->path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(t.rows[0][0], "");
+	assert_string_equal(t.rows[1][0], "x");
+	csv_table_release(&t);
+}
+
+static void test_read_crlf_blank_no_final_newline(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_table t;
+	char err[256];
+
+	spew(fx->path, "\na,b\r\n1,2\r\n\r\n\"x\r\ny\",3");
+	if (csv_table_load(&t, fx->path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(t.ncols, 2);
+	assert_int_equal(t.nrows, 2);
+	assert_string_equal(t.rows[0][1], "2");
+	assert_string_equal(t.rows[1][0], "x\r\ny");
+	assert_string_equal(t.rows[1][1], "3");
+	csv_table_release(&t);
+}
+
+static void expect_error(const char *path, const char *text, const char *want)
+{
+	struct csv_table t;
+	char err[256];
+
+	spew(path, text);
+	memset(&t, 0x55, sizeof(t));
+	assert_int_equal(csv_table_load(&t, path, err, sizeof(err)), -1);
+	if (strncmp(err, path, strlen(path)) != 0 || !strstr(err, want))
+		fail_msg("error '%s' does not name %s and '%s'", err, path, want);
+	/* nothing to release, and releasing again is harmless */
+	assert_null(t.header);
+	assert_null(t.rows);
+	csv_table_release(&t);
+}
+
+static void test_read_errors(void **state)
+{
+	struct fixture *fx = *state;
+
+	expect_error(fx->path, "a,b\n1,2\n3\n", ":3: row has 1 field, header has 2");
+	expect_error(fx->path, "a,b\n1,2,3\n", ":2: row has 3 fields, header has 2");
+	/* a multi-line row is reported at the line it starts on */
+	expect_error(fx->path, "a,b\n1,2\n\"x\ny\nz\",2,3\n", ":3: row has 3 fields");
+	expect_error(fx->path, "a,b\n\"x\ny\"\n", ":2: row has 1 field");
+	expect_error(fx->path, "a,b\n1,2\n1,x\"y\n", ":3: ");
+	expect_error(fx->path, "a,b\n1,\"x\"y\n", ":2: ");
+	expect_error(fx->path, "a,b\n1,2\n1,\"never closed\n\n", ":3: unterminated");
+	expect_error(fx->path, "", ":1: empty file");
+	expect_error(fx->path, "\n\n", ":1: empty file");
+}
+
+static void test_missing_file(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_table t;
+	struct csv_out w;
+	char err[256], path[160];
+
+	(void)fx;
+	snprintf(path, sizeof(path), "%s/nope.csv", fx->dir);
+	assert_int_equal(csv_table_load(&t, path, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, path));
+	assert_non_null(strstr(err, strerror(ENOENT)));
+	csv_table_release(&t);
+
+	snprintf(path, sizeof(path), "%s/no/such/dir.csv", fx->dir);
+	assert_int_equal(csv_out_open(&w, path, "w", err, sizeof(err)), -1);
+	assert_int_equal(errno, ENOENT);
+	assert_non_null(strstr(err, path));
+	assert_int_equal(csv_out_close(&w), 0);	/* nothing open */
+}
+
+static void test_write_error(void **state)
+{
+	struct csv_out w;
+	char err[256];
+
+	(void)state;
+	if (access("/dev/full", W_OK) != 0)
+		skip();
+	assert_int_equal(csv_out_open(&w, "/dev/full", "w", err, sizeof(err)), 0);
+	csv_out_field(&w, "x");
+	assert_int_equal(csv_out_end_row(&w), -1);
+	assert_int_equal(errno, ENOSPC);
+	assert_int_equal(csv_out_close(&w), 0);	/* the failure was reported */
+}
+
+static void test_col(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_table t;
+	char err[256];
+
+	spew(fx->path, "cell,transport,p50 ns,p50 ns\n1,unix,100,200\n");
+	if (csv_table_load(&t, fx->path, err, sizeof(err)) != 0)
+		fail_msg("%s", err);
+	assert_int_equal(csv_table_col(&t, "cell"), 0);
+	assert_int_equal(csv_table_col(&t, "transport"), 1);
+	assert_int_equal(csv_table_col(&t, "p50 ns"), 2);	/* the first of two */
+	assert_int_equal(csv_table_col(&t, "p50"), -1);
+	assert_int_equal(csv_table_col(&t, ""), -1);
+	assert_int_equal(csv_table_col(&t, "Cell"), -1);
+	assert_string_equal(t.rows[0][csv_table_col(&t, "transport")], "unix");
+	csv_table_release(&t);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test_setup_teardown(test_round_trip_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_bare_numbers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_one_column_empty, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_crlf_blank_no_final_newline,
+						setup, teardown),
+		cmocka_unit_test_setup_teardown(test_read_errors, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
+		cmocka_unit_test(test_write_error),
+		cmocka_unit_test_setup_teardown(test_col, setup, teardown),
+	};
+
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}

@@ -1,0 +1,91 @@
+/*
+ * transport: one ops table per way of moving bytes between a server worker
+ * and a client worker.  A new transport is one new file defining a
+ * `const struct transport` and one line in the registry (transport.c).
+ *
+ * Call order, server side:
+ *   lfd = t->listen(&opts, bind, addr_out, ...)   bound and listening; addr_out
+ *                                                 is what clients connect to
+ *   t->accept(lfd, &opts, &conn, ...)             once per expected connection
+ *   t->send / t->recv on conn ...
+ *   t->close(&conn); t->unlisten(lfd, addr_out)   unlisten also removes any
+ *                                                 file the listen created
+ * Client side:
+ *   t->connect(&opts, addr, &conn, ...); send/recv; t->close(&conn)
+ *
+ * All descriptors are created close-on-exec.  send() transfers exactly one
+ * message of len bytes (looping over partial writes); recv() fills exactly
+ * len bytes (looping over partial reads).  Both return 0 on success, -1 on
+ * error with errno set; recv() returns 1 for a clean end of stream before
+ * the first byte of a message (the peer closed between messages).  A
+ * stream that ends inside a message is an error (errno = EPROTO).
+ *
+ * For pipelined requests (inflight > 1) a transport whose connection is a
+ * plain descriptor sets `conn.fd`; the worker then drives it non-blocking
+ * with poll() and read()/write() directly.
+ */
+#ifndef MATRIX_TRANSPORT_H
+#define MATRIX_TRANSPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <sys/types.h>
+
+struct transport_opts {
+	int nodelay;		/* TCP_NODELAY: 1 on, 0 off */
+	uint64_t size;		/* request / stream message size, for buffer hints */
+	uint64_t response_size;
+};
+
+struct conn {
+	int fd;			/* -1 when the transport has no descriptor */
+	void *handle;		/* transport-private */
+	char peer[128];		/* for messages */
+};
+
+/* Figures a transport reports about a connection, for results.csv. */
+struct conn_info {
+	int sndbuf, rcvbuf;	/* bytes in force (getsockopt), -1 unknown */
+	int nodelay;		/* -1 when not applicable */
+};
+
+#define PAT_BIT(p) (1u << (p))
+
+struct transport {
+	const char *name;
+	const char *summary;		/* one line for `matrix transports`/help */
+	unsigned patterns;		/* PAT_BIT(PAT_ECHO) | ... (matrix.h) */
+	uint64_t max_size;		/* largest message; UINT64_MAX for streams */
+	int has_nodelay;		/* the nodelay option means something */
+	const char *default_bind;	/* "127.0.0.1:0"; NULL: a path in the private dir */
+
+	int (*listen)(const struct transport_opts *o, const char *bind,
+		      char *addr, size_t addrlen, char *err, size_t errlen);
+	int (*accept)(int lfd, const struct transport_opts *o, struct conn *c,
+		      char *err, size_t errlen);
+	int (*connect)(const struct transport_opts *o, const char *addr,
+		       struct conn *c, char *err, size_t errlen);
+	int (*send)(struct conn *c, const void *buf, size_t len);
+	int (*recv)(struct conn *c, void *buf, size_t len);
+	/* At least one byte (a stream) or one whole message; returns the
+	 * length, 0 at end of stream, -1 on error (a stream receiver that
+	 * counts whole messages across reads uses this). */
+	ssize_t (*recv_some)(struct conn *c, void *buf, size_t cap);
+	void (*info)(struct conn *c, struct conn_info *ci);
+	void (*close)(struct conn *c);
+	void (*unlisten)(int lfd, const char *addr);
+};
+
+/* The registry, in the order `matrix transports` lists them. */
+size_t transport_count(void);
+const struct transport *transport_at(size_t i);
+const struct transport *transport_find(const char *name);	/* NULL if unknown */
+
+/* Helpers shared by descriptor-based stream transports. */
+int fd_send_all(struct conn *c, const void *buf, size_t len);
+int fd_recv_all(struct conn *c, void *buf, size_t len);
+ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap);
+void fd_close(struct conn *c);
+void fd_sock_info(struct conn *c, struct conn_info *ci);
+
+#endif

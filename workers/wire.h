@@ -1,0 +1,99 @@
+/*
+ * wire: the worker -> runner result protocol, shared by both sides.
+ *
+ * A worker writes lines of text on its report descriptor (fd 3 when the
+ * runner starts it, stdout when run by hand and stdout is not a terminal).
+ * Each line is a keyword followed by space-separated key=value pairs.
+ * Values are percent-encoded: every byte outside '!'..'~', and '%' and '=',
+ * is written as %XX.  Readers ignore keywords and keys they do not know, so
+ * newer workers can add fields without breaking older runners; a change
+ * that breaks old readers bumps WIRE_VERSION.  Lines, in order:
+ *
+ *   hello version=1 role=server|client pid=N
+ *   listen address=ADDR                      server, once bound
+ *   ready                                    client, connected and warmed up
+ *   result role=R messages=N bytes=N sent_messages=N sent_bytes=N
+ *          start_ns=N end_ns=N cpu_ns=N mismatches=N
+ *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
+ *   hist count=N overflow=N min=N max=N sum=N
+ *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
+ *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
+ *   error stage=STAGE message=TEXT           what went wrong (bind, connect, send...)
+ *   end                                      the record is complete
+ *
+ * Timestamps are CLOCK_MONOTONIC nanoseconds, comparable between processes
+ * on one host.  "messages" is what the worker counted in the timed window:
+ * round trips for a pingpong client, messages received for a stream
+ * receiver; "sent_messages" what it sent.
+ *
+ * Runner -> worker: the control descriptor (fd 4).  A client (and the
+ * server) reads one byte: 'g' starts the timed window; end of file without
+ * it means the runner is gone and the worker stops.  The runner starts every
+ * worker of a cell with one write of one 'g' per worker on one shared pipe.
+ */
+#ifndef MATRIX_WIRE_H
+#define MATRIX_WIRE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hist.h"
+
+#define WIRE_VERSION 1
+
+enum wire_role { ROLE_SERVER, ROLE_CLIENT };
+
+struct worker_result {
+	int version;
+	enum wire_role role;
+	long pid;
+	char address[256];	/* listen */
+	int ready;
+	int has_result;
+	uint64_t messages, bytes, sent_messages, sent_bytes;
+	uint64_t start_ns, end_ns, cpu_ns, mismatches;
+	int sndbuf, rcvbuf, nodelay;
+	struct hist *hist;	/* NULL when no hist line */
+	uint64_t *tl_messages, *tl_bytes;
+	size_t tl_len;
+	char error_stage[32];
+	char error[512];	/* "" when none */
+	int ended;
+};
+
+void worker_result_init(struct worker_result *r);
+void worker_result_release(struct worker_result *r);
+
+/* Writer side.  Each call writes whole lines to fd (looping over partial
+ * writes); -1 with errno on a write error. */
+int wire_write_hello(int fd, enum wire_role role);
+int wire_write_listen(int fd, const char *address);
+int wire_write_ready(int fd);
+int wire_write_error(int fd, const char *stage, const char *message);
+/* result, hist and buckets (if r->hist), timeline lines, then end. */
+int wire_write_result(int fd, const struct worker_result *r);
+
+/* Reader side: bytes in, whole lines out. */
+struct wire_reader {
+	char *buf;
+	size_t len, cap;
+};
+void wire_reader_init(struct wire_reader *rd);
+void wire_reader_release(struct wire_reader *rd);
+/* Reads what fd has now (one read).  Returns bytes read, 0 at EOF, -1 on
+ * error (errno EAGAIN when nothing is there yet). */
+long wire_reader_fill(struct wire_reader *rd, int fd);
+/* Takes the next complete line (without its newline) into *line (malloc'd,
+ * caller frees); 1 when one was taken, 0 when none is complete.  A line
+ * longer than 1 MiB is an error (-1). */
+int wire_reader_next(struct wire_reader *rd, char **line);
+
+/* Applies one line to r.  -1 with a message for a malformed line or a
+ * version this runner does not speak. */
+int wire_apply(struct worker_result *r, const char *line, char *err, size_t errlen);
+
+/* Percent-encoding of one value (exposed for tests). */
+void wire_escape(const char *in, char *out, size_t outlen);
+void wire_unescape(const char *in, char *out, size_t outlen);
+
+#endif

@@ -1,0 +1,892 @@
+/* The worker's main loop for each pattern, its timing and its result
+ * record.  See worker.h for the wire behaviour and wire.h for the record. */
+#include "worker.h"
+#include "matrix.h"
+#include "transport.h"
+#include "units.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <poll.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include <fcntl.h>
+#include <sys/resource.h>
+
+#define STREAM_READ_MIN (256u * 1024)
+#define TIMELINE_MAX (1u << 24)
+
+struct wopts {
+	enum wire_role role;
+	const struct transport *t;
+	enum pattern pattern;
+	struct transport_opts topts;
+	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns;
+	unsigned inflight, connections, id;
+	const char *bind, *connect;
+	int report_fd, control_fd, human;
+};
+
+static uint64_t now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+}
+
+static uint64_t cpu_ns(void)
+{
+	struct rusage ru;
+
+	getrusage(RUSAGE_SELF, &ru);
+	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
+}
+
+/* A failure: on the wire for the runner, on stderr for a person. */
+static int fail(const struct wopts *o, const char *stage, const char *msg)
+{
+	if (o->human)
+		fprintf(stderr, "matrix worker %s: %s\n",
+			o->role == ROLE_SERVER ? "server" : "client", msg);
+	else
+		wire_write_error(o->report_fd, stage, msg);
+	return 1;
+}
+
+static int failf(const struct wopts *o, const char *stage, const char *what)
+{
+	char msg[512];
+
+	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
+	return fail(o, stage, msg);
+}
+
+/* Waits for the runner's start byte; -1 when the runner is gone. */
+static int wait_start(int fd)
+{
+	char c;
+	ssize_t n;
+
+	if (fd < 0)
+		return 0;
+	do
+		n = read(fd, &c, 1);
+	while (n < 0 && errno == EINTR);
+	return (n == 1 && c == 'g') ? 0 : -1;
+}
+
+/* ---- request bytes ------------------------------------------------- */
+
+static void fill_pattern(unsigned char *buf, size_t len)
+{
+	for (size_t i = 0; i < len; i++)
+		buf[i] = (unsigned char)((i * 31 + 7) & 0xff);
+}
+
+static void stamp_seq(unsigned char *buf, size_t len, uint64_t seq)
+{
+	for (size_t i = 0; i < len && i < 8; i++)
+		buf[i] = (unsigned char)(seq >> (8 * i));
+}
+
+/* 1 when an echoed message is not the request with sequence number seq. */
+static int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
+			 size_t len, uint64_t seq)
+{
+	size_t head = len < 8 ? len : 8;
+
+	for (size_t i = 0; i < head; i++)
+		if (got[i] != (unsigned char)(seq >> (8 * i)))
+			return 1;
+	return memcmp(got + head, pattern + head, len - head) != 0;
+}
+
+/* ---- timeline ------------------------------------------------------ */
+
+struct timeline {
+	uint64_t *msgs, *bytes;
+	size_t len, cap;
+	int overflow;
+};
+
+static void timeline_add(struct timeline *tl, size_t idx, uint64_t msgs, uint64_t bytes)
+{
+	if (idx >= TIMELINE_MAX) {
+		tl->overflow = 1;
+		return;
+	}
+	if (idx >= tl->cap) {
+		size_t cap = tl->cap ? tl->cap : 64;
+		while (cap <= idx)
+			cap *= 2;
+		uint64_t *m = realloc(tl->msgs, cap * sizeof(*m));
+		uint64_t *b = m ? realloc(tl->bytes, cap * sizeof(*b)) : NULL;
+		if (!m || !b) {
+			if (m)
+				tl->msgs = m;
+			tl->overflow = 1;
+			return;
+		}
+		memset(m + tl->cap, 0, (cap - tl->cap) * sizeof(*m));
+		memset(b + tl->cap, 0, (cap - tl->cap) * sizeof(*b));
+		tl->msgs = m;
+		tl->bytes = b;
+		tl->cap = cap;
+	}
+	tl->msgs[idx] += msgs;
+	tl->bytes[idx] += bytes;
+	if (idx + 1 > tl->len)
+		tl->len = idx + 1;
+}
+
+static void timeline_merge(struct timeline *dst, const struct timeline *src)
+{
+	for (size_t i = 0; i < src->len; i++)
+		timeline_add(dst, i, src->msgs[i], src->bytes[i]);
+	dst->overflow |= src->overflow;
+}
+
+/* ---- server -------------------------------------------------------- */
+
+struct server;
+
+struct conn_job {
+	struct server *srv;
+	struct conn c;
+	pthread_t thread;
+	uint64_t messages, bytes, first_ns, last_ns;
+	struct timeline tl;
+	struct conn_info info;
+	char err[512];
+	const char *stage;
+};
+
+struct server {
+	const struct wopts *o;
+	_Atomic uint64_t t0;	/* start of the timed window; 0 until known */
+	struct conn_job *jobs;
+};
+
+/* The start of the timed window: the runner's start byte, or else the
+ * first timed byte any connection saw. */
+static uint64_t server_t0(struct server *s, uint64_t now)
+{
+	uint64_t t0 = atomic_load(&s->t0);
+
+	if (!t0 && atomic_compare_exchange_strong(&s->t0, &t0, now))
+		return now;
+	return t0 ? t0 : atomic_load(&s->t0);
+}
+
+static void *control_thread(void *arg)
+{
+	struct server *s = arg;
+
+	if (wait_start(s->o->control_fd) == 0)
+		server_t0(s, now_ns());
+	return NULL;
+}
+
+static void serve_pingpong(struct conn_job *j)
+{
+	const struct wopts *o = j->srv->o;
+	const struct transport *t = o->t;
+	size_t req = o->topts.size;
+	size_t resp = o->pattern == PAT_ECHO ? req : o->topts.response_size;
+	unsigned char *in = malloc(req), *out = malloc(resp);
+	uint64_t n = 0;
+
+	if (!in || !out) {
+		snprintf(j->err, sizeof(j->err), "out of memory for %zu-byte messages", req);
+		j->stage = "memory";
+		goto out;
+	}
+	fill_pattern(out, resp);
+	for (;;) {
+		int rc = t->recv(&j->c, in, req);
+		if (rc == 1)
+			break;
+		if (rc < 0) {
+			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+				 errno == EPROTO ? "stream ended inside a message" : strerror(errno));
+			j->stage = "receive";
+			break;
+		}
+		if (t->send(&j->c, o->pattern == PAT_ECHO ? in : out,
+			    o->pattern == PAT_ECHO ? req : resp) < 0) {
+			snprintf(j->err, sizeof(j->err), "send to %s: %s", j->c.peer, strerror(errno));
+			j->stage = "send";
+			break;
+		}
+		if (++n > o->warmup) {
+			j->messages++;
+			j->bytes += req + resp;
+		}
+	}
+out:
+	free(in);
+	free(out);
+}
+
+static void serve_stream(struct conn_job *j)
+{
+	struct server *s = j->srv;
+	const struct wopts *o = s->o;
+	size_t size = o->topts.size;
+	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
+	unsigned char *buf = malloc(cap);
+	uint64_t total = 0, warm = o->warmup * size, timed_msgs = 0;
+
+	if (!buf) {
+		snprintf(j->err, sizeof(j->err), "out of memory");
+		j->stage = "memory";
+		return;
+	}
+	for (;;) {
+		ssize_t n = o->t->recv_some(&j->c, buf, cap);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+				 strerror(errno));
+			j->stage = "receive";
+			break;
+		}
+		total += (uint64_t)n;
+		if (total <= warm)
+			continue;
+		uint64_t now = now_ns();
+		uint64_t msgs = (total - warm) / size;
+		if (!j->first_ns)
+			j->first_ns = now;
+		if (msgs > timed_msgs) {
+			uint64_t t0 = server_t0(s, now);
+			size_t idx = now > t0 ? (size_t)((now - t0) / o->interval_ns) : 0;
+			timeline_add(&j->tl, idx, msgs - timed_msgs, (msgs - timed_msgs) * size);
+			timed_msgs = msgs;
+			j->last_ns = now;
+		}
+	}
+	if (!j->err[0] && total % size) {
+		snprintf(j->err, sizeof(j->err), "stream from %s ended inside a message "
+			 "(%llu bytes is not a whole number of %zu-byte messages)", j->c.peer,
+			 (unsigned long long)total, size);
+		j->stage = "receive";
+	}
+	j->messages = timed_msgs;
+	j->bytes = timed_msgs * size;
+	free(buf);
+}
+
+static void *conn_thread(void *arg)
+{
+	struct conn_job *j = arg;
+
+	j->srv->o->t->info(&j->c, &j->info);
+	if (j->srv->o->pattern == PAT_STREAM)
+		serve_stream(j);
+	else
+		serve_pingpong(j);
+	j->srv->o->t->close(&j->c);
+	return NULL;
+}
+
+static void server_report_human(const struct wopts *o, const struct worker_result *r)
+{
+	double secs = r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
+
+	printf("server: %llu messages, %llu bytes in %.3f s", (unsigned long long)r->messages,
+	       (unsigned long long)r->bytes, secs);
+	if (secs > 0 && o->pattern == PAT_STREAM)
+		printf(" = %.0f msg/s, %.2f MiB/s at the receiver", (double)r->messages / secs,
+		       (double)r->bytes / secs / 1048576.0);
+	printf("\n");
+}
+
+static int run_server(const struct wopts *o)
+{
+	struct server s = { .o = o };
+	char addr[256], err[512];
+	pthread_t ctl;
+	int lfd, rc = 0, have_ctl = 0;
+	unsigned accepted = 0;
+	uint64_t cpu0;
+
+	lfd = o->t->listen(&o->topts, o->bind, addr, sizeof(addr), err, sizeof(err));
+	if (lfd < 0)
+		return fail(o, "bind", err);
+	if (o->human)
+		fprintf(stderr, "server: %s %s listening on %s for %u connection%s\n",
+			o->t->name, pattern_names[o->pattern], addr, o->connections,
+			o->connections == 1 ? "" : "s");
+	else if (wire_write_listen(o->report_fd, addr) < 0)
+		rc = failf(o, "report", "write listen line");
+	s.jobs = calloc(o->connections, sizeof(*s.jobs));
+	if (!s.jobs)
+		rc = fail(o, "memory", "out of memory");
+	if (!rc && o->control_fd >= 0) {
+		if (pthread_create(&ctl, NULL, control_thread, &s) == 0)
+			have_ctl = 1;
+		else
+			rc = fail(o, "thread", "cannot start control thread");
+	}
+	cpu0 = cpu_ns();
+	for (; !rc && accepted < o->connections; accepted++) {
+		struct conn_job *j = &s.jobs[accepted];
+		j->srv = &s;
+		if (o->t->accept(lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
+			rc = fail(o, "accept", err);
+			break;
+		}
+		if (pthread_create(&j->thread, NULL, conn_thread, j) != 0) {
+			o->t->close(&j->c);
+			rc = fail(o, "thread", "cannot start connection thread");
+			break;
+		}
+	}
+	o->t->unlisten(lfd, addr);
+
+	struct worker_result r;
+	struct timeline tl = { 0 };
+	worker_result_init(&r);
+	r.role = ROLE_SERVER;
+	r.start_ns = UINT64_MAX;
+	for (unsigned i = 0; i < accepted; i++) {
+		struct conn_job *j = &s.jobs[i];
+		pthread_join(j->thread, NULL);
+		if (j->err[0] && !rc)
+			rc = fail(o, j->stage, j->err);
+		r.messages += j->messages;
+		r.bytes += j->bytes;
+		if (j->first_ns && j->first_ns < r.start_ns)
+			r.start_ns = j->first_ns;
+		if (j->last_ns > r.end_ns)
+			r.end_ns = j->last_ns;
+		timeline_merge(&tl, &j->tl);
+		free(j->tl.msgs);
+		free(j->tl.bytes);
+		if (i == 0) {
+			r.sndbuf = j->info.sndbuf;
+			r.rcvbuf = j->info.rcvbuf;
+			r.nodelay = j->info.nodelay;
+		}
+	}
+	r.cpu_ns = cpu_ns() - cpu0;
+	if (o->pattern != PAT_STREAM) {	/* clients time round trips; the server's window is start..now */
+		r.start_ns = atomic_load(&s.t0);
+		r.end_ns = now_ns();
+	} else if (r.start_ns == UINT64_MAX) {
+		r.start_ns = 0;
+	}
+	if (!rc && tl.overflow)
+		rc = fail(o, "timeline", "timeline too long: raise interval");
+	if (have_ctl) {
+		/* The runner closes the control pipe after the start byte, so
+		 * the control thread has ended or ends now. */
+		pthread_join(ctl, NULL);
+	}
+	if (!rc) {
+		r.tl_messages = tl.msgs;
+		r.tl_bytes = tl.bytes;
+		r.tl_len = tl.len;
+		if (o->human)
+			server_report_human(o, &r);
+		else if (wire_write_result(o->report_fd, &r) < 0)
+			rc = failf(o, "report", "write result");
+	}
+	free(tl.msgs);
+	free(tl.bytes);
+	free(s.jobs);
+	return rc;
+}
+
+/* ---- client -------------------------------------------------------- */
+
+struct client {
+	const struct wopts *o;
+	struct conn c;
+	unsigned char *req, *resp, *pattern;
+	size_t reqlen, resplen;
+	struct hist *hist;
+	uint64_t messages, mismatches, start_ns, end_ns;
+	char err[512];
+	const char *stage;
+};
+
+static int client_error(struct client *cl, const char *stage, const char *what)
+{
+	snprintf(cl->err, sizeof(cl->err), "%s %s: %s", what, cl->c.peer,
+		 errno == EPROTO ? "connection closed inside a message" :
+		 errno == 0 ? "connection closed by the server" : strerror(errno));
+	cl->stage = stage;
+	return -1;
+}
+
+/* One request, one response; returns the RTT or 0 with cl->err set. */
+static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
+{
+	const struct transport *t = cl->o->t;
+	uint64_t t0;
+	int rc;
+
+	stamp_seq(cl->req, cl->reqlen, seq);
+	t0 = now_ns();
+	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
+		return client_error(cl, "send", "send to");
+	rc = t->recv(&cl->c, cl->resp, cl->resplen);
+	if (rc) {
+		if (rc == 1)
+			errno = 0;
+		return client_error(cl, "receive", "receive from");
+	}
+	*rtt = now_ns() - t0;
+	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
+		cl->mismatches++;
+	return 0;
+}
+
+static int done(const struct wopts *o, uint64_t n, uint64_t now, uint64_t start)
+{
+	return o->duration_ns ? now - start >= o->duration_ns : n >= o->count;
+}
+
+static int pingpong_serial(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	uint64_t rtt, now;
+
+	cl->start_ns = now = now_ns();
+	while (!done(o, cl->messages, now, cl->start_ns)) {
+		if (round_trip(cl, o->warmup + cl->messages, &rtt) < 0)
+			return -1;
+		hist_record(cl->hist, rtt);
+		cl->messages++;
+		now = now_ns();
+	}
+	cl->end_ns = now;
+	return 0;
+}
+
+/* inflight > 1: the connection's descriptor non-blocking, driven by poll,
+ * up to `inflight` requests written ahead of their responses.  Responses
+ * come back in order, so request i's start time is t_start[i % inflight]. */
+static int pingpong_pipelined(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	int fd = cl->c.fd;
+	uint64_t *t_start = calloc(o->inflight, sizeof(*t_start));
+	uint64_t sent = 0, recvd = 0, now, seq0 = o->warmup;
+	size_t woff = 0, roff = 0;
+	int stop_sending = 0, rc = -1;
+
+	if (!t_start || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+		free(t_start);
+		return client_error(cl, "setup", "non-blocking");
+	}
+	cl->start_ns = now = now_ns();
+	for (;;) {
+		int progress = 0;
+		/* stop only between requests: a half-written one is finished */
+		if (!stop_sending && woff == 0 && done(o, sent, now, cl->start_ns))
+			stop_sending = 1;
+		while (!stop_sending && sent - recvd < o->inflight) {
+			if (woff == 0) {
+				stamp_seq(cl->req, cl->reqlen, seq0 + sent);
+				t_start[sent % o->inflight] = now_ns();
+			}
+			ssize_t n = write(fd, cl->req + woff, cl->reqlen - woff);
+			if (n < 0) {
+				if (errno == EAGAIN || errno == EINTR)
+					break;
+				client_error(cl, "send", "send to");
+				goto out;
+			}
+			progress = 1;
+			woff += (size_t)n;
+			if (woff == cl->reqlen) {
+				woff = 0;
+				sent++;
+				if (done(o, sent, now_ns(), cl->start_ns))
+					stop_sending = 1;
+			}
+		}
+		if (stop_sending && recvd == sent)
+			break;
+		ssize_t n = read(fd, cl->resp + roff, cl->resplen - roff);
+		if (n == 0) {
+			errno = roff ? EPROTO : 0;
+			client_error(cl, "receive", "receive from");
+			goto out;
+		}
+		if (n < 0 && errno != EAGAIN && errno != EINTR) {
+			client_error(cl, "receive", "receive from");
+			goto out;
+		}
+		if (n > 0) {
+			progress = 1;
+			roff += (size_t)n;
+			if (roff == cl->resplen) {
+				now = now_ns();
+				hist_record(cl->hist, now - t_start[recvd % o->inflight]);
+				if (o->pattern == PAT_ECHO &&
+				    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
+					cl->mismatches++;
+				recvd++;
+				roff = 0;
+				cl->end_ns = now;
+			}
+		}
+		if (!progress) {
+			struct pollfd p = { .fd = fd, .events = POLLIN };
+			if (!stop_sending && sent - recvd < o->inflight)
+				p.events |= POLLOUT;
+			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+				client_error(cl, "poll", "poll");
+				goto out;
+			}
+		}
+		now = now_ns();
+	}
+	cl->messages = recvd;
+	rc = 0;
+out:
+	free(t_start);
+	return rc;
+}
+
+static int stream_send(struct client *cl, uint64_t *sent)
+{
+	const struct wopts *o = cl->o;
+	uint64_t n = 0, now;
+
+	cl->start_ns = now = now_ns();
+	while (!done(o, n, now, cl->start_ns)) {
+		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
+		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+			return client_error(cl, "send", "send to");
+		n++;
+		if (o->duration_ns)
+			now = now_ns();
+	}
+	cl->end_ns = now_ns();
+	*sent = n;
+	return 0;
+}
+
+static void client_report_human(const struct wopts *o, const struct worker_result *r)
+{
+	double secs = (double)(r->end_ns - r->start_ns) / 1e9;
+
+	if (o->pattern == PAT_STREAM) {
+		printf("client %u: sent %llu messages of %llu bytes in %.3f s = %.0f msg/s, "
+		       "%.2f MiB/s at the sender\n", o->id, (unsigned long long)r->sent_messages,
+		       (unsigned long long)o->topts.size, secs,
+		       secs > 0 ? (double)r->sent_messages / secs : 0,
+		       secs > 0 ? (double)r->sent_bytes / secs / 1048576.0 : 0);
+		return;
+	}
+	printf("client %u: %llu round trips in %.3f s = %.0f msg/s; rtt mean %.2f us, "
+	       "p50 %.2f us, p99 %.2f us, max %.2f us\n", o->id,
+	       (unsigned long long)r->messages, secs,
+	       secs > 0 ? (double)r->messages / secs : 0, hist_mean(r->hist) / 1e3,
+	       (double)hist_percentile(r->hist, 0.50) / 1e3,
+	       (double)hist_percentile(r->hist, 0.99) / 1e3, (double)r->hist->max / 1e3);
+}
+
+static int client_setup(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+
+	cl->reqlen = o->topts.size;
+	cl->resplen = o->pattern == PAT_ECHO ? o->topts.size : o->topts.response_size;
+	cl->req = malloc(cl->reqlen);
+	cl->pattern = malloc(cl->reqlen);
+	cl->resp = o->pattern == PAT_STREAM ? NULL : malloc(cl->resplen);
+	cl->hist = malloc(sizeof(*cl->hist));
+	if (!cl->req || !cl->pattern || (o->pattern != PAT_STREAM && !cl->resp) || !cl->hist) {
+		snprintf(cl->err, sizeof(cl->err), "out of memory for %zu-byte messages", cl->reqlen);
+		cl->stage = "memory";
+		return -1;
+	}
+	fill_pattern(cl->req, cl->reqlen);
+	fill_pattern(cl->pattern, cl->reqlen);
+	hist_init(cl->hist);
+	return 0;
+}
+
+static int client_warmup(struct client *cl)
+{
+	uint64_t rtt;
+
+	for (uint64_t i = 0; i < cl->o->warmup; i++) {
+		if (cl->o->pattern == PAT_STREAM) {
+			stamp_seq(cl->req, cl->reqlen, i);
+			if (cl->o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+				return client_error(cl, "send", "warmup send to");
+		} else if (round_trip(cl, i, &rtt) < 0) {
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int run_client(const struct wopts *o)
+{
+	struct client cl = { .o = o, .c = { .fd = -1 } };
+	struct worker_result r;
+	uint64_t cpu0, sent = 0;
+	int rc = 0, connected = 0;
+
+	worker_result_init(&r);
+	r.role = ROLE_CLIENT;
+	if (client_setup(&cl) < 0)
+		goto failed;
+	if (o->t->connect(&o->topts, o->connect, &cl.c, cl.err, sizeof(cl.err)) < 0) {
+		cl.stage = "connect";
+		goto failed;
+	}
+	connected = 1;
+	if (client_warmup(&cl) < 0)
+		goto failed;
+	if (!o->human && wire_write_ready(o->report_fd) < 0) {
+		rc = failf(o, "report", "write ready line");
+		goto out;
+	}
+	if (wait_start(o->control_fd) < 0) {
+		rc = fail(o, "start", "runner closed the control pipe before the start signal");
+		goto out;
+	}
+	cpu0 = cpu_ns();
+	if (o->pattern == PAT_STREAM) {
+		if (stream_send(&cl, &sent) < 0)
+			goto failed;
+	} else if ((o->inflight > 1 && cl.c.fd >= 0) ? pingpong_pipelined(&cl) : pingpong_serial(&cl)) {
+		goto failed;
+	}
+	r.cpu_ns = cpu_ns() - cpu0;
+	struct conn_info ci;
+	o->t->info(&cl.c, &ci);
+	o->t->close(&cl.c);
+	connected = 0;
+
+	r.start_ns = cl.start_ns;
+	r.end_ns = cl.end_ns;
+	r.sndbuf = ci.sndbuf;
+	r.rcvbuf = ci.rcvbuf;
+	r.nodelay = ci.nodelay;
+	r.mismatches = cl.mismatches;
+	if (o->pattern == PAT_STREAM) {
+		r.sent_messages = sent;
+		r.sent_bytes = sent * cl.reqlen;
+	} else {
+		r.messages = r.sent_messages = cl.messages;
+		r.bytes = cl.messages * (cl.reqlen + cl.resplen);
+		r.sent_bytes = cl.messages * cl.reqlen;
+		r.hist = cl.hist;
+	}
+	if (cl.mismatches) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "echo mismatch: %llu of %llu responses differ from their request",
+			 (unsigned long long)cl.mismatches, (unsigned long long)cl.messages);
+		rc = fail(o, "verify", msg);
+	} else if (o->human) {
+		client_report_human(o, &r);
+	} else if (wire_write_result(o->report_fd, &r) < 0) {
+		rc = failf(o, "report", "write result");
+	}
+	r.hist = NULL;
+	goto out;
+failed:
+	rc = fail(o, cl.stage ? cl.stage : "client", cl.err);
+out:
+	if (connected)
+		o->t->close(&cl.c);
+	free(cl.req);
+	free(cl.resp);
+	free(cl.pattern);
+	free(cl.hist);
+	return rc;
+}
+
+/* ---- command line -------------------------------------------------- */
+
+static void usage(FILE *f)
+{
+	fprintf(f,
+"usage: matrix worker server|client [options]\n"
+"\n"
+"Runs one server or client worker, as `matrix run` does for every cell, or by\n"
+"hand like the source experiments' programs.  On a terminal it prints a\n"
+"readable result line; otherwise it writes the wire protocol (workers/wire.h).\n"
+"\n"
+"  -t, --transport NAME     tcp | unix (default tcp)\n"
+"  -p, --pattern NAME       pingpong | echo | stream (default pingpong)\n"
+"  -s, --size SIZE          request/message size, e.g. 10, 1KiB (default 1KiB)\n"
+"  -r, --response-size SIZE pingpong response size (default: size)\n"
+"  -n, --count N            messages for this client (default 10000)\n"
+"  -d, --duration DUR       send for DUR instead of a count, e.g. 5s\n"
+"  -w, --warmup N           untimed messages first (default %d)\n"
+"  -i, --inflight N         outstanding requests per connection (default 1)\n"
+"      --nodelay BOOL       TCP_NODELAY (default true)\n"
+"      --interval DUR       timeline interval of a stream server (default 1s)\n"
+"  -c, --connections N      server: connections to serve, then exit (default 1)\n"
+"  -b, --bind ADDR          server: HOST:PORT or socket path (default 127.0.0.1:0)\n"
+"  -a, --connect ADDR       client: the server's address\n"
+"      --id N               client number, for messages\n"
+"      --report-fd FD       write the wire protocol to FD (default: stdout)\n"
+"      --control-fd FD      wait for the start byte on FD (default: start at once)\n"
+"      --timeout DUR        give up after DUR (default 300s)\n"
+"  -h, --help\n", MATRIX_DEFAULT_WARMUP);
+}
+
+static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, size_t wl)
+{
+	uint64_t v;
+	int b;
+
+	switch (c) {
+	case 't':
+		if (!(o->t = transport_find(arg))) {
+			snprintf(why, wl, "unknown transport '%s'", arg);
+			return -1;
+		}
+		return 0;
+	case 'p':
+		for (int p = 0; p < PAT__COUNT; p++)
+			if (!strcmp(arg, pattern_names[p])) {
+				o->pattern = (enum pattern)p;
+				return 0;
+			}
+		snprintf(why, wl, "unknown pattern '%s'", arg);
+		return -1;
+	case 's': return units_parse_size(arg, &o->topts.size, why, wl);
+	case 'r': return units_parse_size(arg, &o->topts.response_size, why, wl);
+	case 'n': return units_parse_count(arg, &o->count, why, wl);
+	case 'd': return units_parse_duration(arg, &o->duration_ns, why, wl);
+	case 'w': return units_parse_count(arg, &o->warmup, why, wl);
+	case 'N':
+		if (units_parse_bool(arg, &b, why, wl) < 0)
+			return -1;
+		o->topts.nodelay = b;
+		return 0;
+	case 'I': return units_parse_duration(arg, &o->interval_ns, why, wl);
+	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
+	case 'b': o->bind = arg; return 0;
+	case 'a': o->connect = arg; return 0;
+	case 'i': case 'c': case 'R': case 'C': case 'D':
+		if (units_parse_count(arg, &v, why, wl) < 0)
+			return -1;
+		if ((c == 'i' || c == 'c') && (v == 0 || v > 1024)) {
+			snprintf(why, wl, "must be between 1 and 1024");
+			return -1;
+		}
+		if (v > 1u << 30) {
+			snprintf(why, wl, "too large");
+			return -1;
+		}
+		if (c == 'i') o->inflight = (unsigned)v;
+		else if (c == 'c') o->connections = (unsigned)v;
+		else if (c == 'R') o->report_fd = (int)v;
+		else if (c == 'C') o->control_fd = (int)v;
+		else o->id = (unsigned)v;
+		return 0;
+	}
+	return -1;
+}
+
+int worker_main(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "transport", 1, 0, 't' }, { "pattern", 1, 0, 'p' }, { "size", 1, 0, 's' },
+		{ "response-size", 1, 0, 'r' }, { "count", 1, 0, 'n' }, { "duration", 1, 0, 'd' },
+		{ "warmup", 1, 0, 'w' }, { "inflight", 1, 0, 'i' }, { "nodelay", 1, 0, 'N' },
+		{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
+		{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
+		{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct wopts o = {
+		.t = transport_find("tcp"), .pattern = PAT_PINGPONG,
+		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
+		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
+		.timeout_ns = 300ull * 1000000000ull, .inflight = 1, .connections = 1,
+		.report_fd = 1, .control_fd = -1,
+	};
+	char why[256];
+	int c;
+
+	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
+		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+			usage(stdout);
+			return 0;
+		}
+		usage(stderr);
+		return 2;
+	}
+	o.role = strcmp(argv[1], "server") ? ROLE_CLIENT : ROLE_SERVER;
+	optind = 2;
+	while ((c = getopt_long(argc, argv, "t:p:s:r:n:d:w:i:c:b:a:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			usage(stdout);
+			return 0;
+		}
+		if (c == '?') {
+			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
+			return 2;
+		}
+		if (parse_opt_value(c, optarg, &o, why, sizeof(why)) < 0) {
+			const char *name = "?";
+			for (const struct option *lo = longopts; lo->name; lo++)
+				if (lo->val == c)
+					name = lo->name;
+			fprintf(stderr, "matrix worker: --%s %s: %s\n", name, optarg, why);
+			return 2;
+		}
+	}
+	if (optind < argc) {
+		fprintf(stderr, "matrix worker: unexpected argument '%s'\n", argv[optind]);
+		return 2;
+	}
+	if (!o.topts.response_size)
+		o.topts.response_size = o.topts.size;
+	if (!o.topts.size || !o.topts.response_size || (!o.count && !o.duration_ns) ||
+	    !o.interval_ns) {
+		fprintf(stderr, "matrix worker: size, response size, count, duration and interval "
+			"must be greater than zero\n");
+		return 2;
+	}
+	if (!(o.t->patterns & PAT_BIT(o.pattern))) {
+		fprintf(stderr, "matrix worker: transport %s cannot do pattern %s\n", o.t->name,
+			pattern_names[o.pattern]);
+		return 2;
+	}
+	if (o.role == ROLE_SERVER && !o.bind) {
+		if (!o.t->default_bind) {
+			fprintf(stderr, "matrix worker: --bind PATH is required for %s\n", o.t->name);
+			return 2;
+		}
+		o.bind = o.t->default_bind;
+	}
+	if (o.role == ROLE_CLIENT && !o.connect) {
+		fprintf(stderr, "matrix worker: --connect ADDR is required for a client\n");
+		return 2;
+	}
+	o.human = isatty(o.report_fd);
+	signal(SIGPIPE, SIG_IGN);
+	alarm((unsigned)(o.timeout_ns / 1000000000ull) + 1);
+	if (!o.human && wire_write_hello(o.report_fd, o.role) < 0) {
+		fprintf(stderr, "matrix worker: write to report fd %d: %s\n", o.report_fd,
+			strerror(errno));
+		return 1;
+	}
+	return o.role == ROLE_SERVER ? run_server(&o) : run_client(&o);
+}
