@@ -24,8 +24,7 @@ OPT         := -O2 -g
 endif
 
 PKGS        := yaml-0.1
-CPPFLAGS    += -D_GNU_SOURCE -Irunner -Iworkers -Ireports \
-               -DMATRIX_VERSION='"$(VERSION)"' -DMATRIX_GIT_REV='"$(GIT_REV)"'
+CPPFLAGS    += -D_GNU_SOURCE -Irunner -Iworkers -Ireports -I$(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
@@ -40,7 +39,7 @@ UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC    := $(wildcard tests/tools/*.c)
 TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test deps unit install clean
+.PHONY: all run test deps unit install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -48,11 +47,21 @@ ifeq ($(SANITIZE),1)
 all: $(BUILD)/matrix
 else
 matrix: $(BUILD)/matrix
-	cp $< $@
+	cp $< $@.tmp && mv -f $@.tmp $@
 endif
 
 $(BUILD)/matrix: $(MAIN_OBJ) $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+
+# version.h changes only when the version or the git revision does, so a
+# commit rebuilds the two files that print it and nothing else.
+$(BUILD)/version.h: FORCE
+	@mkdir -p $(BUILD)
+	@printf '#define MATRIX_VERSION "%s"\n#define MATRIX_GIT_REV "%s"\n' '$(VERSION)' '$(GIT_REV)' >$@.tmp
+	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
+FORCE:
+
+$(BUILD)/runner/main.o $(BUILD)/reports/meta.o: $(BUILD)/version.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

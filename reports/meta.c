@@ -2,6 +2,7 @@
 #include "meta.h"
 #include "csvfile.h"
 #include "hist.h"
+#include "version.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -11,12 +12,6 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-#ifndef MATRIX_VERSION
-#define MATRIX_VERSION "0.0.0"
-#endif
-#ifndef MATRIX_GIT_REV
-#define MATRIX_GIT_REV "unknown"
-#endif
 
 void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 {

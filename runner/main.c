@@ -4,6 +4,7 @@
 #include "run.h"
 #include "transport.h"
 #include "units.h"
+#include "version.h"
 #include "worker.h"
 
 #include <getopt.h>
@@ -73,7 +74,7 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 	int ch;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, is_run ? "+o:r:qh" : "+r:h", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, is_run ? "o:r:qh" : "r:h", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			fputs(usage, stdout);
@@ -171,11 +172,13 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	char err[1024];
 	int status;
 
-	if (parse_common(argc, argv, &c, 1, usage_run) < 0)
-		return EXIT_BADINPUT;
-	if (load(&c, &m, &pl) < 0)
-		return EXIT_BADINPUT;
+	/* before getopt permutes argv */
 	char *cmdline = join_argv(full_argc, full_argv);
+
+	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || load(&c, &m, &pl) < 0) {
+		free(cmdline);
+		return EXIT_BADINPUT;
+	}
 	struct run_opts o = { .outdir = c.outdir, .quiet = c.quiet, .command_line = cmdline };
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT)

@@ -134,10 +134,10 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 	return 0;
 }
 
-static int excluded(const struct matrix *m, const size_t *choice, size_t *hits)
+/* The loader checked that every exclude value is a value of its
+ * dimension, so each rule matches at least one cell of the product. */
+static int excluded(const struct matrix *m, const size_t *choice)
 {
-	int out = 0;
-
 	for (size_t r = 0; r < m->nexcludes; r++) {
 		const struct exclude_rule *x = &m->excludes[r];
 		size_t t;
@@ -145,12 +145,10 @@ static int excluded(const struct matrix *m, const size_t *choice, size_t *hits)
 			if (m->dims[x->terms[t].dim].values[choice[x->terms[t].dim]].num !=
 			    x->terms[t].value.num)
 				break;
-		if (t == x->nterms) {
-			hits[r]++;
-			out = 1;
-		}
+		if (t == x->nterms)
+			return 1;
 	}
-	return out;
+	return 0;
 }
 
 static int selected(const size_t *choice, const struct matrix *m,
@@ -184,21 +182,20 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 	       size_t nonly, char *err, size_t errlen)
 {
 	size_t *choice = calloc(m->ndims + 1, sizeof(*choice));
-	size_t *hits = calloc(m->nexcludes + 1, sizeof(*hits));
 	unsigned number = 0;
 	int rc = -1;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->m = m;
 	pl->repeat = m->repeat;
-	if (!choice || !hits) {
+	if (!choice) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
 	do {
 		struct cell_params p;
 		number++;
-		if (excluded(m, choice, hits))
+		if (excluded(m, choice))
 			continue;
 		resolve(m, choice, &p);
 		if (check_cell(m, choice, &p, err, errlen) < 0)
@@ -222,12 +219,6 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 		memcpy(c->choice, choice, m->ndims * sizeof(*choice));
 		pl->ncells++;
 	} while (m->ndims && next_choice(m, choice));
-	for (size_t r = 0; r < m->nexcludes; r++)
-		if (!hits[r]) {
-			snprintf(err, errlen, "%s:%d:%d: this exclude matches no cell", m->path,
-				 m->excludes[r].pos.line, m->excludes[r].pos.col);
-			goto out;
-		}
 	if (!pl->ncells) {
 		if (nonly)
 			snprintf(err, errlen, "--only: no cell of %s matches every filter", m->path);
@@ -238,7 +229,6 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 	rc = 0;
 out:
 	free(choice);
-	free(hits);
 	if (rc < 0)
 		plan_release(pl);
 	return rc;

@@ -1,0 +1,95 @@
+# Failures keep their rows, the run goes on, nothing is left behind.
+
+# Waits until a client worker of this binary runs under PID $1; prints its pid.
+client_of() {
+	local parent=$1 pid
+	for _ in $(seq 200); do
+		pid=$(ps -o pid=,args= --ppid "$parent" | awk '/worker client/ { print $1; exit }')
+		[ -n "$pid" ] && { echo "$pid"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}
+
+t_killed_worker_fails_its_row_only() {
+	mat m.yaml <<'Y'
+name: kill
+repeat: 1
+warmup: 0
+timeout: 30s
+matrix:
+  pattern: stream
+  transport: [unix, tcp]
+  concurrency: 2
+  duration: 10s
+Y
+	# cell 1 (unix) gets a client killed; cell 2 (tcp) must still run
+	"$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
+	local mpid=$! victim
+	victim=$(client_of $mpid) || die "no client worker appeared"
+	sleep 0.3
+	kill -KILL "$victim"
+	wait $mpid; rc=$?
+	expect_rc 1
+	[ "$(csvq out/results.csv --rows)" -eq 2 ] || die "expected 2 rows: $(cat out/results.csv)"
+	[ "$(csvq out/results.csv cell status | head -1)" = "1	crashed: SIGKILL" ] ||
+		die "cell 1: $(csvq out/results.csv cell status error | head -1)"
+	csvq out/results.csv error | head -1 | grep -q "client[12] (pid $victim) crashed: SIGKILL" ||
+		die "error column: $(csvq out/results.csv error | head -1)"
+	[ -z "$(csvq out/results.csv messages | head -1)" ] || die "a failed row has figures"
+	[ "$(csvq out/results.csv cell status | tail -1)" = "2	ok" ] || die "cell 2 did not run ok"
+	expect_err "FAILED: crashed: SIGKILL"
+	expect_no_leftovers
+}
+
+t_timeout_is_a_status() {
+	mat m.yaml <<'Y'
+name: slow
+repeat: 1
+warmup: 0
+timeout: 1s
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: [1, 2]
+  count: 100000000
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 1
+	[ "$(csvq out/results.csv --rows)" -eq 2 ] || die "both cells must have rows"
+	expect_all out/results.csv status timeout
+	csvq out/results.csv error | head -1 | grep -q "timeout after 1 s waiting for results" ||
+		die "error: $(csvq out/results.csv error | head -1)"
+	expect_no_leftovers
+}
+
+t_interrupt_keeps_finished_rows() {
+	mat m.yaml <<'Y'
+name: intr
+repeat: 1
+warmup: 0
+timeout: 60s
+matrix:
+  pattern: stream
+  size: [1, 2]
+  duration: [200ms, 30s]
+exclude:
+  - {size: 2, duration: 200ms}
+  - {size: 1, duration: 30s}
+Y
+	"$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
+	local mpid=$!
+	# wait until cell 1 is recorded and cell 4 (30 s; 2 and 3 are excluded) runs
+	for _ in $(seq 200); do
+		[ "$(csvq out/results.csv --rows 2>/dev/null)" = 1 ] && client_of $mpid >/dev/null && break
+		sleep 0.05
+	done
+	kill -INT $mpid
+	wait $mpid; rc=$?
+	expect_rc 130
+	expect_err "interrupted"
+	[ "$(csvq out/results.csv cell status | head -1)" = "1	ok" ] || die "cell 1 row lost"
+	[ "$(csvq out/results.csv cell status | tail -1)" = "4	interrupted" ] || die "cell 2: $(cat out/results.csv)"
+	[ "$(csvq out/meta.csv key value | awk -F'\t' '$1 == "status" { print $2 }')" = interrupted ] ||
+		die "meta status"
+	expect_no_leftovers
+}
