@@ -340,6 +340,7 @@ static int run_server(const struct wopts *o)
 			rc = fail(o, "thread", "cannot start control thread");
 	}
 	cpu0 = cpu_ns();
+	uint64_t first_accept_ns = 0;
 	for (; !rc && accepted < o->connections; accepted++) {
 		struct conn_job *j = &s.jobs[accepted];
 		j->srv = &s;
@@ -347,6 +348,8 @@ static int run_server(const struct wopts *o)
 			rc = fail(o, "accept", err);
 			break;
 		}
+		if (!first_accept_ns)
+			first_accept_ns = now_ns();
 		if (pthread_create(&j->thread, NULL, conn_thread, j) != 0) {
 			o->t->close(&j->c);
 			rc = fail(o, "thread", "cannot start connection thread");
@@ -382,7 +385,7 @@ static int run_server(const struct wopts *o)
 	}
 	r.cpu_ns = cpu_ns() - cpu0;
 	if (o->pattern != PAT_STREAM) {	/* clients time round trips; the server's window is start..now */
-		r.start_ns = atomic_load(&s.t0);
+		r.start_ns = atomic_load(&s.t0) ? atomic_load(&s.t0) : first_accept_ns;
 		r.end_ns = now_ns();
 	} else if (r.start_ns == UINT64_MAX) {
 		r.start_ns = 0;
@@ -818,7 +821,7 @@ int worker_main(int argc, char **argv)
 		.t = transport_find("tcp"), .pattern = PAT_PINGPONG,
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
-		.timeout_ns = 300ull * 1000000000ull, .inflight = 1, .connections = 1,
+		.timeout_ns = 300ull * 1000000000ull, .inflight = 1, .connections = 1, .id = 1,
 		.report_fd = 1, .control_fd = -1,
 	};
 	char why[256];
