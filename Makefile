@@ -9,7 +9,7 @@ MATRIX      ?= matrices/af_unix_vs_inet.yaml
 PREFIX      ?= /usr/local
 CC          ?= cc
 VERSION     := 0.1.0
-GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null || echo -dirty)
+GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null; [ $$? -eq 1 ] && echo -dirty)
 
 DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps
 
@@ -94,5 +94,7 @@ install: matrix
 
 clean:
 	rm -rf build matrix
+
+.SECONDARY:
 
 -include $(shell find build -name '*.d' 2>/dev/null)

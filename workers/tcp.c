@@ -56,24 +56,21 @@ static int tcp_listen(const struct transport_opts *o, const char *bind_addr,
 {
 	struct sockaddr_in sin;
 	socklen_t sl = sizeof(sin);
-	int one = 1, fd;
+	char ip[INET_ADDRSTRLEN];
+	int fd;
 
 	(void)o;
 	if (resolve(bind_addr, &sin, err, errlen) < 0)
 		return -1;
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+	fd = sock_listen(AF_INET, SOCK_STREAM, (struct sockaddr *)&sin, sizeof(sin), bind_addr,
+			 err, errlen);
+	if (fd < 0)
 		return -1;
-	}
-	setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
-	if (bind(fd, (struct sockaddr *)&sin, sizeof(sin)) < 0 ||
-	    listen(fd, 1024) < 0 || getsockname(fd, (struct sockaddr *)&sin, &sl) < 0) {
-		snprintf(err, errlen, "bind %s: %s", bind_addr, strerror(errno));
+	if (getsockname(fd, (struct sockaddr *)&sin, &sl) < 0) {
+		snprintf(err, errlen, "getsockname %s: %s", bind_addr, strerror(errno));
 		close(fd);
 		return -1;
 	}
-	char ip[INET_ADDRSTRLEN];
 	inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
 	snprintf(addr, addrlen, "%s:%u", ip, (unsigned)ntohs(sin.sin_port));
 	return fd;
@@ -84,21 +81,14 @@ static int tcp_accept(int lfd, const struct transport_opts *o, struct conn *c,
 {
 	struct sockaddr_in sin;
 	socklen_t sl = sizeof(sin);
-	int fd;
-
-	do
-		fd = accept4(lfd, (struct sockaddr *)&sin, &sl, SOCK_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0) {
-		snprintf(err, errlen, "accept: %s", strerror(errno));
-		return -1;
-	}
-	c->fd = fd;
-	c->handle = NULL;
 	char ip[INET_ADDRSTRLEN] = "?";
-	inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
+
+	if (sock_accept(lfd, c, err, errlen) < 0)
+		return -1;
+	if (getpeername(c->fd, (struct sockaddr *)&sin, &sl) == 0)
+		inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
 	snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, (unsigned)ntohs(sin.sin_port));
-	if (set_nodelay(fd, o, err, errlen) < 0) {
+	if (set_nodelay(c->fd, o, err, errlen) < 0) {
 		fd_close(c);
 		return -1;
 	}
@@ -109,27 +99,13 @@ static int tcp_connect(const struct transport_opts *o, const char *addr,
 		       struct conn *c, char *err, size_t errlen)
 {
 	struct sockaddr_in sin;
-	int fd, rc;
 
-	if (resolve(addr, &sin, err, errlen) < 0)
+	if (resolve(addr, &sin, err, errlen) < 0 ||
+	    sock_connect(AF_INET, SOCK_STREAM, (struct sockaddr *)&sin, sizeof(sin), addr, c, err,
+			 errlen) < 0)
 		return -1;
-	fd = socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return -1;
-	}
-	c->fd = fd;
-	c->handle = NULL;
-	snprintf(c->peer, sizeof(c->peer), "%s", addr);
-	if (set_nodelay(fd, o, err, errlen) < 0) {
-		fd_close(c);
-		return -1;
-	}
-	do
-		rc = connect(fd, (struct sockaddr *)&sin, sizeof(sin));
-	while (rc < 0 && errno == EINTR);
-	if (rc < 0) {
-		snprintf(err, errlen, "connect %s: %s", addr, strerror(errno));
+	/* set after connect: the option in force is what the row reports */
+	if (set_nodelay(c->fd, o, err, errlen) < 0) {
 		fd_close(c);
 		return -1;
 	}

@@ -2,6 +2,7 @@
 #include "transport.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 #include <unistd.h>
 #include <netinet/in.h>
@@ -102,4 +103,63 @@ void fd_sock_info(struct conn *c, struct conn_info *ci)
 	sl = sizeof(int);
 	if (getsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &ci->rcvbuf, &sl) < 0)
 		ci->rcvbuf = -1;
+}
+
+int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
+		const char *name, char *err, size_t errlen)
+{
+	int one = 1, fd = socket(domain, type | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	if (domain != AF_UNIX)
+		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
+	if (bind(fd, sa, salen) < 0 ||
+	    ((type == SOCK_STREAM || type == SOCK_SEQPACKET) && listen(fd, 1024) < 0)) {
+		snprintf(err, errlen, "bind %s: %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen,
+		 const char *name, struct conn *c, char *err, size_t errlen)
+{
+	int rc, fd = socket(domain, type | SOCK_CLOEXEC, 0);
+
+	if (fd < 0) {
+		snprintf(err, errlen, "socket: %s", strerror(errno));
+		return -1;
+	}
+	do
+		rc = connect(fd, sa, salen);
+	while (rc < 0 && errno == EINTR);
+	if (rc < 0) {
+		snprintf(err, errlen, "connect %s: %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	c->fd = fd;
+	c->handle = NULL;
+	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
+	return 0;
+}
+
+int sock_accept(int lfd, struct conn *c, char *err, size_t errlen)
+{
+	int fd;
+
+	do
+		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
+	while (fd < 0 && errno == EINTR);
+	if (fd < 0) {
+		snprintf(err, errlen, "accept: %s", strerror(errno));
+		return -1;
+	}
+	c->fd = fd;
+	c->handle = NULL;
+	return 0;
 }

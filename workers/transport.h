@@ -88,4 +88,17 @@ ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap);
 void fd_close(struct conn *c);
 void fd_sock_info(struct conn *c, struct conn_info *ci);
 
+struct sockaddr;
+/* A close-on-exec socket of (domain, type) bound to sa and, for stream and
+ * seqpacket types, listening.  Returns the descriptor, or -1 with
+ * "bind NAME: reason" (NAME is the address as the user wrote it). */
+int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
+		const char *name, char *err, size_t errlen);
+/* A close-on-exec socket of (domain, type) connected to sa, in c->fd
+ * (c->peer = name).  0, or -1 with "connect NAME: reason". */
+int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen,
+		 const char *name, struct conn *c, char *err, size_t errlen);
+/* accept4 with close-on-exec, retried on EINTR; -1 with "accept: reason". */
+int sock_accept(int lfd, struct conn *c, char *err, size_t errlen);
+
 #endif

@@ -4,7 +4,6 @@
 #include "transport.h"
 #include "matrix.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -33,41 +32,19 @@ static int unix_listen(const struct transport_opts *o, const char *path,
 	(void)o;
 	if (fill_sun(&sun, path, err, errlen) < 0)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return -1;
-	}
-	if (bind(fd, (struct sockaddr *)&sun, sizeof(sun)) < 0) {
-		snprintf(err, errlen, "bind %s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	if (listen(fd, 1024) < 0) {
-		snprintf(err, errlen, "listen %s: %s", path, strerror(errno));
-		close(fd);
-		unlink(path);
-		return -1;
-	}
-	snprintf(addr, addrlen, "%s", path);
+	fd = sock_listen(AF_UNIX, SOCK_STREAM, (struct sockaddr *)&sun, sizeof(sun), path, err,
+			 errlen);
+	if (fd >= 0)
+		snprintf(addr, addrlen, "%s", path);
 	return fd;
 }
 
 static int unix_accept(int lfd, const struct transport_opts *o, struct conn *c,
 		       char *err, size_t errlen)
 {
-	int fd;
-
 	(void)o;
-	do
-		fd = accept4(lfd, NULL, NULL, SOCK_CLOEXEC);
-	while (fd < 0 && errno == EINTR);
-	if (fd < 0) {
-		snprintf(err, errlen, "accept: %s", strerror(errno));
+	if (sock_accept(lfd, c, err, errlen) < 0)
 		return -1;
-	}
-	c->fd = fd;
-	c->handle = NULL;
 	snprintf(c->peer, sizeof(c->peer), "unix peer");
 	return 0;
 }
@@ -76,28 +53,12 @@ static int unix_connect(const struct transport_opts *o, const char *path,
 			struct conn *c, char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
-	int fd, rc;
 
 	(void)o;
 	if (fill_sun(&sun, path, err, errlen) < 0)
 		return -1;
-	fd = socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
-		return -1;
-	}
-	do
-		rc = connect(fd, (struct sockaddr *)&sun, sizeof(sun));
-	while (rc < 0 && errno == EINTR);
-	if (rc < 0) {
-		snprintf(err, errlen, "connect %s: %s", path, strerror(errno));
-		close(fd);
-		return -1;
-	}
-	c->fd = fd;
-	c->handle = NULL;
-	snprintf(c->peer, sizeof(c->peer), "%.120s", path);
-	return 0;
+	return sock_connect(AF_UNIX, SOCK_STREAM, (struct sockaddr *)&sun, sizeof(sun), path, c,
+			    err, errlen);
 }
 
 static void unix_unlisten(int lfd, const char *addr)

@@ -173,6 +173,7 @@ struct conn_job {
 struct server {
 	const struct wopts *o;
 	_Atomic uint64_t t0;	/* start of the timed window; 0 until known */
+	_Atomic uint64_t cpu0;	/* process CPU at the start signal; 0 until then */
 	struct conn_job *jobs;
 };
 
@@ -191,8 +192,10 @@ static void *control_thread(void *arg)
 {
 	struct server *s = arg;
 
-	if (wait_start(s->o->control_fd) == 0)
+	if (wait_start(s->o->control_fd) == 0) {
+		atomic_store(&s->cpu0, cpu_ns());
 		server_t0(s, now_ns());
+	}
 	return NULL;
 }
 
@@ -383,6 +386,9 @@ static int run_server(const struct wopts *o)
 			r.nodelay = j->info.nodelay;
 		}
 	}
+	/* the timed window's CPU: from the start signal when there was one */
+	if (atomic_load(&s.cpu0))
+		cpu0 = atomic_load(&s.cpu0);
 	r.cpu_ns = cpu_ns() - cpu0;
 	if (o->pattern != PAT_STREAM) {	/* clients time round trips; the server's window is start..now */
 		r.start_ns = atomic_load(&s.t0) ? atomic_load(&s.t0) : first_accept_ns;

@@ -1,0 +1,185 @@
+/*
+ * Unit tests for workers/wire.c: escaping, and a result record written by
+ * the worker side and read back by the runner side through a real pipe.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "wire.h"
+
+static void test_escape_round_trip(void **state)
+{
+	const char *in[] = { "", "plain", "a b=c%d", "line\nbreak\ttab", "\xc3\xa9t\xc3\xa9",
+			     "connect 127.0.0.1:1: Connection refused" };
+	char esc[512], back[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+		wire_escape(in[i], esc, sizeof(esc));
+		assert_null(strpbrk(esc, " =\n\t"));
+		wire_unescape(esc, back, sizeof(back));
+		assert_string_equal(back, in[i]);
+	}
+	wire_escape("a b", esc, sizeof(esc));
+	assert_string_equal(esc, "a%20b");
+}
+
+/* Reads every line from fd into r. */
+static void read_all(int fd, struct worker_result *r)
+{
+	struct wire_reader rd;
+	char *line, err[256];
+	long n;
+
+	wire_reader_init(&rd);
+	while ((n = wire_reader_fill(&rd, fd)) > 0)
+		while (wire_reader_next(&rd, &line) == 1) {
+			if (wire_apply(r, line, err, sizeof(err)) < 0)
+				fail_msg("%s", err);
+			free(line);
+		}
+	assert_int_equal(n, 0);
+	assert_int_equal(rd.len, 0);
+	wire_reader_release(&rd);
+}
+
+static void test_record_round_trip(void **state)
+{
+	struct worker_result out, in;
+	struct hist *h = malloc(sizeof(*h));
+	uint64_t tm[3] = { 5, 0, 7 }, tb[3] = { 500, 0, 700 };
+	int p[2];
+
+	(void)state;
+	assert_non_null(h);
+	hist_init(h);
+	for (uint64_t v = 1; v < 5000000; v = v * 3 + 1)
+		hist_record(h, v);
+	hist_record(h, 1ull << 41);	/* overflow */
+	worker_result_init(&out);
+	out.role = ROLE_SERVER;
+	out.messages = 12;
+	out.bytes = 1200;
+	out.sent_messages = 3;
+	out.start_ns = 1000;
+	out.end_ns = 999999999999ull;
+	out.cpu_ns = 77;
+	out.sndbuf = 212992;
+	out.rcvbuf = 4096;
+	out.nodelay = 1;
+	out.hist = h;
+	out.tl_messages = tm;
+	out.tl_bytes = tb;
+	out.tl_len = 3;
+
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(wire_write_hello(p[1], ROLE_SERVER), 0);
+	assert_int_equal(wire_write_listen(p[1], "/tmp/a dir/s.sock"), 0);
+	assert_int_equal(wire_write_result(p[1], &out), 0);
+	close(p[1]);
+	worker_result_init(&in);
+	read_all(p[0], &in);
+	close(p[0]);
+
+	assert_int_equal(in.version, WIRE_VERSION);
+	assert_int_equal(in.role, ROLE_SERVER);
+	assert_int_equal(in.pid, getpid());
+	assert_string_equal(in.address, "/tmp/a dir/s.sock");
+	assert_true(in.has_result);
+	assert_true(in.ended);
+	assert_int_equal(in.messages, 12);
+	assert_int_equal(in.bytes, 1200);
+	assert_int_equal(in.sent_messages, 3);
+	assert_int_equal(in.end_ns, 999999999999ull);
+	assert_int_equal(in.cpu_ns, 77);
+	assert_int_equal(in.sndbuf, 212992);
+	assert_int_equal(in.rcvbuf, 4096);
+	assert_int_equal(in.nodelay, 1);
+	assert_non_null(in.hist);
+	assert_int_equal(in.hist->count, h->count);
+	assert_int_equal(in.hist->overflow, 1);
+	assert_int_equal(in.hist->min, h->min);
+	assert_int_equal(in.hist->max, h->max);
+	assert_memory_equal(in.hist->buckets, h->buckets, sizeof(h->buckets));
+	assert_int_equal(hist_percentile(in.hist, 0.5), hist_percentile(h, 0.5));
+	assert_int_equal(in.tl_len, 3);
+	assert_int_equal(in.tl_messages[2], 7);
+	assert_int_equal(in.tl_bytes[0], 500);
+	worker_result_release(&in);
+	free(h);
+}
+
+static void test_errors_and_versions(void **state)
+{
+	struct worker_result r;
+	char err[256];
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(wire_write_error(p[1], "connect", "connect x: Connection refused"), 0);
+	close(p[1]);
+	worker_result_init(&r);
+	read_all(p[0], &r);
+	close(p[0]);
+	assert_string_equal(r.error_stage, "connect");
+	assert_string_equal(r.error, "connect x: Connection refused");
+	assert_false(r.ended);
+
+	assert_int_equal(wire_apply(&r, "hello version=99 role=client pid=1", err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "wire version 99"));
+	assert_int_equal(wire_apply(&r, "result messages=-1", err, sizeof(err)), -1);
+	assert_int_equal(wire_apply(&r, "timeline index=5 messages=1 bytes=1", err, sizeof(err)), -1);
+	assert_int_equal(wire_apply(&r, "buckets 999999:1", err, sizeof(err)), -1);
+	/* a newer worker's lines and keys are ignored */
+	assert_int_equal(wire_apply(&r, "gossip x=1", err, sizeof(err)), 0);
+	assert_int_equal(wire_apply(&r, "result messages=4 future_key=9", err, sizeof(err)), 0);
+	assert_int_equal(r.messages, 4);
+	worker_result_release(&r);
+}
+
+static void test_reader_splits_partial_lines(void **state)
+{
+	struct wire_reader rd;
+	char *line;
+	int p[2];
+
+	(void)state;
+	assert_int_equal(pipe(p), 0);
+	wire_reader_init(&rd);
+	assert_int_equal(write(p[1], "rea", 3), 3);
+	assert_int_equal(wire_reader_fill(&rd, p[0]), 3);
+	assert_int_equal(wire_reader_next(&rd, &line), 0);
+	assert_int_equal(write(p[1], "dy\nend\nhal", 10), 10);
+	assert_int_equal(wire_reader_fill(&rd, p[0]), 10);
+	assert_int_equal(wire_reader_next(&rd, &line), 1);
+	assert_string_equal(line, "ready");
+	free(line);
+	assert_int_equal(wire_reader_next(&rd, &line), 1);
+	assert_string_equal(line, "end");
+	free(line);
+	assert_int_equal(wire_reader_next(&rd, &line), 0);
+	assert_int_equal(rd.len, 3);
+	close(p[0]);
+	close(p[1]);
+	wire_reader_release(&rd);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_escape_round_trip),
+		cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_errors_and_versions),
+		cmocka_unit_test(test_reader_splits_partial_lines),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
