@@ -24,7 +24,7 @@ OPT         := -O2 -g
 endif
 
 PKGS        := yaml-0.1
-CPPFLAGS    += -D_GNU_SOURCE -Irunner -Iworkers -Ireports -I$(BUILD)
+CPPFLAGS    += -D_GNU_SOURCE -iquote runner -iquote workers -iquote reports -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP

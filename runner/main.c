@@ -1,6 +1,8 @@
 /* matrix: the command line.  The only place that calls exit(). */
+#include "gnuplot.h"
 #include "matrix.h"
 #include "plan.h"
+#include "report.h"
 #include "run.h"
 #include "transport.h"
 #include "units.h"
@@ -8,6 +10,7 @@
 #include "worker.h"
 
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,6 +28,7 @@ static const char usage_main[] =
 "commands:\n"
 "  run FILE        run every cell of a matrix and write a run folder\n"
 "  plan FILE       validate a matrix and print its cells, running nothing\n"
+"  report DIR      rebuild a run folder's summary, ratios and charts\n"
 "  transports      list the transports, their patterns and limits\n"
 "  worker ROLE     run one server or client worker by hand\n"
 "\n"
@@ -46,6 +50,19 @@ static const char usage_run[] =
 "  -q, --quiet           print only failures and the final line\n"
 "\n"
 "exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130 interrupted\n";
+
+static const char usage_report[] =
+"usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC] [--quiet]\n"
+"\n"
+"Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
+"its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
+"Works on the folder of an interrupted run.\n"
+"\n"
+"      --ratio [DIM:]NUM/DEN  compare value NUM of dimension DIM (default\n"
+"                             transport) with DEN, instead of the matrix's ratios;\n"
+"                             repeat for more\n"
+"      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
+"  -q, --quiet                print only errors\n";
 
 static const char usage_plan[] =
 "usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...]\n"
@@ -164,6 +181,72 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
+ * images when gnuplot is there.  0, 1 (rendering failed) or 2 (bad input). */
+static int build_report(const char *dir, const struct report_opts *o, int quiet)
+{
+	struct report r;
+	char err[1024];
+	int rc;
+
+	if (report_load(&r, dir, o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix report: %s\n", err);
+		return EXIT_BADINPUT;
+	}
+	rc = report_write(&r, err, sizeof(err));
+	report_release(&r);
+	if (rc < 0) {
+		fprintf(stderr, "matrix report: %s\n", err);
+		return 1;
+	}
+	rc = gnuplot_render(dir, err, sizeof(err));
+	if (rc)
+		fprintf(stderr, "matrix report: %s\n", err);
+	if (!quiet)
+		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
+	return rc < 0 ? 1 : 0;
+}
+
+static int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
+		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+	};
+	struct report_opts o = { .nratios = 0 };
+	int ch, quiet = 0;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage_report, stdout);
+			exit(0);
+		case 'r':
+			if (o.nratios == sizeof(o.ratios) / sizeof(o.ratios[0])) {
+				fprintf(stderr, "matrix report: too many --ratio flags\n");
+				return EXIT_BADINPUT;
+			}
+			o.ratios[o.nratios++] = optarg;
+			break;
+		case 'm':
+			o.metric = optarg;
+			break;
+		case 'q':
+			quiet = 1;
+			break;
+		default:
+			fputs(usage_report, stderr);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
+		return EXIT_BADINPUT;
+	}
+	return build_report(argv[optind], &o, quiet);
+}
+
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct common c = { 0 };
@@ -179,10 +262,18 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		free(cmdline);
 		return EXIT_BADINPUT;
 	}
-	struct run_opts o = { .outdir = c.outdir, .quiet = c.quiet, .command_line = cmdline };
+	char dir[PATH_MAX] = "";
+	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
+			      .command_line = cmdline };
 	status = run_plan(&pl, &o, err, sizeof(err));
-	if (status == EXIT_BADINPUT)
+	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
+	} else if (dir[0]) {
+		/* the report reads back what the run wrote, as `matrix report` does */
+		struct report_opts ro = { .nratios = 0 };
+		if (build_report(dir, &ro, c.quiet) && !status)
+			status = 1;
+	}
 	free(cmdline);
 	plan_release(&pl);
 	matrix_release(&m);
@@ -274,12 +365,14 @@ int main(int argc, char **argv)
 		exit(cmd_run(argc - 1, argv + 1, argc, argv));
 	if (!strcmp(cmd, "plan"))
 		exit(cmd_plan(argc - 1, argv + 1));
+	if (!strcmp(cmd, "report"))
+		exit(cmd_report(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
 		exit(cmd_transports());
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "transports", "worker" };
-	const char *s = matrix_suggest(cmd, cmds, 4);
+	const char *cmds[] = { "run", "plan", "report", "transports", "worker" };
+	const char *s = matrix_suggest(cmd, cmds, 5);
 	fprintf(stderr, "matrix: unknown command '%s'%s%s%s\n%s", cmd, s ? "; did you mean '" : "",
 		s ? s : "", s ? "'?" : "", usage_main);
 	exit(EXIT_BADINPUT);

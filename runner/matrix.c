@@ -66,6 +66,19 @@ static const struct {
 	  "count and duration are exclusive: a cell runs for a count of messages or for a duration" },
 };
 
+const char *const matrix_metrics[MATRIX_NMETRICS] = {
+	"msgs_per_s", "mib_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us",
+	"rtt_p999_us", "rtt_max_us", "cpu_us_per_msg", "sent_msgs_per_s",
+};
+
+int matrix_metric_index(const char *name)
+{
+	for (int i = 0; i < MATRIX_NMETRICS; i++)
+		if (!strcmp(name, matrix_metrics[i]))
+			return i;
+	return -1;
+}
+
 struct loader {
 	const char *path;
 	const char *buf;
@@ -75,12 +88,13 @@ struct loader {
 	char *err;
 	size_t errlen;
 	yaml_node_t *exclude;	/* loaded once matrix: is known */
+	yaml_node_t *report;	/* likewise */
 };
 
 /* Top-level keys, in the order of the schema. */
 typedef int load_fn(struct loader *L, yaml_node_t *key, yaml_node_t *val);
 static load_fn load_name, load_description, load_repeat, load_warmup,
-	load_timeout, load_matrix, load_exclude_later;
+	load_timeout, load_matrix, load_exclude_later, load_report_later;
 
 static const struct {
 	const char *key;
@@ -93,6 +107,7 @@ static const struct {
 	{ "timeout", load_timeout },
 	{ "matrix", load_matrix },
 	{ "exclude", load_exclude_later },
+	{ "report", load_report_later },
 };
 
 /* ---- messages ---- */
@@ -536,6 +551,13 @@ static int load_exclude_later(struct loader *L, yaml_node_t *key,
 	return 0;
 }
 
+static int load_report_later(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	(void)key;
+	L->report = val;
+	return 0;
+}
+
 /* ---- matrix: ---- */
 
 /* One more value for d, kept in d->values (room for it is allocated);
@@ -747,6 +769,165 @@ static int load_excludes(struct loader *L, const yaml_node_t *seq)
 	return 0;
 }
 
+/* ---- report: ---- */
+
+static int load_noisy_cv(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
+{
+	const char *s;
+	char *end;
+	double v;
+
+	if (want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	v = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !(v > 0) || v >= 1000)
+		return error_node(L, at(key, val),
+			"noisy_cv: '%s' is not a percentage such as 10%% (above 0)", s);
+	L->m->report.noisy_cv = v / 100;
+	return 0;
+}
+
+/* numerator: or denominator: of a ratio: a value of its dimension. */
+static int load_ratio_value(struct loader *L, const struct dimension *d,
+			    const yaml_node_t *key, const yaml_node_t *val, struct mvalue *out)
+{
+	char why[256];
+
+	if (want_scalar(L, key, val))
+		return -1;
+	if (matrix_parse_value(d->kind, scalar(val), out, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", scalar(key), why);
+	out->pos = node_pos(val);
+	for (size_t i = 0; i < d->nvalues; i++)
+		if (d->values[i].num == out->num)
+			return 0;
+	return error_node(L, val, "%s: %s is not a value of dimension '%s'", scalar(key),
+			  out->text, d->key);
+}
+
+static const yaml_node_t *find_key(struct loader *L, const yaml_node_t *map, const char *name,
+				   const yaml_node_t **keyp)
+{
+	for (size_t i = 0; i < npairs(map); i++)
+		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
+			if (keyp)
+				*keyp = pair_key(L, map, i);
+			return pair_val(L, map, i);
+		}
+	return NULL;
+}
+
+static int load_ratio(struct loader *L, const yaml_node_t *map)
+{
+	static const char *const keys[] = { "name", "dimension", "numerator", "denominator",
+					    "metric" };
+	struct ratio_spec *r = &L->m->report.ratios[L->m->report.nratios];
+	const yaml_node_t *k, *v;
+	const struct dimension *d;
+	char why[512];
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, map, "ratios: each entry must be a mapping with dimension:, "
+				  "numerator:, denominator: (and name:, metric:)");
+	if (check_keys(L, map))
+		return -1;
+	for (size_t i = 0; i < npairs(map); i++) {
+		const char *key = scalar(pair_key(L, map, i));
+		size_t j;
+		for (j = 0; j < ARRAY_SIZE(keys) && strcmp(keys[j], key); j++)
+			;
+		if (j == ARRAY_SIZE(keys)) {
+			unknown_name("key", key, keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, pair_key(L, map, i), "ratios: %s", why);
+		}
+	}
+	r->pos = node_pos(map);
+	r->metric = matrix_metrics[0];
+	L->m->report.nratios++;
+	if (!(v = find_key(L, map, "dimension", &k)))
+		return error_node(L, map, "ratios: missing dimension:");
+	if (want_scalar(L, k, v))
+		return -1;
+	if (!(d = matrix_dim(L->m, scalar(v)))) {
+		const char **names = calloc(L->m->ndims + 1, sizeof *names);
+		if (!names)
+			return oom(L, v);
+		for (size_t i = 0; i < L->m->ndims; i++)
+			names[i] = L->m->dims[i].key;
+		unknown_name("dimension", scalar(v), names, L->m->ndims, why, sizeof why);
+		free(names);
+		return error_node(L, v, "ratios: %s", why);
+	}
+	r->dim = (size_t)(d - L->m->dims);
+	if (!(v = find_key(L, map, "numerator", &k)))
+		return error_node(L, map, "ratios: missing numerator:");
+	if (load_ratio_value(L, d, k, v, &r->numerator))
+		return -1;
+	if (!(v = find_key(L, map, "denominator", &k)))
+		return error_node(L, map, "ratios: missing denominator:");
+	if (load_ratio_value(L, d, k, v, &r->denominator))
+		return -1;
+	if (r->numerator.num == r->denominator.num)
+		return error_node(L, v, "ratios: numerator and denominator are the same value");
+	if ((v = find_key(L, map, "metric", &k))) {
+		int mi;
+		if (want_scalar(L, k, v))
+			return -1;
+		if ((mi = matrix_metric_index(scalar(v))) < 0) {
+			unknown_name("metric", scalar(v), matrix_metrics, MATRIX_NMETRICS, why,
+				     sizeof why);
+			return error_node(L, v, "ratios: %s", why);
+		}
+		r->metric = matrix_metrics[mi];
+	}
+	if ((v = find_key(L, map, "name", &k))) {
+		if (want_scalar(L, k, v))
+			return -1;
+		if (!*scalar(v))
+			return error_node(L, at(k, v), "ratios: name must not be empty");
+		r->name = strdup(scalar(v));
+	} else {
+		size_t len = strlen(r->numerator.text) + strlen(r->denominator.text) + 2;
+		if ((r->name = malloc(len)))
+			snprintf(r->name, len, "%s/%s", r->numerator.text, r->denominator.text);
+	}
+	return r->name ? 0 : oom(L, map);
+}
+
+static int load_report(struct loader *L, const yaml_node_t *val)
+{
+	static const char *const keys[] = { "noisy_cv", "ratios" };
+	char why[512];
+
+	if (is_null(val))
+		return 0;
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, val, "report: expected a mapping with noisy_cv: or ratios:");
+	if (check_keys(L, val))
+		return -1;
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
+		if (!strcmp(scalar(k), "noisy_cv")) {
+			if (load_noisy_cv(L, k, v))
+				return -1;
+		} else if (!strcmp(scalar(k), "ratios")) {
+			if (v->type != YAML_SEQUENCE_NODE || !nitems(v))
+				return error_node(L, at(k, v), "ratios: expected a non-empty list");
+			L->m->report.ratios = calloc(nitems(v), sizeof *L->m->report.ratios);
+			if (!L->m->report.ratios)
+				return oom(L, v);
+			for (size_t j = 0; j < nitems(v); j++)
+				if (load_ratio(L, item(L, v, j)))
+					return -1;
+		} else {
+			unknown_name("key", scalar(k), keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, k, "report: %s", why);
+		}
+	}
+	return 0;
+}
+
 /* ---- the document ---- */
 
 static int unknown_topkey(struct loader *L, const yaml_node_t *key)
@@ -789,6 +970,8 @@ static int load_root(struct loader *L)
 	if (!L->m->ndims)
 		return error_node(L, root, "missing required key 'matrix'");
 	if (L->exclude && load_excludes(L, L->exclude))
+		return -1;
+	if (L->report && load_report(L, L->report))
 		return -1;
 	return 0;
 }
@@ -842,6 +1025,7 @@ static void matrix_init(struct matrix *m)
 	m->repeat = MATRIX_DEFAULT_REPEAT;
 	m->warmup = MATRIX_DEFAULT_WARMUP;
 	m->timeout_ns = MATRIX_DEFAULT_TIMEOUT_NS;
+	m->report.noisy_cv = MATRIX_DEFAULT_NOISY_CV;
 }
 
 static int parse_document(struct loader *L)
@@ -957,6 +1141,12 @@ void matrix_release(struct matrix *m)
 			free(m->excludes[i].terms[j].value.text);
 		free(m->excludes[i].terms);
 	}
+	for (size_t i = 0; i < m->report.nratios; i++) {
+		free(m->report.ratios[i].name);
+		free(m->report.ratios[i].numerator.text);
+		free(m->report.ratios[i].denominator.text);
+	}
+	free(m->report.ratios);
 	free(m->dims);
 	free(m->excludes);
 	free(m->path);

@@ -22,6 +22,14 @@
  *     interval: 1s               timeline interval (default 1s)
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
+ *   report:                      optional, how reports read the run
+ *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
+ *     ratios:                    default: every transport against the first
+ *       - name: AF_UNIX/AF_INET  default: NUMERATOR/DENOMINATOR
+ *         dimension: transport   a dimension of matrix:
+ *         numerator: unix        values of that dimension
+ *         denominator: tcp
+ *         metric: msgs_per_s     one of matrix_metrics (default msgs_per_s)
  *
  * Every key of `matrix:` is a dimension, scalar or list; the cartesian
  * product of their values, in the order the keys are written, minus the
@@ -84,6 +92,27 @@ struct exclude_rule {
 	struct srcpos pos;	/* of the mapping */
 };
 
+/* The figures of results.csv that reports summarize and ratios compare. */
+#define MATRIX_NMETRICS 10
+extern const char *const matrix_metrics[MATRIX_NMETRICS];
+
+/* One `report: ratios:` entry. */
+struct ratio_spec {
+	char *name;
+	size_t dim;			/* index into matrix.dims */
+	struct mvalue numerator, denominator;
+	const char *metric;		/* one of matrix_metrics */
+	struct srcpos pos;
+};
+
+struct report_spec {
+	double noisy_cv;		/* fraction; default 0.10 */
+	struct ratio_spec *ratios;
+	size_t nratios;			/* 0: the default ratios */
+};
+
+#define MATRIX_DEFAULT_NOISY_CV 0.10
+
 struct matrix {
 	char *path;		/* as given to matrix_load */
 	char *name;
@@ -97,6 +126,7 @@ struct matrix {
 	size_t ndims;
 	struct exclude_rule *excludes;
 	size_t nexcludes;
+	struct report_spec report;
 };
 
 #define MATRIX_DEFAULT_REPEAT 3
@@ -125,6 +155,9 @@ int matrix_key_kind(const char *key);
  * reason (no position) in why, including a did-you-mean for names. */
 int matrix_parse_value(enum value_kind kind, const char *text,
 		       struct mvalue *v, char *why, size_t whylen);
+
+/* Index of a metric name in matrix_metrics, or -1. */
+int matrix_metric_index(const char *name);
 
 /* The closest of `n` candidates to `word` by edit distance, or NULL when
  * none is close enough to suggest. */

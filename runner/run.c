@@ -205,6 +205,8 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		free(s);
 		return 2;
 	}
+	if (o->dir)
+		snprintf(o->dir, PATH_MAX, "%s", s->dir);
 	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
 	const char *tmp = getenv("TMPDIR");
 	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp && *tmp ? tmp : "/tmp");

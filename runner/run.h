@@ -16,6 +16,7 @@
 
 struct run_opts {
 	const char *outdir;		/* NULL: results/<name>/<timestamp> */
+	char *dir;			/* out: the run folder made (PATH_MAX bytes) */
 	int quiet;
 	const char *command_line;
 };

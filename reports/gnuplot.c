@@ -1,0 +1,506 @@
+/* gnuplot scripts and their rendering: see gnuplot.h. */
+#include "gnuplot.h"
+#include "report.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <math.h>
+#include <spawn.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+
+extern char **environ;
+
+#define MAXS 64		/* series per chart */
+#define MAXP 12		/* panels per chart */
+
+int gnuplot_quote(const char *in, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	if (outlen < 3)
+		return -1;
+	out[o++] = '\'';
+	for (; *in; in++) {
+		unsigned char c = (unsigned char)*in;
+		if (c < 0x20 || c == 0x7f)
+			return -1;
+		if (o + 3 >= outlen)
+			return -1;
+		if (c == '\'')
+			out[o++] = '\'';
+		out[o++] = (char)c;
+	}
+	out[o++] = '\'';
+	out[o] = '\0';
+	return 0;
+}
+
+/* Quotes text for a title, turning control characters into spaces first:
+ * a description may span lines; a script line may not. */
+static void quote_title(const char *in, char *out, size_t outlen)
+{
+	char clean[512];
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
+		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
+	clean[i] = '\0';
+	if (gnuplot_quote(clean, out, outlen) < 0)
+		snprintf(out, outlen, "''");
+}
+
+static const char *const chart_names[] = { "throughput", "rtt", "cpu", "ratios", "timeline" };
+
+/* An item a chart plots: a cell, or a pair for ratios. */
+struct item {
+	char *const *dims;
+	const char *def;	/* ratio name, or NULL */
+	int skip_dim;		/* the ratio's dimension, or -1 */
+};
+
+struct chart {
+	const struct report *r;
+	FILE *f;
+	int xdim;		/* size column when it varies, else -1: bars per series */
+	int pdim;		/* panel dimension (concurrency) when it varies, else -1 */
+	const char *panels[MAXP];
+	size_t npanels;
+	int sdims[32];		/* dimensions that tell series apart */
+	size_t nsdims;
+	struct item *items;
+	size_t nitems;
+	char *series[MAXS];	/* index into items of a representative */
+	size_t sitem[MAXS];
+	size_t nseries;
+};
+
+static int item_varies(const struct chart *c, size_t d)
+{
+	for (size_t i = 1; i < c->nitems; i++)
+		if (strcmp(c->items[i].dims[d], c->items[0].dims[d]))
+			return 1;
+	return 0;
+}
+
+static int same_series(const struct chart *c, const struct item *a, const struct item *b)
+{
+	if ((a->def || b->def) && (!a->def || !b->def || strcmp(a->def, b->def)))
+		return 0;
+	for (size_t k = 0; k < c->nsdims; k++)
+		if (strcmp(a->dims[c->sdims[k]], b->dims[c->sdims[k]]))
+			return 0;
+	return 1;
+}
+
+/* Works out x, panels and series from the items. */
+static void layout(struct chart *c)
+{
+	const struct report *r = c->r;
+	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
+
+	c->xdim = size >= 0 && item_varies(c, (size_t)size) ? size : -1;
+	c->pdim = conc >= 0 && item_varies(c, (size_t)conc) ? conc : -1;
+	c->npanels = 0;
+	for (size_t i = 0; c->pdim >= 0 && i < c->nitems; i++) {
+		size_t k;
+		for (k = 0; k < c->npanels && strcmp(c->panels[k], c->items[i].dims[c->pdim]); k++)
+			;
+		if (k == c->npanels && k < MAXP)
+			c->panels[c->npanels++] = c->items[i].dims[c->pdim];
+	}
+	if (!c->npanels)
+		c->npanels = 1;
+	c->nsdims = 0;
+	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
+		if ((int)d != c->xdim && (int)d != c->pdim && item_varies(c, d) &&
+		    (!c->nitems || (int)d != c->items[0].skip_dim))
+			c->sdims[c->nsdims++] = (int)d;
+	c->nseries = 0;
+	for (size_t i = 0; i < c->nitems && c->nseries < MAXS; i++) {
+		size_t k;
+		for (k = 0; k < c->nseries && !same_series(c, &c->items[c->sitem[k]], &c->items[i]); k++)
+			;
+		if (k == c->nseries)
+			c->sitem[c->nseries++] = i;
+	}
+}
+
+static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
+{
+	const struct item *it = &c->items[c->sitem[s]];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (it->def)
+		o += (size_t)snprintf(buf, len, "%s", it->def);
+	for (size_t k = 0; k < c->nsdims && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      it->dims[c->sdims[k]]);
+	if (!buf[0])
+		snprintf(buf, len, "%s", c->r->m.name);
+}
+
+/* The gnuplot condition selecting series s in panel p. */
+static void condition(const struct chart *c, size_t s, size_t p, char *buf, size_t len)
+{
+	const struct item *it = &c->items[c->sitem[s]];
+	char q[600];
+	size_t o = 0;
+
+	o += (size_t)snprintf(buf, len, "1");
+	if (it->def && gnuplot_quote(it->def, q, sizeof(q)) == 0)
+		o += (size_t)snprintf(buf + o, len - o, " && strcol('name') eq %s && strcol('scope') eq 'cell'", q);
+	for (size_t k = 0; k < c->nsdims && o < len; k++) {
+		char qn[200];
+		if (gnuplot_quote(it->dims[c->sdims[k]], q, sizeof(q)) ||
+		    gnuplot_quote(c->r->dimnames[c->sdims[k]], qn, sizeof(qn)))
+			continue;
+		o += (size_t)snprintf(buf + o, len - o, " && strcol(%s) eq %s", qn, q);
+	}
+	if (c->pdim >= 0 && o < len) {
+		char qn[200];
+		if (!gnuplot_quote(c->panels[p], q, sizeof(q)) &&
+		    !gnuplot_quote(c->r->dimnames[c->pdim], qn, sizeof(qn)))
+			snprintf(buf + o, len - o, " && strcol(%s) eq %s", qn, q);
+	}
+}
+
+/* One chart row: a metric's median and interval columns. */
+struct row {
+	const char *title, *ylabel;
+	const char *ycol, *locol, *hicol;
+	int logy;
+	int refline;		/* a dashed line at y = 1 */
+};
+
+static void preamble(FILE *f, const char *name, const char *data, const char *what,
+		     size_t w, size_t h)
+{
+	fprintf(f,
+"# matrix chart: %s\n"
+"# Rebuild it from the run folder:  gnuplot -c plots/%s.gp %s plots/%s.svg\n"
+"# (.png instead of .svg draws a PNG.)  Generated by `matrix report`; edit freely.\n"
+"if (ARGC < 2) { print 'usage: gnuplot -c %s.gp %s OUT.svg|OUT.png'; exit }\n"
+"set datafile separator comma\n"
+"set datafile missing NaN\n"
+"if (strstrt(ARG2, '.png') == strlen(ARG2) - 3 && strlen(ARG2) > 3) {\n"
+"    set terminal pngcairo noenhanced size %zu,%zu font 'sans,10'\n"
+"} else {\n"
+"    set terminal svg noenhanced size %zu,%zu font 'sans,10' background rgb 'white'\n"
+"}\n"
+"set output ARG2\n"
+"set termoption noenhanced\n"
+"# a figure, or NaN (no point) when the field is empty: a failed cell\n"
+"y(c) = (strcol(c) eq '' ? NaN : column(c))\n"
+"set grid\n"
+"set key top right noenhanced\n"
+"set bars small\n",
+		what, name, data, name, name, data, w, h, w, h);
+}
+
+static void write_chart(struct chart *c, const char *name, const char *data, const char *title,
+			const struct row *rows, size_t nrows)
+{
+	const struct report *r = c->r;
+	char path[4096], q[1024], cond[4096], label[512], qlabel[1100];
+	size_t w = c->npanels > 1 ? 460 * c->npanels : 760, h = 340 * nrows + 40;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
+	if (!(c->f = fopen(path, "we")))
+		return;
+	FILE *f = c->f;
+	preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
+	snprintf(label, sizeof(label), "%s: %s (whiskers: interval of the median)", r->m.name, title);
+	quote_title(label, q, sizeof(q));
+	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
+	if (c->xdim >= 0) {
+		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\n");
+	} else {
+		fprintf(f, "unset logscale x\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
+			"set style fill solid 0.5 border -1\nset xtics (", c->nseries);
+		for (size_t s = 0; s < c->nseries; s++) {
+			series_label(c, s, label, sizeof(label));
+			quote_title(label, qlabel, sizeof(qlabel));
+			fprintf(f, "%s%s %zu", s ? ", " : "", qlabel, s + 1);
+		}
+		fprintf(f, ")\nset xlabel ''\n");
+	}
+	for (size_t ri = 0; ri < nrows; ri++) {
+		const struct row *rw = &rows[ri];
+		for (size_t p = 0; p < c->npanels; p++) {
+			if (c->pdim >= 0)
+				snprintf(label, sizeof(label), "%s, %s %s", rw->title,
+					 r->dimnames[c->pdim], c->panels[p]);
+			else
+				snprintf(label, sizeof(label), "%s", rw->title);
+			quote_title(label, q, sizeof(q));
+			fprintf(f, "set title %s\n", q);
+			quote_title(rw->ylabel, q, sizeof(q));
+			fprintf(f, "set ylabel %s\n%s\n", q,
+				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]");
+			fprintf(f, "plot \\\n");
+			if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
+				fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
+			for (size_t s = 0; s < c->nseries; s++) {
+				condition(c, s, p, cond, sizeof(cond));
+				series_label(c, s, label, sizeof(label));
+				quote_title(label, qlabel, sizeof(qlabel));
+				if (c->xdim >= 0)
+					fprintf(f, "    ARG1 using ((%s) ? column('%s') : NaN):(y('%s')):(y('%s')):(y('%s')) "
+						"with yerrorlines lw 2 pt 7 ps 0.6 lc %zu title %s%s\n",
+						cond, r->dimnames[c->xdim], rw->ycol, rw->locol, rw->hicol,
+						s + 1, qlabel, s + 1 < c->nseries ? ", \\" : "");
+				else
+					fprintf(f, "    ARG1 using ((%s) ? %zu : NaN):(y('%s')):(y('%s')):(y('%s')):(0.6) "
+						"with boxerrorbars lc %zu title %s%s\n",
+						cond, s + 1, rw->ycol, rw->locol, rw->hicol, s + 1, qlabel,
+						s + 1 < c->nseries ? ", \\" : "");
+			}
+		}
+	}
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+	c->f = NULL;
+}
+
+static int has_metric(const struct rcell *c, const char *metric)
+{
+	int m = matrix_metric_index(metric);
+
+	return m >= 0 && (c->st[m].n > 0 || c->failed == c->reps);
+}
+
+/* The cells (as items) that have `metric`, or are failed outright. */
+static size_t cell_items(const struct report *r, const char *metric, struct item *items)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		if (has_metric(&r->cells[i], metric))
+			items[n++] = (struct item){ r->cells[i].dims, NULL, -1 };
+	return n;
+}
+
+static void summary_chart(const struct report *r, struct item *items, const char *name,
+			  const char *metric, const char *title, const struct row *rows,
+			  size_t nrows)
+{
+	struct chart c = { .r = r, .items = items };
+
+	c.nitems = cell_items(r, metric, items);
+	if (!c.nitems)
+		return;
+	layout(&c);
+	write_chart(&c, name, "summary.csv", title, rows, nrows);
+}
+
+static void timeline_chart(const struct report *r)
+{
+	int pd = report_dim(r, "pattern");
+	char path[4096], q[1024], label[512];
+	size_t n = 0;
+	FILE *f;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream");
+	if (!n)
+		return;
+	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
+	if (!(f = fopen(path, "we")))
+		return;
+	size_t panels = n > MAXP ? MAXP : n, cols = panels > 3 ? 3 : panels;
+	size_t rows = (panels + cols - 1) / cols;
+	preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 520 * cols, 320 * rows + 40);
+	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval%s",
+		 r->m.name, n > MAXP ? " (first 12 stream cells)" : "");
+	quote_title(label, q, sizeof(q));
+	fprintf(f, "set multiplot layout %zu,%zu title %s\nset xlabel 'seconds since the start signal'\n"
+		"set ylabel 'msg/s'\nset yrange [0:*]\n", rows, cols, q);
+	size_t done = 0;
+	for (size_t i = 0; i < r->ncells && done < panels; i++) {
+		const struct rcell *c = &r->cells[i];
+		if (strcmp(c->dims[pd], "stream"))
+			continue;
+		done++;
+		size_t o = (size_t)snprintf(label, sizeof(label), "cell %u:", c->number);
+		for (size_t d = 0; d < r->ndims && o < sizeof(label); d++)
+			if ((int)d != pd)
+				o += (size_t)snprintf(label + o, sizeof(label) - o, " %s=%s",
+						      r->dimnames[d], c->dims[d]);
+		quote_title(label, q, sizeof(q));
+		fprintf(f, "set title %s\nplot \\\n", q);
+		for (size_t rep = 1; rep <= c->reps; rep++)
+			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%zu') ? "
+				"column('interval_start_s') : NaN):(column('messages') / column('interval_s')) "
+				"with steps lw 2 lc %zu title 'rep %zu'%s\n", c->number, rep, rep, rep,
+				rep < c->reps ? ", \\" : "");
+	}
+	fprintf(f, "unset multiplot\n");
+	fclose(f);
+}
+
+static void ratio_chart(const struct report *r, struct item *items)
+{
+	struct chart c = { .r = r, .items = items };
+	static const struct row rows[] = {
+		{ "ratio of medians (dashed: 1.0, no difference)", "ratio", "ratio", "ci_lo", "ci_hi", 0, 1 },
+	};
+
+	/* one chart row per ratio metric would be finer; one chart holds all ratios */
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct rpair *p = &r->pairs[i];
+		items[c.nitems++] = (struct item){ p->num->dims, r->defs[p->def].name,
+						   (int)r->defs[p->def].dim };
+	}
+	if (!c.nitems)
+		return;
+	layout(&c);
+	/* the ratio's own dimension never tells series apart */
+	size_t k = 0;
+	for (size_t i = 0; i < c.nsdims; i++)
+		if (c.sdims[i] != items[0].skip_dim)
+			c.sdims[k++] = c.sdims[i];
+	c.nsdims = k;
+	c.nseries = 0;
+	for (size_t i = 0; i < c.nitems && c.nseries < MAXS; i++) {
+		size_t s;
+		for (s = 0; s < c.nseries && !same_series(&c, &items[c.sitem[s]], &items[i]); s++)
+			;
+		if (s == c.nseries)
+			c.sitem[c.nseries++] = i;
+	}
+	write_chart(&c, "ratios", "ratios.csv", "ratios of medians", rows, 1);
+}
+
+int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
+{
+	static const struct row thr[] = {
+		{ "messages per second", "msg/s", "msgs_per_s_median", "msgs_per_s_ci_lo",
+		  "msgs_per_s_ci_hi", 0, 0 },
+		{ "MiB per second", "MiB/s", "mib_per_s_median", "mib_per_s_ci_lo", "mib_per_s_ci_hi",
+		  0, 0 },
+	};
+	static const struct row rtt[] = {
+		{ "round-trip time p50", "µs", "rtt_p50_us_median", "rtt_p50_us_ci_lo",
+		  "rtt_p50_us_ci_hi", 1, 0 },
+		{ "round-trip time p99", "µs", "rtt_p99_us_median", "rtt_p99_us_ci_lo",
+		  "rtt_p99_us_ci_hi", 1, 0 },
+	};
+	static const struct row cpu[] = {
+		{ "CPU time per message, all workers", "µs/msg", "cpu_us_per_msg_median",
+		  "cpu_us_per_msg_ci_lo", "cpu_us_per_msg_ci_hi", 0, 0 },
+	};
+	char dir[4096];
+	size_t cap = (r->ncells > r->npairs ? r->ncells : r->npairs) + 1;
+	struct item *items = calloc(cap, sizeof(*items));
+
+	snprintf(dir, sizeof(dir), "%s/plots", r->dir);
+	if (!items || (mkdir(dir, 0755) < 0 && errno != EEXIST)) {
+		snprintf(err, errlen, "%s: %s", dir, items ? strerror(errno) : "out of memory");
+		free(items);
+		return -1;
+	}
+	/* a re-sliced report must not keep a chart this run no longer has */
+	for (size_t i = 0; i < sizeof(chart_names) / sizeof(chart_names[0]); i++) {
+		char path[4200];
+		snprintf(path, sizeof(path), "%s/%s.gp", dir, chart_names[i]);
+		unlink(path);
+	}
+	summary_chart(r, items, "throughput", "msgs_per_s", "throughput", thr, 2);
+	summary_chart(r, items, "rtt", "rtt_p50_us", "round-trip time", rtt, 2);
+	summary_chart(r, items, "cpu", "cpu_us_per_msg", "CPU per message", cpu, 1);
+	memset(items, 0, cap * sizeof(*items));
+	ratio_chart(r, items);
+	timeline_chart(r);
+	free(items);
+	return 0;
+}
+
+/* ---- rendering ---- */
+
+static int find_gnuplot(char *path, size_t len)
+{
+	const char *p = getenv("PATH");
+	char buf[4096];
+
+	snprintf(buf, sizeof(buf), "%s", p && *p ? p : "/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(path, len, "%s/gnuplot", d);
+		if (access(path, X_OK) == 0)
+			return 0;
+	}
+	return -1;
+}
+
+/* gnuplot -c plots/NAME.gp DATA plots/NAME.EXT, in dir, output to log. */
+static int run_gnuplot(const char *gp, const char *dir, const char *name, const char *data,
+		       const char *ext, int logfd)
+{
+	char script[64], out[64];
+	char *argv[] = { (char *)gp, "-c", script, (char *)data, out, NULL };
+	posix_spawn_file_actions_t fa;
+	pid_t pid;
+	int st, rc;
+
+	snprintf(script, sizeof(script), "plots/%s.gp", name);
+	snprintf(out, sizeof(out), "plots/%s.%s", name, ext);
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_addchdir_np(&fa, dir);
+	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+	rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	if (rc)
+		return -1;
+	while (waitpid(pid, &st, 0) < 0)
+		if (errno != EINTR)
+			return -1;
+	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int gnuplot_render(const char *dir, char *err, size_t errlen)
+{
+	static const char *const charts[][2] = {
+		{ "throughput", "summary.csv" }, { "rtt", "summary.csv" }, { "cpu", "summary.csv" },
+		{ "ratios", "ratios.csv" }, { "timeline", "timeline.csv" },
+	};
+	static const char *const exts[] = { "svg", "png" };
+	char gp[4200], path[4200], log[4200];
+	struct stat st;
+	int logfd, rc = 0;
+
+	if (find_gnuplot(gp, sizeof(gp)) < 0) {
+		snprintf(err, errlen, "gnuplot is not installed: the chart scripts are in %s/plots; "
+			 "render one with: cd %s && gnuplot -c plots/throughput.gp summary.csv "
+			 "plots/throughput.svg", dir, dir);
+		return 1;
+	}
+	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		snprintf(err, errlen, "%s: %s", log, strerror(errno));
+		return -1;
+	}
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
+		snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, charts[i][0]);
+		if (stat(path, &st) < 0)
+			continue;
+		for (size_t e = 0; e < 2; e++)
+			if (run_gnuplot(gp, dir, charts[i][0], charts[i][1], exts[e], logfd) < 0 && !rc) {
+				snprintf(err, errlen, "gnuplot failed on %s (%s); see %s", path,
+					 exts[e], log);
+				rc = -1;
+			}
+	}
+	close(logfd);
+	if (stat(log, &st) == 0 && st.st_size == 0)
+		unlink(log);
+	return rc;
+}

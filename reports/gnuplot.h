@@ -1,0 +1,42 @@
+/*
+ * gnuplot: plots/ in a run folder, one script per chart and the SVG and
+ * PNG images gnuplot draws from them.
+ *
+ * Every script reads CSV and takes its paths as arguments, so that
+ *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
+ * rebuilds a chart exactly (the image type follows the extension, .svg or
+ * .png).  Charts:
+ *   throughput.gp (summary.csv)  msgs/s and MiB/s against size, a line per
+ *                                series, CI error bars, a panel per concurrency
+ *   rtt.gp        (summary.csv)  RTT p50 and p99 against size, log y
+ *   cpu.gp        (summary.csv)  CPU µs per message
+ *   ratios.gp     (ratios.csv)   each ratio against size, a line at 1.0
+ *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
+ * When size takes one value the x axis is the series instead (bars).
+ * Failed cells have empty figures, drawn as no point, never as zero.
+ *
+ * gnuplot has no safe mode: text from the matrix file reaches a script only
+ * through gnuplot_quote() (single quotes, ' doubled, control characters
+ * refused), and every label is `noenhanced`.
+ */
+#ifndef MATRIX_GNUPLOT_H
+#define MATRIX_GNUPLOT_H
+
+#include <stddef.h>
+
+struct report;
+
+/* 'in' with ' doubled, into out.  -1 when in holds a control character
+ * (a newline would end the command) or out is too small. */
+int gnuplot_quote(const char *in, char *out, size_t outlen);
+
+/* Writes the plots/NAME.gp scripts for the charts this run has; -1 with err. */
+int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
+
+/* Renders every script of DIR/plots to .svg and .png with gnuplot.
+ * Returns 0, 1 when gnuplot is not installed (err says how to render by
+ * hand), -1 when gnuplot failed (err names the script; its messages are
+ * in plots/gnuplot.log). */
+int gnuplot_render(const char *dir, char *err, size_t errlen);
+
+#endif

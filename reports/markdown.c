@@ -1,0 +1,432 @@
+/* summary.md: see markdown.h. */
+#include "markdown.h"
+#include "report.h"
+#include "units.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXV 4096
+
+/* Three significant digits, keeping trailing zeros: 10.0, 1.23, 123. */
+static void sig3(double v, char *buf, size_t len)
+{
+	double a = fabs(v);
+
+	snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
+}
+
+struct unit {
+	const char *suffix;
+	double scale;
+	const char *prefix;
+};
+
+static struct unit unit_of(const char *metric, double median)
+{
+	if (strstr(metric, "msgs_per_s")) {
+		if (median >= 1e6)
+			return (struct unit){ " msg/s", 1e6, "M" };
+		if (median >= 1e3)
+			return (struct unit){ " msg/s", 1e3, "k" };
+		return (struct unit){ " msg/s", 1, "" };
+	}
+	if (!strcmp(metric, "mib_per_s"))
+		return (struct unit){ " MiB/s", 1, "" };
+	if (!strcmp(metric, "cpu_us_per_msg"))
+		return (struct unit){ " µs/msg", 1, "" };
+	if (median >= 1000)
+		return (struct unit){ " ms", 1000, "" };
+	return (struct unit){ " µs", 1, "" };
+}
+
+void markdown_format_metric(const char *metric, double median, double half, char *buf,
+			    size_t len)
+{
+	struct unit u = unit_of(metric, median);
+	char m[32], h[32];
+
+	if (isnan(median)) {
+		snprintf(buf, len, "-");
+		return;
+	}
+	sig3(median / u.scale, m, sizeof(m));
+	if (isnan(half)) {
+		snprintf(buf, len, "%s%s%s", m, u.prefix, u.suffix);
+		return;
+	}
+	/* the half-width at the median's precision */
+	double hv = half / u.scale, mv = fabs(median / u.scale);
+	int decimals = mv >= 100 ? 0 : mv >= 10 ? 1 : mv >= 1 ? 2 : 3;
+	if (hv > 0 && hv < pow(10, -decimals))
+		decimals = (int)ceil(-log10(hv));
+	snprintf(h, sizeof(h), "%.*f", decimals > 6 ? 6 : decimals, hv);
+	snprintf(buf, len, "%s%s ± %s%s%s", m, u.prefix, h, u.prefix, u.suffix);
+}
+
+static const char *metric_title(const char *metric)
+{
+	static const struct { const char *m, *t; } titles[] = {
+		{ "msgs_per_s", "messages per second" },
+		{ "mib_per_s", "MiB per second" },
+		{ "rtt_mean_us", "round-trip time, mean" },
+		{ "rtt_p50_us", "round-trip time, median (p50)" },
+		{ "rtt_p90_us", "round-trip time, p90" },
+		{ "rtt_p99_us", "round-trip time, p99" },
+		{ "rtt_p999_us", "round-trip time, p99.9" },
+		{ "rtt_max_us", "round-trip time, max" },
+		{ "cpu_us_per_msg", "CPU time per message (all workers)" },
+		{ "sent_msgs_per_s", "messages per second at the senders" },
+	};
+	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
+		if (!strcmp(titles[i].m, metric))
+			return titles[i].t;
+	return metric;
+}
+
+/* The metrics a pattern's tables show, in order. */
+static size_t pattern_metrics(const char *pattern, int *out)
+{
+	static const char *const pp[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
+					  "cpu_us_per_msg" };
+	static const char *const ec[] = { "msgs_per_s", "rtt_p50_us", "rtt_p99_us", "cpu_us_per_msg" };
+	static const char *const st[] = { "msgs_per_s", "mib_per_s", "sent_msgs_per_s",
+					  "cpu_us_per_msg" };
+	const char *const *l = !strcmp(pattern, "stream") ? st : !strcmp(pattern, "echo") ? ec : pp;
+	size_t n = l == st ? 4 : l == ec ? 4 : 5;
+
+	for (size_t i = 0; i < n; i++)
+		out[i] = matrix_metric_index(l[i]);
+	return n;
+}
+
+struct page {
+	const struct report *r;
+	FILE *f;
+	const char *pattern;
+	int pattern_dim;
+	int col;			/* column dimension, -1 for none */
+	int rowdims[32];
+	size_t nrowdims;
+	const struct rcell *cells[MAXV];	/* this pattern's cells */
+	size_t ncells;
+};
+
+/* A dimension value for a person: sizes as 10B, 1KiB. */
+static const char *human(const struct report *r, size_t d, const char *v)
+{
+	static char buf[8][32];
+	static unsigned next;
+	const struct dimension *md = matrix_dim(&r->m, r->dimnames[d]);
+	char *end, *b = buf[next++ % 8];
+	unsigned long long n = strtoull(v, &end, 10);
+
+	if (!md || md->kind != VK_SIZE || *end || !*v)
+		return v;
+	return units_format_size(n, b, sizeof(buf[0]));
+}
+
+static const char *cell_pattern(const struct rcell *c, int pdim)
+{
+	return pdim >= 0 ? c->dims[pdim] : "pingpong";
+}
+
+/* Does dimension d take more than one value among the page's cells? */
+static int varies(const struct page *p, size_t d)
+{
+	for (size_t i = 1; i < p->ncells; i++)
+		if (strcmp(p->cells[i]->dims[d], p->cells[0]->dims[d]))
+			return 1;
+	return 0;
+}
+
+static size_t values_of(const struct page *p, size_t d, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		size_t k;
+		for (k = 0; k < n && strcmp(out[k], p->cells[i]->dims[d]); k++)
+			;
+		if (k == n && n < MAXV)
+			out[n++] = p->cells[i]->dims[d];
+	}
+	return n;
+}
+
+/* Same row: equal in every row dimension. */
+static int same_row(const struct page *p, const struct rcell *a, const struct rcell *b)
+{
+	for (size_t i = 0; i < p->nrowdims; i++)
+		if (strcmp(a->dims[p->rowdims[i]], b->dims[p->rowdims[i]]))
+			return 0;
+	return 1;
+}
+
+static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
+		      size_t len)
+{
+	size_t ok = c->reps - c->failed;
+	const struct stat_summary *s = &c->st[m];
+	char marks[64] = "";
+
+	if (!ok) {
+		snprintf(buf, len, "failed: %s", c->status);
+		return;
+	}
+	markdown_format_metric(matrix_metrics[m], s->median, (s->ci_hi - s->ci_lo) / 2, buf, len);
+	if (c->noisy[m])
+		strcat(marks, " ~");
+	if (c->failed)
+		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " (%zu/%zu ok)", ok,
+			 c->reps);
+	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
+	(void)r;
+}
+
+static void ratio_text(const struct rpair *p, char *buf, size_t len)
+{
+	if (!p || isnan(p->ratio))
+		snprintf(buf, len, "-");
+	else if (isnan(p->lo))
+		snprintf(buf, len, "%.2f×", p->ratio);
+	else
+		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
+}
+
+/* Markdown table cells must not hold '|' or a newline. */
+static void md_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	for (; *s; s++)
+		if (*s == '|')
+			fputs("\\|", f);
+		else if (*s == '\n' || *s == '\r')
+			fputc(' ', f);
+		else
+			fputc(*s, f);
+	fputc(' ', f);
+}
+
+static void table(struct page *p, int m)
+{
+	const struct report *r = p->r;
+	const char *colv[MAXV];
+	size_t ncol = p->col >= 0 ? values_of(p, (size_t)p->col, colv) : 1;
+	size_t defs[32], ndefs = 0;
+	FILE *f = p->f;
+
+	for (size_t d = 0; d < r->ndefs && ndefs < 32; d++)
+		if (r->defs[d].metric == m && (int)r->defs[d].dim == p->col)
+			defs[ndefs++] = d;
+	fprintf(f, "\n### %s\n\n", metric_title(matrix_metrics[m]));
+	for (size_t i = 0; i < p->nrowdims; i++)
+		md_cell(f, r->dimnames[p->rowdims[i]]);
+	if (!p->nrowdims)
+		md_cell(f, "");
+	for (size_t c = 0; c < ncol; c++)
+		md_cell(f, p->col >= 0 ? human(r, (size_t)p->col, colv[c]) : matrix_metrics[m]);
+	for (size_t d = 0; d < ndefs; d++)
+		md_cell(f, r->defs[defs[d]].name);
+	fputs("|\n", f);
+	for (size_t i = 0; i < (p->nrowdims ? p->nrowdims : 1) + ncol + ndefs; i++)
+		fputs(i < (p->nrowdims ? p->nrowdims : 1) ? "|---" : "|---:", f);
+	fputs("|\n", f);
+
+	/* one row per distinct combination of the row dimensions, in cell order */
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		size_t k;
+		char buf[128];
+		for (k = 0; k < i && !same_row(p, p->cells[k], c); k++)
+			;
+		if (k < i)
+			continue;
+		for (size_t d = 0; d < p->nrowdims; d++)
+			md_cell(f, human(r, (size_t)p->rowdims[d], c->dims[p->rowdims[d]]));
+		if (!p->nrowdims)
+			md_cell(f, p->pattern);
+		for (size_t v = 0; v < ncol; v++) {
+			const struct rcell *hit = NULL;
+			for (size_t j = 0; j < p->ncells && !hit; j++)
+				if (same_row(p, p->cells[j], c) &&
+				    (p->col < 0 || !strcmp(p->cells[j]->dims[p->col], colv[v])))
+					hit = p->cells[j];
+			if (hit)
+				cell_text(r, hit, m, buf, sizeof(buf));
+			else
+				snprintf(buf, sizeof(buf), "not run");
+			md_cell(f, buf);
+		}
+		for (size_t d = 0; d < ndefs; d++) {
+			const struct rpair *hit = NULL;
+			for (size_t j = 0; j < r->npairs && !hit; j++)
+				if (r->pairs[j].def == defs[d] && same_row(p, r->pairs[j].num, c) &&
+				    !strcmp(cell_pattern(r->pairs[j].num, p->pattern_dim), p->pattern))
+					hit = &r->pairs[j];
+			ratio_text(hit, buf, sizeof(buf));
+			md_cell(f, buf);
+		}
+		fputs("|\n", f);
+	}
+}
+
+static void pattern_section(struct page *p)
+{
+	const struct report *r = p->r;
+	int ms[MATRIX_NMETRICS];
+	size_t nm = pattern_metrics(p->pattern, ms);
+	int tr = report_dim(r, "transport");
+	FILE *f = p->f;
+
+	/* columns: transport, else the first ratio's dimension, when it varies */
+	p->col = -1;
+	if (tr >= 0 && varies(p, (size_t)tr))
+		p->col = tr;
+	for (size_t d = 0; p->col < 0 && d < r->ndefs; d++)
+		if (varies(p, r->defs[d].dim))
+			p->col = (int)r->defs[d].dim;
+	p->nrowdims = 0;
+	for (size_t d = 0; d < r->ndims && p->nrowdims < 32; d++)
+		if ((int)d != p->col && (int)d != p->pattern_dim && varies(p, d))
+			p->rowdims[p->nrowdims++] = (int)d;
+
+	fprintf(f, "\n## %s\n\n", p->pattern);
+	int first = 1;
+	for (size_t d = 0; d < r->ndims; d++) {
+		if ((int)d == p->pattern_dim || varies(p, d) || (int)d == p->col)
+			continue;
+		fprintf(f, "%s%s %s", first ? "Same in every cell: " : ", ", r->dimnames[d],
+			human(r, d, p->cells[0]->dims[d]));
+		first = 0;
+	}
+	if (!first)
+		fputs(".\n", f);
+	/* ratio metrics this pattern's tables do not show yet get a table too */
+	for (size_t d = 0; d < r->ndefs; d++) {
+		size_t k;
+		for (k = 0; k < nm && ms[k] != r->defs[d].metric; k++)
+			;
+		if (k == nm && nm < MATRIX_NMETRICS)
+			ms[nm++] = r->defs[d].metric;
+	}
+	for (size_t i = 0; i < nm; i++) {
+		int any = 0;
+		for (size_t c = 0; c < p->ncells; c++)
+			any |= p->cells[c]->st[ms[i]].n > 0 || p->cells[c]->failed == p->cells[c]->reps;
+		if (any)
+			table(p, ms[i]);
+	}
+}
+
+static void header(const struct report *r, FILE *f)
+{
+	size_t nmin = SIZE_MAX, nmax = 0;
+
+	fprintf(f, "# %s\n\n", r->m.name);
+	if (r->m.description && *r->m.description)
+		fprintf(f, "%s\n\n", r->m.description);
+	fprintf(f, "| | |\n|---|---|\n");
+	const char *rows[][2] = {
+		{ "host", report_meta(r, "host") }, { "kernel", report_meta(r, "kernel") },
+		{ "CPU", report_meta(r, "cpu_model") }, { "cores", report_meta(r, "cores") },
+		{ "governor", report_meta(r, "governor") }, { "started", report_meta(r, "start_utc") },
+		{ "ended", report_meta(r, "end_utc") }, { "run status", report_meta(r, "status") },
+		{ "matrix version", report_meta(r, "tool_version") },
+		{ "revision", report_meta(r, "git_revision") },
+		{ "command", report_meta(r, "command_line") },
+	};
+	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+		md_cell(f, rows[i][0]);
+		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
+		fputs("|\n", f);
+	}
+	for (size_t i = 0; i < r->ncells; i++) {
+		size_t ok = r->cells[i].reps - r->cells[i].failed;
+		if (ok < nmin)
+			nmin = ok;
+		if (ok > nmax)
+			nmax = ok;
+	}
+	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
+		"width of the order-statistic interval of that median");
+	if (r->ncells && nmin == nmax && nmin > 0) {
+		double lo, hi, lvl, x[512];
+		for (size_t i = 0; i < nmin && i < 512; i++)
+			x[i] = (double)i;
+		stats_median_ci(x, nmin < 512 ? nmin : 512, STATS_LEVEL, &lo, &hi, &lvl);
+		fprintf(f, ", which with %zu repetitions covers the median with %.4g%% confidence%s",
+			nmin, lvl * 100, lvl < STATS_LEVEL ? " (95% needs 6 or more repetitions)" : "");
+	}
+	fprintf(f, ". Ratios are ratios of medians, with a 95%% percentile-bootstrap "
+		"interval (%d resamples, seed %#llx). `~`: CV above %.4g%% (noisy); "
+		"`(k/n ok)`: k of n repetitions succeeded.\n", STATS_BOOT_RESAMPLES,
+		(unsigned long long)STATS_BOOT_SEED, r->m.report.noisy_cv * 100);
+}
+
+static void headline(const struct report *r, FILE *f)
+{
+	if (!r->ndefs)
+		return;
+	fprintf(f, "\n## Ratios over all cells\n\n| ratio | metric | geometric mean | cell pairs |\n"
+		"|---|---|---:|---:|\n");
+	for (size_t d = 0; d < r->ndefs; d++) {
+		char buf[64];
+		md_cell(f, r->defs[d].name);
+		md_cell(f, matrix_metrics[r->defs[d].metric]);
+		if (isnan(r->defs[d].geomean))
+			snprintf(buf, sizeof(buf), "-");
+		else
+			snprintf(buf, sizeof(buf), "%.2f×", r->defs[d].geomean);
+		md_cell(f, buf);
+		snprintf(buf, sizeof(buf), "%zu", r->defs[d].npairs);
+		md_cell(f, buf);
+		fputs("|\n", f);
+	}
+}
+
+int markdown_write(const struct report *r, char *err, size_t errlen)
+{
+	char path[4096], tmp[4112];
+	static struct page p;
+	const char *patterns[8];
+	size_t np = 0;
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/summary.md", r->dir);
+	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
+	if (!(f = fopen(tmp, "we"))) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	header(r, f);
+	memset(&p, 0, sizeof(p));
+	p.r = r;
+	p.f = f;
+	p.pattern_dim = report_dim(r, "pattern");
+	for (size_t i = 0; i < r->ncells; i++) {
+		const char *pat = cell_pattern(&r->cells[i], p.pattern_dim);
+		size_t k;
+		for (k = 0; k < np && strcmp(patterns[k], pat); k++)
+			;
+		if (k == np && np < 8)
+			patterns[np++] = pat;
+	}
+	for (size_t k = 0; k < np; k++) {
+		p.pattern = patterns[k];
+		p.ncells = 0;
+		for (size_t i = 0; i < r->ncells && p.ncells < MAXV; i++)
+			if (!strcmp(cell_pattern(&r->cells[i], p.pattern_dim), p.pattern))
+				p.cells[p.ncells++] = &r->cells[i];
+		pattern_section(&p);
+	}
+	headline(r, f);
+	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

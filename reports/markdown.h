@@ -1,0 +1,29 @@
+/*
+ * markdown: summary.md, the page a person reads at a glance, plain text
+ * that also renders as Markdown.
+ *
+ * A header (matrix name, description, host, kernel, CPU, date, tool
+ * version), then per pattern a pivot table per metric shaped like the
+ * source experiments' tables: one row per combination of the dimensions
+ * that vary (other than the column dimension), one column per value of the
+ * column dimension (transport, or the first ratio's dimension), each
+ * "median ± half the width of its interval" in human units, then one column
+ * per ratio of that metric, written "5.70× (5.1–6.3)".  Noisy cells (CV
+ * above report.noisy_cv) carry "~", partly failed ones "(k/n ok)", failed
+ * ones "failed: STATUS": marked, never hidden.  Last, each ratio's
+ * geometric mean over its cell pairs, as the headline.
+ */
+#ifndef MATRIX_MARKDOWN_H
+#define MATRIX_MARKDOWN_H
+
+#include <stddef.h>
+
+struct report;
+
+int markdown_write(const struct report *r, char *err, size_t errlen);
+
+/* "10.0k ± 0.55k msg/s", "82.2 ± 1.3 µs" (exposed for tests). */
+void markdown_format_metric(const char *metric, double median, double half, char *buf,
+			    size_t len);
+
+#endif

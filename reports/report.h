@@ -1,0 +1,87 @@
+/*
+ * report: a run folder's results.csv (and its matrix.yaml and meta.csv)
+ * read back into per-cell statistics and ratios, and written out as
+ *   summary.csv   one row per cell: every metric's n, median, CI, spread
+ *   ratios.csv    one row per cell pair and ratio, then one geometric-mean
+ *                 row per ratio (scope = geomean)
+ *   summary.md    (markdown.h)
+ *   plots/        (gnuplot.h)
+ *
+ * Everything is computed from the files alone, so `matrix report DIR`
+ * rebuilds exactly what `matrix run` wrote, and works on a folder whose run
+ * was interrupted.  Failed repetitions are counted and left out of every
+ * figure; a cell with no successful repetition keeps its status and has
+ * empty figures.
+ */
+#ifndef MATRIX_REPORT_H
+#define MATRIX_REPORT_H
+
+#include <stddef.h>
+
+#include "matrix.h"
+#include "stats.h"
+
+struct rcell {
+	unsigned number;
+	char **dims;			/* values as results.csv writes them */
+	size_t reps, failed;
+	char *status;			/* "ok", "ok, 1 of 3 failed (timeout)", "timeout" */
+	double *vals[MATRIX_NMETRICS];	/* one per successful repetition */
+	struct stat_summary st[MATRIX_NMETRICS];
+	int noisy[MATRIX_NMETRICS];	/* CV above report.noisy_cv */
+};
+
+struct rratio_def {
+	char *name;
+	size_t dim;			/* index into report.dimnames */
+	char *num, *den;		/* values as results.csv writes them */
+	int metric;			/* index into matrix_metrics */
+	double geomean;
+	size_t npairs;
+};
+
+struct rpair {
+	size_t def;			/* index into defs */
+	const struct rcell *num, *den;
+	double ratio, lo, hi;
+};
+
+struct report_opts {
+	const char *ratios[32];		/* --ratio [DIM:]NUM/DEN; replace the matrix's */
+	size_t nratios;
+	const char *metric;		/* --metric: for every ratio */
+};
+
+struct report {
+	char *dir;
+	struct matrix m;
+	char **dimnames;		/* results.csv columns between cell and rep */
+	size_t ndims;
+	struct rcell *cells;		/* by cell number */
+	size_t ncells;
+	struct rratio_def *defs;
+	size_t ndefs;
+	struct rpair *pairs;
+	size_t npairs;
+	struct { char *key, *value; } *meta;
+	size_t nmeta;
+};
+
+/* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv.  -1 with a
+ * message naming the file (and line) or the flag in err. */
+int report_load(struct report *r, const char *dir, const struct report_opts *o,
+		char *err, size_t errlen);
+void report_release(struct report *r);
+
+/* Writes summary.csv, ratios.csv, summary.md and plots/ (scripts) into the
+ * folder; -1 with err on a write error. */
+int report_write(const struct report *r, char *err, size_t errlen);
+
+/* A fact from meta.csv, or "" */
+const char *report_meta(const struct report *r, const char *key);
+/* Index of a dimension column, or -1. */
+int report_dim(const struct report *r, const char *name);
+/* Number of distinct values of dimension d among the cells. */
+size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
+
+#endif
