@@ -220,7 +220,8 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 	quote_title(label, q, sizeof(q));
 	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
 	if (c->xdim >= 0) {
-		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\n");
+		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\n"
+			"set offsets graph 0.04, graph 0.04, 0, 0\n");
 	} else {
 		fprintf(f, "unset logscale x\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
 			"set style fill solid 0.5 border -1\nset xtics (", c->nseries);

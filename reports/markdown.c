@@ -371,7 +371,7 @@ static void headline(const struct report *r, FILE *f)
 {
 	if (!r->ndefs)
 		return;
-	fprintf(f, "\n## Ratios over all cells\n\n| ratio | metric | geometric mean | cell pairs |\n"
+	fprintf(f, "\n## Ratios over all cells\n\n| ratio | metric | geometric mean | cell pairs measured |\n"
 		"|---|---|---:|---:|\n");
 	for (size_t d = 0; d < r->ndefs; d++) {
 		char buf[64];

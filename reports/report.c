@@ -352,11 +352,11 @@ static int pair_up(struct report *r)
 			stats_ratio_ci(c->vals[def->metric], c->st[def->metric].n, o->vals[def->metric],
 				       o->st[def->metric].n, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
 				       STATS_LEVEL, &p->ratio, &p->lo, &p->hi);
-			def->npairs++;
 			if (isfinite(p->ratio))
 				logs[nl++] = p->ratio;
 		}
 		def->geomean = stats_geomean(logs, nl);
+		def->npairs = nl;
 		free(logs);
 	}
 	return 0;

@@ -36,8 +36,8 @@ struct rratio_def {
 	size_t dim;			/* index into report.dimnames */
 	char *num, *den;		/* values as results.csv writes them */
 	int metric;			/* index into matrix_metrics */
-	double geomean;
-	size_t npairs;
+	double geomean;			/* over the pairs with a ratio */
+	size_t npairs;			/* pairs with a ratio (both sides measured) */
 };
 
 struct rpair {

@@ -80,19 +80,25 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		window_cpu_ns += w->cpu_ns;
 	}
 	double sender_s = cend > cstart ? (double)(cend - cstart) / 1e9 : NAN;
+	double window_msgs;
 	if (c->p.pattern == PAT_STREAM) {
 		msgs = o->server.messages;
 		bytes = o->server.bytes;
+		/* the receiver's window opens when its first read returns: what that
+		 * read brought arrived before, and is not in the rate */
+		window_msgs = (double)o->server.window_messages;
 		row->elapsed_s = o->server.end_ns > o->server.start_ns
 				 ? (double)(o->server.end_ns - o->server.start_ns) / 1e9 : NAN;
 	} else {
 		row->elapsed_s = sender_s;
 		rtt_figures(o, row);
+		window_msgs = (double)msgs;
 	}
 	row->messages = (double)msgs;
 	row->bytes = (double)bytes;
-	row->msgs_per_s = ratio((double)msgs, row->elapsed_s);
-	row->mib_per_s = ratio((double)bytes / 1048576.0, row->elapsed_s);
+	row->msgs_per_s = ratio(window_msgs, row->elapsed_s);
+	row->mib_per_s = ratio(msgs ? window_msgs * ((double)bytes / (double)msgs) / 1048576.0 : 0,
+			       row->elapsed_s);
 	row->sent_messages = (double)sent;
 	row->sent_msgs_per_s = ratio((double)sent, sender_s);
 	row->sent_mib_per_s = ratio((double)sent_bytes / 1048576.0, sender_s);

@@ -7,8 +7,10 @@
  *   client's last response; RTT percentiles come from the clients'
  *   histograms merged; bytes count request and response.
  * stream: messages and bytes are what the server received (whole messages
- *   only), the window runs from the first timed byte to the last at the
- *   receiver; the sender-side rate (sent_msgs_per_s) is reported beside it.
+ *   only); the rate's window runs from the receiver's first timed read to
+ *   its last, and counts the messages that arrived inside it (those of the
+ *   first read came earlier); the sender-side rate (sent_msgs_per_s) is
+ *   reported beside it.
  * CPU: client_cpu_s and server_cpu_s are whole-process figures from wait4
  *   (setup and warmup included); cpu_us_per_msg uses the CPU the workers
  *   measured over the timed window only.  ctx_switches is every worker's

@@ -142,6 +142,7 @@ static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
 	wire_reader_init(&s->rd);
 	if (spawn_start(&s->ch, a->argv, r->start_rd, logfd, err, sizeof(err)) < 0) {
 		close(logfd);
+		unlink(s->log);
 		fail(r, NULL, 1, "spawn failed", "%s: %s", s->name, err);
 		return -1;
 	}
@@ -206,6 +207,17 @@ static void send_go(struct run *r)
 	r->go_sent = 1;
 }
 
+/* "connect: Connection refused" from stage "connect" and message
+ * "connect 127.0.0.1:1: Connection refused": the stage and the reason,
+ * short enough to group rows by; the whole message goes in `error`. */
+static void short_status(const struct worker_result *res, char *buf, size_t len)
+{
+	const char *reason = strrchr(res->error, ':');
+
+	reason = reason && reason[1] == ' ' && strlen(reason + 2) <= 60 ? reason + 2 : res->error;
+	snprintf(buf, len, "%s: %.100s", res->error_stage, reason);
+}
+
 static void on_line(struct run *r, struct slot *s, const char *line)
 {
 	char err[256];
@@ -214,10 +226,13 @@ static void on_line(struct run *r, struct slot *s, const char *line)
 		fail(r, s, 1, "protocol error", "%s: %s", s->name, err);
 		return;
 	}
-	if (s->res->error[0] && r->fail_rank < 1)
-		fail(r, s, 1, s->res->error, "%s (pid %ld): %s: %s", s->name, (long)s->ch.pid,
+	if (s->res->error[0] && r->fail_rank < 1) {
+		char status[160];
+		short_status(s->res, status, sizeof(status));
+		fail(r, s, 1, status, "%s (pid %ld): %s: %s", s->name, (long)s->ch.pid,
 		     s->res->error_stage, s->res->error);
-	if (s == r->slots && s->res->address[0] && !r->clients_started) {
+	}
+	if (s == r->slots && s->res->address[0] && !r->clients_started && !r->fail_rank) {
 		snprintf(r->address, sizeof(r->address), "%s", s->res->address);
 		start_clients(r);
 	}
@@ -243,24 +258,40 @@ static void read_reports(struct run *r, struct slot *s)
 	}
 }
 
+static void read_reports(struct run *r, struct slot *s);
+
+/* Judges a reaped worker, after reading what it wrote before it died. */
 static void on_exit_status(struct run *r, struct slot *s)
 {
-	char desc[128];
+	char desc[128], status[160];
 	int st = s->ch.status;
 
+	if (s->ch.report_fd >= 0)
+		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
-	if (WIFSIGNALED(st) && !s->ch.signalled_by_us)
+	if (spawn_crashed(&s->ch))
 		fail(r, s, 2, desc, "%s (pid %ld) %s", s->name, (long)s->ch.pid, desc);
-	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && !s->ch.signalled_by_us)
-		fail(r, s, 1, s->res->error[0] ? s->res->error : desc, "%s (pid %ld) %s%s%s",
+	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && !s->ch.signalled_by_us) {
+		if (s->res->error[0])
+			short_status(s->res, status, sizeof(status));
+		fail(r, s, 1, s->res->error[0] ? status : desc, "%s (pid %ld) %s%s%s",
 		     s->name, (long)s->ch.pid, desc, s->res->error[0] ? ": " : "", s->res->error);
+	}
 }
 
+/* Signals every worker still running.  One that has already died is
+ * judged first, so that its own crash is not taken for our signal. */
 static void signal_all(struct run *r, int sig)
 {
-	for (unsigned i = 0; i < r->nslots; i++)
-		if (r->slots[i].started)
-			spawn_signal(&r->slots[i].ch, sig);
+	for (unsigned i = 0; i < r->nslots; i++) {
+		struct slot *s = &r->slots[i];
+		if (!s->started || s->ch.reaped)
+			continue;
+		if (spawn_reap(&s->ch))
+			on_exit_status(r, s);
+		else
+			spawn_signal(&s->ch, sig);
+	}
 }
 
 static const char *waiting_for(struct run *r, char *buf, size_t len)
@@ -303,11 +334,10 @@ static int step(struct run *r, uint64_t deadline)
 	}
 	if (!n)
 		return 0;
-	if (r->killing && r->kill_at < wake)
+	if (r->killing)		/* past the deadline: wake for the SIGKILL round */
 		wake = r->kill_at;
-	int ms = wake > now ? (int)((wake - now) / 1000000 + 1) : 0;
-	if (ms > TICK_MS)
-		ms = TICK_MS;
+	uint64_t left_ms = wake > now ? (wake - now) / 1000000 + 1 : 0;
+	int ms = left_ms > TICK_MS ? TICK_MS : (int)left_ms;
 	if (poll(pfd, n, ms) < 0 && errno != EINTR)
 		fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
 	/* exits first, so a crash is seen before the errors it causes in peers */

@@ -53,7 +53,7 @@ static const struct dimspec dimspecs[] = {
 	{ "concurrency", VK_COUNT, 1024 },
 	{ "count", VK_COUNT, 0 },
 	{ "duration", VK_DURATION, 0 },
-	{ "inflight", VK_COUNT, UINT32_MAX },
+	{ "inflight", VK_COUNT, 1024 },
 	{ "nodelay", VK_BOOL, 0 },
 	{ "interval", VK_DURATION, 0 },
 };

@@ -128,6 +128,15 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 	if (p->count && p->count < p->concurrency)
 		CELL_ERR("count", "count %llu is less than concurrency %u: every client needs "
 			 "at least one message", (unsigned long long)p->count, p->concurrency);
+	if (p->pattern == PAT_STREAM &&
+	    (p->duration_ns ? p->duration_ns : m->timeout_ns) / p->interval_ns > PLAN_MAX_INTERVALS)
+		CELL_ERR("interval", "interval too short: a timeline of more than %u intervals "
+			 "(duration, or else timeout, divided by interval)", PLAN_MAX_INTERVALS);
+	if (m->timeout_ns > PLAN_MAX_TIMEOUT_NS) {
+		struct srcpos at = m->timeout_pos;
+		snprintf(err, errlen, "%s:%d:%d: timeout: at most 24h", m->path, at.line, at.col);
+		return -1;
+	}
 	if (p->duration_ns && p->duration_ns >= m->timeout_ns)
 		CELL_ERR("duration", "duration must be shorter than the timeout (%llu s)",
 			 (unsigned long long)(m->timeout_ns / 1000000000ull));

@@ -28,6 +28,8 @@
 #define PLAN_DEFAULT_SIZE 1024
 #define PLAN_DEFAULT_COUNT 10000
 #define PLAN_DEFAULT_INTERVAL_NS 1000000000ull
+#define PLAN_MAX_INTERVALS (1u << 20)	/* timeline rows per stream repetition */
+#define PLAN_MAX_TIMEOUT_NS (86400ull * 1000000000ull)
 
 struct cell_params {
 	enum pattern pattern;

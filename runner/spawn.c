@@ -43,6 +43,14 @@ static void child_exec(char *const argv[], int report_wr, int control_fd, int lo
 	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
 	    dup2(report_wr, 3) < 0 || (control_fd >= 0 && dup2(control_fd, 4) < 0))
 		goto fail;
+	/* exactly 0..4, and the exec-error pipe (close-on-exec) above them:
+	 * nothing the runner itself inherited reaches a worker */
+	if (control_fd < 0)
+		close(4);
+	if (dup2(errpipe, 5) < 0 || fcntl(5, F_SETFD, FD_CLOEXEC) < 0)
+		goto fail;
+	errpipe = 5;
+	close_range(6, ~0u, 0);
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
 	execv(argv[0], argv);
 fail:
@@ -56,7 +64,7 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 		char *err, size_t errlen)
 {
 	int rep[2] = { -1, -1 }, ep[2] = { -1, -1 };
-	int hi_rep = -1, hi_ctl = -1, hi_log = -1, devnull = -1, e = 0;
+	int hi_rep = -1, hi_ctl = -1, hi_log = -1, hi_err = -1, devnull = -1, e = 0;
 	sigset_t all, old;
 	ssize_t n;
 	pid_t pid;
@@ -74,7 +82,9 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	hi_log = fcntl(log_fd, F_DUPFD_CLOEXEC, 10);
 	hi_ctl = control_fd >= 0 ? fcntl(control_fd, F_DUPFD_CLOEXEC, 10) : -1;
 	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	if (hi_rep < 0 || hi_log < 0 || (control_fd >= 0 && hi_ctl < 0) || devnull < 0) {
+	hi_err = fcntl(ep[1], F_DUPFD_CLOEXEC, 10);
+	if (hi_rep < 0 || hi_log < 0 || (control_fd >= 0 && hi_ctl < 0) || devnull < 0 ||
+	    hi_err < 0) {
 		snprintf(err, errlen, "descriptors: %s", strerror(errno));
 		goto fail;
 	}
@@ -82,7 +92,7 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child_exec(argv, hi_rep, hi_ctl, hi_log, devnull, ep[1], &old);
+		child_exec(argv, hi_rep, hi_ctl, hi_log, devnull, hi_err, &old);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -93,6 +103,8 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	ch->pid = pid;
 	close(ep[1]);
 	ep[1] = -1;
+	close(hi_err);
+	hi_err = -1;
 	do
 		n = read(ep[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
@@ -124,7 +136,7 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	close(devnull);
 	return 0;
 fail:;
-	int fds[] = { rep[0], rep[1], ep[0], ep[1], hi_rep, hi_log, hi_ctl, devnull };
+	int fds[] = { rep[0], rep[1], ep[0], ep[1], hi_rep, hi_log, hi_ctl, hi_err, devnull };
 	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
@@ -154,7 +166,19 @@ void spawn_signal(struct child *ch, int sig)
 	if (ch->pid < 0 || ch->reaped)
 		return;
 	ch->signalled_by_us = 1;
+	if (sig > 0 && sig < 32)
+		ch->sent_signals |= 1u << sig;
 	kill(ch->pid, sig);
+}
+
+int spawn_crashed(const struct child *ch)
+{
+	int sig;
+
+	if (!ch->reaped || !WIFSIGNALED(ch->status))
+		return 0;
+	sig = WTERMSIG(ch->status);
+	return sig >= 32 || !(ch->sent_signals & (1u << sig));
 }
 
 void spawn_release(struct child *ch)

@@ -29,6 +29,7 @@ struct child {
 	int reaped;
 	int status;		/* wait status, valid once reaped */
 	int signalled_by_us;	/* we sent it SIGTERM/SIGKILL */
+	unsigned sent_signals;	/* 1 << signal, for each signal we sent */
 	struct rusage ru;
 };
 
@@ -40,6 +41,10 @@ int spawn_reap(struct child *ch);
 
 /* Sends sig unless reaped; remembers that we did. */
 void spawn_signal(struct child *ch, int sig);
+
+/* 1 when the child died of a signal we did not send it (a crash, or
+ * someone else's kill), even if we were signalling it at the time. */
+int spawn_crashed(const struct child *ch);
 
 /* Closes the descriptors of a reaped child. */
 void spawn_release(struct child *ch);

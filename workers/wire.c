@@ -189,13 +189,14 @@ int wire_write_result(int fd, const struct worker_result *r)
 	struct line l = { .len = 0 };
 
 	add(&l, "result role=%s messages=%llu bytes=%llu sent_messages=%llu sent_bytes=%llu"
-	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu sndbuf=%d rcvbuf=%d nodelay=%d",
+	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu window_messages=%llu"
+	    " sndbuf=%d rcvbuf=%d nodelay=%d",
 	    r->role == ROLE_SERVER ? "server" : "client",
 	    (unsigned long long)r->messages, (unsigned long long)r->bytes,
 	    (unsigned long long)r->sent_messages, (unsigned long long)r->sent_bytes,
 	    (unsigned long long)r->start_ns, (unsigned long long)r->end_ns,
 	    (unsigned long long)r->cpu_ns, (unsigned long long)r->mismatches,
-	    r->sndbuf, r->rcvbuf, r->nodelay);
+	    (unsigned long long)r->window_messages, r->sndbuf, r->rcvbuf, r->nodelay);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -303,6 +304,7 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "sent_messages", &r->sent_messages }, { "sent_bytes", &r->sent_bytes },
 		{ "start_ns", &r->start_ns }, { "end_ns", &r->end_ns },
 		{ "cpu_ns", &r->cpu_ns }, { "mismatches", &r->mismatches },
+		{ "window_messages", &r->window_messages },
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },
@@ -384,14 +386,18 @@ static int apply_timeline(struct worker_result *r, struct kv *kv, size_t n)
 	}
 	if (idx != r->tl_len || idx >= (1u << 24))	/* in order, bounded */
 		return -1;
-	uint64_t *m = realloc(r->tl_messages, (idx + 1) * sizeof(*m));
-	if (!m)
-		return -1;
-	r->tl_messages = m;
-	uint64_t *b = realloc(r->tl_bytes, (idx + 1) * sizeof(*b));
-	if (!b)
-		return -1;
-	r->tl_bytes = b;
+	if ((idx & (idx - 1)) == 0) {	/* 0, 1, 2, 4, ...: room up to 2 * idx */
+		size_t cap = idx ? 2 * idx : 1;
+		uint64_t *m = realloc(r->tl_messages, cap * sizeof(*m));
+		if (!m)
+			return -1;
+		r->tl_messages = m;
+		uint64_t *b = realloc(r->tl_bytes, cap * sizeof(*b));
+		if (!b)
+			return -1;
+		r->tl_bytes = b;
+	}
+	uint64_t *m = r->tl_messages, *b = r->tl_bytes;
 	m[idx] = msgs;
 	b[idx] = bytes;
 	r->tl_len = idx + 1;

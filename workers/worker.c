@@ -20,7 +20,7 @@
 #include <fcntl.h>
 #include <sys/resource.h>
 
-#define STREAM_READ_MIN (256u * 1024)
+#define STREAM_READ_MIN (64u * 1024)
 #define TIMELINE_MAX (1u << 24)
 
 struct wopts {
@@ -164,6 +164,7 @@ struct conn_job {
 	struct conn c;
 	pthread_t thread;
 	uint64_t messages, bytes, first_ns, last_ns;
+	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
 	struct timeline tl;
 	struct conn_info info;
 	char err[512];
@@ -269,8 +270,10 @@ static void serve_stream(struct conn_job *j)
 			continue;
 		uint64_t now = now_ns();
 		uint64_t msgs = (total - warm) / size;
-		if (!j->first_ns)
+		if (!j->first_ns) {
 			j->first_ns = now;
+			j->first_read_msgs = msgs;
+		}
 		if (msgs > timed_msgs) {
 			uint64_t t0 = server_t0(s, now);
 			size_t idx = now > t0 ? (size_t)((now - t0) / o->interval_ns) : 0;
@@ -310,8 +313,9 @@ static void server_report_human(const struct wopts *o, const struct worker_resul
 	printf("server: %llu messages, %llu bytes in %.3f s", (unsigned long long)r->messages,
 	       (unsigned long long)r->bytes, secs);
 	if (secs > 0 && o->pattern == PAT_STREAM)
-		printf(" = %.0f msg/s, %.2f MiB/s at the receiver", (double)r->messages / secs,
-		       (double)r->bytes / secs / 1048576.0);
+		printf(" = %.0f msg/s, %.2f MiB/s at the receiver",
+		       (double)r->window_messages / secs,
+		       (double)r->window_messages * (double)o->topts.size / secs / 1048576.0);
 	printf("\n");
 }
 
@@ -363,6 +367,7 @@ static int run_server(const struct wopts *o)
 
 	struct worker_result r;
 	struct timeline tl = { 0 };
+	uint64_t before_window = 0;
 	worker_result_init(&r);
 	r.role = ROLE_SERVER;
 	r.start_ns = UINT64_MAX;
@@ -373,8 +378,10 @@ static int run_server(const struct wopts *o)
 			rc = fail(o, j->stage, j->err);
 		r.messages += j->messages;
 		r.bytes += j->bytes;
-		if (j->first_ns && j->first_ns < r.start_ns)
+		if (j->first_ns && j->first_ns < r.start_ns) {
 			r.start_ns = j->first_ns;
+			before_window = j->first_read_msgs;
+		}
 		if (j->last_ns > r.end_ns)
 			r.end_ns = j->last_ns;
 		timeline_merge(&tl, &j->tl);
@@ -395,6 +402,8 @@ static int run_server(const struct wopts *o)
 		r.end_ns = now_ns();
 	} else if (r.start_ns == UINT64_MAX) {
 		r.start_ns = 0;
+	} else {
+		r.window_messages = r.messages - before_window;
 	}
 	if (!rc && tl.overflow)
 		rc = fail(o, "timeline", "timeline too long: raise interval");
@@ -704,8 +713,10 @@ static int run_client(const struct wopts *o)
 	}
 	if (cl.mismatches) {
 		char msg[128];
-		snprintf(msg, sizeof(msg), "echo mismatch: %llu of %llu responses differ from their request",
-			 (unsigned long long)cl.mismatches, (unsigned long long)cl.messages);
+		snprintf(msg, sizeof(msg), "echo mismatch: %llu of %llu responses (%llu warmup, "
+			 "%llu timed) differ from their request", (unsigned long long)cl.mismatches,
+			 (unsigned long long)(o->warmup + cl.messages), (unsigned long long)o->warmup,
+			 (unsigned long long)cl.messages);
 		rc = fail(o, "verify", msg);
 	} else if (o->human) {
 		client_report_human(o, &r);
@@ -891,7 +902,8 @@ int worker_main(int argc, char **argv)
 	}
 	o.human = isatty(o.report_fd);
 	signal(SIGPIPE, SIG_IGN);
-	alarm((unsigned)(o.timeout_ns / 1000000000ull) + 1);
+	uint64_t alarm_s = o.timeout_ns / 1000000000ull + 1;
+	alarm(alarm_s > 864000 ? 864000 : (unsigned)alarm_s);
 	if (!o.human && wire_write_hello(o.report_fd, o.role) < 0) {
 		fprintf(stderr, "matrix worker: write to report fd %d: %s\n", o.report_fd,
 			strerror(errno));

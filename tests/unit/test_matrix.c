@@ -165,7 +165,7 @@ static const struct error_case error_cases[] = {
 	{ M("  count: 18446744073709551616\n"), "t.yaml:3:10: ", "too large" },
 	{ M("  concurrency: 1025\n"), "t.yaml:3:16: ",
 	  "concurrency: '1025' is too large: at most 1024" },
-	{ M("  inflight: 4294967296\n"), "t.yaml:3:13: ", "at most 4294967295" },
+	{ M("  inflight: 1025\n"), "t.yaml:3:13: ", "inflight: '1025' is too large: at most 1024" },
 	{ M("  duration: 5\n"), "t.yaml:3:13: ",
 	  "duration: invalid duration '5': missing unit: write 5s or 500ms" },
 	{ M("  interval: 1 s\n"), "t.yaml:3:13: ", "unknown unit ' s'" },
