@@ -91,5 +91,7 @@ Y
 	[ "$(csvq out/results.csv cell status | tail -1)" = "4	interrupted" ] || die "cell 2: $(cat out/results.csv)"
 	[ "$(csvq out/meta.csv key value | awk -F'\t' '$1 == "status" { print $2 }')" = interrupted ] ||
 		die "meta status"
+	# the report covers what finished
+	[ "$(csvq out/summary.csv cell status | head -1)" = "1	ok" ] || die "no summary of the finished cell"
 	expect_no_leftovers
 }

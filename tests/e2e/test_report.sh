@@ -1,0 +1,119 @@
+# Reports after a run: summary.csv, ratios.csv, summary.md, plots/, and
+# `matrix report` rebuilding them from the folder alone.
+
+is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
+
+t_run_writes_reports_and_report_rebuilds_them() {
+	mat m.yaml <<'Y'
+name: rep
+description: report files
+repeat: 2
+warmup: 5
+matrix:
+  pattern: [pingpong, stream]
+  transport: [unix, tcp]
+  size: [64, 4KiB]
+  concurrency: [1, 2]
+  count: 400
+  interval: 50ms
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	for f in summary.csv ratios.csv summary.md; do
+		[ -s "out/$f" ] || die "out/$f missing or empty"
+	done
+	for c in throughput rtt cpu ratios timeline; do
+		[ -s "out/plots/$c.gp" ] || die "no plots/$c.gp"
+		is_png "out/plots/$c.png" || die "plots/$c.png is not a PNG"
+		grep -q '<svg' "out/plots/$c.svg" || die "plots/$c.svg is not an SVG"
+	done
+	[ "$(csvq out/summary.csv --rows)" -eq 16 ] || die "summary.csv: $(csvq out/summary.csv --rows) rows"
+	expect_all out/summary.csv status ok
+	expect_all out/summary.csv ok 2
+	# default ratio: every transport against the first one listed
+	csvq out/ratios.csv name scope | sort -u | grep -qx "tcp/unix	cell" || die "no tcp/unix ratio rows"
+	[ "$(csvq out/ratios.csv scope | grep -c geomean)" -eq 1 ] || die "one geomean row expected"
+	grep -q '^| pingpong |' out/summary.md && die "pattern rows where a pattern section belongs"
+	grep -q '^## stream$' out/summary.md || die "no stream section"
+	grep -q '^| size | concurrency | unix | tcp | tcp/unix |$' out/summary.md ||
+		die "pivot header: $(grep -m3 '^| size' out/summary.md)"
+	grep -q '^### messages per second at the senders$' out/summary.md || die "no sender-side table"
+	# the folder alone rebuilds the same files, byte for byte
+	mkdir first && cp out/summary.csv out/ratios.csv out/summary.md first/
+	run_matrix report out --quiet; expect_rc 0
+	for f in summary.csv ratios.csv summary.md; do
+		cmp -s "first/$f" "out/$f" || die "matrix report changed $f: $(diff "first/$f" "out/$f" | head -5)"
+	done
+	# and a chart rebuilds by hand, exactly, from the run folder
+	(cd out && gnuplot -c plots/throughput.gp summary.csv "$T/again.svg") 2>/dev/null ||
+		die "gnuplot by hand failed"
+	cmp -s out/plots/throughput.svg again.svg || die "hand-built throughput.svg differs"
+	expect_no_leftovers
+}
+
+t_hostile_text_never_runs_a_command() {
+	local p=$T/pwned
+	cat >m.yaml <<Y
+name: hostile
+description: "x\`touch $p.1\`y system(\"touch $p.2\") ' . system('touch $p.3') . ' \"\`touch $p.4\`\""
+repeat: 1
+warmup: 0
+matrix:
+  transport: [unix, tcp]
+  count: 50
+report:
+  ratios:
+    - name: "a\`touch $p.5\`' . system('touch $p.6') . '"
+      dimension: transport
+      numerator: unix
+      denominator: tcp
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	is_png out/plots/throughput.png || die "charts were not rendered"
+	is_png out/plots/ratios.png || die "ratio chart was not rendered"
+	grep -qF 'touch' out/plots/ratios.gp || die "the hostile ratio name should be in the script, quoted"
+	run_matrix report out --quiet; expect_rc 0
+	(cd out && for g in plots/*.gp; do gnuplot -c "$g" summary.csv /dev/null; done) >/dev/null 2>&1
+	ls "$T" | grep -q pwned && die "a command ran: $(ls "$T" | grep pwned)"
+	grep -q 'a`touch' out/summary.md || die "ratio name missing from summary.md"
+	return 0
+}
+
+t_report_reslices_and_refuses_bad_input() {
+	printf 'name: sl\nrepeat: 2\nwarmup: 0\nmatrix:\n  transport: [unix, tcp]\n  size: [16, 256]\n  count: 100\n' >m.yaml
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	run_matrix report out --ratio unix/tcp --metric rtt_p50_us --quiet; expect_rc 0
+	[ "$(csvq out/ratios.csv name metric | sort -u | tr '\t\n' ': ')" = "unix/tcp:rtt_p50_us " ] ||
+		die "re-sliced ratios: $(csvq out/ratios.csv name metric | sort -u)"
+	grep -A2 '^### messages per second$' out/summary.md | grep -q 'unix/tcp' &&
+		die "the RTT ratio must not be in the msg/s table"
+	grep -A2 '^### round-trip time, median (p50)$' out/summary.md | grep -q '| unix/tcp |$' ||
+		die "summary.md lacks the new ratio in the p50 table"
+	run_matrix report out --ratio size:16/256 --quiet; expect_rc 0
+	[ "$(csvq out/ratios.csv name | sort -u)" = "16/256" ] || die "size ratio: $(csvq out/ratios.csv name | sort -u)"
+	run_matrix report out --metric msgs_per_sec; expect_rc 2
+	expect_err "--metric msgs_per_sec: unknown metric; did you mean 'msgs_per_s'?"
+	run_matrix report out --ratio udp/tcp; expect_rc 2
+	expect_err "--ratio udp/tcp:"
+	run_matrix report nowhere; expect_rc 2
+	expect_err "nowhere"
+	mkdir empty
+	run_matrix report empty; expect_rc 2
+	expect_err "empty/matrix.yaml"
+	# an edited matrix copy re-slices too, and its errors name the copy
+	printf 'report:\n  ratios:\n    - {dimension: transprt, numerator: unix, denominator: tcp}\n' >>out/matrix.yaml
+	run_matrix report out; expect_rc 2
+	expect_err "out/matrix.yaml:"
+	expect_err "did you mean 'transport'?"
+}
+
+t_without_gnuplot_scripts_are_still_written() {
+	printf 'name: ng\nrepeat: 1\nwarmup: 0\nmatrix:\n  transport: unix\n  count: 50\n' >m.yaml
+	rc=0
+	PATH=/nonexistent "$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_err "gnuplot is not installed"
+	expect_err "gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg"
+	[ -s out/plots/throughput.gp ] || die "no script"
+	[ ! -e out/plots/throughput.png ] || die "a PNG without gnuplot?"
+	[ -s out/summary.md ] || die "no summary.md"
+}

@@ -1,0 +1,209 @@
+/*
+ * Unit tests for reports/: ratio pairing, the summary.md pivot of a golden
+ * run folder (tests/data/golden, expected page tests/data/golden-summary.md),
+ * and gnuplot quoting of hostile text.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "gnuplot.h"
+#include "markdown.h"
+#include "report.h"
+
+static char *slurp(const char *path)
+{
+	FILE *f = fopen(path, "r");
+	char *buf;
+	long n;
+
+	if (!f)
+		fail_msg("open %s", path);
+	fseek(f, 0, SEEK_END);
+	n = ftell(f);
+	rewind(f);
+	buf = malloc((size_t)n + 1);
+	assert_non_null(buf);
+	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
+	buf[n] = '\0';
+	fclose(f);
+	return buf;
+}
+
+/* A copy of the golden folder in a temp dir. */
+static char *golden_copy(void)
+{
+	static char dir[] = "/tmp/matrix-golden.XXXXXX";
+	const char *files[] = { "matrix.yaml", "results.csv", "meta.csv" };
+
+	strcpy(dir, "/tmp/matrix-golden.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	for (size_t i = 0; i < 3; i++) {
+		char from[256], to[256], *text;
+		snprintf(from, sizeof(from), "tests/data/golden/%s", files[i]);
+		snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
+		text = slurp(from);
+		FILE *f = fopen(to, "w");
+		assert_non_null(f);
+		fputs(text, f);
+		fclose(f);
+		free(text);
+	}
+	return dir;
+}
+
+static void remove_tree(const char *dir)
+{
+	char cmd[512];
+
+	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", dir);
+	assert_int_equal(system(cmd), 0);
+}
+
+static void test_golden_cells_and_pairs(void **state)
+{
+	struct report r;
+	char err[512], *dir = golden_copy();
+
+	(void)state;
+	if (report_load(&r, dir, NULL, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(r.ndims, 4);
+	assert_string_equal(r.dimnames[1], "transport");
+	assert_int_equal(r.ncells, 4);
+	/* cell 2: one repetition of three failed; cell 4: all failed */
+	assert_int_equal(r.cells[1].failed, 1);
+	assert_string_equal(r.cells[1].status, "ok, 1 of 3 failed (timeout)");
+	assert_float_equal(r.cells[1].st[0].median, 950, 1e-9);
+	assert_string_equal(r.cells[3].status, "timeout");
+	assert_int_equal(r.cells[3].st[0].n, 0);
+	assert_true(isnan(r.cells[3].st[0].median));
+	/* cell 3 (500, 550, 900) is noisy in msgs_per_s; cell 1 is not */
+	assert_true(r.cells[2].noisy[0]);
+	assert_false(r.cells[0].noisy[0]);
+	/* two ratio definitions, each pairing unix with tcp at equal size */
+	assert_int_equal(r.ndefs, 2);
+	assert_string_equal(r.defs[1].name, "UNIX/TCP p50");
+	assert_int_equal(r.npairs, 4);
+	assert_int_equal(r.pairs[0].num->number, 1);
+	assert_int_equal(r.pairs[0].den->number, 3);
+	assert_float_equal(r.pairs[0].ratio, 1100.0 / 550, 1e-9);
+	assert_true(isnan(r.pairs[1].ratio));	/* 2 vs 4: tcp side failed */
+	assert_float_equal(r.defs[0].geomean, 2, 1e-9);
+	assert_int_equal(r.defs[0].npairs, 1);
+	report_release(&r);
+	remove_tree(dir);
+}
+
+static void test_golden_markdown_page(void **state)
+{
+	struct report r;
+	char err[512], path[512], *dir = golden_copy();
+
+	(void)state;
+	assert_int_equal(report_load(&r, dir, NULL, err, sizeof(err)), 0);
+	if (report_write(&r, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	report_release(&r);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	char *got = slurp(path), *want = slurp("tests/data/golden-summary.md");
+	if (strcmp(got, want))
+		fail_msg("summary.md differs from tests/data/golden-summary.md:\n%s", got);
+	/* the pivot: a row per size, a column per transport, then the ratio */
+	assert_non_null(strstr(got, "| size | unix | tcp | UNIX/TCP |\n|---|---:|---:|---:|\n"
+				    "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40) |\n"
+				    "| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |\n"));
+	free(got);
+	free(want);
+	remove_tree(dir);
+}
+
+static void test_report_options(void **state)
+{
+	struct report r;
+	struct report_opts o = { .nratios = 1, .ratios = { "tcp/unix" }, .metric = "rtt_p50_us" };
+	char err[512], *dir = golden_copy();
+
+	(void)state;
+	assert_int_equal(report_load(&r, dir, &o, err, sizeof(err)), 0);
+	assert_int_equal(r.ndefs, 1);
+	assert_string_equal(r.defs[0].name, "tcp/unix");
+	assert_string_equal(matrix_metrics[r.defs[0].metric], "rtt_p50_us");
+	assert_float_equal(r.pairs[0].ratio, 22.0 / 11, 1e-9);
+	report_release(&r);
+
+	o.metric = "rtt_p5O_us";
+	assert_int_equal(report_load(&r, dir, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--metric rtt_p5O_us: unknown metric; did you mean 'rtt_p50_us'?"));
+	o.metric = NULL;
+	o.ratios[0] = "udp/tcp";
+	assert_int_equal(report_load(&r, dir, &o, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "--ratio udp/tcp:"));
+	o.ratios[0] = "size:16/1024";
+	assert_int_equal(report_load(&r, dir, &o, err, sizeof(err)), 0);
+	assert_int_equal(r.npairs, 2);	/* unix 16 vs 1K, tcp 16 vs 1K */
+	report_release(&r);
+	assert_int_equal(report_load(&r, "/nonexistent/run", NULL, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "/nonexistent/run"));
+	remove_tree(dir);
+}
+
+static void test_gnuplot_quote(void **state)
+{
+	char out[256];
+
+	(void)state;
+	assert_int_equal(gnuplot_quote("plain", out, sizeof(out)), 0);
+	assert_string_equal(out, "'plain'");
+	assert_int_equal(gnuplot_quote("it's", out, sizeof(out)), 0);
+	assert_string_equal(out, "'it''s'");
+	assert_int_equal(gnuplot_quote("x`touch /tmp/pwned`y", out, sizeof(out)), 0);
+	assert_string_equal(out, "'x`touch /tmp/pwned`y'");
+	assert_int_equal(gnuplot_quote("a' . system('id') . '", out, sizeof(out)), 0);
+	assert_string_equal(out, "'a'' . system(''id'') . '''");
+	assert_int_equal(gnuplot_quote("line\nbreak", out, sizeof(out)), -1);
+	assert_int_equal(gnuplot_quote("cr\r", out, sizeof(out)), -1);
+	assert_int_equal(gnuplot_quote("tab\t", out, sizeof(out)), -1);
+	assert_int_equal(gnuplot_quote("", out, sizeof(out)), 0);
+	assert_string_equal(out, "''");
+	assert_int_equal(gnuplot_quote("toolong", out, 5), -1);
+}
+
+static void test_human_units(void **state)
+{
+	char buf[64];
+
+	(void)state;
+	markdown_format_metric("msgs_per_s", 10006, 540, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0k ± 0.5k msg/s");
+	markdown_format_metric("msgs_per_s", 2.5e6, NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "2.50M msg/s");
+	markdown_format_metric("rtt_p50_us", 82.687, 0.512, buf, sizeof(buf));
+	assert_string_equal(buf, "82.7 ± 0.5 µs");
+	markdown_format_metric("rtt_p99_us", 1142.8, 356, buf, sizeof(buf));
+	assert_string_equal(buf, "1.14 ± 0.36 ms");
+	markdown_format_metric("mib_per_s", 0.19, 0.002, buf, sizeof(buf));
+	assert_string_equal(buf, "0.19 ± 0.002 MiB/s");
+	markdown_format_metric("msgs_per_s", NAN, NAN, buf, sizeof(buf));
+	assert_string_equal(buf, "-");
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_golden_cells_and_pairs),
+		cmocka_unit_test(test_golden_markdown_page),
+		cmocka_unit_test(test_report_options),
+		cmocka_unit_test(test_gnuplot_quote),
+		cmocka_unit_test(test_human_units),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
