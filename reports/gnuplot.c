@@ -257,11 +257,12 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 						"with yerrorlines lw 2 pt 7 ps 0.6 lc %zu title %s%s\n",
 						cond, r->dimnames[c->xdim], rw->ycol, rw->locol, rw->hicol,
 						s + 1, qlabel, s + 1 < c->nseries ? ", \\" : "");
-				else
+				else	/* the invisible points keep whisker tops in the autoscaled range */
 					fprintf(f, "    ARG1 using ((%s) ? %zu : NaN):(y('%s')):(y('%s')):(y('%s')):(0.6) "
-						"with boxerrorbars lc %zu title %s%s\n",
+						"with boxerrorbars lc %zu title %s, \\\n"
+						"    ARG1 using ((%s) ? %zu : NaN):(y('%s')) with points ps 0 notitle%s\n",
 						cond, s + 1, rw->ycol, rw->locol, rw->hicol, s + 1, qlabel,
-						s + 1 < c->nseries ? ", \\" : "");
+						cond, s + 1, rw->hicol, s + 1 < c->nseries ? ", \\" : "");
 			}
 		}
 	}
