@@ -199,7 +199,7 @@ static void preamble(FILE *f, const char *name, const char *data, const char *wh
 "# a figure, or NaN (no point) when the field is empty: a failed cell\n"
 "y(c) = (strcol(c) eq '' ? NaN : column(c))\n"
 "set grid\n"
-"set key top right noenhanced\n"
+"set key below horizontal noenhanced\n"
 "set bars small\n",
 		what, name, data, name, name, data, w, h, w, h);
 }
@@ -243,8 +243,9 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 			quote_title(label, q, sizeof(q));
 			fprintf(f, "set title %s\n", q);
 			quote_title(rw->ylabel, q, sizeof(q));
-			fprintf(f, "set ylabel %s\n%s\n", q,
-				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]");
+			fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
+				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
+				strstr(rw->ylabel, "/s") ? "%.1s%c" : "%g");
 			fprintf(f, "plot \\\n");
 			if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
 				fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
@@ -302,6 +303,14 @@ static void summary_chart(const struct report *r, struct item *items, const char
 	write_chart(&c, name, "summary.csv", title, rows, nrows);
 }
 
+static int varies_among_cells(const struct report *r, size_t d)
+{
+	for (size_t i = 1; i < r->ncells; i++)
+		if (strcmp(r->cells[i].dims[d], r->cells[0].dims[d]))
+			return 1;
+	return 0;
+}
+
 static void timeline_chart(const struct report *r)
 {
 	int pd = report_dim(r, "pattern");
@@ -316,14 +325,14 @@ static void timeline_chart(const struct report *r)
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
 	if (!(f = fopen(path, "we")))
 		return;
-	size_t panels = n > MAXP ? MAXP : n, cols = panels > 3 ? 3 : panels;
+	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
 	size_t rows = (panels + cols - 1) / cols;
-	preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 520 * cols, 320 * rows + 40);
+	preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols, 300 * rows + 40);
 	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval%s",
 		 r->m.name, n > MAXP ? " (first 12 stream cells)" : "");
 	quote_title(label, q, sizeof(q));
 	fprintf(f, "set multiplot layout %zu,%zu title %s\nset xlabel 'seconds since the start signal'\n"
-		"set ylabel 'msg/s'\nset yrange [0:*]\n", rows, cols, q);
+		"set ylabel 'msg/s'\nset yrange [0:*]\nset format y '%%.1s%%c'\n", rows, cols, q);
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
 		const struct rcell *c = &r->cells[i];
@@ -332,15 +341,15 @@ static void timeline_chart(const struct report *r)
 		done++;
 		size_t o = (size_t)snprintf(label, sizeof(label), "cell %u:", c->number);
 		for (size_t d = 0; d < r->ndims && o < sizeof(label); d++)
-			if ((int)d != pd)
+			if ((int)d != pd && varies_among_cells(r, d))
 				o += (size_t)snprintf(label + o, sizeof(label) - o, " %s=%s",
 						      r->dimnames[d], c->dims[d]);
 		quote_title(label, q, sizeof(q));
 		fprintf(f, "set title %s\nplot \\\n", q);
 		for (size_t rep = 1; rep <= c->reps; rep++)
 			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%zu') ? "
-				"column('interval_start_s') : NaN):(column('messages') / column('interval_s')) "
-				"with steps lw 2 lc %zu title 'rep %zu'%s\n", c->number, rep, rep, rep,
+				"column('interval_start_s') : NaN):(column('messages') / column('covered_s')) "
+				"with linespoints lw 2 pt 7 ps 0.5 lc %zu title 'rep %zu'%s\n", c->number, rep, rep, rep,
 				rep < c->reps ? ", \\" : "");
 	}
 	fprintf(f, "unset multiplot\n");

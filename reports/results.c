@@ -82,7 +82,8 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
 	if (csv_out_open(&w->timeline, path, "w", err, errlen) < 0)
 		return -1;
-	const char *cols[] = { "cell", "rep", "interval_start_s", "interval_s", "messages", "bytes" };
+	const char *cols[] = { "cell", "rep", "interval_start_s", "interval_s", "messages", "bytes",
+			       "covered_s" };
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		csv_out_field(&w->timeline, cols[i]);
 	if (csv_out_end_row(&w->timeline) < 0) {
@@ -104,6 +105,14 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 		csv_out_double(&w->timeline, interval, 9);
 		csv_out_u64(&w->timeline, srv->tl_messages[i]);
 		csv_out_u64(&w->timeline, srv->tl_bytes[i]);
+		/* the last interval ends with the last message */
+		double covered = interval;
+		if (i + 1 == srv->tl_len && srv->t0_ns && srv->end_ns > srv->t0_ns) {
+			double end = (double)(srv->end_ns - srv->t0_ns) / 1e9 - (double)i * interval;
+			if (end > 0 && end < interval)
+				covered = end;
+		}
+		csv_out_double(&w->timeline, covered, 9);
 		if (csv_out_end_row(&w->timeline) < 0)
 			return -1;
 	}

@@ -17,7 +17,9 @@
  *
  * timeline.csv, when the plan has stream cells: one row per interval of
  * each stream repetition, counted at the receiver from the start signal:
- *   cell rep interval_start_s interval_s messages bytes
+ *   cell rep interval_start_s interval_s messages bytes covered_s
+ * covered_s is interval_s except in the last interval, which ends with the
+ * last message: the rate of an interval is messages / covered_s.
  */
 #ifndef MATRIX_RESULTS_H
 #define MATRIX_RESULTS_H

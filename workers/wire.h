@@ -13,7 +13,7 @@
  *   listen address=ADDR                      server, once bound
  *   ready                                    client, connected and warmed up
  *   result role=R messages=N bytes=N sent_messages=N sent_bytes=N
- *          start_ns=N end_ns=N cpu_ns=N mismatches=N window_messages=N
+ *          start_ns=N end_ns=N cpu_ns=N mismatches=N window_messages=N t0_ns=N
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
  *   hist count=N overflow=N min=N max=N sum=N
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
@@ -28,6 +28,8 @@
  * from the end of its first timed read (start_ns) to the end of its last
  * (end_ns); "window_messages" are the messages that arrived inside it, that
  * is all but those of the first read, which came in before start_ns.
+ * "t0_ns" is when the server saw the start signal: timeline intervals count
+ * from there.
  *
  * Runner -> worker: the control descriptor (fd 4).  A client (and the
  * server) reads one byte: 'g' starts the timed window; end of file without
@@ -56,6 +58,7 @@ struct worker_result {
 	uint64_t messages, bytes, sent_messages, sent_bytes;
 	uint64_t start_ns, end_ns, cpu_ns, mismatches;
 	uint64_t window_messages;	/* stream receiver; see above */
+	uint64_t t0_ns;			/* server: the start signal */
 	int sndbuf, rcvbuf, nodelay;
 	struct hist *hist;	/* NULL when no hist line */
 	uint64_t *tl_messages, *tl_bytes;

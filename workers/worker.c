@@ -393,6 +393,7 @@ static int run_server(const struct wopts *o)
 			r.nodelay = j->info.nodelay;
 		}
 	}
+	r.t0_ns = atomic_load(&s.t0);
 	/* the timed window's CPU: from the start signal when there was one */
 	if (atomic_load(&s.cpu0))
 		cpu0 = atomic_load(&s.cpu0);
