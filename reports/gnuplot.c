@@ -62,6 +62,8 @@ struct item {
 	char *const *dims;
 	const char *def;	/* ratio name, or NULL */
 	int skip_dim;		/* the ratio's dimension, or -1 */
+	const struct rcell *cell;	/* a summary chart's cell */
+	const struct rpair *pair;	/* a ratio chart's pair */
 };
 
 struct chart {
@@ -177,7 +179,31 @@ struct row {
 	const char *ycol, *locol, *hicol;
 	int logy;
 	int refline;		/* a dashed line at y = 1 */
+	const char *metric;	/* summary charts: whose figures the row shows */
 };
+
+/* Has the item a figure to draw in this row? */
+static int item_has(const struct item *it, const struct row *rw)
+{
+	if (it->pair)
+		return isfinite(it->pair->ratio);
+	int m = rw->metric ? matrix_metric_index(rw->metric) : -1;
+	return it->cell && m >= 0 && it->cell->st[m].n > 0 && isfinite(it->cell->st[m].median);
+}
+
+/* Has series s a figure in panel p of this row? */
+static int series_has(const struct chart *c, size_t s, size_t p, const struct row *rw)
+{
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct item *it = &c->items[i];
+		if (!same_series(c, it, &c->items[c->sitem[s]]) ||
+		    (c->pdim >= 0 && strcmp(it->dims[c->pdim], c->panels[p])))
+			continue;
+		if (item_has(it, rw))
+			return 1;
+	}
+	return 0;
+}
 
 static void preamble(FILE *f, const char *name, const char *data, const char *what,
 		     size_t w, size_t h)
@@ -246,10 +272,21 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 			fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
 				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
 				strstr(rw->ylabel, "/s") ? "%.1s%c" : "%g");
+			size_t shown[MAXS], nshown = 0;
+			for (size_t s = 0; s < c->nseries; s++)
+				if (series_has(c, s, p, rw))
+					shown[nshown++] = s;
+			if (!nshown) {	/* every cell here failed: say so, draw nothing */
+				fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
+					"unset logscale y\nplot [1:2] [0:1] 2 notitle\nunset label 1\n");
+				continue;
+			}
 			fprintf(f, "plot \\\n");
 			if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
 				fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
-			for (size_t s = 0; s < c->nseries; s++) {
+			for (size_t k = 0; k < nshown; k++) {
+				size_t s = shown[k];
+				int last = k + 1 == nshown;
 				condition(c, s, p, cond, sizeof(cond));
 				series_label(c, s, label, sizeof(label));
 				quote_title(label, qlabel, sizeof(qlabel));
@@ -257,13 +294,13 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 					fprintf(f, "    ARG1 using ((%s) ? column('%s') : NaN):(y('%s')):(y('%s')):(y('%s')) "
 						"with yerrorlines lw 2 pt 7 ps 0.6 lc %zu title %s%s\n",
 						cond, r->dimnames[c->xdim], rw->ycol, rw->locol, rw->hicol,
-						s + 1, qlabel, s + 1 < c->nseries ? ", \\" : "");
+						s + 1, qlabel, last ? "" : ", \\");
 				else	/* the invisible points keep whisker tops in the autoscaled range */
 					fprintf(f, "    ARG1 using ((%s) ? %zu : NaN):(y('%s')):(y('%s')):(y('%s')):(0.6) "
 						"with boxerrorbars lc %zu title %s, \\\n"
 						"    ARG1 using ((%s) ? %zu : NaN):(y('%s')) with points ps 0 notitle%s\n",
 						cond, s + 1, rw->ycol, rw->locol, rw->hicol, s + 1, qlabel,
-						cond, s + 1, rw->hicol, s + 1 < c->nseries ? ", \\" : "");
+						cond, s + 1, rw->hicol, last ? "" : ", \\");
 			}
 		}
 	}
@@ -286,7 +323,7 @@ static size_t cell_items(const struct report *r, const char *metric, struct item
 
 	for (size_t i = 0; i < r->ncells; i++)
 		if (has_metric(&r->cells[i], metric))
-			items[n++] = (struct item){ r->cells[i].dims, NULL, -1 };
+			items[n++] = (struct item){ r->cells[i].dims, NULL, -1, &r->cells[i], NULL };
 	return n;
 }
 
@@ -319,7 +356,7 @@ static void timeline_chart(const struct report *r)
 	FILE *f;
 
 	for (size_t i = 0; i < r->ncells; i++)
-		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream");
+		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream") && r->cells[i].nokreps;
 	if (!n)
 		return;
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
@@ -336,7 +373,7 @@ static void timeline_chart(const struct report *r)
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
 		const struct rcell *c = &r->cells[i];
-		if (strcmp(c->dims[pd], "stream"))
+		if (strcmp(c->dims[pd], "stream") || !c->nokreps)
 			continue;
 		done++;
 		size_t o = (size_t)snprintf(label, sizeof(label), "cell %u:", c->number);
@@ -346,11 +383,13 @@ static void timeline_chart(const struct report *r)
 						      r->dimnames[d], c->dims[d]);
 		quote_title(label, q, sizeof(q));
 		fprintf(f, "set title %s\nplot \\\n", q);
-		for (size_t rep = 1; rep <= c->reps; rep++)
-			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%zu') ? "
+		for (size_t k = 0; k < c->nokreps; k++) {
+			unsigned rep = c->okreps[k];
+			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
 				"column('interval_start_s') : NaN):(column('messages') / column('covered_s')) "
-				"with linespoints lw 2 pt 7 ps 0.5 lc %zu title 'rep %zu'%s\n", c->number, rep, rep, rep,
-				rep < c->reps ? ", \\" : "");
+				"with linespoints lw 2 pt 7 ps 0.5 lc %u title 'rep %u'%s\n", c->number, rep,
+				rep, rep, k + 1 < c->nokreps ? ", \\" : "");
+		}
 	}
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
@@ -360,14 +399,15 @@ static void ratio_chart(const struct report *r, struct item *items)
 {
 	struct chart c = { .r = r, .items = items };
 	static const struct row rows[] = {
-		{ "ratio of medians (dashed: 1.0, no difference)", "ratio", "ratio", "ci_lo", "ci_hi", 0, 1 },
+		{ "ratio of medians (dashed: 1.0, no difference)", "ratio", "ratio", "ci_lo", "ci_hi", 0, 1,
+		  NULL },
 	};
 
 	/* one chart row per ratio metric would be finer; one chart holds all ratios */
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct rpair *p = &r->pairs[i];
 		items[c.nitems++] = (struct item){ p->num->dims, r->defs[p->def].name,
-						   (int)r->defs[p->def].dim };
+						   (int)r->defs[p->def].dim, NULL, p };
 	}
 	if (!c.nitems)
 		return;
@@ -393,19 +433,19 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 {
 	static const struct row thr[] = {
 		{ "messages per second", "msg/s", "msgs_per_s_median", "msgs_per_s_ci_lo",
-		  "msgs_per_s_ci_hi", 0, 0 },
+		  "msgs_per_s_ci_hi", 0, 0, "msgs_per_s" },
 		{ "MiB per second", "MiB/s", "mib_per_s_median", "mib_per_s_ci_lo", "mib_per_s_ci_hi",
-		  0, 0 },
+		  0, 0, "mib_per_s" },
 	};
 	static const struct row rtt[] = {
 		{ "round-trip time p50", "µs", "rtt_p50_us_median", "rtt_p50_us_ci_lo",
-		  "rtt_p50_us_ci_hi", 1, 0 },
+		  "rtt_p50_us_ci_hi", 1, 0, "rtt_p50_us" },
 		{ "round-trip time p99", "µs", "rtt_p99_us_median", "rtt_p99_us_ci_lo",
-		  "rtt_p99_us_ci_hi", 1, 0 },
+		  "rtt_p99_us_ci_hi", 1, 0, "rtt_p99_us" },
 	};
 	static const struct row cpu[] = {
 		{ "CPU time per message, all workers", "µs/msg", "cpu_us_per_msg_median",
-		  "cpu_us_per_msg_ci_lo", "cpu_us_per_msg_ci_hi", 0, 0 },
+		  "cpu_us_per_msg_ci_lo", "cpu_us_per_msg_ci_hi", 0, 0, "cpu_us_per_msg" },
 	};
 	char dir[4096];
 	size_t cap = (r->ncells > r->npairs ? r->ncells : r->npairs) + 1;

@@ -166,6 +166,11 @@ static int load_results(struct report *r, char *err, size_t errlen)
 				first_fail[c - r->cells] = row[status];
 			continue;
 		}
+		unsigned *ok = realloc(c->okreps, (c->nokreps + 1) * sizeof(*ok));
+		if (!ok)
+			goto oom;
+		c->okreps = ok;
+		ok[c->nokreps++] = (unsigned)strtoul(row[rep], NULL, 10);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 			double v = col[m] >= 0 ? to_double(row[col[m]]) : NAN;
 			double *nv;
@@ -410,6 +415,7 @@ void report_release(struct report *r)
 			free(r->cells[i].dims[d]);
 		free(r->cells[i].dims);
 		free(r->cells[i].status);
+		free(r->cells[i].okreps);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 			free(r->cells[i].vals[m]);
 	}
@@ -437,13 +443,13 @@ void report_release(struct report *r)
 
 /* ---- writing ---- */
 
-static const char *const stat_cols[] = { "median", "ci_lo", "ci_hi", "min", "max", "mean",
+static const char *const stat_cols[] = { "n", "median", "ci_lo", "ci_hi", "min", "max", "mean",
 					 "stdev", "cv" };
 
 static void stat_values(const struct stat_summary *s, double *v)
 {
-	v[0] = s->median, v[1] = s->ci_lo, v[2] = s->ci_hi, v[3] = s->min;
-	v[4] = s->max, v[5] = s->mean, v[6] = s->stdev, v[7] = s->cv;
+	v[0] = (double)s->n, v[1] = s->median, v[2] = s->ci_lo, v[3] = s->ci_hi, v[4] = s->min;
+	v[5] = s->max, v[6] = s->mean, v[7] = s->stdev, v[8] = s->cv;
 }
 
 static int write_summary(const struct report *r, char *err, size_t errlen)

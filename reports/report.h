@@ -1,7 +1,10 @@
 /*
  * report: a run folder's results.csv (and its matrix.yaml and meta.csv)
  * read back into per-cell statistics and ratios, and written out as
- *   summary.csv   one row per cell: every metric's n, median, CI, spread
+ *   summary.csv   one row per cell: cell, the dimensions, reps, ok, failed,
+ *                 status, noisy (metrics whose CV is above noisy_cv), ci_level,
+ *                 then per metric M: M_n M_median M_ci_lo M_ci_hi M_min M_max
+ *                 M_mean M_stdev M_cv
  *   ratios.csv    one row per cell pair and ratio, then one geometric-mean
  *                 row per ratio (scope = geomean)
  *   summary.md    (markdown.h)
@@ -25,6 +28,8 @@ struct rcell {
 	unsigned number;
 	char **dims;			/* values as results.csv writes them */
 	size_t reps, failed;
+	unsigned *okreps;		/* the repetitions that succeeded */
+	size_t nokreps;
 	char *status;			/* "ok", "ok, 1 of 3 failed (timeout)", "timeout" */
 	double *vals[MATRIX_NMETRICS];	/* one per successful repetition */
 	struct stat_summary st[MATRIX_NMETRICS];

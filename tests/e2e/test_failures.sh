@@ -59,6 +59,11 @@ Y
 	expect_all out/results.csv status timeout
 	csvq out/results.csv error | head -1 | grep -q "timeout after 1 s waiting for results" ||
 		die "error: $(csvq out/results.csv error | head -1)"
+	# reports still come out, charts too: every panel says it has no data
+	expect_all out/summary.csv status timeout
+	grep -q 'failed: timeout' out/summary.md || die "summary.md hides the failure"
+	grep -q 'gnuplot failed' "$T/.err" && die "charts of failed cells: $(cat "$T/.err")"
+	[ -s out/plots/throughput.png ] || die "no throughput chart"
 	expect_no_leftovers
 }
 
