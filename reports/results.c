@@ -14,6 +14,9 @@ static const char *const figure_cols[] = {
 	"sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
 };
 
+/* Columns added after started_at, in the order they were added. */
+static const char *const later_cols[] = { "lost", "duplicated", "reordered" };
+
 static void figures(const struct result_row *r, double *v)
 {
 	const double f[] = {
@@ -71,6 +74,8 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	for (size_t i = 0; i < sizeof(figure_cols) / sizeof(figure_cols[0]); i++)
 		csv_out_field(&w->results, figure_cols[i]);
 	csv_out_field(&w->results, "started_at");
+	for (size_t i = 0; i < sizeof(later_cols) / sizeof(later_cols[0]); i++)
+		csv_out_field(&w->results, later_cols[i]);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -138,6 +143,9 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
 		csv_out_double(&w->results, v[i], 10);
 	csv_out_field(&w->results, row->started_at);
+	csv_out_double(&w->results, row->lost, 10);
+	csv_out_double(&w->results, row->duplicated, 10);
+	csv_out_double(&w->results, row->reordered, 10);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		return -1;

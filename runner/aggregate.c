@@ -24,6 +24,7 @@ static void set_figures_nan(struct result_row *row)
 		&row->sent_messages, &row->sent_msgs_per_s, &row->sent_mib_per_s,
 		&row->client_cpu_s, &row->server_cpu_s, &row->cpu_us_per_msg,
 		&row->ctx_switches, &row->max_rss_kib, &row->sndbuf, &row->rcvbuf, &row->nodelay,
+		&row->lost, &row->duplicated, &row->reordered,
 	};
 	for (size_t i = 0; i < sizeof(nanf) / sizeof(nanf[0]); i++)
 		*nanf[i] = NAN;
@@ -47,6 +48,32 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_p99_us = (double)hist_percentile(&h, 0.99) / 1e3;
 	row->rtt_p999_us = (double)hist_percentile(&h, 0.999) / 1e3;
 	row->rtt_max_us = (double)h.max / 1e3;
+}
+
+static void loss_figures(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
+			 struct result_row *row)
+{
+	uint64_t lost = 0;
+
+	if (c->p.pattern == PAT_STREAM) {
+		lost = sent > o->server.messages ? sent - o->server.messages : 0;
+		row->duplicated = (double)o->server.duplicated;
+		row->reordered = (double)o->server.reordered;
+	} else {
+		for (unsigned i = 0; i < o->nclients; i++)
+			lost += o->clients[i].lost;
+		row->duplicated = row->reordered = 0;
+	}
+	row->lost = (double)lost;
+	if (lost && !c->p.allow_loss) {
+		uint64_t total = c->p.pattern == PAT_STREAM ? sent : lost + (uint64_t)row->messages;
+		row->ok = 0;
+		snprintf(row->status, sizeof(row->status), "loss: %llu of %llu lost",
+			 (unsigned long long)lost, (unsigned long long)total);
+		snprintf(row->error, sizeof(row->error), "%llu of %llu %s lost; set allow_loss: true "
+			 "to accept loss", (unsigned long long)lost, (unsigned long long)total,
+			 c->p.pattern == PAT_STREAM ? "messages" : "requests");
+	}
 }
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
@@ -114,4 +141,6 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
+	if (c->p.transport->lossy)
+		loss_figures(c, o, sent, row);
 }

@@ -15,6 +15,10 @@
  *   (setup and warmup included); cpu_us_per_msg uses the CPU the workers
  *   measured over the timed window only.  ctx_switches is every worker's
  *   voluntary + involuntary switches from wait4.
+ * Lossy transports (udp): `lost` counts stream messages sent but never
+ *   received, or pingpong requests never answered in time; `duplicated`
+ *   and `reordered` what the stream receiver saw.  Loss makes the row
+ *   `loss: ...` (not ok, figures kept) unless the cell allows it.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -41,6 +45,7 @@ struct result_row {
 	double ctx_switches, max_rss_kib;
 	double sndbuf, rcvbuf, nodelay;
 	double wall_s;			/* the whole repetition, fork to reap */
+	double lost, duplicated, reordered;	/* lossy transports; NaN for others */
 };
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,

@@ -111,6 +111,7 @@ static void common_args(struct run *r, struct argv_buf *a, const char *role)
 	arg(a, "--nodelay=%s", p->nodelay ? "true" : "false");
 	arg(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
 	arg(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
+	arg(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
 	arg(a, "--report-fd=3");
 	arg(a, "--control-fd=4");
 }

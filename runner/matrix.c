@@ -55,6 +55,8 @@ static const struct dimspec dimspecs[] = {
 	{ "duration", VK_DURATION, 0 },
 	{ "inflight", VK_COUNT, 1024 },
 	{ "nodelay", VK_BOOL, 0 },
+	{ "allow_loss", VK_BOOL, 0 },
+	{ "loss_timeout", VK_DURATION, 0 },
 	{ "interval", VK_DURATION, 0 },
 };
 

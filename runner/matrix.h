@@ -20,6 +20,8 @@
  *     inflight: 1                outstanding requests per connection (default 1)
  *     nodelay: true              TCP_NODELAY (default true)
  *     interval: 1s               timeline interval (default 1s)
+ *     allow_loss: false          lossy transports: a cell with loss may be ok
+ *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
  *   report:                      optional, how reports read the run

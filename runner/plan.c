@@ -84,6 +84,9 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->concurrency = (v = cell_value(m, choice, "concurrency")) ? (unsigned)v->num : 1;
 	p->inflight = (v = cell_value(m, choice, "inflight")) ? (unsigned)v->num : 1;
 	p->nodelay = (v = cell_value(m, choice, "nodelay")) ? (int)v->num : 1;
+	p->allow_loss = (v = cell_value(m, choice, "allow_loss")) ? (int)v->num : 0;
+	p->loss_timeout_ns = (v = cell_value(m, choice, "loss_timeout")) ? v->num
+			     : PLAN_DEFAULT_LOSS_TIMEOUT_NS;
 }
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -117,6 +120,17 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		CELL_ERR("size", "size %llu is larger than transport %s can carry (%llu bytes); "
 			 "nothing is clamped: use a smaller size or exclude the cell",
 			 (unsigned long long)p->size, t->name, (unsigned long long)t->max_size);
+	if (p->size < t->min_size)
+		CELL_ERR("size", "size %llu is smaller than transport %s can carry (at least %llu "
+			 "bytes: the message's sequence number)", (unsigned long long)p->size, t->name,
+			 (unsigned long long)t->min_size);
+	if (p->pattern == PAT_PINGPONG && p->response_size < t->min_size)
+		CELL_ERR("response_size", "response_size %llu is smaller than transport %s can carry "
+			 "(at least %llu bytes)", (unsigned long long)p->response_size, t->name,
+			 (unsigned long long)t->min_size);
+	if (t->max_inflight && p->inflight > t->max_inflight)
+		CELL_ERR("inflight", "transport %s allows inflight %u at most (nothing is resent, "
+			 "so replies could not be matched)", t->name, t->max_inflight);
 	if (p->response_size > t->max_size)
 		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
 			 (unsigned long long)p->response_size, t->name);

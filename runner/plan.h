@@ -28,6 +28,7 @@
 #define PLAN_DEFAULT_SIZE 1024
 #define PLAN_DEFAULT_COUNT 10000
 #define PLAN_DEFAULT_INTERVAL_NS 1000000000ull
+#define PLAN_DEFAULT_LOSS_TIMEOUT_NS 100000000ull
 #define PLAN_MAX_INTERVALS (1u << 20)	/* timeline rows per stream repetition */
 #define PLAN_MAX_TIMEOUT_NS (86400ull * 1000000000ull)
 
@@ -40,6 +41,8 @@ struct cell_params {
 	uint64_t interval_ns;
 	unsigned concurrency, inflight;
 	int nodelay;
+	int allow_loss;
+	uint64_t loss_timeout_ns;
 };
 
 struct cell {

@@ -1,44 +1,18 @@
-/* tcp: AF_INET stream sockets, TCP_NODELAY on unless the matrix says
- * `nodelay: false`.  Addresses are "HOST:PORT"; the runner binds
- * 127.0.0.1:0 and passes the port the kernel chose to the clients. */
+/* tcp and tcp6: stream sockets over IPv4 and IPv6 loopback, TCP_NODELAY on
+ * unless the matrix says `nodelay: false`.  Addresses are "HOST:PORT" and
+ * "[HOST]:PORT"; the runner binds port 0 and passes the port the kernel
+ * chose to the clients.  One file for both: they differ in the address
+ * family alone. */
 #include "transport.h"
 #include "matrix.h"
 
 #include <errno.h>
-#include <netdb.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-#include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
 #include <sys/socket.h>
-
-static int resolve(const char *addr, struct sockaddr_in *sin, char *err, size_t errlen)
-{
-	char host[256];
-	const char *colon = strrchr(addr, ':');
-	struct addrinfo hints = { .ai_family = AF_INET, .ai_socktype = SOCK_STREAM,
-				  .ai_flags = AI_NUMERICSERV };
-	struct addrinfo *res;
-	int rc;
-
-	if (!colon || colon == addr || (size_t)(colon - addr) >= sizeof(host) || !colon[1]) {
-		snprintf(err, errlen, "bad address '%s': expected HOST:PORT", addr);
-		return -1;
-	}
-	memcpy(host, addr, (size_t)(colon - addr));
-	host[colon - addr] = '\0';
-	rc = getaddrinfo(host, colon + 1, &hints, &res);
-	if (rc) {
-		snprintf(err, errlen, "resolve %s: %s", addr, gai_strerror(rc));
-		return -1;
-	}
-	memcpy(sin, res->ai_addr, sizeof(*sin));
-	freeaddrinfo(res);
-	return 0;
-}
 
 static int set_nodelay(int fd, const struct transport_opts *o, char *err, size_t errlen)
 {
@@ -51,43 +25,35 @@ static int set_nodelay(int fd, const struct transport_opts *o, char *err, size_t
 	return 0;
 }
 
-static int tcp_listen(const struct transport_opts *o, const char *bind_addr,
-		      char *addr, size_t addrlen, char *err, size_t errlen)
+static int listen_family(int family, const char *bind_addr, char *addr, size_t addrlen,
+			 char *err, size_t errlen)
 {
-	struct sockaddr_in sin;
-	socklen_t sl = sizeof(sin);
-	char ip[INET_ADDRSTRLEN];
+	struct sockaddr_storage ss;
+	unsigned sl;
 	int fd;
 
-	(void)o;
-	if (resolve(bind_addr, &sin, err, errlen) < 0)
+	if (ip_resolve(family, bind_addr, &ss, &sl, err, errlen) < 0)
 		return -1;
-	fd = sock_listen(AF_INET, SOCK_STREAM, (struct sockaddr *)&sin, sizeof(sin), bind_addr,
-			 err, errlen);
-	if (fd < 0)
-		return -1;
-	if (getsockname(fd, (struct sockaddr *)&sin, &sl) < 0) {
+	fd = sock_listen(family, SOCK_STREAM, (struct sockaddr *)&ss, sl, bind_addr, err, errlen);
+	if (fd >= 0 && ip_local_name(fd, addr, addrlen) < 0) {
 		snprintf(err, errlen, "getsockname %s: %s", bind_addr, strerror(errno));
 		close(fd);
 		return -1;
 	}
-	inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
-	snprintf(addr, addrlen, "%s:%u", ip, (unsigned)ntohs(sin.sin_port));
 	return fd;
 }
 
-static int tcp_accept(int lfd, const struct transport_opts *o, struct conn *c,
-		      char *err, size_t errlen)
+static int connect_family(int family, const struct transport_opts *o, const char *addr,
+			  struct conn *c, char *err, size_t errlen)
 {
-	struct sockaddr_in sin;
-	socklen_t sl = sizeof(sin);
-	char ip[INET_ADDRSTRLEN] = "?";
+	struct sockaddr_storage ss;
+	unsigned sl;
 
-	if (sock_accept(lfd, c, err, errlen) < 0)
+	if (ip_resolve(family, addr, &ss, &sl, err, errlen) < 0 ||
+	    sock_connect(family, SOCK_STREAM, (struct sockaddr *)&ss, sl, addr, c, err,
+			 errlen) < 0)
 		return -1;
-	if (getpeername(c->fd, (struct sockaddr *)&sin, &sl) == 0)
-		inet_ntop(AF_INET, &sin.sin_addr, ip, sizeof(ip));
-	snprintf(c->peer, sizeof(c->peer), "%s:%u", ip, (unsigned)ntohs(sin.sin_port));
+	/* set after connect: the option in force is what the row reports */
 	if (set_nodelay(c->fd, o, err, errlen) < 0) {
 		fd_close(c);
 		return -1;
@@ -95,16 +61,43 @@ static int tcp_accept(int lfd, const struct transport_opts *o, struct conn *c,
 	return 0;
 }
 
+static int tcp_listen(const struct transport_opts *o, const char *bind_addr,
+		      char *addr, size_t addrlen, char *err, size_t errlen)
+{
+	(void)o;
+	return listen_family(AF_INET, bind_addr, addr, addrlen, err, errlen);
+}
+
+static int tcp6_listen(const struct transport_opts *o, const char *bind_addr,
+		       char *addr, size_t addrlen, char *err, size_t errlen)
+{
+	(void)o;
+	return listen_family(AF_INET6, bind_addr, addr, addrlen, err, errlen);
+}
+
 static int tcp_connect(const struct transport_opts *o, const char *addr,
 		       struct conn *c, char *err, size_t errlen)
 {
-	struct sockaddr_in sin;
+	return connect_family(AF_INET, o, addr, c, err, errlen);
+}
 
-	if (resolve(addr, &sin, err, errlen) < 0 ||
-	    sock_connect(AF_INET, SOCK_STREAM, (struct sockaddr *)&sin, sizeof(sin), addr, c, err,
-			 errlen) < 0)
+static int tcp6_connect(const struct transport_opts *o, const char *addr,
+			struct conn *c, char *err, size_t errlen)
+{
+	return connect_family(AF_INET6, o, addr, c, err, errlen);
+}
+
+static int tcp_accept(int lfd, const struct transport_opts *o, struct conn *c,
+		      char *err, size_t errlen)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+
+	if (sock_accept(lfd, c, err, errlen) < 0)
 		return -1;
-	/* set after connect: the option in force is what the row reports */
+	if (getpeername(c->fd, (struct sockaddr *)&ss, &sl) < 0 ||
+	    ip_local_name(c->fd, c->peer, sizeof(c->peer)) < 0)
+		snprintf(c->peer, sizeof(c->peer), "tcp peer");
 	if (set_nodelay(c->fd, o, err, errlen) < 0) {
 		fd_close(c);
 		return -1;
@@ -129,20 +122,33 @@ static void tcp_unlisten(int lfd, const char *addr)
 	close(lfd);
 }
 
+#define TCP_COMMON \
+	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM), \
+	.max_size = UINT64_MAX, \
+	.has_nodelay = 1, \
+	.options = "nodelay", \
+	.accept = tcp_accept, \
+	.send = fd_send_all, \
+	.recv = fd_recv_all, \
+	.recv_some = fd_recv_some, \
+	.info = tcp_info, \
+	.close = fd_close, \
+	.unlisten = tcp_unlisten
+
 const struct transport transport_tcp = {
 	.name = "tcp",
-	.summary = "AF_INET stream socket on loopback, TCP_NODELAY unless nodelay: false",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
-	.max_size = UINT64_MAX,
-	.has_nodelay = 1,
+	.summary = "TCP over IPv4 loopback (127.0.0.1)",
 	.default_bind = "127.0.0.1:0",
 	.listen = tcp_listen,
-	.accept = tcp_accept,
 	.connect = tcp_connect,
-	.send = fd_send_all,
-	.recv = fd_recv_all,
-	.recv_some = fd_recv_some,
-	.info = tcp_info,
-	.close = fd_close,
-	.unlisten = tcp_unlisten,
+	TCP_COMMON,
+};
+
+const struct transport transport_tcp6 = {
+	.name = "tcp6",
+	.summary = "TCP over IPv6 loopback (::1); cells are skipped where there is none",
+	.default_bind = "[::1]:0",
+	.listen = tcp6_listen,
+	.connect = tcp6_connect,
+	TCP_COMMON,
 };

@@ -2,20 +2,30 @@
 #include "transport.h"
 
 #include <errno.h>
+#include <netdb.h>
 #include <stdio.h>
 #include <string.h>
+#include <arpa/inet.h>
 #include <unistd.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
+#include <poll.h>
 #include <sys/socket.h>
+#include <sys/time.h>
+#include <sys/un.h>
 
-extern const struct transport transport_tcp;
-extern const struct transport transport_unix;
+extern const struct transport transport_tcp, transport_tcp6, transport_unix,
+	transport_unix_seqpacket, transport_unix_dgram, transport_udp, transport_pipe;
 
 /* One line per transport, in the order `matrix transports` lists them. */
 static const struct transport *const registry[] = {
 	&transport_tcp,
 	&transport_unix,
+	&transport_tcp6,
+	&transport_udp,
+	&transport_unix_dgram,
+	&transport_unix_seqpacket,
+	&transport_pipe,
 };
 
 size_t transport_count(void)
@@ -41,7 +51,7 @@ int fd_send_all(struct conn *c, const void *buf, size_t len)
 	const char *p = buf;
 
 	while (len) {
-		ssize_t n = write(c->fd, p, len);
+		ssize_t n = write(c->wfd, p, len);
 		if (n < 0) {
 			if (errno == EINTR)
 				continue;
@@ -88,9 +98,71 @@ ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap)
 
 void fd_close(struct conn *c)
 {
+	if (c->wfd >= 0 && c->wfd != c->fd)
+		close(c->wfd);
 	if (c->fd >= 0)
 		close(c->fd);
-	c->fd = -1;
+	c->fd = c->wfd = -1;
+}
+
+int fd_msg_send(struct conn *c, const void *buf, size_t len)
+{
+	ssize_t n;
+
+	do
+		n = send(c->wfd, buf, len, 0);
+	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		return -1;
+	if ((size_t)n != len) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+/* One message into buf; its length, 0 for the end-of-stream message. */
+static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
+{
+	ssize_t n;
+
+	do
+		n = recv(c->fd, buf, cap, MSG_TRUNC);
+	while (n < 0 && errno == EINTR);
+	if (n > (ssize_t)cap) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return n;
+}
+
+int fd_msg_recv(struct conn *c, void *buf, size_t len)
+{
+	ssize_t n = msg_recv(c, buf, len);
+
+	if (n < 0)
+		return -1;
+	if (n == 0)
+		return 1;
+	if ((size_t)n != len) {
+		errno = EMSGSIZE;
+		return -1;
+	}
+	return 0;
+}
+
+ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap)
+{
+	return msg_recv(c, buf, cap);
+}
+
+void fd_msg_close(struct conn *c)
+{
+	/* the end-of-stream message; a datagram can be lost, so three */
+	for (int i = 0; i < 3 && c->wfd >= 0; i++)
+		if (send(c->wfd, "", 0, MSG_DONTWAIT) < 0)
+			break;
+	fd_close(c);
 }
 
 void fd_sock_info(struct conn *c, struct conn_info *ci)
@@ -142,7 +214,7 @@ int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen
 		close(fd);
 		return -1;
 	}
-	c->fd = fd;
+	c->fd = c->wfd = fd;
 	c->handle = NULL;
 	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 	return 0;
@@ -159,7 +231,203 @@ int sock_accept(int lfd, struct conn *c, char *err, size_t errlen)
 		snprintf(err, errlen, "accept: %s", strerror(errno));
 		return -1;
 	}
-	c->fd = fd;
+	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	return 0;
+}
+
+int sock_unix_addr(struct sockaddr_un *sun, const char *path, char *err, size_t errlen)
+{
+	memset(sun, 0, sizeof(*sun));
+	sun->sun_family = AF_UNIX;
+	if (!*path || strlen(path) >= sizeof(sun->sun_path)) {
+		snprintf(err, errlen, "socket path '%s' is empty or longer than %zu bytes", path,
+			 sizeof(sun->sun_path) - 1);
+		return -1;
+	}
+	strcpy(sun->sun_path, path);
+	return 0;
+}
+
+int sock_recv_timeout(int fd, uint64_t ns)
+{
+	struct timeval tv = { .tv_sec = (time_t)(ns / 1000000000ull),
+			      .tv_usec = (suseconds_t)(ns % 1000000000ull / 1000) };
+
+	if (!ns)
+		return 0;
+	if (!tv.tv_sec && !tv.tv_usec)
+		tv.tv_usec = 1;
+	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
+}
+
+#define HELLO "matrix-hello"
+#define OK "matrix-ok"
+#define HANDSHAKE_TRIES 50
+#define HANDSHAKE_WAIT_MS 200
+
+/* Clients a server has accepted, so that a repeated hello is answered
+ * by the socket made for it, not by a new connection. */
+static struct accepted {
+	struct sockaddr_storage addr;
+	socklen_t len;
+	int fd;
+} accepted[1024];
+static size_t naccepted;
+
+static int same_addr(const struct sockaddr_storage *a, socklen_t alen,
+		     const struct sockaddr_storage *b, socklen_t blen)
+{
+	return alen == blen && !memcmp(a, b, alen);
+}
+
+int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned locallen,
+		 const struct transport_opts *o, int lossy, struct conn *c, char *err,
+		 size_t errlen)
+{
+	struct sockaddr_storage from;
+	socklen_t fromlen;
+	char buf[64];
+	ssize_t n;
+	int fd;
+
+	for (;;) {
+		fromlen = sizeof(from);
+		do
+			n = recvfrom(lfd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen);
+		while (n < 0 && errno == EINTR);
+		if (n < 0) {
+			snprintf(err, errlen, "accept: %s", strerror(errno));
+			return -1;
+		}
+		if (n != (ssize_t)strlen(HELLO) || memcmp(buf, HELLO, (size_t)n))
+			continue;	/* a stray datagram: not a client */
+		size_t i;
+		for (i = 0; i < naccepted; i++)
+			if (same_addr(&accepted[i].addr, accepted[i].len, &from, fromlen))
+				break;
+		if (i == naccepted)
+			break;
+		send(accepted[i].fd, OK, strlen(OK), 0);	/* its ok was lost */
+	}
+	fd = socket(domain, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd < 0 || bind(fd, local, locallen) < 0 ||
+	    connect(fd, (struct sockaddr *)&from, fromlen) < 0 ||
+	    (lossy && sock_recv_timeout(fd, o->recv_timeout_ns) < 0) ||
+	    send(fd, OK, strlen(OK), 0) < 0) {
+		snprintf(err, errlen, "accept: %s", strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	if (naccepted < sizeof(accepted) / sizeof(accepted[0]))
+		accepted[naccepted++] = (struct accepted){ .addr = from, .len = fromlen, .fd = fd };
+	c->fd = c->wfd = fd;
+	c->handle = NULL;
+	return 0;
+}
+
+int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
+		  const struct sockaddr *local, unsigned locallen, const char *name,
+		  const struct transport_opts *o, int lossy, struct conn *c, char *err,
+		  size_t errlen)
+{
+	struct sockaddr_storage from;
+	socklen_t fromlen = sizeof(from);
+	char buf[64];
+	ssize_t n = -1;
+	int fd = socket(domain, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+
+	if (fd < 0 || (local && bind(fd, local, locallen) < 0)) {
+		snprintf(err, errlen, "socket %s: %s", name, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		return -1;
+	}
+	for (int i = 0; i < HANDSHAKE_TRIES && n < 0; i++) {
+		struct pollfd p = { .fd = fd, .events = POLLIN };
+		if (sendto(fd, HELLO, strlen(HELLO), 0, srv, srvlen) < 0) {
+			snprintf(err, errlen, "connect %s: %s", name, strerror(errno));
+			close(fd);
+			return -1;
+		}
+		if (poll(&p, 1, HANDSHAKE_WAIT_MS) <= 0)
+			continue;
+		fromlen = sizeof(from);
+		n = recvfrom(fd, buf, sizeof(buf), 0, (struct sockaddr *)&from, &fromlen);
+		if (n >= 0 && (n != (ssize_t)strlen(OK) || memcmp(buf, OK, (size_t)n)))
+			n = -1;
+	}
+	if (n < 0) {
+		snprintf(err, errlen, "connect %s: no answer from the server", name);
+		close(fd);
+		return -1;
+	}
+	if (connect(fd, (struct sockaddr *)&from, fromlen) < 0 ||
+	    (lossy && sock_recv_timeout(fd, o->recv_timeout_ns) < 0)) {
+		snprintf(err, errlen, "connect %s: %s", name, strerror(errno));
+		close(fd);
+		return -1;
+	}
+	c->fd = c->wfd = fd;
+	c->handle = NULL;
+	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
+	return 0;
+}
+
+int ip_resolve(int family, const char *addr, struct sockaddr_storage *ss, unsigned *len,
+	       char *err, size_t errlen)
+{
+	char host[256];
+	const char *colon = strrchr(addr, ':'), *h = addr;
+	size_t hlen;
+	struct addrinfo hints = { .ai_family = family, .ai_socktype = SOCK_STREAM,
+				  .ai_flags = AI_NUMERICSERV };
+	struct addrinfo *res;
+	int rc;
+
+	if (!colon || colon == addr || !colon[1]) {
+		snprintf(err, errlen, "bad address '%s': expected HOST:PORT", addr);
+		return -1;
+	}
+	hlen = (size_t)(colon - addr);
+	if (*h == '[' && hlen >= 2 && h[hlen - 1] == ']') {	/* [::1]:port */
+		h++;
+		hlen -= 2;
+	}
+	if (hlen >= sizeof(host)) {
+		snprintf(err, errlen, "bad address '%s': host too long", addr);
+		return -1;
+	}
+	memcpy(host, h, hlen);
+	host[hlen] = '\0';
+	rc = getaddrinfo(host, colon + 1, &hints, &res);
+	if (rc) {
+		snprintf(err, errlen, "resolve %s: %s", addr, gai_strerror(rc));
+		return -1;
+	}
+	memcpy(ss, res->ai_addr, res->ai_addrlen);
+	*len = (unsigned)res->ai_addrlen;
+	freeaddrinfo(res);
+	return 0;
+}
+
+int ip_local_name(int fd, char *buf, size_t len)
+{
+	struct sockaddr_storage ss;
+	socklen_t sl = sizeof(ss);
+	char ip[INET6_ADDRSTRLEN];
+
+	if (getsockname(fd, (struct sockaddr *)&ss, &sl) < 0)
+		return -1;
+	if (ss.ss_family == AF_INET6) {
+		struct sockaddr_in6 *s6 = (struct sockaddr_in6 *)&ss;
+		inet_ntop(AF_INET6, &s6->sin6_addr, ip, sizeof(ip));
+		snprintf(buf, len, "[%s]:%u", ip, (unsigned)ntohs(s6->sin6_port));
+	} else {
+		struct sockaddr_in *s4 = (struct sockaddr_in *)&ss;
+		inet_ntop(AF_INET, &s4->sin_addr, ip, sizeof(ip));
+		snprintf(buf, len, "%s:%u", ip, (unsigned)ntohs(s4->sin_port));
+	}
 	return 0;
 }

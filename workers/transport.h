@@ -35,10 +35,17 @@ struct transport_opts {
 	int nodelay;		/* TCP_NODELAY: 1 on, 0 off */
 	uint64_t size;		/* request / stream message size, for buffer hints */
 	uint64_t response_size;
+	int pattern;		/* enum pattern (matrix.h) */
+	unsigned inflight;	/* requests a client keeps outstanding */
+	unsigned connections;	/* server: how many clients will connect */
+	unsigned id;		/* client: its number, 1..connections */
+	int endpoint_ipc;	/* zmq: ipc:// instead of tcp:// */
+	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
 };
 
 struct conn {
-	int fd;			/* -1 when the transport has no descriptor */
+	int fd;			/* read side; -1 when the transport has no descriptor */
+	int wfd;		/* write side: fd, or another descriptor (pipes) */
 	void *handle;		/* transport-private */
 	char peer[128];		/* for messages */
 };
@@ -58,6 +65,10 @@ struct transport {
 	uint64_t max_size;		/* largest message; UINT64_MAX for streams */
 	int has_nodelay;		/* the nodelay option means something */
 	const char *default_bind;	/* "127.0.0.1:0"; NULL: a path in the private dir */
+	uint64_t min_size;		/* smallest message (0: any) */
+	int lossy;			/* messages may be lost, duplicated, reordered */
+	unsigned max_inflight;		/* 0: any */
+	const char *options;		/* matrix keys it reads, for `matrix transports` */
 
 	int (*listen)(const struct transport_opts *o, const char *bind,
 		      char *addr, size_t addrlen, char *err, size_t errlen);
@@ -81,7 +92,12 @@ size_t transport_count(void);
 const struct transport *transport_at(size_t i);
 const struct transport *transport_find(const char *name);	/* NULL if unknown */
 
-/* Helpers shared by descriptor-based stream transports. */
+/* Helpers shared by descriptor-based transports: streams (all, some),
+ * and messages (msg: one send or recv per message, zero length = end). */
+int fd_msg_send(struct conn *c, const void *buf, size_t len);
+int fd_msg_recv(struct conn *c, void *buf, size_t len);
+ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap);
+void fd_msg_close(struct conn *c);
 int fd_send_all(struct conn *c, const void *buf, size_t len);
 int fd_recv_all(struct conn *c, void *buf, size_t len);
 ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap);
@@ -100,5 +116,34 @@ int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen
 		 const char *name, struct conn *c, char *err, size_t errlen);
 /* accept4 with close-on-exec, retried on EINTR; -1 with "accept: reason". */
 int sock_accept(int lfd, struct conn *c, char *err, size_t errlen);
+
+/* An AF_UNIX address for path; -1 with a message when it does not fit. */
+struct sockaddr_un;
+int sock_unix_addr(struct sockaddr_un *sun, const char *path, char *err, size_t errlen);
+
+/* Connections over datagram sockets.  A client binds a socket (to `local`,
+ * or anywhere when NULL), sends "hello" to the server's address and waits
+ * for "ok", which comes from a socket the server made for this client alone
+ * (bound to its own `local`); both then connect() to each other, so each
+ * connection is a pair of connected sockets, like a stream's.  The client
+ * retries a lost hello; the server answers a repeated one again.
+ * Receive timeouts (opts.recv_timeout_ns) are set on lossy transports. */
+int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned locallen,
+		 const struct transport_opts *o, int lossy, struct conn *c, char *err,
+		 size_t errlen);
+int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
+		  const struct sockaddr *local, unsigned locallen, const char *name,
+		  const struct transport_opts *o, int lossy, struct conn *c, char *err,
+		  size_t errlen);
+/* "HOST:PORT" or "[HOST]:PORT" of the given family (AF_INET, AF_INET6)
+ * into ss; -1 with a message. */
+struct sockaddr_storage;
+int ip_resolve(int family, const char *addr, struct sockaddr_storage *ss, unsigned *len,
+	       char *err, size_t errlen);
+/* The address a socket is bound to (getsockname), as ip_resolve reads it. */
+int ip_local_name(int fd, char *buf, size_t len);
+
+/* SO_RCVTIMEO from opts.recv_timeout_ns (0: none). */
+int sock_recv_timeout(int fd, uint64_t ns);
 
 #endif

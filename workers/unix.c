@@ -10,19 +10,6 @@
 #include <sys/socket.h>
 #include <sys/un.h>
 
-static int fill_sun(struct sockaddr_un *sun, const char *path, char *err, size_t errlen)
-{
-	memset(sun, 0, sizeof(*sun));
-	sun->sun_family = AF_UNIX;
-	if (!*path || strlen(path) >= sizeof(sun->sun_path)) {
-		snprintf(err, errlen, "socket path '%s' is empty or longer than %zu bytes",
-			 path, sizeof(sun->sun_path) - 1);
-		return -1;
-	}
-	strcpy(sun->sun_path, path);
-	return 0;
-}
-
 static int unix_listen(const struct transport_opts *o, const char *path,
 		       char *addr, size_t addrlen, char *err, size_t errlen)
 {
@@ -30,7 +17,7 @@ static int unix_listen(const struct transport_opts *o, const char *path,
 	int fd;
 
 	(void)o;
-	if (fill_sun(&sun, path, err, errlen) < 0)
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
 		return -1;
 	fd = sock_listen(AF_UNIX, SOCK_STREAM, (struct sockaddr *)&sun, sizeof(sun), path, err,
 			 errlen);
@@ -55,7 +42,7 @@ static int unix_connect(const struct transport_opts *o, const char *path,
 	struct sockaddr_un sun;
 
 	(void)o;
-	if (fill_sun(&sun, path, err, errlen) < 0)
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
 		return -1;
 	return sock_connect(AF_UNIX, SOCK_STREAM, (struct sockaddr *)&sun, sizeof(sun), path, c,
 			    err, errlen);

@@ -190,14 +190,16 @@ int wire_write_result(int fd, const struct worker_result *r)
 
 	add(&l, "result role=%s messages=%llu bytes=%llu sent_messages=%llu sent_bytes=%llu"
 	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu window_messages=%llu t0_ns=%llu"
+	    " lost=%llu duplicated=%llu reordered=%llu"
 	    " sndbuf=%d rcvbuf=%d nodelay=%d",
 	    r->role == ROLE_SERVER ? "server" : "client",
 	    (unsigned long long)r->messages, (unsigned long long)r->bytes,
 	    (unsigned long long)r->sent_messages, (unsigned long long)r->sent_bytes,
 	    (unsigned long long)r->start_ns, (unsigned long long)r->end_ns,
 	    (unsigned long long)r->cpu_ns, (unsigned long long)r->mismatches,
-	    (unsigned long long)r->window_messages, (unsigned long long)r->t0_ns, r->sndbuf,
-	    r->rcvbuf, r->nodelay);
+	    (unsigned long long)r->window_messages, (unsigned long long)r->t0_ns,
+	    (unsigned long long)r->lost, (unsigned long long)r->duplicated,
+	    (unsigned long long)r->reordered, r->sndbuf, r->rcvbuf, r->nodelay);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -306,6 +308,7 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "start_ns", &r->start_ns }, { "end_ns", &r->end_ns },
 		{ "cpu_ns", &r->cpu_ns }, { "mismatches", &r->mismatches },
 		{ "window_messages", &r->window_messages }, { "t0_ns", &r->t0_ns },
+		{ "lost", &r->lost }, { "duplicated", &r->duplicated }, { "reordered", &r->reordered },
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },

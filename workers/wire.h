@@ -14,6 +14,7 @@
  *   ready                                    client, connected and warmed up
  *   result role=R messages=N bytes=N sent_messages=N sent_bytes=N
  *          start_ns=N end_ns=N cpu_ns=N mismatches=N window_messages=N t0_ns=N
+ *          lost=N duplicated=N reordered=N    lossy transports
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
  *   hist count=N overflow=N min=N max=N sum=N
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
@@ -59,6 +60,8 @@ struct worker_result {
 	uint64_t start_ns, end_ns, cpu_ns, mismatches;
 	uint64_t window_messages;	/* stream receiver; see above */
 	uint64_t t0_ns;			/* server: the start signal */
+	uint64_t lost;			/* pingpong client: requests never answered */
+	uint64_t duplicated, reordered;	/* stream receiver */
 	int sndbuf, rcvbuf, nodelay;
 	struct hist *hist;	/* NULL when no hist line */
 	uint64_t *tl_messages, *tl_bytes;

@@ -28,7 +28,7 @@ struct wopts {
 	const struct transport *t;
 	enum pattern pattern;
 	struct transport_opts topts;
-	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns;
+	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns, loss_timeout_ns;
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;
@@ -98,6 +98,15 @@ static void stamp_seq(unsigned char *buf, size_t len, uint64_t seq)
 		buf[i] = (unsigned char)(seq >> (8 * i));
 }
 
+static uint64_t read_seq(const unsigned char *buf, size_t len)
+{
+	uint64_t seq = 0;
+
+	for (size_t i = 0; i < len && i < 8; i++)
+		seq |= (uint64_t)buf[i] << (8 * i);
+	return seq;
+}
+
 /* 1 when an echoed message is not the request with sequence number seq. */
 static int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
 			 size_t len, uint64_t seq)
@@ -165,6 +174,7 @@ struct conn_job {
 	pthread_t thread;
 	uint64_t messages, bytes, first_ns, last_ns;
 	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
+	uint64_t duplicated, reordered;	/* lossy stream receivers */
 	struct timeline tl;
 	struct conn_info info;
 	char err[512];
@@ -200,6 +210,18 @@ static void *control_thread(void *arg)
 	return NULL;
 }
 
+/* A lossy connection has no reliable end: its end marker may be lost too.
+ * After the start signal, a silence this long ends it (long enough that a
+ * client waiting out a lost reply never trips it). */
+static int lossy_quiet(const struct server *s, uint64_t last_rx)
+{
+	uint64_t limit = 10 * s->o->loss_timeout_ns, now = now_ns();
+
+	if (limit < 1000000000ull)
+		limit = 1000000000ull;
+	return atomic_load(&s->t0) && now - last_rx > limit;
+}
+
 static void serve_pingpong(struct conn_job *j)
 {
 	const struct wopts *o = j->srv->o;
@@ -215,23 +237,36 @@ static void serve_pingpong(struct conn_job *j)
 		goto out;
 	}
 	fill_pattern(out, resp);
+	size_t seqlen = req < resp ? req : resp;
+	uint64_t last_rx = now_ns();
+	if (seqlen > 8)
+		seqlen = 8;
 	for (;;) {
 		int rc = t->recv(&j->c, in, req);
 		if (rc == 1)
 			break;
+		if (rc < 0 && errno == EAGAIN && t->lossy) {
+			if (lossy_quiet(j->srv, last_rx))
+				break;	/* its end marker was lost */
+			continue;
+		}
+		if (t->lossy)
+			last_rx = now_ns();
 		if (rc < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 errno == EPROTO ? "stream ended inside a message" : strerror(errno));
 			j->stage = "receive";
 			break;
 		}
+		memcpy(out, in, seqlen);	/* the reply carries the request's number */
 		if (t->send(&j->c, o->pattern == PAT_ECHO ? in : out,
 			    o->pattern == PAT_ECHO ? req : resp) < 0) {
 			snprintf(j->err, sizeof(j->err), "send to %s: %s", j->c.peer, strerror(errno));
 			j->stage = "send";
 			break;
 		}
-		if (++n > o->warmup) {
+		/* lossy: a lost warmup request must not shift the count */
+		if (t->lossy ? read_seq(in, req) >= o->warmup : ++n > o->warmup) {
 			j->messages++;
 			j->bytes += req + resp;
 		}
@@ -293,15 +328,91 @@ static void serve_stream(struct conn_job *j)
 	free(buf);
 }
 
+/* Datagrams may be lost, duplicated or reordered: every message is
+ * looked at, and a bitmap of the sequence numbers seen tells them apart. */
+static void serve_stream_lossy(struct conn_job *j)
+{
+	struct server *s = j->srv;
+	const struct wopts *o = s->o;
+	size_t size = o->topts.size;
+	unsigned char *buf = malloc(size), *seen = NULL;
+	uint64_t max_seen = 0, unique = 0, seen_cap = 0, last_rx = now_ns();
+
+	if (!buf) {
+		snprintf(j->err, sizeof(j->err), "out of memory");
+		j->stage = "memory";
+		return;
+	}
+	for (;;) {
+		int rc = o->t->recv(&j->c, buf, size);
+		if (rc == 1)
+			break;
+		if (rc < 0 && errno == EAGAIN) {
+			if (lossy_quiet(s, last_rx))
+				break;	/* the end marker was lost */
+			continue;
+		}
+		if (rc < 0) {
+			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+				 strerror(errno));
+			j->stage = "receive";
+			break;
+		}
+		last_rx = now_ns();
+		uint64_t seq = read_seq(buf, size);
+		if (seq < o->warmup)
+			continue;
+		uint64_t idx = seq - o->warmup, now = now_ns();
+		if (idx >= seen_cap * 8) {
+			uint64_t cap = seen_cap ? seen_cap : 1024;
+			while (cap * 8 <= idx)
+				cap *= 2;
+			unsigned char *ns = cap > (1ull << 30) ? NULL : realloc(seen, cap);
+			if (!ns) {
+				snprintf(j->err, sizeof(j->err), "sequence number %llu out of range",
+					 (unsigned long long)seq);
+				j->stage = "receive";
+				break;
+			}
+			memset(ns + seen_cap, 0, cap - seen_cap);
+			seen = ns;
+			seen_cap = cap;
+		}
+		if (seen[idx / 8] & (1u << (idx % 8))) {
+			j->duplicated++;
+			continue;
+		}
+		seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
+		if (unique && idx < max_seen)
+			j->reordered++;
+		if (idx > max_seen || !unique)
+			max_seen = idx;
+		if (!j->first_ns) {
+			j->first_ns = now;
+			j->first_read_msgs = 1;
+		}
+		unique++;
+		uint64_t t0 = server_t0(s, now);
+		timeline_add(&j->tl, now > t0 ? (size_t)((now - t0) / o->interval_ns) : 0, 1, size);
+		j->last_ns = now;
+	}
+	j->messages = unique;
+	j->bytes = unique * size;
+	free(seen);
+	free(buf);
+}
+
 static void *conn_thread(void *arg)
 {
 	struct conn_job *j = arg;
 
 	j->srv->o->t->info(&j->c, &j->info);
-	if (j->srv->o->pattern == PAT_STREAM)
-		serve_stream(j);
-	else
+	if (j->srv->o->pattern != PAT_STREAM)
 		serve_pingpong(j);
+	else if (j->srv->o->t->lossy)
+		serve_stream_lossy(j);
+	else
+		serve_stream(j);
 	j->srv->o->t->close(&j->c);
 	return NULL;
 }
@@ -378,6 +489,8 @@ static int run_server(const struct wopts *o)
 			rc = fail(o, j->stage, j->err);
 		r.messages += j->messages;
 		r.bytes += j->bytes;
+		r.duplicated += j->duplicated;
+		r.reordered += j->reordered;
 		if (j->first_ns && j->first_ns < r.start_ns) {
 			r.start_ns = j->first_ns;
 			before_window = j->first_read_msgs;
@@ -437,6 +550,7 @@ struct client {
 	size_t reqlen, resplen;
 	struct hist *hist;
 	uint64_t messages, mismatches, start_ns, end_ns;
+	uint64_t lost;		/* lossy transports: requests with no reply in time */
 	char err[512];
 	const char *stage;
 };
@@ -450,7 +564,8 @@ static int client_error(struct client *cl, const char *stage, const char *what)
 	return -1;
 }
 
-/* One request, one response; returns the RTT or 0 with cl->err set. */
+/* One request, one response: 0 with its RTT, 1 when a lossy transport
+ * lost it (no reply in time; nothing is resent), -1 with cl->err set. */
 static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 {
 	const struct transport *t = cl->o->t;
@@ -461,11 +576,20 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 	t0 = now_ns();
 	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
 		return client_error(cl, "send", "send to");
-	rc = t->recv(&cl->c, cl->resp, cl->resplen);
-	if (rc) {
-		if (rc == 1)
-			errno = 0;
-		return client_error(cl, "receive", "receive from");
+	for (;;) {
+		rc = t->recv(&cl->c, cl->resp, cl->resplen);
+		if (rc < 0 && errno == EAGAIN && t->lossy) {
+			cl->lost++;
+			return 1;
+		}
+		if (rc) {
+			if (rc == 1)
+				errno = 0;
+			return client_error(cl, "receive", "receive from");
+		}
+		/* a late reply to an earlier, given-up request: not this one */
+		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq)
+			break;
 	}
 	*rtt = now_ns() - t0;
 	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
@@ -484,11 +608,14 @@ static int pingpong_serial(struct client *cl)
 	uint64_t rtt, now;
 
 	cl->start_ns = now = now_ns();
-	while (!done(o, cl->messages, now, cl->start_ns)) {
-		if (round_trip(cl, o->warmup + cl->messages, &rtt) < 0)
+	for (uint64_t seq = o->warmup; !done(o, cl->messages + cl->lost, now, cl->start_ns); seq++) {
+		int rc = round_trip(cl, seq, &rtt);
+		if (rc < 0)
 			return -1;
-		hist_record(cl->hist, rtt);
-		cl->messages++;
+		if (rc == 0) {
+			hist_record(cl->hist, rtt);
+			cl->messages++;
+		}
 		now = now_ns();
 	}
 	cl->end_ns = now;
@@ -501,13 +628,14 @@ static int pingpong_serial(struct client *cl)
 static int pingpong_pipelined(struct client *cl)
 {
 	const struct wopts *o = cl->o;
-	int fd = cl->c.fd;
+	int fd = cl->c.fd, wfd = cl->c.wfd;
 	uint64_t *t_start = calloc(o->inflight, sizeof(*t_start));
 	uint64_t sent = 0, recvd = 0, now, seq0 = o->warmup;
 	size_t woff = 0, roff = 0;
 	int stop_sending = 0, rc = -1;
 
-	if (!t_start || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0) {
+	if (!t_start || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 ||
+	    fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK) < 0) {
 		free(t_start);
 		return client_error(cl, "setup", "non-blocking");
 	}
@@ -522,7 +650,7 @@ static int pingpong_pipelined(struct client *cl)
 				stamp_seq(cl->req, cl->reqlen, seq0 + sent);
 				t_start[sent % o->inflight] = now_ns();
 			}
-			ssize_t n = write(fd, cl->req + woff, cl->reqlen - woff);
+			ssize_t n = write(wfd, cl->req + woff, cl->reqlen - woff);
 			if (n < 0) {
 				if (errno == EAGAIN || errno == EINTR)
 					break;
@@ -565,10 +693,14 @@ static int pingpong_pipelined(struct client *cl)
 			}
 		}
 		if (!progress) {
-			struct pollfd p = { .fd = fd, .events = POLLIN };
-			if (!stop_sending && sent - recvd < o->inflight)
-				p.events |= POLLOUT;
-			if (poll(&p, 1, -1) < 0 && errno != EINTR) {
+			struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = -1 } };
+			if (!stop_sending && sent - recvd < o->inflight) {
+				if (wfd == fd)
+					p[0].events |= POLLOUT;
+				else
+					p[1] = (struct pollfd){ .fd = wfd, .events = POLLOUT };
+			}
+			if (poll(p, 2, -1) < 0 && errno != EINTR) {
 				client_error(cl, "poll", "poll");
 				goto out;
 			}
@@ -655,12 +787,13 @@ static int client_warmup(struct client *cl)
 			return -1;
 		}
 	}
+	cl->lost = 0;	/* the timed window counts its own losses */
 	return 0;
 }
 
 static int run_client(const struct wopts *o)
 {
-	struct client cl = { .o = o, .c = { .fd = -1 } };
+	struct client cl = { .o = o, .c = { .fd = -1, .wfd = -1 } };
 	struct worker_result r;
 	uint64_t cpu0, sent = 0;
 	int rc = 0, connected = 0;
@@ -703,6 +836,7 @@ static int run_client(const struct wopts *o)
 	r.rcvbuf = ci.rcvbuf;
 	r.nodelay = ci.nodelay;
 	r.mismatches = cl.mismatches;
+	r.lost = cl.lost;
 	if (o->pattern == PAT_STREAM) {
 		r.sent_messages = sent;
 		r.sent_bytes = sent * cl.reqlen;
@@ -766,6 +900,7 @@ static void usage(FILE *f)
 "      --report-fd FD       write the wire protocol to FD (default: stdout)\n"
 "      --control-fd FD      wait for the start byte on FD (default: start at once)\n"
 "      --timeout DUR        give up after DUR (default 300s)\n"
+"      --loss-timeout DUR   lossy transports: a reply later than this is lost (100ms)\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
 }
 
@@ -801,6 +936,7 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'I': return units_parse_duration(arg, &o->interval_ns, why, wl);
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
+	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
 	case 'b': o->bind = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
@@ -832,14 +968,16 @@ int worker_main(int argc, char **argv)
 		{ "warmup", 1, 0, 'w' }, { "inflight", 1, 0, 'i' }, { "nodelay", 1, 0, 'N' },
 		{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 		{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
-		{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "help", 0, 0, 'h' },
+		{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
+		{ "help", 0, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
 	struct wopts o = {
 		.t = transport_find("tcp"), .pattern = PAT_PINGPONG,
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
-		.timeout_ns = 300ull * 1000000000ull, .inflight = 1, .connections = 1, .id = 1,
+		.timeout_ns = 300ull * 1000000000ull, .loss_timeout_ns = 100000000ull,
+		.inflight = 1, .connections = 1, .id = 1,
 		.report_fd = 1, .control_fd = -1,
 	};
 	char why[256];
@@ -901,6 +1039,24 @@ int worker_main(int argc, char **argv)
 		fprintf(stderr, "matrix worker: --connect ADDR is required for a client\n");
 		return 2;
 	}
+	if (o.topts.size < o.t->min_size ||
+	    (o.pattern == PAT_PINGPONG && o.topts.response_size < o.t->min_size)) {
+		fprintf(stderr, "matrix worker: transport %s needs messages of at least %llu bytes\n",
+			o.t->name, (unsigned long long)o.t->min_size);
+		return 2;
+	}
+	if (o.t->max_inflight && o.inflight > o.t->max_inflight) {
+		fprintf(stderr, "matrix worker: transport %s allows inflight %u at most\n", o.t->name,
+			o.t->max_inflight);
+		return 2;
+	}
+	o.topts.pattern = (int)o.pattern;
+	o.topts.inflight = o.inflight;
+	o.topts.connections = o.connections;
+	o.topts.id = o.id;
+	/* lossy transports: a client gives up a reply after loss_timeout; a
+	 * server's idle receive wakes up as often to see whether the run ended */
+	o.topts.recv_timeout_ns = o.loss_timeout_ns;
 	o.human = isatty(o.report_fd);
 	signal(SIGPIPE, SIG_IGN);
 	uint64_t alarm_s = o.timeout_ns / 1000000000ull + 1;

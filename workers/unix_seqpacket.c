@@ -1,0 +1,72 @@
+/* unix_seqpacket: AF_UNIX sequenced-packet sockets: connections, like
+ * unix, that keep message boundaries.  A message must fit the socket's
+ * send buffer; the plan refuses larger sizes. */
+#include "transport.h"
+#include "matrix.h"
+
+#include <stdio.h>
+#include <unistd.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+static int seqpacket_listen(const struct transport_opts *o, const char *path, char *addr,
+			    size_t addrlen, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	(void)o;
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
+		return -1;
+	fd = sock_listen(AF_UNIX, SOCK_SEQPACKET, (struct sockaddr *)&sun, sizeof(sun), path, err,
+			 errlen);
+	if (fd >= 0)
+		snprintf(addr, addrlen, "%s", path);
+	return fd;
+}
+
+static int seqpacket_accept(int lfd, const struct transport_opts *o, struct conn *c, char *err,
+			    size_t errlen)
+{
+	(void)o;
+	if (sock_accept(lfd, c, err, errlen) < 0)
+		return -1;
+	snprintf(c->peer, sizeof(c->peer), "unix_seqpacket peer");
+	return 0;
+}
+
+static int seqpacket_connect(const struct transport_opts *o, const char *path, struct conn *c,
+			     char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+
+	(void)o;
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
+		return -1;
+	return sock_connect(AF_UNIX, SOCK_SEQPACKET, (struct sockaddr *)&sun, sizeof(sun), path, c,
+			    err, errlen);
+}
+
+static void seqpacket_unlisten(int lfd, const char *addr)
+{
+	close(lfd);
+	if (addr && *addr)
+		unlink(addr);
+}
+
+const struct transport transport_unix_seqpacket = {
+	.name = "unix_seqpacket",
+	.summary = "AF_UNIX sequenced packets: connections that keep message boundaries",
+	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
+	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
+	.default_bind = NULL,
+	.listen = seqpacket_listen,
+	.accept = seqpacket_accept,
+	.connect = seqpacket_connect,
+	.send = fd_msg_send,
+	.recv = fd_msg_recv,
+	.recv_some = fd_msg_recv_some,
+	.info = fd_sock_info,
+	.close = fd_close,		/* a connection: the peer sees its end */
+	.unlisten = seqpacket_unlisten,
+};
