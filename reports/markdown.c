@@ -174,10 +174,13 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	char marks[64] = "";
 
 	if (!ok) {
-		snprintf(buf, len, "failed: %s", c->status);
+		snprintf(buf, len, "%s%s", strncmp(c->status, "skipped", 7) ? "failed: " : "",
+			 c->status);
 		return;
 	}
-	markdown_format_metric(matrix_metrics[m], s->median, (s->ci_hi - s->ci_lo) / 2, buf, len);
+	/* one repetition has no interval to speak of */
+	markdown_format_metric(matrix_metrics[m], s->median,
+			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
 	if (c->noisy[m])
 		strcat(marks, " ~");
 	if (c->failed)

@@ -87,6 +87,7 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->cell = c->number;
 	row->rep = rep;
 	row->ok = o->ok;
+	row->skipped = o->skipped;
 	row->wall_s = o->wall_s;
 	snprintf(row->status, sizeof(row->status), "%s", o->status);
 	snprintf(row->error, sizeof(row->error), "%s", o->error);

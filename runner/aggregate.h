@@ -31,6 +31,7 @@
 struct result_row {
 	unsigned cell, rep;
 	int ok;
+	int skipped;			/* not a failure: the machine cannot run it */
 	char status[256];
 	char error[1024];
 	char started_at[32];		/* UTC, ISO 8601 */

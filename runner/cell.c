@@ -230,6 +230,10 @@ static void on_line(struct run *r, struct slot *s, const char *line)
 	if (s->res->error[0] && r->fail_rank < 1) {
 		char status[160];
 		short_status(s->res, status, sizeof(status));
+		if (!strcmp(s->res->error_stage, "unavailable")) {
+			snprintf(status, sizeof(status), "skipped: %.140s", s->res->error);
+			r->out->skipped = 1;
+		}
 		fail(r, s, 1, status, "%s (pid %ld): %s: %s", s->name, (long)s->ch.pid,
 		     s->res->error_stage, s->res->error);
 	}

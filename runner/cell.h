@@ -37,6 +37,7 @@ struct cell_ctx {
 
 struct cell_outcome {
 	int ok;
+	int skipped;			/* the machine cannot run it (no IPv6 loopback...) */
 	char status[256];		/* "ok", "timeout", "crashed: SIGSEGV", ... */
 	char error[1024];		/* detail, "" when ok */
 	char log[4096];			/* log of the worker at fault, "" if none */

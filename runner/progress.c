@@ -96,6 +96,12 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	p->done++;
 	p->spent_s += row->wall_s;
 	clear_line(p);
+	if (row->skipped) {
+		if (!p->quiet)
+			fprintf(stderr, "[cell %u/%u rep %u/%u] %s: %s (%s)\n", p->cell_i, p->ncells,
+				p->rep, p->nreps, p->label, row->status, row->error);
+		return;
+	}
 	if (!row->ok) {
 		fprintf(stderr, "[cell %u/%u rep %u/%u] %s: FAILED: %s\n    %s\n", p->cell_i,
 			p->ncells, p->rep, p->nreps, p->label, row->status, row->error);
@@ -111,14 +117,16 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	fprintf(stderr, " (%.1f s)\n", row->wall_s);
 }
 
-void progress_finish(struct progress *p, unsigned failed, const char *dir)
+void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir)
 {
-	char e[32];
+	char e[32], sk[32] = "";
 
 	clear_line(p);
 	if (p->quiet && !failed)
 		return;
-	fprintf(stderr, "matrix: %u of %u cell repetitions ok, %u failed, in %s; results in %s\n",
-		p->done - failed, p->done, failed, hms((double)(now_ns() - p->t0) / 1e9, e, sizeof(e)),
-		dir);
+	if (skipped)
+		snprintf(sk, sizeof(sk), ", %u skipped", skipped);
+	fprintf(stderr, "matrix: %u of %u cell repetitions ok, %u failed%s, in %s; results in %s\n",
+		p->done - failed - skipped, p->done, failed, sk,
+		hms((double)(now_ns() - p->t0) / 1e9, e, sizeof(e)), dir);
 }

@@ -29,6 +29,6 @@ void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsign
 void progress_tick(void *p);
 void progress_end(struct progress *p, const struct cell *c, const struct result_row *row,
 		  const char *log_hint);
-void progress_finish(struct progress *p, unsigned failed, const char *dir);
+void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir);
 
 #endif

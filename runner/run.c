@@ -149,7 +149,7 @@ struct run_state {
 	struct meta meta;
 	struct results_writer rw;
 	struct progress prog;
-	unsigned failed;
+	unsigned failed, skipped;
 	int write_failed;
 };
 
@@ -176,7 +176,8 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
 		s->write_failed = 1;
 	}
-	s->failed += !row.ok;
+	s->failed += !row.ok && !row.skipped;
+	s->skipped += row.skipped;
 	progress_end(&s->prog, c, &row, out.log);
 	cell_outcome_release(&out);
 	return rc;
@@ -261,7 +262,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		fprintf(stderr, "\nmatrix: interrupted by signal %d; every finished repetition is in %s\n",
 			(int)interrupted, s->dir);
 	else
-		progress_finish(&s->prog, s->failed, s->dir);
+		progress_finish(&s->prog, s->failed, s->skipped, s->dir);
 	free(s);
 	return status;
 }

@@ -5,7 +5,7 @@
 #   N passed, N failed
 set -u
 cd "$(dirname "$0")/.."
-passed=0 failed=0
+passed=0 failed=0 skipped=0
 failures=()
 
 for build in "$@"; do
@@ -32,8 +32,12 @@ for build in "$@"; do
 		for fn in $(bash -c "source tests/e2e/lib.sh; source $f; declare -F" | awk '$3 ~ /^t_/ {print $3}'); do
 			log=$(mktemp)
 			start=$EPOCHREALTIME
-			if bash -c "source tests/e2e/lib.sh; source $f; e2e_setup; $fn; e2e_teardown" >"$log" 2>&1; then
+			rc=0
+			bash -c "source tests/e2e/lib.sh; source $f; e2e_setup; trap e2e_teardown EXIT; $fn" >"$log" 2>&1 || rc=$?
+			if [ "$rc" -eq 0 ]; then
 				passed=$((passed + 1)); res=ok
+			elif [ "$rc" -eq 77 ]; then
+				skipped=$((skipped + 1)); res="skipped: $(tail -1 "$log")"
 			else
 				failed=$((failed + 1)); res=FAIL
 				failures+=("$tag e2e ${f##*/} $fn")
@@ -45,5 +49,5 @@ for build in "$@"; do
 	done
 done
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
-echo "$passed passed, $failed failed"
+echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ]

@@ -183,15 +183,19 @@ int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
 	int one = 1, fd = socket(domain, type | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+		int e = errno;
+		snprintf(err, errlen, "socket: %s", strerror(e));
+		errno = e;
 		return -1;
 	}
 	if (domain != AF_UNIX)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, sa, salen) < 0 ||
 	    ((type == SOCK_STREAM || type == SOCK_SEQPACKET) && listen(fd, 1024) < 0)) {
-		snprintf(err, errlen, "bind %s: %s", name, strerror(errno));
+		int e = errno;
+		snprintf(err, errlen, "bind %s: %s", name, strerror(e));
 		close(fd);
+		errno = e;	/* the caller tells "no such address here" apart */
 		return -1;
 	}
 	return fd;

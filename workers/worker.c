@@ -439,9 +439,11 @@ static int run_server(const struct wopts *o)
 	unsigned accepted = 0;
 	uint64_t cpu0;
 
+	errno = 0;
 	lfd = o->t->listen(&o->topts, o->bind, addr, sizeof(addr), err, sizeof(err));
-	if (lfd < 0)
-		return fail(o, "bind", err);
+	if (lfd < 0)	/* no such address or family on this machine: the cell is skipped */
+		return fail(o, errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT ? "unavailable"
+			    : "bind", err);
 	if (o->human)
 		fprintf(stderr, "server: %s %s listening on %s for %u connection%s\n",
 			o->t->name, pattern_names[o->pattern], addr, o->connections,

@@ -8,6 +8,9 @@ set -u
 
 die() { echo "FAIL: $*" >&2; exit 1; }
 
+# skip REASON: this machine cannot run the test (exit 77, counted as skipped)
+skip() { echo "$*"; exit 77; }
+
 # check DESCRIPTION COMMAND...: runs the command, dies with the description
 check() {
 	local what=$1; shift
