@@ -23,13 +23,13 @@ SANFLAGS    :=
 OPT         := -O2 -g
 endif
 
-PKGS        := yaml-0.1
+PKGS        := yaml-0.1 libzmq
 CPPFLAGS    += -D_GNU_SOURCE -iquote runner -iquote workers -iquote reports -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml) -lcsv -lm
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lzmq) -lcsv -lm
 
 LIB_SRC     := $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard workers/*.c) $(wildcard reports/*.c)
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -52,6 +52,9 @@ void results_format_value(const struct dimension *d, const struct mvalue *v, cha
 	case VK_TRANSPORT:
 		snprintf(buf, len, "%s", transport_at((size_t)v->num)->name);
 		break;
+	case VK_ENDPOINT:
+		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
 	}
 }
 

@@ -112,6 +112,7 @@ static void common_args(struct run *r, struct argv_buf *a, const char *role)
 	arg(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
 	arg(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
 	arg(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
+	arg(a, "--endpoint=%s", endpoint_names[p->endpoint]);
 	arg(a, "--report-fd=3");
 	arg(a, "--control-fd=4");
 }
@@ -162,6 +163,7 @@ static int start_server(struct run *r)
 			 r->ctx->cell->number, r->ctx->rep);
 	common_args(r, &a, "server");
 	arg(&a, "--connections=%u", p->concurrency);
+	arg(&a, "--inflight=%u", p->inflight);
 	arg(&a, "--bind=%s", p->transport->default_bind ? p->transport->default_bind : r->sockpath);
 	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	return start_slot(r, &r->slots[0], &a);

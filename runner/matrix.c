@@ -36,7 +36,10 @@ static const char *const kind_names[] = {
 	[VK_COUNT] = "count",
 	[VK_DURATION] = "duration",
 	[VK_BOOL] = "boolean",
+	[VK_ENDPOINT] = "endpoint",
 };
+
+const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
 struct dimspec {
@@ -57,6 +60,7 @@ static const struct dimspec dimspecs[] = {
 	{ "nodelay", VK_BOOL, 0 },
 	{ "allow_loss", VK_BOOL, 0 },
 	{ "loss_timeout", VK_DURATION, 0 },
+	{ "endpoint", VK_ENDPOINT, 0 },
 	{ "interval", VK_DURATION, 0 },
 };
 
@@ -305,6 +309,13 @@ static int parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_pattern(text, num, why, whylen);
 	case VK_TRANSPORT:
 		return parse_transport(text, num, why, whylen);
+	case VK_ENDPOINT:
+		for (size_t i = 0; i < EP__COUNT; i++)
+			if (!strcmp(endpoint_names[i], text)) {
+				*num = i;
+				return 0;
+			}
+		return unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)

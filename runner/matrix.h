@@ -22,6 +22,7 @@
  *     interval: 1s               timeline interval (default 1s)
  *     allow_loss: false          lossy transports: a cell with loss may be ok
  *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
+ *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
  *   report:                      optional, how reports read the run
@@ -56,7 +57,11 @@ enum value_kind {
 	VK_COUNT,	/* positive integer, num */
 	VK_DURATION,	/* nanoseconds, num; zero refused */
 	VK_BOOL,	/* num = 0 or 1 */
+	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 };
+
+enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
+extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
 
 enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT__COUNT };
 extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */

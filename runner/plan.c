@@ -87,6 +87,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->allow_loss = (v = cell_value(m, choice, "allow_loss")) ? (int)v->num : 0;
 	p->loss_timeout_ns = (v = cell_value(m, choice, "loss_timeout")) ? v->num
 			     : PLAN_DEFAULT_LOSS_TIMEOUT_NS;
+	p->endpoint = (v = cell_value(m, choice, "endpoint")) ? (int)v->num : EP_TCP;
 }
 
 /* The position to blame for a cell problem: the named key's value when the

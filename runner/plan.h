@@ -43,6 +43,7 @@ struct cell_params {
 	int nodelay;
 	int allow_loss;
 	uint64_t loss_timeout_ns;
+	int endpoint;			/* enum endpoint */
 };
 
 struct cell {

@@ -72,6 +72,7 @@ static int pipe_accept(int lfd, const struct transport_opts *o, struct conn *c, 
 	fifo_path(in, sizeof(in), base, "c2s", accepted);
 	fifo_path(out, sizeof(out), base, "s2c", accepted);
 	c->handle = NULL;
+	c->streams = 1;
 	if ((c->fd = open_fifo(in, O_RDONLY, err, errlen)) < 0)
 		return -1;
 	if ((c->wfd = open_fifo(out, O_WRONLY, err, errlen)) < 0) {
@@ -90,6 +91,7 @@ static int pipe_connect(const struct transport_opts *o, const char *path, struct
 	fifo_path(out, sizeof(out), path, "c2s", o->id);
 	fifo_path(in, sizeof(in), path, "s2c", o->id);
 	c->handle = NULL;
+	c->streams = 1;
 	if ((c->wfd = open_fifo(out, O_WRONLY, err, errlen)) < 0)
 		return -1;
 	if ((c->fd = open_fifo(in, O_RDONLY, err, errlen)) < 0) {

@@ -15,7 +15,8 @@
 #include <sys/un.h>
 
 extern const struct transport transport_tcp, transport_tcp6, transport_unix,
-	transport_unix_seqpacket, transport_unix_dgram, transport_udp, transport_pipe;
+	transport_unix_seqpacket, transport_unix_dgram, transport_udp, transport_pipe,
+	transport_zmq;
 
 /* One line per transport, in the order `matrix transports` lists them. */
 static const struct transport *const registry[] = {
@@ -26,6 +27,7 @@ static const struct transport *const registry[] = {
 	&transport_unix_dgram,
 	&transport_unix_seqpacket,
 	&transport_pipe,
+	&transport_zmq,
 };
 
 size_t transport_count(void)
@@ -220,6 +222,7 @@ int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen
 	}
 	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	c->streams = 1;
 	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 	return 0;
 }
@@ -237,6 +240,7 @@ int sock_accept(int lfd, struct conn *c, char *err, size_t errlen)
 	}
 	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	c->streams = 1;
 	return 0;
 }
 
@@ -328,6 +332,7 @@ int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned loc
 		accepted[naccepted++] = (struct accepted){ .addr = from, .len = fromlen, .fd = fd };
 	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	c->streams = 1;
 	return 0;
 }
 
@@ -375,6 +380,7 @@ int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
 	}
 	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	c->streams = 1;
 	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 	return 0;
 }

@@ -48,6 +48,8 @@ struct conn {
 	int wfd;		/* write side: fd, or another descriptor (pipes) */
 	void *handle;		/* transport-private */
 	char peer[128];		/* for messages */
+	unsigned streams;	/* clients whose messages arrive here: 1, or more when a
+				 * transport multiplexes them (zmq), 0 for none */
 };
 
 /* Figures a transport reports about a connection, for results.csv. */

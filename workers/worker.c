@@ -266,7 +266,7 @@ static void serve_pingpong(struct conn_job *j)
 			break;
 		}
 		/* lossy: a lost warmup request must not shift the count */
-		if (t->lossy ? read_seq(in, req) >= o->warmup : ++n > o->warmup) {
+		if (t->lossy ? read_seq(in, req) >= o->warmup : ++n > o->warmup * j->c.streams) {
 			j->messages++;
 			j->bytes += req + resp;
 		}
@@ -283,7 +283,7 @@ static void serve_stream(struct conn_job *j)
 	size_t size = o->topts.size;
 	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
 	unsigned char *buf = malloc(cap);
-	uint64_t total = 0, warm = o->warmup * size, timed_msgs = 0;
+	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
@@ -476,7 +476,6 @@ static int run_server(const struct wopts *o)
 			break;
 		}
 	}
-	o->t->unlisten(lfd, addr);
 
 	struct worker_result r;
 	struct timeline tl = { 0 };
@@ -521,6 +520,8 @@ static int run_server(const struct wopts *o)
 	} else {
 		r.window_messages = r.messages - before_window;
 	}
+	/* only now: a zmq server's one socket is its connections' socket too */
+	o->t->unlisten(lfd, addr);
 	if (!rc && tl.overflow)
 		rc = fail(o, "timeline", "timeline too long: raise interval");
 	if (have_ctl) {
@@ -716,6 +717,54 @@ out:
 	return rc;
 }
 
+/* inflight > 1 over a transport without a descriptor (zmq DEALER): its
+ * sends queue without blocking, so `inflight` requests go out first, then
+ * each response read lets the next request go. */
+static int pingpong_window(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	const struct transport *t = o->t;
+	uint64_t *t_start = calloc(o->inflight, sizeof(*t_start));
+	uint64_t sent = 0, recvd = 0, now, seq0 = o->warmup;
+	int rc = -1;
+
+	if (!t_start)
+		return client_error(cl, "setup", "memory for");
+	cl->start_ns = now = now_ns();
+	for (;;) {
+		while (sent - recvd < o->inflight && !done(o, sent, now, cl->start_ns)) {
+			stamp_seq(cl->req, cl->reqlen, seq0 + sent);
+			t_start[sent % o->inflight] = now_ns();
+			if (t->send(&cl->c, cl->req, cl->reqlen) < 0) {
+				client_error(cl, "send", "send to");
+				goto out;
+			}
+			sent++;
+		}
+		if (recvd == sent)
+			break;
+		int r = t->recv(&cl->c, cl->resp, cl->resplen);
+		if (r) {
+			if (r == 1)
+				errno = 0;
+			client_error(cl, "receive", "receive from");
+			goto out;
+		}
+		now = now_ns();
+		hist_record(cl->hist, now - t_start[recvd % o->inflight]);
+		if (o->pattern == PAT_ECHO &&
+		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
+			cl->mismatches++;
+		recvd++;
+		cl->end_ns = now;
+	}
+	cl->messages = recvd;
+	rc = 0;
+out:
+	free(t_start);
+	return rc;
+}
+
 static int stream_send(struct client *cl, uint64_t *sent)
 {
 	const struct wopts *o = cl->o;
@@ -823,7 +872,8 @@ static int run_client(const struct wopts *o)
 	if (o->pattern == PAT_STREAM) {
 		if (stream_send(&cl, &sent) < 0)
 			goto failed;
-	} else if ((o->inflight > 1 && cl.c.fd >= 0) ? pingpong_pipelined(&cl) : pingpong_serial(&cl)) {
+	} else if (o->inflight <= 1 ? pingpong_serial(&cl)
+		   : cl.c.fd >= 0 ? pingpong_pipelined(&cl) : pingpong_window(&cl)) {
 		goto failed;
 	}
 	r.cpu_ns = cpu_ns() - cpu0;
@@ -885,7 +935,7 @@ static void usage(FILE *f)
 "hand like the source experiments' programs.  On a terminal it prints a\n"
 "readable result line; otherwise it writes the wire protocol (workers/wire.h).\n"
 "\n"
-"  -t, --transport NAME     tcp | unix (default tcp)\n"
+"  -t, --transport NAME     see `matrix transports` (default tcp)\n"
 "  -p, --pattern NAME       pingpong | echo | stream (default pingpong)\n"
 "  -s, --size SIZE          request/message size, e.g. 10, 1KiB (default 1KiB)\n"
 "  -r, --response-size SIZE pingpong response size (default: size)\n"
@@ -903,6 +953,7 @@ static void usage(FILE *f)
 "      --control-fd FD      wait for the start byte on FD (default: start at once)\n"
 "      --timeout DUR        give up after DUR (default 300s)\n"
 "      --loss-timeout DUR   lossy transports: a reply later than this is lost (100ms)\n"
+"      --endpoint tcp|ipc   zmq: where the server binds (default tcp)\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
 }
 
@@ -939,6 +990,13 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 	case 'I': return units_parse_duration(arg, &o->interval_ns, why, wl);
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
 	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
+	case 'E':
+		if (strcmp(arg, "tcp") && strcmp(arg, "ipc")) {
+			snprintf(why, wl, "expected tcp or ipc");
+			return -1;
+		}
+		o->topts.endpoint_ipc = !strcmp(arg, "ipc");
+		return 0;
 	case 'b': o->bind = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
@@ -971,6 +1029,7 @@ int worker_main(int argc, char **argv)
 		{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 		{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
 		{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
+		{ "endpoint", 1, 0, 'E' },
 		{ "help", 0, 0, 'h' },
 		{ 0, 0, 0, 0 }
 	};
