@@ -1,6 +1,7 @@
 /* gnuplot scripts and their rendering: see gnuplot.h. */
 #include "gnuplot.h"
 #include "report.h"
+#include "units.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -61,6 +62,7 @@ static const char *const chart_names[] = { "throughput", "rtt", "cpu", "ratios",
 struct item {
 	char *const *dims;
 	const char *def;	/* ratio name, or NULL */
+	const char *metric;	/* the ratio's metric */
 	int skip_dim;		/* the ratio's dimension, or -1 */
 	const struct rcell *cell;	/* a summary chart's cell */
 	const struct rpair *pair;	/* a ratio chart's pair */
@@ -70,8 +72,9 @@ struct chart {
 	const struct report *r;
 	FILE *f;
 	int xdim;		/* size column when it varies, else -1: bars per series */
-	int pdim;		/* panel dimension (concurrency) when it varies, else -1 */
-	const char *panels[MAXP];
+	int pdims[2];		/* panels: pattern and concurrency, those that vary */
+	size_t npdims;
+	size_t pitem[MAXP];	/* a representative item of each panel */
 	size_t npanels;
 	int sdims[32];		/* dimensions that tell series apart */
 	size_t nsdims;
@@ -100,27 +103,49 @@ static int same_series(const struct chart *c, const struct item *a, const struct
 	return 1;
 }
 
+static int same_panel(const struct chart *c, const struct item *a, const struct item *b)
+{
+	for (size_t k = 0; k < c->npdims; k++)
+		if (strcmp(a->dims[c->pdims[k]], b->dims[c->pdims[k]]))
+			return 0;
+	return 1;
+}
+
+static int is_pdim(const struct chart *c, size_t d)
+{
+	for (size_t k = 0; k < c->npdims; k++)
+		if ((size_t)c->pdims[k] == d)
+			return 1;
+	return 0;
+}
+
 /* Works out x, panels and series from the items. */
 static void layout(struct chart *c)
 {
 	const struct report *r = c->r;
-	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
+	int size = report_dim(r, "size");
+	const char *pnames[] = { "pattern", "concurrency" };
 
 	c->xdim = size >= 0 && item_varies(c, (size_t)size) ? size : -1;
-	c->pdim = conc >= 0 && item_varies(c, (size_t)conc) ? conc : -1;
+	c->npdims = 0;
+	for (size_t k = 0; k < 2; k++) {
+		int d = report_dim(r, pnames[k]);
+		if (d >= 0 && item_varies(c, (size_t)d) && (!c->nitems || d != c->items[0].skip_dim))
+			c->pdims[c->npdims++] = d;
+	}
 	c->npanels = 0;
-	for (size_t i = 0; c->pdim >= 0 && i < c->nitems; i++) {
+	for (size_t i = 0; i < c->nitems; i++) {
 		size_t k;
-		for (k = 0; k < c->npanels && strcmp(c->panels[k], c->items[i].dims[c->pdim]); k++)
+		for (k = 0; k < c->npanels && !same_panel(c, &c->items[c->pitem[k]], &c->items[i]); k++)
 			;
 		if (k == c->npanels && k < MAXP)
-			c->panels[c->npanels++] = c->items[i].dims[c->pdim];
+			c->pitem[c->npanels++] = i;
 	}
 	if (!c->npanels)
 		c->npanels = 1;
 	c->nsdims = 0;
 	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
-		if ((int)d != c->xdim && (int)d != c->pdim && item_varies(c, d) &&
+		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) &&
 		    (!c->nitems || (int)d != c->items[0].skip_dim))
 			c->sdims[c->nsdims++] = (int)d;
 	c->nseries = 0;
@@ -148,6 +173,17 @@ static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
 		snprintf(buf, len, "%s", c->r->m.name);
 }
 
+/* " && strcol('NAME') eq 'VALUE'", both quoted; a value that cannot be
+ * quoted matches nothing rather than everything. */
+static int add_eq(char *buf, size_t len, const char *name, const char *value)
+{
+	char qn[300], qv[600];
+
+	if (gnuplot_quote(name, qn, sizeof(qn)) || gnuplot_quote(value, qv, sizeof(qv)))
+		return snprintf(buf, len, " && 0");
+	return snprintf(buf, len, " && strcol(%s) eq %s", qn, qv);
+}
+
 /* The gnuplot condition selecting series s in panel p. */
 static void condition(const struct chart *c, size_t s, size_t p, char *buf, size_t len)
 {
@@ -156,21 +192,19 @@ static void condition(const struct chart *c, size_t s, size_t p, char *buf, size
 	size_t o = 0;
 
 	o += (size_t)snprintf(buf, len, "1");
-	if (it->def && gnuplot_quote(it->def, q, sizeof(q)) == 0)
-		o += (size_t)snprintf(buf + o, len - o, " && strcol('name') eq %s && strcol('scope') eq 'cell'", q);
-	for (size_t k = 0; k < c->nsdims && o < len; k++) {
-		char qn[200];
-		if (gnuplot_quote(it->dims[c->sdims[k]], q, sizeof(q)) ||
-		    gnuplot_quote(c->r->dimnames[c->sdims[k]], qn, sizeof(qn)))
-			continue;
-		o += (size_t)snprintf(buf + o, len - o, " && strcol(%s) eq %s", qn, q);
+	if (it->def) {
+		if (gnuplot_quote(it->def, q, sizeof(q)))
+			snprintf(q, sizeof(q), "''");	/* never matches: no series, no wrong one */
+		o += (size_t)snprintf(buf + o, len - o, " && strcol('name') eq %s && "
+				      "strcol('metric') eq '%s' && strcol('scope') eq 'cell'", q,
+				      it->metric);
 	}
-	if (c->pdim >= 0 && o < len) {
-		char qn[200];
-		if (!gnuplot_quote(c->panels[p], q, sizeof(q)) &&
-		    !gnuplot_quote(c->r->dimnames[c->pdim], qn, sizeof(qn)))
-			snprintf(buf + o, len - o, " && strcol(%s) eq %s", qn, q);
-	}
+	for (size_t k = 0; k < c->nsdims && o < len; k++)
+		o += (size_t)add_eq(buf + o, len - o, c->r->dimnames[c->sdims[k]],
+				    it->dims[c->sdims[k]]);
+	for (size_t k = 0; k < c->npdims && o < len; k++)
+		o += (size_t)add_eq(buf + o, len - o, c->r->dimnames[c->pdims[k]],
+				    c->items[c->pitem[p]].dims[c->pdims[k]]);
 }
 
 /* One chart row: a metric's median and interval columns. */
@@ -197,7 +231,7 @@ static int series_has(const struct chart *c, size_t s, size_t p, const struct ro
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct item *it = &c->items[i];
 		if (!same_series(c, it, &c->items[c->sitem[s]]) ||
-		    (c->pdim >= 0 && strcmp(it->dims[c->pdim], c->panels[p])))
+		    !same_panel(c, it, &c->items[c->pitem[p]]))
 			continue;
 		if (item_has(it, rw))
 			return 1;
@@ -214,7 +248,6 @@ static void preamble(FILE *f, const char *name, const char *data, const char *wh
 "# (.png instead of .svg draws a PNG.)  Generated by `matrix report`; edit freely.\n"
 "if (ARGC < 2) { print 'usage: gnuplot -c %s.gp %s OUT.svg|OUT.png'; exit }\n"
 "set datafile separator comma\n"
-"set datafile missing NaN\n"
 "if (strstrt(ARG2, '.png') == strlen(ARG2) - 3 && strlen(ARG2) > 3) {\n"
 "    set terminal pngcairo noenhanced size %zu,%zu font 'sans,10'\n"
 "} else {\n"
@@ -222,32 +255,98 @@ static void preamble(FILE *f, const char *name, const char *data, const char *wh
 "}\n"
 "set output ARG2\n"
 "set termoption noenhanced\n"
-"# a figure, or NaN (no point) when the field is empty: a failed cell\n"
-"y(c) = (strcol(c) eq '' ? NaN : column(c))\n"
+"# a figure as text, or NaN when the field is empty (a failed cell): in the\n"
+"# tables below NaN breaks a line, so a failed cell is a gap, never a zero\n"
+"v(c) = (strcol(c) eq '' ? 'NaN' : strcol(c))\n"
 "set grid\n"
-"set key below horizontal noenhanced\n"
+"set key noenhanced\n"
 "set bars small\n",
 		what, name, data, name, name, data, w, h, w, h);
+}
+
+static int cmp_num(const void *a, const void *b)
+{
+	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
+
+	return (x > y) - (x < y);
+}
+
+/* The x values of a size axis, ascending. */
+static size_t x_values(const struct chart *c, const char **out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < c->nitems && n < MAXS; i++) {
+		size_t k;
+		for (k = 0; k < n && strcmp(out[k], c->items[i].dims[c->xdim]); k++)
+			;
+		if (k == n)
+			out[n++] = c->items[i].dims[c->xdim];
+	}
+	qsort(out, n, sizeof(*out), cmp_num);
+	return n;
+}
+
+/* $dR_P_S: row R, panel P, series S, one line per x value in ascending
+ * order (so lines never zigzag), a failed cell's figures as NaN. */
+static void write_table(struct chart *c, const struct row *rw, size_t ri, size_t p, size_t s,
+			const char **xs, size_t nx)
+{
+	const struct report *r = c->r;
+	char cond[4096], x[320] = "0";
+
+	condition(c, s, p, cond, sizeof(cond));
+	if (c->xdim >= 0) {
+		char qn[300];
+		if (gnuplot_quote(r->dimnames[c->xdim], qn, sizeof(qn)) == 0)
+			snprintf(x, sizeof(x), "column(%s)", qn);
+	}
+	fprintf(c->f, "set table $d%zu_%zu_%zu\n", ri, p, s);
+	for (size_t i = 0; i < (c->xdim >= 0 ? nx : 1); i++) {
+		char xcond[700] = "";
+		if (c->xdim >= 0)
+			add_eq(xcond, sizeof(xcond), r->dimnames[c->xdim], xs[i]);
+		fprintf(c->f, "plot ARG1 using (%s):(v('%s')):(v('%s')):(v('%s')) with table if (%s%s)\n",
+			x, rw->ycol, rw->locol, rw->hicol, cond, xcond);
+	}
+	fprintf(c->f, "unset table\n");
 }
 
 static void write_chart(struct chart *c, const char *name, const char *data, const char *title,
 			const struct row *rows, size_t nrows)
 {
 	const struct report *r = c->r;
-	char path[4096], q[1024], cond[4096], label[512], qlabel[1100];
-	size_t w = c->npanels > 1 ? 460 * c->npanels : 760, h = 340 * nrows + 40;
+	char path[4096], q[1024], label[512], qlabel[1100];
+	const char *xs[MAXS];
+	size_t nx = c->xdim >= 0 ? x_values(c, xs) : 0;
+	size_t w = 420 * c->npanels + 220, h = 320 * nrows + 40;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
 	if (!(c->f = fopen(path, "we")))
 		return;
 	FILE *f = c->f;
 	preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
-	snprintf(label, sizeof(label), "%s: %s (whiskers: interval of the median)", r->m.name, title);
+	/* every series of every panel as a table of its own, then the plots */
+	for (size_t ri = 0; ri < nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++)
+			for (size_t s = 0; s < c->nseries; s++)
+				if (series_has(c, s, p, &rows[ri]))
+					write_table(c, &rows[ri], ri, p, s, xs, nx);
+	fprintf(f, "set datafile separator whitespace\n");
+	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
+		 rows[0].refline ? "95%% bootstrap interval" : "interval of the median");
 	quote_title(label, q, sizeof(q));
 	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
 	if (c->xdim >= 0) {
-		fprintf(f, "set logscale x 2\nset format x '%%.0b%%B'\nset xlabel 'message size (bytes)'\n"
-			"set offsets graph 0.04, graph 0.04, 0, 0\n");
+		/* ticks at the sizes measured, labelled as the matrix writes them */
+		fprintf(f, "set logscale x 2\nset xlabel 'message size'\n"
+			"set offsets graph 0.04, graph 0.04, 0, 0\nset xtics (");
+		for (size_t i = 0; i < nx; i++) {
+			char sz[32];
+			unsigned long long v = strtoull(xs[i], NULL, 10);
+			fprintf(f, "%s'%s' %llu", i ? ", " : "", units_format_size(v, sz, sizeof(sz)), v);
+		}
+		fprintf(f, ")\n");
 	} else {
 		fprintf(f, "unset logscale x\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
 			"set style fill solid 0.5 border -1\nset xtics (", c->nseries);
@@ -261,17 +360,20 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 	for (size_t ri = 0; ri < nrows; ri++) {
 		const struct row *rw = &rows[ri];
 		for (size_t p = 0; p < c->npanels; p++) {
-			if (c->pdim >= 0)
-				snprintf(label, sizeof(label), "%s, %s %s", rw->title,
-					 r->dimnames[c->pdim], c->panels[p]);
-			else
-				snprintf(label, sizeof(label), "%s", rw->title);
+			size_t o = (size_t)snprintf(label, sizeof(label), "%s", rw->title);
+			for (size_t k = 0; k < c->npdims && o < sizeof(label); k++)
+				o += (size_t)snprintf(label + o, sizeof(label) - o, "%s %s %s",
+						      k ? "," : ":", r->dimnames[c->pdims[k]],
+						      c->items[c->pitem[p]].dims[c->pdims[k]]);
 			quote_title(label, q, sizeof(q));
+			/* one key per row, right of its last panel */
+			fprintf(f, "%s\n", p + 1 == c->npanels ? "set key outside right top vertical"
+				: "unset key");
 			fprintf(f, "set title %s\n", q);
 			quote_title(rw->ylabel, q, sizeof(q));
 			fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
 				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
-				strstr(rw->ylabel, "/s") ? "%.1s%c" : "%g");
+				!strcmp(rw->ylabel, "msg/s") ? "%.1s%c" : "%g");
 			size_t shown[MAXS], nshown = 0;
 			for (size_t s = 0; s < c->nseries; s++)
 				if (series_has(c, s, p, rw))
@@ -286,21 +388,17 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 				fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
 			for (size_t k = 0; k < nshown; k++) {
 				size_t s = shown[k];
-				int last = k + 1 == nshown;
-				condition(c, s, p, cond, sizeof(cond));
+				const char *more = k + 1 < nshown ? ", \\" : "";
 				series_label(c, s, label, sizeof(label));
 				quote_title(label, qlabel, sizeof(qlabel));
 				if (c->xdim >= 0)
-					fprintf(f, "    ARG1 using ((%s) ? column('%s') : NaN):(y('%s')):(y('%s')):(y('%s')) "
-						"with yerrorlines lw 2 pt 7 ps 0.6 lc %zu title %s%s\n",
-						cond, r->dimnames[c->xdim], rw->ycol, rw->locol, rw->hicol,
-						s + 1, qlabel, last ? "" : ", \\");
+					fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 "
+						"ps 0.6 lc %zu title %s%s\n", ri, p, s, s + 1, qlabel, more);
 				else	/* the invisible points keep whisker tops in the autoscaled range */
-					fprintf(f, "    ARG1 using ((%s) ? %zu : NaN):(y('%s')):(y('%s')):(y('%s')):(0.6) "
-						"with boxerrorbars lc %zu title %s, \\\n"
-						"    ARG1 using ((%s) ? %zu : NaN):(y('%s')) with points ps 0 notitle%s\n",
-						cond, s + 1, rw->ycol, rw->locol, rw->hicol, s + 1, qlabel,
-						cond, s + 1, rw->hicol, last ? "" : ", \\");
+					fprintf(f, "    $d%zu_%zu_%zu using (%zu):2:3:4:(0.6) with boxerrorbars "
+						"lc %zu title %s, \\\n    $d%zu_%zu_%zu using (%zu):4 with points "
+						"ps 0 notitle%s\n", ri, p, s, s + 1, s + 1, qlabel, ri, p, s,
+						s + 1, more);
 			}
 		}
 	}
@@ -323,7 +421,7 @@ static size_t cell_items(const struct report *r, const char *metric, struct item
 
 	for (size_t i = 0; i < r->ncells; i++)
 		if (has_metric(&r->cells[i], metric))
-			items[n++] = (struct item){ r->cells[i].dims, NULL, -1, &r->cells[i], NULL };
+			items[n++] = (struct item){ r->cells[i].dims, NULL, NULL, -1, &r->cells[i], NULL };
 	return n;
 }
 
@@ -403,11 +501,21 @@ static void ratio_chart(const struct report *r, struct item *items)
 		  NULL },
 	};
 
-	/* one chart row per ratio metric would be finer; one chart holds all ratios */
+	/* The chart's x is the size and its panels the concurrency, so it shows
+	 * the ratios over one other dimension (the first ratio's, usually the
+	 * transport); ratios over size or concurrency are in ratios.csv and
+	 * summary.md only. */
+	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency"), dim = -1;
+	for (size_t d = 0; d < r->ndefs && dim < 0; d++)
+		if ((int)r->defs[d].dim != size && (int)r->defs[d].dim != conc)
+			dim = (int)r->defs[d].dim;
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct rpair *p = &r->pairs[i];
+		if ((int)r->defs[p->def].dim != dim)
+			continue;
 		items[c.nitems++] = (struct item){ p->num->dims, r->defs[p->def].name,
-						   (int)r->defs[p->def].dim, NULL, p };
+						   matrix_metrics[r->defs[p->def].metric],
+						   dim, NULL, p };
 	}
 	if (!c.nitems)
 		return;
@@ -459,9 +567,12 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 	}
 	/* a re-sliced report must not keep a chart this run no longer has */
 	for (size_t i = 0; i < sizeof(chart_names) / sizeof(chart_names[0]); i++) {
-		char path[4200];
-		snprintf(path, sizeof(path), "%s/%s.gp", dir, chart_names[i]);
-		unlink(path);
+		static const char *const ext[] = { "gp", "svg", "png" };
+		for (size_t e = 0; e < 3; e++) {
+			char path[4200];
+			snprintf(path, sizeof(path), "%s/%s.%s", dir, chart_names[i], ext[e]);
+			unlink(path);
+		}
 	}
 	summary_chart(r, items, "throughput", "msgs_per_s", "throughput", thr, 2);
 	summary_chart(r, items, "rtt", "rtt_p50_us", "round-trip time", rtt, 2);

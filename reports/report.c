@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -44,15 +45,17 @@ size_t report_dim_values(const struct report *r, size_t d, const char **out, siz
 	return n;
 }
 
-static double to_double(const char *s)
+/* A figure: NaN for an empty field; -1 for anything but a finite number. */
+static int to_double(const char *s, double *v)
 {
 	char *end;
-	double v;
 
+	*v = NAN;
 	if (!s || !*s)
-		return NAN;
-	v = strtod(s, &end);
-	return *end ? NAN : v;
+		return 0;
+	errno = 0;
+	*v = strtod(s, &end);
+	return *end || errno || !isfinite(*v) ? -1 : 0;
 }
 
 static void load_meta(struct report *r)
@@ -152,14 +155,23 @@ static int load_results(struct report *r, char *err, size_t errlen)
 		goto oom;
 	for (size_t i = 0; i < t.nrows; i++) {
 		char **row = t.rows[i], *end;
+		errno = 0;
 		unsigned long number = strtoul(row[0], &end, 10);
-		if (*end || !*row[0]) {
-			snprintf(err, errlen, "%s:%zu: cell '%s' is not a number", path, i + 2, row[0]);
+		if (*end || !*row[0] || errno || number > UINT32_MAX || *row[0] == '-') {
+			snprintf(err, errlen, "%s:%zu: cell '%s' is not a cell number", path, i + 2,
+				 row[0]);
 			goto out;
 		}
 		struct rcell *c = cell_for(r, (unsigned)number, row, 1);
 		if (!c)
 			goto oom;
+		for (size_t d = 0; d < r->ndims; d++)
+			if (strcmp(c->dims[d], row[d + 1])) {
+				snprintf(err, errlen, "%s:%zu: cell %lu has %s %s here but %s above: "
+					 "rows of another matrix?", path, i + 2, number, r->dimnames[d],
+					 row[d + 1], c->dims[d]);
+				goto out;
+			}
 		c->reps++;
 		if (strcmp(row[status], "ok")) {
 			if (!c->failed++)
@@ -172,8 +184,12 @@ static int load_results(struct report *r, char *err, size_t errlen)
 		c->okreps = ok;
 		ok[c->nokreps++] = (unsigned)strtoul(row[rep], NULL, 10);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
-			double v = col[m] >= 0 ? to_double(row[col[m]]) : NAN;
-			double *nv;
+			double v = NAN, *nv;
+			if (col[m] >= 0 && to_double(row[col[m]], &v) < 0) {
+				snprintf(err, errlen, "%s:%zu: %s '%s' is not a finite number", path,
+					 i + 2, matrix_metrics[m], row[col[m]]);
+				goto out;
+			}
 			if (isnan(v))
 				continue;
 			nv = realloc(c->vals[m], (c->st[m].n + 1) * sizeof(*nv));
@@ -186,7 +202,8 @@ static int load_results(struct report *r, char *err, size_t errlen)
 	for (size_t i = 0; i < r->ncells; i++)
 		if (set_status(&r->cells[i], first_fail[i] ? first_fail[i] : ""))
 			goto oom;
-	qsort(r->cells, r->ncells, sizeof(*r->cells), cmp_cell);
+	if (r->ncells)
+		qsort(r->cells, r->ncells, sizeof(*r->cells), cmp_cell);
 	rc = 0;
 	goto out;
 oom:
@@ -212,6 +229,9 @@ static void summarize(struct report *r)
 static int add_def(struct report *r, const char *name, size_t dim, const char *num,
 		   const char *den, int metric)
 {
+	for (size_t i = 0; i < r->ndefs; i++)	/* --ratio a/b twice: once is enough */
+		if (!strcmp(r->defs[i].name, name))
+			return 0;
 	struct rratio_def *defs = realloc(r->defs, (r->ndefs + 1) * sizeof(*defs));
 
 	if (!defs)

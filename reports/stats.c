@@ -19,15 +19,14 @@ double stats_median_sorted(const double *sorted, size_t n)
 	return n % 2 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
 }
 
-/* P(Binom(n, 1/2) <= k) */
+/* P(Binom(n, 1/2) <= k), each term in log space: 2^-n underflows for
+ * n above about 1074. */
 static double binom_cdf_half(size_t n, size_t k)
 {
-	double p = ldexp(1.0, -(int)n), term = p, sum = 0;
+	double sum = 0, lnf = lgamma((double)n + 1) - (double)n * log(2.0);
 
-	for (size_t i = 0; i <= k && i <= n; i++) {
-		sum += term;
-		term = term * (double)(n - i) / (double)(i + 1);
-	}
+	for (size_t i = 0; i <= k && i <= n; i++)
+		sum += exp(lnf - lgamma((double)i + 1) - lgamma((double)(n - i) + 1));
 	return sum;
 }
 

@@ -831,6 +831,25 @@ static const yaml_node_t *find_key(struct loader *L, const yaml_node_t *map, con
 	return NULL;
 }
 
+static int load_ratio(struct loader *L, const yaml_node_t *map);
+
+/* Each ratio once by name: reports and charts tell them apart by it. */
+static int load_ratios(struct loader *L, const yaml_node_t *seq)
+{
+	for (size_t j = 0; j < nitems(seq); j++) {
+		if (load_ratio(L, item(L, seq, j)))
+			return -1;
+		const struct ratio_spec *r = &L->m->report.ratios[j];
+		for (size_t i = 0; i < j; i++)
+			if (!strcmp(L->m->report.ratios[i].name, r->name))
+				return error_at(L, (size_t)r->pos.line, (size_t)r->pos.col,
+						"ratios: a second ratio named '%s' (the first is at "
+						"line %d); give each a name: of its own", r->name,
+						L->m->report.ratios[i].pos.line);
+	}
+	return 0;
+}
+
 static int load_ratio(struct loader *L, const yaml_node_t *map)
 {
 	static const char *const keys[] = { "name", "dimension", "numerator", "denominator",
@@ -897,9 +916,14 @@ static int load_ratio(struct loader *L, const yaml_node_t *map)
 	if ((v = find_key(L, map, "name", &k))) {
 		if (want_scalar(L, k, v))
 			return -1;
-		if (!*scalar(v))
+		const char *n = scalar(v);
+		if (!*n)
 			return error_node(L, at(k, v), "ratios: name must not be empty");
-		r->name = strdup(scalar(v));
+		for (const char *c = n; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\')
+				return error_node(L, v, "ratios: name may not hold control characters, "
+						  "'\"' or '\\'");
+		r->name = strdup(n);
 	} else {
 		size_t len = strlen(r->numerator.text) + strlen(r->denominator.text) + 2;
 		if ((r->name = malloc(len)))
@@ -930,9 +954,8 @@ static int load_report(struct loader *L, const yaml_node_t *val)
 			L->m->report.ratios = calloc(nitems(v), sizeof *L->m->report.ratios);
 			if (!L->m->report.ratios)
 				return oom(L, v);
-			for (size_t j = 0; j < nitems(v); j++)
-				if (load_ratio(L, item(L, v, j)))
-					return -1;
+			if (load_ratios(L, v))
+				return -1;
 		} else {
 			unknown_name("key", scalar(k), keys, ARRAY_SIZE(keys), why, sizeof why);
 			return error_node(L, k, "report: %s", why);

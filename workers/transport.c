@@ -160,9 +160,11 @@ ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap)
 
 void fd_msg_close(struct conn *c)
 {
-	/* the end-of-stream message; a datagram can be lost, so three */
+	/* the end-of-stream message, waiting for room like any message (a full
+	 * AF_UNIX receiver queue must not swallow it); udp may lose it, so two
+	 * more follow, and its receiver also ends on a long silence */
 	for (int i = 0; i < 3 && c->wfd >= 0; i++)
-		if (send(c->wfd, "", 0, MSG_DONTWAIT) < 0)
+		if (send(c->wfd, "", 0, i ? MSG_DONTWAIT : 0) < 0)
 			break;
 	fd_close(c);
 }

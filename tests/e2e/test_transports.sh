@@ -8,7 +8,7 @@ repeat: 1
 warmup: 10
 matrix:
   pattern: [pingpong, echo, stream]
-  transport: [tcp, unix, tcp6, udp, unix_dgram, unix_seqpacket, pipe]
+  transport: [tcp, unix, tcp6, udp, unix_dgram, unix_seqpacket, pipe, zmq]
   size: [16, 4KiB]
   concurrency: [1, 3]
   count: 300
@@ -28,7 +28,7 @@ Y
 		$1 == "udp" && $5 == "" { print; bad = 1 }
 		$1 != "udp" && $5 != "" { print; bad = 1 } END { exit bad }' ||
 		die "loss columns do not add up"
-	[ "$(csvq $r --rows)" -eq 84 ] || die "expected 84 rows"
+	[ "$(csvq $r --rows)" -eq 96 ] || die "expected 96 rows"
 	expect_no_leftovers
 }
 
@@ -84,4 +84,34 @@ t_tcp6_without_ipv6_is_skipped() {
 	[ "$(csvq out/results.csv transport status | tr '\t\n' ': ')" = "tcp:ok tcp6:skipped: bind [::1]:0: Cannot assign requested address " ] ||
 		die "statuses: $(csvq out/results.csv transport status)"
 	grep -q '| skipped: bind' out/summary.md || die "summary.md does not say skipped"
+}
+
+t_zmq_endpoints_inflight_and_timeline() {
+	mat m.yaml <<'Y'
+name: zmq
+repeat: 2
+warmup: 20
+matrix:
+  pattern: [echo, stream]
+  transport: zmq
+  endpoint: [tcp, ipc]
+  size: [10, 1KiB]
+  concurrency: [1, 4]
+  inflight: [1, 16]
+  count: 4000
+  interval: 20ms
+exclude:
+  - {pattern: stream, inflight: 16}
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	expect_all out/results.csv status ok
+	expect_all out/results.csv messages 4000
+	# PUSH/PULL: counted at the receiver, the senders' rate beside it
+	csvq out/results.csv pattern msgs_per_s sent_msgs_per_s | awk -F'\t' '
+		$1 == "stream" && ($2 == "" || $3 == "") { bad = 1 } END { exit bad }' ||
+		die "stream rates missing"
+	csvq out/timeline.csv cell rep messages | awk -F'\t' '{ s[$1 "/" $2] += $3 }
+		END { for (k in s) if (s[k] != 4000) { print k, s[k]; bad = 1 }; exit bad }' ||
+		die "timeline sums differ from 4000"
+	expect_no_leftovers
 }
