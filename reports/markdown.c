@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -115,7 +116,7 @@ struct page {
 	size_t ncells;
 };
 
-/* A dimension value for a person: sizes as 10B, 1KiB. */
+/* A dimension value for a person: sizes as 10B, 1KiB; durations as 1s. */
 static const char *human(const struct report *r, size_t d, const char *v)
 {
 	static char buf[8][32];
@@ -124,6 +125,12 @@ static const char *human(const struct report *r, size_t d, const char *v)
 	char *end, *b = buf[next++ % 8];
 	unsigned long long n = strtoull(v, &end, 10);
 
+	if (md && md->kind == VK_DURATION) {	/* seconds in the CSV */
+		double sec = strtod(v, &end);
+		if (*end || !*v || !(sec > 0))
+			return v;
+		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, sizeof(buf[0]));
+	}
 	if (!md || md->kind != VK_SIZE || *end || !*v)
 		return v;
 	return units_format_size(n, b, sizeof(buf[0]));
