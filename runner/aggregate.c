@@ -142,6 +142,16 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
-	if (c->p.transport->lossy)
+	if (c->p.transport->lossy) {
 		loss_figures(c, o, sent, row);
+	} else if (c->p.pattern == PAT_STREAM && o->server.messages != sent) {
+		/* a reliable transport must deliver every message it accepted */
+		row->ok = 0;
+		snprintf(row->status, sizeof(row->status), "lost: %llu of %llu received",
+			 (unsigned long long)o->server.messages, (unsigned long long)sent);
+		snprintf(row->error, sizeof(row->error), "the receiver got %llu of the %llu messages "
+			 "the senders sent, over %s, which should lose none",
+			 (unsigned long long)o->server.messages, (unsigned long long)sent,
+			 c->p.transport->name);
+	}
 }

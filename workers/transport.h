@@ -70,6 +70,8 @@ struct transport {
 	uint64_t min_size;		/* smallest message (0: any) */
 	int lossy;			/* messages may be lost, duplicated, reordered */
 	unsigned max_inflight;		/* 0: any */
+	int quiet_ends;			/* recv may fail with EAGAIN (a receive timeout):
+					 * a long silence after the start ends a stream */
 	const char *options;		/* matrix keys it reads, for `matrix transports` */
 
 	int (*listen)(const struct transport_opts *o, const char *bind,

@@ -245,12 +245,12 @@ static void serve_pingpong(struct conn_job *j)
 		int rc = t->recv(&j->c, in, req);
 		if (rc == 1)
 			break;
-		if (rc < 0 && errno == EAGAIN && t->lossy) {
+		if (rc < 0 && errno == EAGAIN && (t->lossy || t->quiet_ends)) {
 			if (lossy_quiet(j->srv, last_rx))
 				break;	/* its end marker was lost */
 			continue;
 		}
-		if (t->lossy)
+		if (t->lossy || t->quiet_ends)
 			last_rx = now_ns();
 		if (rc < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
@@ -284,6 +284,7 @@ static void serve_stream(struct conn_job *j)
 	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
 	unsigned char *buf = malloc(cap);
 	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
+	uint64_t last_rx = now_ns();
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
@@ -294,6 +295,13 @@ static void serve_stream(struct conn_job *j)
 		ssize_t n = o->t->recv_some(&j->c, buf, cap);
 		if (n == 0)
 			break;
+		if (n < 0 && errno == EAGAIN && o->t->quiet_ends) {
+			if (lossy_quiet(s, last_rx))
+				break;	/* the senders are long gone: what is missing is lost */
+			continue;
+		}
+		if (o->t->quiet_ends)
+			last_rx = now_ns();
 		if (n < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 strerror(errno));

@@ -27,6 +27,7 @@ struct zconn {
 	void *sock;
 	int router;		/* replies go to `peer_id` */
 	int rep;		/* must answer every request, the end too */
+	int ipc;		/* a client over ipc:// */
 	unsigned ends_expected, ends_seen;
 	unsigned char peer_id[256];
 	size_t peer_id_len;
@@ -86,6 +87,11 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 		snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:*");
 	if (!(server_sock = new_socket(o, server_type(o))))
 		return zerr(err, errlen, "socket", endpoint);
+	/* wake up now and then: a receiver whose senders' end messages were
+	 * dropped (libzmq over ipc, closing right after sending) must not wait
+	 * forever; the runner then reports what never arrived */
+	int wake_ms = 500;
+	zmq_setsockopt(server_sock, ZMQ_RCVTIMEO, &wake_ms, sizeof(wake_ms));
 	if (zmq_bind(server_sock, endpoint) < 0 ||
 	    zmq_getsockopt(server_sock, ZMQ_LAST_ENDPOINT, addr, &len) < 0) {
 		zerr(err, errlen, "bind", endpoint);
@@ -134,6 +140,10 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 		free(z);
 		return zerr(err, errlen, "socket", addr);
 	}
+	/* queue messages only on a completed connection: nothing waits in a
+	 * pipe that a closing context may drop */
+	int one = 1;
+	zmq_setsockopt(z->sock, ZMQ_IMMEDIATE, &one, sizeof(one));
 	if (zmq_connect(z->sock, addr) < 0) {
 		zerr(err, errlen, "connect", addr);
 		zmq_close(z->sock);
@@ -142,6 +152,7 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 	}
 	c->fd = c->wfd = -1;
 	c->handle = z;
+	z->ipc = !strncmp(addr, "ipc://", 6);
 	snprintf(c->peer, sizeof(c->peer), "%.120s", addr);
 	return 0;
 }
@@ -247,8 +258,17 @@ static void zmq_close_(struct conn *c)
 	if (!z)
 		return;
 	if (z->sock && z->sock != server_sock) {
-		/* the end of this client's stream; a REQ is not waiting for the reply */
-		zmq_send(z->sock, "", 0, ZMQ_DONTWAIT);
+		/* the end of this client's stream, queued behind its last messages
+		 * (a full PUSH queue must not drop it: the receiver would wait for
+		 * it forever); a REQ is not waiting for the reply */
+		int wait_ms = LINGER_MS;
+		zmq_setsockopt(z->sock, ZMQ_SNDTIMEO, &wait_ms, sizeof(wait_ms));
+		send_frame(z->sock, "", 0, 0);
+		/* libzmq 4.3 over ipc drops what is still queued when the context
+		 * ends right after the sends, linger or not: give it time to flush
+		 * (outside any timed window) */
+		if (z->ipc)
+			usleep(300000);
 		zmq_close(z->sock);
 		zmq_ctx_term(ctx);	/* waits (up to the linger) until it is delivered */
 		ctx = NULL;
@@ -279,6 +299,7 @@ const struct transport transport_zmq = {
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UINT64_MAX,
 	.min_size = 1,		/* a zero-length message ends a stream */
+	.quiet_ends = 1,	/* libzmq can drop an ipc sender's last messages */
 	.options = "endpoint (tcp | ipc)",
 	.default_bind = NULL,
 	.listen = zmq_listen_,
