@@ -212,8 +212,8 @@ static void md_cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
 	for (; *s; s++)
-		if (*s == '|')
-			fputs("\\|", f);
+		if (*s == '|' || *s == '\\')
+			fprintf(f, "\\%c", *s);
 		else if (*s == '\n' || *s == '\r')
 			fputc(' ', f);
 		else
@@ -284,6 +284,45 @@ static void table(struct page *p, int m)
 	}
 }
 
+/* A ratio over another dimension than the tables' columns (say size:
+ * 1KiB/16): a small table of its own, a row per cell pair. */
+static void ratio_table(struct page *p, size_t di)
+{
+	const struct report *r = p->r;
+	const struct rratio_def *def = &r->defs[di];
+	int dims[32];
+	size_t nd = 0;
+	char buf[128];
+	FILE *f = p->f;
+
+	for (size_t d = 0; d < r->ndims && nd < 32; d++)
+		if (d != def->dim && (int)d != p->pattern_dim && varies(p, d))
+			dims[nd++] = (int)d;
+	fprintf(f, "\n### %s (%s over %s)\n\n", def->name, matrix_metrics[def->metric],
+		r->dimnames[def->dim]);
+	for (size_t k = 0; k < nd; k++)
+		md_cell(f, r->dimnames[dims[k]]);
+	if (!nd)
+		md_cell(f, "");
+	md_cell(f, def->name);
+	fputs("|\n", f);
+	for (size_t k = 0; k < (nd ? nd : 1); k++)
+		fputs("|---", f);
+	fputs("|---:|\n", f);
+	for (size_t i = 0; i < r->npairs; i++) {
+		const struct rpair *pr = &r->pairs[i];
+		if (pr->def != di || strcmp(cell_pattern(pr->num, p->pattern_dim), p->pattern))
+			continue;
+		for (size_t k = 0; k < nd; k++)
+			md_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
+		if (!nd)
+			md_cell(f, p->pattern);
+		ratio_text(pr, buf, sizeof(buf));
+		md_cell(f, buf);
+		fputs("|\n", f);
+	}
+}
+
 static void pattern_section(struct page *p)
 {
 	const struct report *r = p->r;
@@ -329,6 +368,14 @@ static void pattern_section(struct page *p)
 			any |= p->cells[c]->st[ms[i]].n > 0 || p->cells[c]->failed == p->cells[c]->reps;
 		if (any)
 			table(p, ms[i]);
+	}
+	for (size_t d = 0; d < r->ndefs; d++) {
+		int here = 0;
+		for (size_t i = 0; i < r->npairs && !here; i++)
+			here = r->pairs[i].def == d &&
+			       !strcmp(cell_pattern(r->pairs[i].num, p->pattern_dim), p->pattern);
+		if (here && (int)r->defs[d].dim != p->col)
+			ratio_table(p, d);
 	}
 }
 
