@@ -311,17 +311,25 @@ static int feed(struct loader *l, struct csv_parser *p, const char *buf, size_t 
 
 int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errlen)
 {
+	return csv_table_load_opts(t, path, 0, NULL, err, errlen);
+}
+
+int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *dropped,
+			char *err, size_t errlen)
+{
 	struct loader l = {
 		.t = t, .path = path, .err = err, .errlen = errlen,
 		.line = 1, .row_line = 1, .last_term = -1,
 	};
 	struct csv_parser p;
-	char buf[65536];
-	size_t n;
+	char *buf = NULL;
+	size_t n = 0, cap = 0;
 	FILE *f;
 	int ret = -1;
 
 	memset(t, 0, sizeof(*t));
+	if (dropped)
+		*dropped = 0;
 	f = fopen(path, "re");
 	if (!f) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -333,13 +341,37 @@ int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errl
 		fclose(f);
 		return -1;
 	}
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		if (feed(&l, &p, buf, n) < 0)
-			goto out;
+	for (;;) {	/* the whole file: it is fed up to its last line end */
+		if (cap - n < 65536) {
+			char *nb = realloc(buf, cap ? 2 * cap : 65536);
+			if (!nb) {
+				load_fail(&l, l.line, "out of memory");
+				goto out;
+			}
+			buf = nb;
+			cap = cap ? 2 * cap : 65536;
+		}
+		size_t got = fread(buf + n, 1, cap - n, f);
+		if (!got)
+			break;
+		n += got;
+	}
 	if (ferror(f)) {
 		load_fail(&l, l.line, strerror(errno));
 		goto out;
 	}
+	if ((flags & CSV_DROP_UNFINISHED) && n && buf[n - 1] != '\n') {
+		size_t keep = n;
+		while (keep && buf[keep - 1] != '\n')
+			keep--;
+		if (keep) {	/* a row cut short by an interrupted write */
+			n = keep;
+			if (dropped)
+				*dropped = 1;
+		}
+	}
+	if (n && feed(&l, &p, buf, n) < 0)
+		goto out;
 	/* Ends a last row that has no line end, or fails (CSV_STRICT_FINI) on
 	 * a quoted field that was never closed. */
 	if (csv_fini(&p, on_field, on_row, &l) != 0) {
@@ -356,6 +388,7 @@ int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errl
 out:
 	csv_free(&p);
 	fclose(f);
+	free(buf);
 	free_fields(l.row, l.nrow);
 	if (ret < 0)
 		csv_table_release(t);

@@ -132,7 +132,7 @@ static int load_results(struct report *r, char *err, size_t errlen)
 	char **first_fail = NULL;
 
 	snprintf(path, sizeof(path), "%s/results.csv", r->dir);
-	if (csv_table_load(&t, path, err, errlen) < 0)
+	if (csv_table_load_opts(&t, path, CSV_DROP_UNFINISHED, &r->dropped_row, err, errlen) < 0)
 		return -1;
 	rep = csv_table_col(&t, "rep");
 	status = csv_table_col(&t, "status");

@@ -70,6 +70,7 @@ struct report {
 	size_t npairs;
 	struct { char *key, *value; } *meta;
 	size_t nmeta;
+	int dropped_row;		/* results.csv ended in a row cut short */
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv.  -1 with a

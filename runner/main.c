@@ -193,6 +193,9 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet)
 		fprintf(stderr, "matrix report: %s\n", err);
 		return EXIT_BADINPUT;
 	}
+	if (r.dropped_row)
+		fprintf(stderr, "matrix report: %s/results.csv ends in a row an interrupted write "
+			"cut short; it is left out\n", dir);
 	rc = report_write(&r, err, sizeof(err));
 	report_release(&r);
 	if (rc < 0) {

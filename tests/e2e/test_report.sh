@@ -99,6 +99,10 @@ t_report_reslices_and_refuses_bad_input() {
 	mkdir empty
 	run_matrix report empty; expect_rc 2
 	expect_err "empty/matrix.yaml"
+	# a row cut short by an interrupted write is left out, with a word
+	head -c -20 out/results.csv >cut.csv && cp cut.csv out/results.csv
+	run_matrix report out; expect_rc 0
+	expect_err "ends in a row an interrupted write cut short; it is left out"
 	# an edited matrix copy re-slices too, and its errors name the copy
 	printf 'report:\n  ratios:\n    - {dimension: transprt, numerator: unix, denominator: tcp}\n' >>out/matrix.yaml
 	run_matrix report out; expect_rc 2
