@@ -330,20 +330,27 @@ static int cmd_plan(int argc, char **argv)
 
 static int cmd_transports(void)
 {
-	printf("%-10s %-24s %-12s %s\n", "transport", "patterns", "max size", "description");
+	printf("%-15s %-21s %-32s %s\n", "transport", "patterns", "limits", "options");
 	for (size_t i = 0; i < transport_count(); i++) {
 		const struct transport *t = transport_at(i);
-		char pats[64] = "", max[32];
+		char pats[64] = "", lim[96] = "", a[32], b[32];
 		for (int p = 0; p < PAT__COUNT; p++)
 			if (t->patterns & PAT_BIT(p))
 				snprintf(pats + strlen(pats), sizeof(pats) - strlen(pats), "%s%s",
 					 pats[0] ? "," : "", pattern_names[p]);
-		if (t->max_size == UINT64_MAX)
-			snprintf(max, sizeof(max), "unlimited");
-		else
-			units_format_size(t->max_size, max, sizeof(max));
-		printf("%-10s %-24s %-12s %s%s\n", t->name, pats, max, t->summary,
-		       t->has_nodelay ? " (option: nodelay)" : "");
+		if (t->max_size != UINT64_MAX && t->max_size % 1024)
+			snprintf(b, sizeof(b), "%lluB", (unsigned long long)t->max_size);
+		else if (t->max_size != UINT64_MAX)
+			units_format_size(t->max_size, b, sizeof(b));
+		if (t->min_size > 1 || t->max_size != UINT64_MAX)
+			snprintf(lim, sizeof(lim), "size %s to %s",
+				 units_format_size(t->min_size ? t->min_size : 1, a, sizeof(a)),
+				 t->max_size == UINT64_MAX ? "any" : b);
+		if (t->max_inflight)
+			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%sinflight %u",
+				 lim[0] ? ", " : "", t->max_inflight);
+		printf("%-15s %-21s %-32s %s\n   %s\n", t->name, pats, lim[0] ? lim : "-",
+		       t->options ? t->options : "-", t->summary);
 	}
 	return 0;
 }
