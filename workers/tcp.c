@@ -116,12 +116,6 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 		ci->nodelay = ci->nodelay != 0;
 }
 
-static void tcp_unlisten(int lfd, const char *addr)
-{
-	(void)addr;
-	close(lfd);
-}
-
 #define TCP_COMMON \
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM), \
 	.max_size = UINT64_MAX, \
@@ -133,7 +127,7 @@ static void tcp_unlisten(int lfd, const char *addr)
 	.recv_some = fd_recv_some, \
 	.info = tcp_info, \
 	.close = fd_close, \
-	.unlisten = tcp_unlisten
+	.unlisten = sock_unlisten
 
 const struct transport transport_tcp = {
 	.name = "tcp",

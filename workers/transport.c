@@ -443,3 +443,16 @@ int ip_local_name(int fd, char *buf, size_t len)
 	}
 	return 0;
 }
+
+void sock_unlisten(int lfd, const char *addr)
+{
+	(void)addr;
+	close(lfd);
+}
+
+void sock_unlisten_path(int lfd, const char *path)
+{
+	close(lfd);
+	if (path && *path)
+		unlink(path);
+}

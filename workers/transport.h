@@ -118,6 +118,10 @@ int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
  * (c->peer = name).  0, or -1 with "connect NAME: reason". */
 int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen,
 		 const char *name, struct conn *c, char *err, size_t errlen);
+/* unlisten for sockets: close; and for a socket file, remove it too. */
+void sock_unlisten(int lfd, const char *addr);
+void sock_unlisten_path(int lfd, const char *path);
+
 /* accept4 with close-on-exec, retried on EINTR; -1 with "accept: reason". */
 int sock_accept(int lfd, struct conn *c, char *err, size_t errlen);
 

@@ -57,12 +57,6 @@ static int udp_connect(const struct transport_opts *o, const char *addr, struct 
 			     errlen);
 }
 
-static void udp_unlisten(int lfd, const char *addr)
-{
-	(void)addr;
-	close(lfd);
-}
-
 const struct transport transport_udp = {
 	.name = "udp",
 	.summary = "UDP over IPv4 loopback: nothing resent, loss counted",
@@ -81,5 +75,5 @@ const struct transport transport_udp = {
 	.recv_some = fd_msg_recv_some,
 	.info = fd_sock_info,
 	.close = fd_msg_close,
-	.unlisten = udp_unlisten,
+	.unlisten = sock_unlisten,
 };

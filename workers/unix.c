@@ -48,13 +48,6 @@ static int unix_connect(const struct transport_opts *o, const char *path,
 			    err, errlen);
 }
 
-static void unix_unlisten(int lfd, const char *addr)
-{
-	close(lfd);
-	if (addr && *addr)
-		unlink(addr);
-}
-
 const struct transport transport_unix = {
 	.name = "unix",
 	.summary = "AF_UNIX stream socket, path in a private 0700 directory",
@@ -70,5 +63,5 @@ const struct transport transport_unix = {
 	.recv_some = fd_recv_some,
 	.info = fd_sock_info,
 	.close = fd_close,
-	.unlisten = unix_unlisten,
+	.unlisten = sock_unlisten_path,
 };

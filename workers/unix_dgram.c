@@ -97,13 +97,6 @@ static void dgram_unix_close(struct conn *c)
 	}
 }
 
-static void dgram_unix_unlisten(int lfd, const char *addr)
-{
-	close(lfd);
-	if (addr && *addr)
-		unlink(addr);
-}
-
 const struct transport transport_unix_dgram = {
 	.name = "unix_dgram",
 	.summary = "AF_UNIX datagrams: reliable, ordered, message boundaries kept",
@@ -118,5 +111,5 @@ const struct transport transport_unix_dgram = {
 	.recv_some = fd_msg_recv_some,
 	.info = fd_sock_info,
 	.close = dgram_unix_close,
-	.unlisten = dgram_unix_unlisten,
+	.unlisten = sock_unlisten_path,
 };

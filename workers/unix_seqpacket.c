@@ -47,13 +47,6 @@ static int seqpacket_connect(const struct transport_opts *o, const char *path, s
 			    err, errlen);
 }
 
-static void seqpacket_unlisten(int lfd, const char *addr)
-{
-	close(lfd);
-	if (addr && *addr)
-		unlink(addr);
-}
-
 const struct transport transport_unix_seqpacket = {
 	.name = "unix_seqpacket",
 	.summary = "AF_UNIX sequenced packets: connections that keep message boundaries",
@@ -68,5 +61,5 @@ const struct transport transport_unix_seqpacket = {
 	.recv_some = fd_msg_recv_some,
 	.info = fd_sock_info,
 	.close = fd_close,		/* a connection: the peer sees its end */
-	.unlisten = seqpacket_unlisten,
+	.unlisten = sock_unlisten_path,
 };
