@@ -2,6 +2,7 @@
 #include "cell.h"
 #include "spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -429,6 +430,26 @@ static void finish_slots(struct run *r)
 	}
 }
 
+/* Everything this repetition's workers made in the private folder is
+ * named after its socket path (cN-rR.sock and cN-rR.sock.*). */
+static void remove_leftovers(struct run *r)
+{
+	char prefix[64], path[PATH_MAX];
+	struct dirent *e;
+	DIR *d;
+
+	if (!r->sockpath[0] || !(d = opendir(r->ctx->sockdir)))
+		return;
+	snprintf(prefix, sizeof(prefix), "c%u-r%u.sock", r->ctx->cell->number, r->ctx->rep);
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, prefix, strlen(prefix)) &&
+		    (e->d_name[strlen(prefix)] == '\0' || e->d_name[strlen(prefix)] == '.')) {
+			snprintf(path, sizeof(path), "%s/%s", r->ctx->sockdir, e->d_name);
+			unlink(path);
+		}
+	closedir(d);
+}
+
 int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 {
 	const struct cell_params *p = &ctx->cell->p;
@@ -465,8 +486,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 		close(r.start_rd);
 	if (r.start_wr >= 0)
 		close(r.start_wr);
-	if (r.sockpath[0])
-		unlink(r.sockpath);	/* a crashed server leaves its socket file */
+	remove_leftovers(&r);	/* a killed worker leaves its socket files and FIFOs */
 	free(r.slots);
 	out->wall_s = (double)(now_ns() - t0) / 1e9;
 	out->ok = !r.fail_rank;

@@ -202,6 +202,18 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		return 2;
 	}
 	s->self[n] = '\0';
+	/* socket paths are at most 107 bytes: the private folder's name plus a
+	 * cell's socket name (c123-r45.sock.s1024) must fit; checked before
+	 * anything is made */
+	const char *tmp = getenv("TMPDIR");
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (strlen(tmp) > 60) {
+		snprintf(err, errlen, "TMPDIR %s is too long for socket paths: at most 60 bytes",
+			 tmp);
+		free(s);
+		return 2;
+	}
 	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0) {
 		free(s);
 		return 2;
@@ -209,8 +221,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
 	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
-	const char *tmp = getenv("TMPDIR");
-	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp);
 	char mpath[PATH_MAX + 16];
 	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
 	meta_collect_host(&s->meta);
@@ -231,7 +242,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	if (mkdir(s->logdir, 0755) < 0 || !mkdtemp(s->sockdir)) {
 		snprintf(err, errlen, "cannot create %s or a private directory in %s: %s", s->logdir,
-			 tmp && *tmp ? tmp : "/tmp", strerror(errno));
+			 tmp, strerror(errno));
 		results_close(&s->rw);
 		free(s);
 		return 2;

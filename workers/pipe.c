@@ -21,6 +21,8 @@ static void fifo_path(char *buf, size_t len, const char *prefix, const char *dir
 	snprintf(buf, len, "%s.%s.%u", prefix, dir, n);
 }
 
+static void pipe_unlisten(int lfd, const char *addr);
+
 static int pipe_listen(const struct transport_opts *o, const char *path, char *addr,
 		       size_t addrlen, char *err, size_t errlen)
 {
@@ -33,6 +35,9 @@ static int pipe_listen(const struct transport_opts *o, const char *path, char *a
 			fifo_path(p, sizeof(p), base, d ? "s2c" : "c2s", made + 1);
 			if (mkfifo(p, 0600) < 0) {
 				snprintf(err, errlen, "mkfifo %s: %s", p, strerror(errno));
+				if (d)	/* the pair's first FIFO was made */
+					made++;
+				pipe_unlisten(-1, path);
 				return -1;
 			}
 		}
@@ -114,7 +119,8 @@ static void pipe_unlisten(int lfd, const char *addr)
 	char p[4200];
 
 	(void)addr;
-	close(lfd);
+	if (lfd >= 0)
+		close(lfd);
 	for (unsigned n = 1; n <= made; n++)
 		for (int d = 0; d < 2; d++) {
 			fifo_path(p, sizeof(p), base, d ? "s2c" : "c2s", n);

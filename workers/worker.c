@@ -250,6 +250,8 @@ static void serve_pingpong(struct conn_job *j)
 				break;	/* its end marker was lost */
 			continue;
 		}
+		if (rc < 0 && errno == ECONNREFUSED && t->lossy)
+			break;	/* a datagram peer that is gone: a reply of ours bounced */
 		if (t->lossy || t->quiet_ends)
 			last_rx = now_ns();
 		if (rc < 0) {
@@ -360,6 +362,8 @@ static void serve_stream_lossy(struct conn_job *j)
 				break;	/* the end marker was lost */
 			continue;
 		}
+		if (rc < 0 && errno == ECONNREFUSED)
+			break;	/* the sender is gone */
 		if (rc < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 strerror(errno));
@@ -588,6 +592,25 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
 		return client_error(cl, "send", "send to");
 	for (;;) {
+		if (t->lossy && cl->c.fd >= 0) {
+			/* the reply is lost once loss_timeout has passed since the
+			 * request left, however many late replies came meanwhile */
+			uint64_t now = now_ns(), deadline = t0 + cl->o->loss_timeout_ns;
+			struct timespec left = { 0, 0 };
+			struct pollfd p = { .fd = cl->c.fd, .events = POLLIN };
+			if (now < deadline)
+				left = (struct timespec){ (time_t)((deadline - now) / 1000000000ull),
+							  (long)((deadline - now) % 1000000000ull) };
+			int pr = now < deadline ? ppoll(&p, 1, &left, NULL) : 0;
+			if (pr == 0) {
+				cl->lost++;
+				return 1;
+			}
+			if (pr < 0 && errno != EINTR)
+				return client_error(cl, "receive", "poll");
+			if (pr < 0)
+				continue;
+		}
 		rc = t->recv(&cl->c, cl->resp, cl->resplen);
 		if (rc < 0 && errno == EAGAIN && t->lossy) {
 			cl->lost++;
@@ -901,7 +924,8 @@ static int run_client(const struct wopts *o)
 		r.sent_messages = sent;
 		r.sent_bytes = sent * cl.reqlen;
 	} else {
-		r.messages = r.sent_messages = cl.messages;
+		r.messages = cl.messages;
+		r.sent_messages = cl.messages + cl.lost;	/* requests that went out */
 		r.bytes = cl.messages * (cl.reqlen + cl.resplen);
 		r.sent_bytes = cl.messages * cl.reqlen;
 		r.hist = cl.hist;

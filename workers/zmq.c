@@ -87,6 +87,10 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 		snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:*");
 	if (!(server_sock = new_socket(o, server_type(o))))
 		return zerr(err, errlen, "socket", endpoint);
+	/* the server ends last, when every client's end has come: nothing it
+	 * still holds matters, and a linger would only delay its exit */
+	int zero = 0;
+	zmq_setsockopt(server_sock, ZMQ_LINGER, &zero, sizeof(zero));
 	/* wake up now and then: a receiver whose senders' end messages were
 	 * dropped (libzmq over ipc, closing right after sending) must not wait
 	 * forever; the runner then reports what never arrived */

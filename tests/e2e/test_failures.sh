@@ -100,3 +100,28 @@ Y
 	[ "$(csvq out/summary.csv cell status | head -1)" = "1	ok" ] || die "no summary of the finished cell"
 	expect_no_leftovers
 }
+
+t_failed_cells_leave_no_files() {
+	# workers killed at the timeout leave socket files and FIFOs behind:
+	# the runner removes them, and its private folder
+	mat m.yaml <<'Y'
+name: leftovers
+repeat: 1
+warmup: 0
+timeout: 1s
+matrix:
+  transport: [pipe, unix_dgram, unix_seqpacket, zmq]
+  endpoint: ipc
+  concurrency: 2
+  count: 100000000
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 1
+	expect_all out/results.csv status timeout
+	expect_no_leftovers
+	# a TMPDIR too long for socket paths is refused before anything is made
+	rc=0
+	TMPDIR=/tmp/$(printf 'x%.0s' $(seq 70)) "$MATRIX_BIN" run m.yaml -o out2 >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "is too long for socket paths"
+	[ ! -e out2 ] || die "a run folder was made"
+}
