@@ -146,10 +146,8 @@ static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
 	return n;
 }
 
-int fd_msg_recv(struct conn *c, void *buf, size_t len)
+int msg_result(ssize_t n, size_t len)
 {
-	ssize_t n = msg_recv(c, buf, len);
-
 	if (n < 0)
 		return -1;
 	if (n == 0)
@@ -159,6 +157,11 @@ int fd_msg_recv(struct conn *c, void *buf, size_t len)
 		return -1;
 	}
 	return 0;
+}
+
+int fd_msg_recv(struct conn *c, void *buf, size_t len)
+{
+	return msg_result(msg_recv(c, buf, len), len);
 }
 
 ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap)
@@ -187,6 +190,15 @@ void fd_sock_info(struct conn *c, struct conn_info *ci)
 	sl = sizeof(int);
 	if (getsockopt(c->fd, SOL_SOCKET, SO_RCVBUF, &ci->rcvbuf, &sl) < 0)
 		ci->rcvbuf = -1;
+}
+
+/* A connection on one descriptor, one stream. */
+static void conn_set(struct conn *c, int fd, const char *name)
+{
+	c->fd = c->wfd = fd;
+	c->handle = NULL;
+	c->streams = 1;
+	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 }
 
 int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
@@ -230,10 +242,7 @@ int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen
 		close(fd);
 		return -1;
 	}
-	c->fd = c->wfd = fd;
-	c->handle = NULL;
-	c->streams = 1;
-	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
+	conn_set(c, fd, name);
 	return 0;
 }
 
@@ -386,10 +395,7 @@ int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
 		close(fd);
 		return -1;
 	}
-	c->fd = c->wfd = fd;
-	c->handle = NULL;
-	c->streams = 1;
-	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
+	conn_set(c, fd, name);
 	return 0;
 }
 
@@ -461,4 +467,28 @@ void sock_unlisten_path(int lfd, const char *path)
 	close(lfd);
 	if (path && *path)
 		unlink(path);
+}
+
+int sock_unix_listen(int type, const char *path, char *addr, size_t addrlen, char *err,
+		     size_t errlen)
+{
+	struct sockaddr_un sun;
+	int fd;
+
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
+		return -1;
+	fd = sock_listen(AF_UNIX, type, (struct sockaddr *)&sun, sizeof(sun), path, err, errlen);
+	if (fd >= 0)
+		snprintf(addr, addrlen, "%s", path);
+	return fd;
+}
+
+int sock_unix_connect(int type, const char *path, struct conn *c, char *err, size_t errlen)
+{
+	struct sockaddr_un sun;
+
+	if (sock_unix_addr(&sun, path, err, errlen) < 0)
+		return -1;
+	return sock_connect(AF_UNIX, type, (struct sockaddr *)&sun, sizeof(sun), path, c, err,
+			    errlen);
 }

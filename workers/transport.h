@@ -128,6 +128,16 @@ int sock_accept(int lfd, struct conn *c, char *err, size_t errlen);
 /* An AF_UNIX address for path; -1 with a message when it does not fit. */
 struct sockaddr_un;
 int sock_unix_addr(struct sockaddr_un *sun, const char *path, char *err, size_t errlen);
+/* sock_listen and sock_connect for an AF_UNIX socket of `type` at path;
+ * the listener's address (addr) is the path itself. */
+int sock_unix_listen(int type, const char *path, char *addr, size_t addrlen, char *err,
+		     size_t errlen);
+int sock_unix_connect(int type, const char *path, struct conn *c, char *err, size_t errlen);
+
+/* One received message's length n (msg_recv style: 0 = end of stream) as
+ * recv() returns it for a message of exactly len bytes: 0, 1 at the end,
+ * -1 with errno (EMSGSIZE for another length). */
+int msg_result(ssize_t n, size_t len);
 
 /* Connections over datagram sockets.  A client binds a socket (to `local`,
  * or anywhere when NULL), sends "hello" to the server's address and waits

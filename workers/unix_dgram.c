@@ -18,18 +18,12 @@ static unsigned next_conn;
 static int dgram_listen(const struct transport_opts *o, const char *path, char *addr,
 			size_t addrlen, char *err, size_t errlen)
 {
-	struct sockaddr_un sun;
 	int fd;
 
 	(void)o;
-	if (sock_unix_addr(&sun, path, err, errlen) < 0)
-		return -1;
-	fd = sock_listen(AF_UNIX, SOCK_DGRAM, (struct sockaddr *)&sun, sizeof(sun), path, err,
-			 errlen);
-	if (fd >= 0) {
-		snprintf(addr, addrlen, "%s", path);
+	fd = sock_unix_listen(SOCK_DGRAM, path, addr, addrlen, err, errlen);
+	if (fd >= 0)
 		snprintf(listen_path, sizeof(listen_path), "%s", path);
-	}
 	return fd;
 }
 

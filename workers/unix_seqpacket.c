@@ -12,17 +12,8 @@
 static int seqpacket_listen(const struct transport_opts *o, const char *path, char *addr,
 			    size_t addrlen, char *err, size_t errlen)
 {
-	struct sockaddr_un sun;
-	int fd;
-
 	(void)o;
-	if (sock_unix_addr(&sun, path, err, errlen) < 0)
-		return -1;
-	fd = sock_listen(AF_UNIX, SOCK_SEQPACKET, (struct sockaddr *)&sun, sizeof(sun), path, err,
-			 errlen);
-	if (fd >= 0)
-		snprintf(addr, addrlen, "%s", path);
-	return fd;
+	return sock_unix_listen(SOCK_SEQPACKET, path, addr, addrlen, err, errlen);
 }
 
 static int seqpacket_accept(int lfd, const struct transport_opts *o, struct conn *c, char *err,
@@ -38,13 +29,8 @@ static int seqpacket_accept(int lfd, const struct transport_opts *o, struct conn
 static int seqpacket_connect(const struct transport_opts *o, const char *path, struct conn *c,
 			     char *err, size_t errlen)
 {
-	struct sockaddr_un sun;
-
 	(void)o;
-	if (sock_unix_addr(&sun, path, err, errlen) < 0)
-		return -1;
-	return sock_connect(AF_UNIX, SOCK_SEQPACKET, (struct sockaddr *)&sun, sizeof(sun), path, c,
-			    err, errlen);
+	return sock_unix_connect(SOCK_SEQPACKET, path, c, err, errlen);
 }
 
 const struct transport transport_unix_seqpacket = {

@@ -224,17 +224,7 @@ static ssize_t recv_message(struct conn *c, void *buf, size_t cap)
 
 static int zmq_recv_(struct conn *c, void *buf, size_t len)
 {
-	ssize_t n = recv_message(c, buf, len);
-
-	if (n < 0)
-		return -1;
-	if (n == 0)
-		return 1;
-	if ((size_t)n != len) {
-		errno = EMSGSIZE;
-		return -1;
-	}
-	return 0;
+	return msg_result(recv_message(c, buf, len), len);
 }
 
 static ssize_t zmq_recv_some_(struct conn *c, void *buf, size_t cap)
