@@ -93,11 +93,12 @@ static size_t pattern_metrics(const char *pattern, int *out)
 {
 	static const char *const pp[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
 					  "cpu_us_per_msg" };
-	static const char *const ec[] = { "msgs_per_s", "rtt_p50_us", "rtt_p99_us", "cpu_us_per_msg" };
+	static const char *const ec[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
+					  "cpu_us_per_msg" };
 	static const char *const st[] = { "msgs_per_s", "mib_per_s", "sent_msgs_per_s",
 					  "cpu_us_per_msg" };
 	const char *const *l = !strcmp(pattern, "stream") ? st : !strcmp(pattern, "echo") ? ec : pp;
-	size_t n = l == st ? 4 : l == ec ? 4 : 5;
+	size_t n = l == st ? 4 : 5;
 
 	for (size_t i = 0; i < n; i++)
 		out[i] = matrix_metric_index(l[i]);
@@ -237,8 +238,17 @@ static void table(struct page *p, int m)
 		md_cell(f, r->dimnames[p->rowdims[i]]);
 	if (!p->nrowdims)
 		md_cell(f, "");
-	for (size_t c = 0; c < ncol; c++)
-		md_cell(f, p->col >= 0 ? human(r, (size_t)p->col, colv[c]) : matrix_metrics[m]);
+	for (size_t c = 0; c < ncol; c++) {
+		char head[160];
+		/* transports name themselves; other columns say what they are */
+		if (p->col >= 0 && strcmp(r->dimnames[p->col], "transport"))
+			snprintf(head, sizeof(head), "%s %s", r->dimnames[p->col],
+				 human(r, (size_t)p->col, colv[c]));
+		else
+			snprintf(head, sizeof(head), "%s",
+				 p->col >= 0 ? human(r, (size_t)p->col, colv[c]) : matrix_metrics[m]);
+		md_cell(f, head);
+	}
 	for (size_t d = 0; d < ndefs; d++)
 		md_cell(f, r->defs[defs[d]].name);
 	fputs("|\n", f);
@@ -331,10 +341,16 @@ static void pattern_section(struct page *p)
 	int tr = report_dim(r, "transport");
 	FILE *f = p->f;
 
-	/* columns: transport, else the first ratio's dimension, when it varies */
+	/* columns: transport, else the client, else the server, else the first
+	 * ratio's dimension: the first that varies */
 	p->col = -1;
-	if (tr >= 0 && varies(p, (size_t)tr))
-		p->col = tr;
+	const char *colkeys[] = { "transport", "client", "server" };
+	for (size_t k = 0; k < 3 && p->col < 0; k++) {
+		int d = report_dim(r, colkeys[k]);
+		if (d >= 0 && varies(p, (size_t)d))
+			p->col = d;
+	}
+	(void)tr;
 	for (size_t d = 0; p->col < 0 && d < r->ndefs; d++)
 		if (varies(p, r->defs[d].dim))
 			p->col = (int)r->defs[d].dim;

@@ -15,7 +15,7 @@ static const char *const figure_cols[] = {
 };
 
 /* Columns added after started_at, in the order they were added. */
-static const char *const later_cols[] = { "lost", "duplicated", "reordered" };
+static const char *const later_cols[] = { "lost", "duplicated", "reordered", "measured_by" };
 
 static void figures(const struct result_row *r, double *v)
 {
@@ -54,6 +54,9 @@ void results_format_value(const struct dimension *d, const struct mvalue *v, cha
 		break;
 	case VK_ENDPOINT:
 		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
+	case VK_PROGRAM:
+		snprintf(buf, len, "%s", v->text);
 		break;
 	}
 }
@@ -149,6 +152,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_double(&w->results, row->lost, 10);
 	csv_out_double(&w->results, row->duplicated, 10);
 	csv_out_double(&w->results, row->reordered, 10);
+	csv_out_field(&w->results, row->measured_by);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		return -1;

@@ -13,6 +13,7 @@
  *   rtt_min_us rtt_samples sent_messages sent_msgs_per_s sent_mib_per_s
  *   sndbuf rcvbuf nodelay max_rss_kib wall_s started_at
  *   lost duplicated reordered   (lossy transports only; empty for others)
+ *   measured_by                 worker (our clients timed it) or process
  * (see aggregate.h for what each figure means).  Columns are only ever
  * added at the end; readers find them by name.
  *

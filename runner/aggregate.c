@@ -50,6 +50,33 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_max_us = (double)h.max / 1e3;
 }
 
+/* What program clients printed: times are averaged over the clients,
+ * rates and throughputs added up. */
+static void printed_figures(const struct cell *c, const struct cell_outcome *o,
+			    struct result_row *row)
+{
+	double *fig[MATRIX_NMETRICS] = {
+		&row->msgs_per_s, &row->mib_per_s, &row->rtt_mean_us, &row->rtt_p50_us,
+		&row->rtt_p90_us, &row->rtt_p99_us, &row->rtt_p999_us, &row->rtt_max_us,
+		&row->cpu_us_per_msg, &row->sent_msgs_per_s,
+	};
+
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		double sum = 0;
+		unsigned n = 0;
+		for (unsigned i = 0; i < o->nclients; i++) {
+			double v = o->printed[i * MATRIX_NMETRICS + (unsigned)m];
+			if (!isnan(v)) {
+				sum += v;
+				n++;
+			}
+		}
+		if (n)
+			*fig[m] = strstr(matrix_metrics[m], "_us") ? sum / n : sum;
+	}
+	(void)c;
+}
+
 static void loss_figures(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
 			 struct result_row *row)
 {
@@ -92,6 +119,7 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	snprintf(row->status, sizeof(row->status), "%s", o->status);
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
+	row->measured_by = o->measured_by_process ? "process" : "worker";
 	if (!o->ok)
 		return;
 
@@ -142,6 +170,8 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
+	if (o->measured_by_process && o->printed)
+		printed_figures(c, o, row);
 	if (c->p.transport->lossy) {
 		loss_figures(c, o, sent, row);
 	} else if (c->p.pattern == PAT_STREAM && o->server.messages != sent) {

@@ -19,6 +19,11 @@
  *   received, or pingpong requests never answered in time; `duplicated`
  *   and `reordered` what the stream receiver saw.  Loss makes the row
  *   `loss: ...` (not ok, figures kept) unless the cell allows it.
+ * Program clients (programs:): the runner knows their wall time (spawn to
+ *   reap), rusage and share of the count, so messages and msgs_per_s are
+ *   whole-process figures (measured_by = process); figures the programs
+ *   print (result: regexes) replace them: times averaged over the clients,
+ *   rates summed.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -47,6 +52,8 @@ struct result_row {
 	double sndbuf, rcvbuf, nodelay;
 	double wall_s;			/* the whole repetition, fork to reap */
 	double lost, duplicated, reordered;	/* lossy transports; NaN for others */
+	const char *measured_by;	/* "worker": our clients timed it; "process": a
+					 * program client, timed from spawn to exit */
 };
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,

@@ -1,19 +1,26 @@
 /* One cell repetition: see cell.h. */
 #include "cell.h"
+#include "results.h"
 #include "spawn.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <poll.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/un.h>
 #include <sys/wait.h>
 
 #define TICK_MS 200
@@ -25,6 +32,8 @@ struct slot {
 	struct wire_reader rd;
 	struct worker_result *res;
 	int started;
+	const struct program *prog;	/* a program of the user's, or NULL */
+	uint64_t t_start, t_end;	/* a program's spawn and reap */
 	char name[32];
 	char log[PATH_MAX];
 };
@@ -42,6 +51,8 @@ struct run {
 	uint64_t kill_at;
 	char sockpath[PATH_MAX];
 	char address[256];
+	int server_ready;		/* a program server: its port accepts, or ready matched */
+	char host[64], port[16];	/* for a program's {host} and {port} */
 };
 
 static uint64_t now_ns(void)
@@ -143,15 +154,143 @@ static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
 	s->res = s == r->slots ? &r->out->server : &r->out->clients[s - r->slots - 1];
 	worker_result_init(s->res);
 	wire_reader_init(&s->rd);
-	if (spawn_start(&s->ch, a->argv, r->start_rd, logfd, err, sizeof(err)) < 0) {
+	s->t_start = now_ns();
+	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
+			      s->prog ? SPAWN_PROGRAM : 0, err, sizeof(err)) < 0) {
 		close(logfd);
 		unlink(s->log);
-		fail(r, NULL, 1, "spawn failed", "%s: %s", s->name, err);
+		fail(r, NULL, 1, s->prog ? "program failed to start" : "spawn failed", "%s: %s",
+		     s->name, err);
 		return -1;
 	}
 	close(logfd);
 	s->started = 1;
 	return 0;
+}
+
+/* The value of a {placeholder} for slot s (client number id, 0: server). */
+static void placeholder(struct run *r, const char *name, unsigned id, char *out, size_t len)
+{
+	const struct cell_params *p = r->p;
+	const struct matrix *m = r->ctx->plan->m;
+	uint64_t share = !id ? p->count
+		       : p->count / p->concurrency + (id - 1 < p->count % p->concurrency);
+
+	if (!strcmp(name, "host"))
+		snprintf(out, len, "%s", r->host);
+	else if (!strcmp(name, "port"))
+		snprintf(out, len, "%s", r->port);
+	else if (!strcmp(name, "path"))
+		snprintf(out, len, "%.200s", r->sockpath);
+	else if (!strcmp(name, "size"))
+		snprintf(out, len, "%llu", (unsigned long long)p->size);
+	else if (!strcmp(name, "response_size"))
+		snprintf(out, len, "%llu", (unsigned long long)p->response_size);
+	else if (!strcmp(name, "count"))	/* a client's: its share */
+		snprintf(out, len, "%llu", (unsigned long long)share);
+	else if (!strcmp(name, "concurrency"))
+		snprintf(out, len, "%u", p->concurrency);
+	else if (!strcmp(name, "duration_s"))
+		snprintf(out, len, "%.9g", (double)p->duration_ns / 1e9);
+	else if (!strcmp(name, "endpoint"))
+		snprintf(out, len, "%s", r->address);
+	else {
+		out[0] = '\0';
+		for (size_t d = 0; d < m->ndims; d++)
+			if (!strcmp(m->dims[d].key, name))
+				results_format_value(&m->dims[d],
+						     &m->dims[d].values[r->ctx->cell->choice[d]], out, len);
+	}
+}
+
+/* A program's argv: its template with every {placeholder} filled in. */
+static void program_argv(struct run *r, char **tmpl, size_t n, unsigned id, struct argv_buf *a)
+{
+	for (size_t i = 0; i < n; i++) {
+		char word[1024], val[256];
+		size_t o = 0;
+		for (const char *c = tmpl[i]; *c && o + 1 < sizeof(word);) {
+			const char *end = *c == '{' ? strchr(c, '}') : NULL;
+			if (end) {
+				char name[64];
+				snprintf(name, sizeof(name), "%.*s", (int)(end - c - 1), c + 1);
+				placeholder(r, name, id, val, sizeof(val));
+				o += (size_t)snprintf(word + o, sizeof(word) - o, "%s", val);
+				c = end + 1;
+			} else {
+				word[o++] = *c++;
+			}
+		}
+		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
+		arg(a, "%s", word);
+	}
+}
+
+/* A free port on the loopback for a program server: bind port 0, read it,
+ * close (the program binds it a moment later). */
+static int free_port(int family, char *port, size_t len)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	socklen_t sl = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	else
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&ss, sl) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		snprintf(port, len, "%u", ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					       : ((struct sockaddr_in *)&ss)->sin_port));
+		rc = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+/* Is the program server ready: its `ready` regex in its output, or else
+ * its address accepting a connection? */
+static int program_ready(struct run *r)
+{
+	const struct program *pr = r->p->server_prog;
+
+	if (pr->ready) {
+		char buf[65536];
+		regex_t re;
+		int fd = open(r->slots[0].log, O_RDONLY | O_CLOEXEC), hit = 0;
+		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+		if (fd >= 0)
+			close(fd);
+		if (n > 0 && regcomp(&re, pr->ready, REG_EXTENDED | REG_NOSUB) == 0) {
+			buf[n] = '\0';
+			hit = regexec(&re, buf, 0, NULL, 0) == 0;
+			regfree(&re);
+		}
+		return hit;
+	}
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+	if (!strcmp(r->p->transport->name, "unix")) {
+		struct sockaddr_un *sun = (struct sockaddr_un *)&ss;
+		memset(sun, 0, sizeof(*sun));
+		sun->sun_family = AF_UNIX;
+		snprintf(sun->sun_path, sizeof(sun->sun_path), "%.100s", r->sockpath);
+		sl = sizeof(*sun);
+	} else {
+		unsigned l;
+		char e[128];
+		if (ip_resolve(strcmp(r->p->transport->name, "tcp6") ? AF_INET : AF_INET6, r->address,
+			       &ss, &l, e, sizeof(e)) < 0)
+			return 0;
+		sl = l;
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
 }
 
 static int start_server(struct run *r)
@@ -162,11 +301,28 @@ static int start_server(struct run *r)
 	if (!p->transport->default_bind)
 		snprintf(r->sockpath, sizeof(r->sockpath), "%s/c%u-r%u.sock", r->ctx->sockdir,
 			 r->ctx->cell->number, r->ctx->rep);
+	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
+	if (p->server_prog) {	/* we choose its address and pass it in */
+		int v6 = !strcmp(p->transport->name, "tcp6");
+		r->slots[0].prog = p->server_prog;
+		if (p->transport->default_bind) {
+			snprintf(r->host, sizeof(r->host), v6 ? "::1" : "127.0.0.1");
+			if (free_port(v6 ? AF_INET6 : AF_INET, r->port, sizeof(r->port)) < 0) {
+				fail(r, NULL, 1, "no free port", "no free port on %s", r->host);
+				return -1;
+			}
+			snprintf(r->address, sizeof(r->address), v6 ? "[%s]:%s" : "%s:%s", r->host,
+				 r->port);
+		} else {
+			snprintf(r->address, sizeof(r->address), "%.200s", r->sockpath);
+		}
+		program_argv(r, p->server_prog->server, p->server_prog->nserver, 0, &a);
+		return start_slot(r, &r->slots[0], &a);
+	}
 	common_args(r, &a, "server");
 	arg(&a, "--connections=%u", p->concurrency);
 	arg(&a, "--inflight=%u", p->inflight);
 	arg(&a, "--bind=%s", p->transport->default_bind ? p->transport->default_bind : r->sockpath);
-	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	return start_slot(r, &r->slots[0], &a);
 }
 
@@ -181,6 +337,14 @@ static void start_clients(struct run *r)
 		/* count split exactly: the first count % n clients take one more */
 		uint64_t share = p->count / p->concurrency + (i < p->count % p->concurrency);
 
+		snprintf(s->name, sizeof(s->name), "client%u", i + 1);
+		if (p->client_prog) {
+			s->prog = p->client_prog;
+			program_argv(r, p->client_prog->client, p->client_prog->nclient, i + 1, &a);
+			if (start_slot(r, s, &a) < 0)
+				return;
+			continue;
+		}
 		common_args(r, &a, "client");
 		arg(&a, "--connect=%s", r->address);
 		arg(&a, "--id=%u", i + 1);
@@ -189,7 +353,6 @@ static void start_clients(struct run *r)
 			arg(&a, "--duration=%lluns", (unsigned long long)p->duration_ns);
 		else
 			arg(&a, "--count=%llu", (unsigned long long)share);
-		snprintf(s->name, sizeof(s->name), "client%u", i + 1);
 		if (start_slot(r, s, &a) < 0)
 			return;
 	}
@@ -200,11 +363,13 @@ static void start_clients(struct run *r)
 static void send_go(struct run *r)
 {
 	char go[1 + 1024];
-	size_t n = r->nslots;
+	size_t n = 0;
 
+	for (unsigned i = 0; i < r->nslots; i++)
+		n += !r->slots[i].prog;	/* programs do not read the start pipe */
 	memset(go, 'g', n);
 	/* one write: every worker blocked on the pipe wakes to its byte */
-	if (write(r->start_wr, go, n) != (ssize_t)n)
+	if (n && write(r->start_wr, go, n) != (ssize_t)n)
 		fail(r, NULL, 1, "start failed", "write to start pipe: %s", strerror(errno));
 	close(r->start_wr);
 	r->start_wr = -1;
@@ -242,6 +407,14 @@ static void on_line(struct run *r, struct slot *s, const char *line)
 	}
 	if (s == r->slots && s->res->address[0] && !r->clients_started && !r->fail_rank) {
 		snprintf(r->address, sizeof(r->address), "%s", s->res->address);
+		/* {host} and {port} for a program client */
+		const char *colon = strrchr(r->address, ':');
+		if (r->p->transport->default_bind && colon) {
+			const char *h = r->address[0] == '[' ? r->address + 1 : r->address;
+			size_t hl = (size_t)(colon - h) - (r->address[0] == '[');
+			snprintf(r->host, sizeof(r->host), "%.*s", (int)hl, h);
+			snprintf(r->port, sizeof(r->port), "%s", colon + 1);
+		}
 		start_clients(r);
 	}
 }
@@ -268,12 +441,59 @@ static void read_reports(struct run *r, struct slot *s)
 
 static void read_reports(struct run *r, struct slot *s);
 
+/* A program client that exited 0: the runner's own figures for it (its
+ * share of the count, spawn to reap), and the ones its output gives. */
+static void program_client_done(struct run *r, struct slot *s)
+{
+	const struct program *pr = s->prog;
+	unsigned id = (unsigned)(s - r->slots);
+	uint64_t share = r->p->count / r->p->concurrency + (id - 1 < r->p->count % r->p->concurrency);
+	double *printed = &r->out->printed[(id - 1) * MATRIX_NMETRICS];
+	static char buf[1 << 20];
+	int fd = open(s->log, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	s->res->start_ns = s->t_start;
+	s->res->end_ns = s->t_end;
+	s->res->messages = s->res->sent_messages = share;
+	s->res->bytes = share * (r->p->size + (r->p->pattern == PAT_ECHO ? r->p->size
+					       : r->p->response_size));
+	s->res->has_result = s->res->ended = 1;
+	s->res->cpu_ns = ((uint64_t)s->ch.ru.ru_utime.tv_sec + (uint64_t)s->ch.ru.ru_stime.tv_sec) *
+			 1000000000ull + ((uint64_t)s->ch.ru.ru_utime.tv_usec +
+					  (uint64_t)s->ch.ru.ru_stime.tv_usec) * 1000ull;
+	for (size_t i = 0; i < pr->nresults; i++) {
+		const struct program_result *pres = &pr->results[i];
+		regmatch_t mt[2];
+		regex_t re;
+		int hit = 0;
+		if (regcomp(&re, pres->regex, REG_EXTENDED) == 0) {
+			hit = regexec(&re, buf, 2, mt, 0) == 0 && mt[1].rm_so >= 0;
+			regfree(&re);
+		}
+		char *end;
+		double v = hit ? strtod(buf + mt[1].rm_so, &end) : NAN;
+		if (!hit || end == buf + mt[1].rm_so || !isfinite(v)) {
+			fail(r, s, 1, "no result", "%s printed nothing that matches the %s regex '%s'",
+			     s->name, matrix_metrics[pres->metric], pres->regex);
+			return;
+		}
+		printed[pres->metric] = v * pres->scale;
+	}
+}
+
 /* Judges a reaped worker, after reading what it wrote before it died. */
 static void on_exit_status(struct run *r, struct slot *s)
 {
 	char desc[128], status[160];
 	int st = s->ch.status;
 
+	s->t_end = now_ns();
+	if (s->prog && s != r->slots && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+		program_client_done(r, s);
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
@@ -346,6 +566,8 @@ static int step(struct run *r, uint64_t deadline)
 		wake = r->kill_at;
 	uint64_t left_ms = wake > now ? (wake - now) / 1000000 + 1 : 0;
 	int ms = left_ms > TICK_MS ? TICK_MS : (int)left_ms;
+	if (r->p->server_prog && !r->clients_started && ms > 10)
+		ms = 10;	/* probing a program server for readiness */
 	if (poll(pfd, n, ms) < 0 && errno != EINTR)
 		fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
 	/* exits first, so a crash is seen before the errors it causes in peers */
@@ -356,12 +578,24 @@ static int step(struct run *r, uint64_t deadline)
 		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)
 			read_reports(r, owner[i]);
 
+	/* a program server is ready when its port accepts or its output says so */
+	if (r->p->server_prog && !r->clients_started && !r->fail_rank && r->slots[0].started &&
+	    !r->slots[0].ch.reaped && program_ready(r))
+		start_clients(r);
 	if (r->clients_started && !r->go_sent && !r->fail_rank) {
-		unsigned ready = 0;
+		unsigned ready = 0;	/* program clients started on their own */
 		for (unsigned i = 1; i < r->nslots; i++)
-			ready += r->slots[i].started && r->slots[i].res->ready;
+			ready += r->slots[i].started && (r->slots[i].prog || r->slots[i].res->ready);
 		if (ready == r->nslots - 1)
 			send_go(r);
+	}
+	/* a program server serves until we stop it: when every client is done */
+	if (r->p->server_prog && r->clients_started && !r->killing && !r->slots[0].ch.reaped) {
+		unsigned done = 0;
+		for (unsigned i = 1; i < r->nslots; i++)
+			done += r->slots[i].ch.reaped;
+		if (done == r->nslots - 1)
+			spawn_signal(&r->slots[0].ch, SIGTERM);
 	}
 	now = now_ns();
 	if (*r->ctx->interrupted)
@@ -391,6 +625,8 @@ static void check_complete(struct run *r)
 {
 	for (unsigned i = 0; i < r->nslots && !r->fail_rank; i++) {
 		struct slot *s = &r->slots[i];
+		if (s->prog)
+			continue;	/* judged by its exit and its output */
 		if (!s->res->ended || !s->res->has_result)
 			fail(r, s, 1, "incomplete report", "%s (pid %ld) exited 0 without a complete "
 			     "result record", s->name, (long)s->ch.pid);
@@ -470,6 +706,10 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	}
 	for (unsigned i = 0; i < p->concurrency; i++)
 		worker_result_init(&out->clients[i]);
+	out->measured_by_process = p->client_prog != NULL;
+	out->printed = malloc((size_t)p->concurrency * MATRIX_NMETRICS * sizeof(*out->printed));
+	for (size_t i = 0; out->printed && i < (size_t)p->concurrency * MATRIX_NMETRICS; i++)
+		out->printed[i] = NAN;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		fail(&r, NULL, 1, "pipe failed", "start pipe: %s", strerror(errno));
 	} else {
@@ -501,6 +741,8 @@ void cell_outcome_release(struct cell_outcome *out)
 	for (unsigned i = 0; i < out->nclients; i++)
 		worker_result_release(&out->clients[i]);
 	free(out->clients);
+	free(out->printed);
 	out->clients = NULL;
+	out->printed = NULL;
 	out->nclients = 0;
 }

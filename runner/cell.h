@@ -45,6 +45,8 @@ struct cell_outcome {
 	struct worker_result *clients;
 	unsigned nclients;
 	struct rusage server_ru, clients_ru;	/* clients summed */
+	int measured_by_process;	/* program clients: timed from spawn to reap */
+	double *printed;		/* [client][metric]: what program clients printed, NaN if not */
 	double wall_s;			/* first fork to last reap */
 };
 

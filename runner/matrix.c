@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <regex.h>
 #include <yaml.h>
 
 #include "transport.h"
@@ -37,6 +38,7 @@ static const char *const kind_names[] = {
 	[VK_DURATION] = "duration",
 	[VK_BOOL] = "boolean",
 	[VK_ENDPOINT] = "endpoint",
+	[VK_PROGRAM] = "program",
 };
 
 const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
@@ -61,6 +63,8 @@ static const struct dimspec dimspecs[] = {
 	{ "allow_loss", VK_BOOL, 0 },
 	{ "loss_timeout", VK_DURATION, 0 },
 	{ "endpoint", VK_ENDPOINT, 0 },
+	{ "server", VK_PROGRAM, 0 },
+	{ "client", VK_PROGRAM, 0 },
 	{ "interval", VK_DURATION, 0 },
 };
 
@@ -95,12 +99,13 @@ struct loader {
 	size_t errlen;
 	yaml_node_t *exclude;	/* loaded once matrix: is known */
 	yaml_node_t *report;	/* likewise */
+	yaml_node_t *programs;	/* likewise, before exclude: */
 };
 
 /* Top-level keys, in the order of the schema. */
 typedef int load_fn(struct loader *L, yaml_node_t *key, yaml_node_t *val);
 static load_fn load_name, load_description, load_repeat, load_warmup,
-	load_timeout, load_matrix, load_exclude_later, load_report_later;
+	load_timeout, load_matrix, load_exclude_later, load_report_later, load_programs_later;
 
 static const struct {
 	const char *key;
@@ -114,6 +119,7 @@ static const struct {
 	{ "matrix", load_matrix },
 	{ "exclude", load_exclude_later },
 	{ "report", load_report_later },
+	{ "programs", load_programs_later },
 };
 
 /* ---- messages ---- */
@@ -309,6 +315,20 @@ static int parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_pattern(text, num, why, whylen);
 	case VK_TRANSPORT:
 		return parse_transport(text, num, why, whylen);
+	case VK_PROGRAM:
+		/* checked against programs: once the whole file is read */
+		if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_.-") != strlen(text))
+			return failf(why, whylen, "'%s' is not a program name: letters, digits, "
+				     "'_', '.' and '-'", text);
+		*num = 0;
+		if (strcmp(text, "builtin")) {
+			uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+			for (const char *c = text; *c; c++)
+				h = (h ^ (unsigned char)*c) * 1099511628211ull;
+			*num = h | 1;
+		}
+		return 0;
 	case VK_ENDPOINT:
 		for (size_t i = 0; i < EP__COUNT; i++)
 			if (!strcmp(endpoint_names[i], text)) {
@@ -571,6 +591,13 @@ static int load_report_later(struct loader *L, yaml_node_t *key, yaml_node_t *va
 	return 0;
 }
 
+static int load_programs_later(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	(void)key;
+	L->programs = val;
+	return 0;
+}
+
 /* ---- matrix: ---- */
 
 /* One more value for d, kept in d->values (room for it is allocated);
@@ -782,6 +809,284 @@ static int load_excludes(struct loader *L, const yaml_node_t *seq)
 	return 0;
 }
 
+static const yaml_node_t *find_key(struct loader *L, const yaml_node_t *map, const char *name,
+				   const yaml_node_t **keyp)
+{
+	for (size_t i = 0; i < npairs(map); i++)
+		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
+			if (keyp)
+				*keyp = pair_key(L, map, i);
+			return pair_val(L, map, i);
+		}
+	return NULL;
+}
+
+/* ---- programs: ---- */
+
+const struct program *matrix_program(const struct matrix *m, const char *name)
+{
+	for (size_t i = 0; i < m->nprograms; i++)
+		if (!strcmp(m->programs[i].name, name))
+			return &m->programs[i];
+	return NULL;
+}
+
+static const char *const placeholders[] = {
+	"host", "port", "path", "size", "response_size", "count", "concurrency",
+	"duration_s", "endpoint",
+};
+
+/* Every {name} in word is a placeholder or a key of matrix:. */
+static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word)
+{
+	for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+		const char *end = strchr(p, '}');
+		char name[64];
+		size_t i, n;
+		if (!end || (n = (size_t)(end - p - 1)) == 0 || n >= sizeof(name))
+			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}'",
+					  word);
+		memcpy(name, p + 1, n);
+		name[n] = '\0';
+		for (i = 0; i < ARRAY_SIZE(placeholders) && strcmp(placeholders[i], name); i++)
+			;
+		if (i == ARRAY_SIZE(placeholders) && !matrix_dim(L->m, name)) {
+			const char *s = matrix_suggest(name, placeholders, ARRAY_SIZE(placeholders));
+			return error_node(L, at_node, "unknown placeholder {%s}%s%s%s (known: {host} "
+					  "{port} {path} {size} {response_size} {count} {concurrency} "
+					  "{duration_s} {endpoint} and the keys of matrix:)", name,
+					  s ? "; did you mean {" : "", s ? s : "", s ? "}?" : "");
+		}
+	}
+	return 0;
+}
+
+/* A command: a list of words, or one string split at spaces (never a shell). */
+static int load_command(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+			char ***argv, size_t *argc, struct srcpos *pos)
+{
+	size_t n = 0;
+
+	*pos = node_pos(val);
+	if (val->type == YAML_SCALAR_NODE) {
+		char *copy = strdup(scalar(val)), *save = NULL;
+		if (!copy)
+			return oom(L, val);
+		*argv = calloc(strlen(copy) / 2 + 2, sizeof(**argv));
+		for (char *w = strtok_r(copy, " \t", &save); w && *argv; w = strtok_r(NULL, " \t", &save))
+			if (!((*argv)[n++] = strdup(w)))
+				break;
+		free(copy);
+	} else if (val->type == YAML_SEQUENCE_NODE) {
+		*argv = calloc(nitems(val) + 1, sizeof(**argv));
+		for (size_t i = 0; *argv && i < nitems(val); i++) {
+			const yaml_node_t *w = item(L, val, i);
+			if (w->type != YAML_SCALAR_NODE)
+				return error_node(L, w, "%s: each word must be a scalar", scalar(key));
+			if (!((*argv)[n++] = strdup(scalar(w))))
+				break;
+		}
+	} else {
+		return error_node(L, val, "%s: expected a list of words or a string", scalar(key));
+	}
+	*argc = n;
+	if (!*argv)
+		return oom(L, val);
+	if (!n || !*(*argv)[0])
+		return error_node(L, at(key, val), "%s: empty command", scalar(key));
+	if (val->type == YAML_SEQUENCE_NODE) {
+		for (size_t i = 0; i < n; i++)
+			if (check_placeholders(L, item(L, val, i), (*argv)[i]))
+				return -1;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (check_placeholders(L, val, (*argv)[i]))
+				return -1;
+	}
+	return 0;
+}
+
+/* A unit of a program's figure, as a factor to the metric's own unit. */
+static int unit_scale(const char *metric, const char *unit, double *scale)
+{
+	static const struct { const char *suffix, *unit; double scale; } units[] = {
+		{ "_us", "ns", 1e-3 }, { "_us", "us", 1 }, { "_us", "µs", 1 }, { "_us", "ms", 1e3 },
+		{ "_us", "s", 1e6 }, { "msgs_per_s", "/s", 1 }, { "msgs_per_s", "k/s", 1e3 },
+		{ "msgs_per_s", "M/s", 1e6 }, { "mib_per_s", "B/s", 1.0 / 1048576 },
+		{ "mib_per_s", "KiB/s", 1.0 / 1024 }, { "mib_per_s", "MiB/s", 1 },
+		{ "mib_per_s", "GiB/s", 1024 }, { "mib_per_s", "MB/s", 1e6 / 1048576 },
+	};
+	size_t ml = strlen(metric);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t sl = strlen(units[i].suffix);
+		if (ml >= sl && !strcmp(metric + ml - sl, units[i].suffix) &&
+		    !strcmp(unit, units[i].unit)) {
+			*scale = units[i].scale;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
+		       const yaml_node_t *val)
+{
+	struct program_result *res = &pr->results[pr->nresults];
+	const yaml_node_t *rx = val, *unit = NULL;
+	char why[512];
+	regex_t re;
+	int m = matrix_metric_index(scalar(key));
+
+	if (m < 0) {
+		unknown_name("metric", scalar(key), matrix_metrics, MATRIX_NMETRICS, why, sizeof why);
+		return error_node(L, key, "result: %s", why);
+	}
+	if (val->type == YAML_MAPPING_NODE) {
+		if (!(rx = find_key(L, val, "regex", NULL)))
+			return error_node(L, val, "result: %s: missing regex:", scalar(key));
+		unit = find_key(L, val, "unit", NULL);
+	}
+	if (rx->type != YAML_SCALAR_NODE || (unit && unit->type != YAML_SCALAR_NODE))
+		return error_node(L, rx, "result: %s: expected a regex, or {regex: ..., unit: ...}",
+				  scalar(key));
+	res->metric = m;
+	res->scale = 1;
+	res->pos = node_pos(rx);
+	if (unit && unit_scale(scalar(key), scalar(unit), &res->scale) < 0)
+		return error_node(L, unit, "result: %s: unit '%s' does not fit this metric (times: "
+				  "ns, us, ms, s; rates: /s, k/s, M/s; throughput: B/s, KiB/s, MiB/s, "
+				  "GiB/s, MB/s)", scalar(key), scalar(unit));
+	int rc = regcomp(&re, scalar(rx), REG_EXTENDED);
+	if (rc) {
+		regerror(rc, &re, why, sizeof why);
+		return error_node(L, rx, "result: %s: bad regex: %s", scalar(key), why);
+	}
+	size_t groups = re.re_nsub;
+	regfree(&re);
+	if (groups != 1)
+		return error_node(L, rx, "result: %s: the regex needs exactly one group (the "
+				  "figure), it has %zu", scalar(key), groups);
+	if (!(res->regex = strdup(scalar(rx))))
+		return oom(L, rx);
+	pr->nresults++;
+	return 0;
+}
+
+static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
+{
+	static const char *const keys[] = { "server", "client", "ready", "result" };
+	struct program *pr = &L->m->programs[L->m->nprograms];
+	char why[512];
+	struct mvalue v = { 0 };
+
+	if (matrix_parse_value(VK_PROGRAM, scalar(key), &v, why, sizeof why))
+		return error_node(L, key, "programs: %s", why);
+	free(v.text);
+	if (!strcmp(scalar(key), "builtin"))
+		return error_node(L, key, "programs: 'builtin' is the name of matrix's own workers");
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, at(key, val), "programs: %s: expected a mapping with server: "
+				  "and/or client:", scalar(key));
+	if (check_keys(L, val))
+		return -1;
+	pr->name = strdup(scalar(key));
+	pr->pos = node_pos(key);
+	L->m->nprograms++;
+	if (!pr->name)
+		return oom(L, key);
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *w = pair_val(L, val, i);
+		const char *name = scalar(k);
+		if (!strcmp(name, "server")) {
+			if (load_command(L, k, w, &pr->server, &pr->nserver, &pr->server_pos))
+				return -1;
+		} else if (!strcmp(name, "client")) {
+			if (load_command(L, k, w, &pr->client, &pr->nclient, &pr->client_pos))
+				return -1;
+		} else if (!strcmp(name, "ready")) {
+			regex_t re;
+			int rc;
+			if (want_scalar(L, k, w))
+				return -1;
+			if ((rc = regcomp(&re, scalar(w), REG_EXTENDED | REG_NOSUB))) {
+				regerror(rc, &re, why, sizeof why);
+				return error_node(L, w, "ready: bad regex: %s", why);
+			}
+			regfree(&re);
+			if (!(pr->ready = strdup(scalar(w))))
+				return oom(L, w);
+		} else if (!strcmp(name, "result")) {
+			if (w->type != YAML_MAPPING_NODE || !npairs(w))
+				return error_node(L, at(k, w), "result: expected a mapping of metric: regex");
+			if (check_keys(L, w))
+				return -1;
+			pr->results = calloc(npairs(w), sizeof(*pr->results));
+			if (!pr->results)
+				return oom(L, w);
+			for (size_t j = 0; j < npairs(w); j++)
+				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
+					return -1;
+		} else {
+			unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, k, "programs: %s: %s", pr->name, why);
+		}
+	}
+	if (!pr->server && !pr->client)
+		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
+	return 0;
+}
+
+static int load_programs(struct loader *L, const yaml_node_t *val)
+{
+	if (val->type != YAML_MAPPING_NODE || !npairs(val))
+		return error_node(L, val, "programs: expected a mapping of NAME: {server: ..., client: ...}");
+	if (check_keys(L, val))
+		return -1;
+	L->m->programs = calloc(npairs(val), sizeof(*L->m->programs));
+	if (!L->m->programs)
+		return oom(L, val);
+	for (size_t i = 0; i < npairs(val); i++)
+		if (load_program(L, pair_key(L, val, i), pair_val(L, val, i)))
+			return -1;
+	return 0;
+}
+
+/* server: and client: values name builtin or a program with that role. */
+static int check_program_dims(struct loader *L)
+{
+	for (size_t d = 0; d < L->m->ndims; d++) {
+		const struct dimension *dim = &L->m->dims[d];
+		int is_server = !strcmp(dim->key, "server");
+		if (dim->kind != VK_PROGRAM)
+			continue;
+		for (size_t i = 0; i < dim->nvalues; i++) {
+			const struct mvalue *v = &dim->values[i];
+			const struct program *pr = matrix_program(L->m, v->text);
+			if (!v->num)
+				continue;
+			if (!pr) {
+				const char **names = calloc(L->m->nprograms + 2, sizeof(*names));
+				char why[512];
+				if (!names)
+					return error_at(L, (size_t)v->pos.line, (size_t)v->pos.col, "out of memory");
+				names[0] = "builtin";
+				for (size_t k = 0; k < L->m->nprograms; k++)
+					names[k + 1] = L->m->programs[k].name;
+				unknown_name("program", v->text, names, L->m->nprograms + 1, why, sizeof why);
+				free(names);
+				return error_at(L, (size_t)v->pos.line, (size_t)v->pos.col, "%s: %s (add it "
+						"under programs:)", dim->key, why);
+			}
+			if (is_server ? !pr->server : !pr->client)
+				return error_at(L, (size_t)v->pos.line, (size_t)v->pos.col,
+						"%s: program %s has no %s: command", dim->key, v->text,
+						dim->key);
+		}
+	}
+	return 0;
+}
+
 /* ---- report: ---- */
 
 static int load_noisy_cv(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
@@ -819,17 +1124,6 @@ static int load_ratio_value(struct loader *L, const struct dimension *d,
 			  out->text, d->key);
 }
 
-static const yaml_node_t *find_key(struct loader *L, const yaml_node_t *map, const char *name,
-				   const yaml_node_t **keyp)
-{
-	for (size_t i = 0; i < npairs(map); i++)
-		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
-			if (keyp)
-				*keyp = pair_key(L, map, i);
-			return pair_val(L, map, i);
-		}
-	return NULL;
-}
 
 static int load_ratio(struct loader *L, const yaml_node_t *map);
 
@@ -1005,6 +1299,10 @@ static int load_root(struct loader *L)
 		return error_node(L, root, "missing required key 'name'");
 	if (!L->m->ndims)
 		return error_node(L, root, "missing required key 'matrix'");
+	if (L->programs && !is_null(L->programs) && load_programs(L, L->programs))
+		return -1;
+	if (check_program_dims(L))
+		return -1;
 	if (L->exclude && load_excludes(L, L->exclude))
 		return -1;
 	if (L->report && load_report(L, L->report))
@@ -1183,6 +1481,21 @@ void matrix_release(struct matrix *m)
 		free(m->report.ratios[i].denominator.text);
 	}
 	free(m->report.ratios);
+	for (size_t i = 0; i < m->nprograms; i++) {
+		struct program *pr = &m->programs[i];
+		for (size_t k = 0; k < pr->nserver; k++)
+			free(pr->server[k]);
+		for (size_t k = 0; k < pr->nclient; k++)
+			free(pr->client[k]);
+		for (size_t k = 0; k < pr->nresults; k++)
+			free(pr->results[k].regex);
+		free(pr->server);
+		free(pr->client);
+		free(pr->results);
+		free(pr->ready);
+		free(pr->name);
+	}
+	free(m->programs);
 	free(m->dims);
 	free(m->excludes);
 	free(m->path);

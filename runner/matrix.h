@@ -25,6 +25,17 @@
  *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
+ *   programs:                    optional, the user's own servers and clients
+ *     NAME:                      [A-Za-z0-9_.-]+, not "builtin"
+ *       server: [./srv, -p, "{port}"]   argv, or one string split into words
+ *       client: [./cli, "{host}", "{port}", -n, "{count}"]
+ *       ready: 'listening'       regex on the server's output (default: its
+ *                                port accepts a connection)
+ *       result:                  figures the client prints, a regex each
+ *         rtt_mean_us: {regex: 'avg rtt ([0-9.]+) ms', unit: ms}
+ *     placeholders: {host} {port} {path} {size} {response_size} {count}
+ *     {concurrency} {duration_s} {endpoint} and any key of matrix: by name
+ *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
  *   report:                      optional, how reports read the run
  *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
  *     ratios:                    default: every transport against the first
@@ -58,6 +69,7 @@ enum value_kind {
 	VK_DURATION,	/* nanoseconds, num; zero refused */
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
+	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
 };
 
 enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
@@ -112,6 +124,24 @@ struct ratio_spec {
 	struct srcpos pos;
 };
 
+/* One `programs:` entry: a server and/or client the user brings. */
+struct program_result {
+	int metric;			/* index into matrix_metrics */
+	char *regex;			/* POSIX extended, one group: the figure */
+	double scale;			/* figure * scale = the metric's unit */
+	struct srcpos pos;
+};
+
+struct program {
+	char *name;
+	char **server, **client;	/* argv templates with {placeholders}; NULL if none */
+	size_t nserver, nclient;
+	struct srcpos server_pos, client_pos, pos;
+	char *ready;			/* regex on the server's output; NULL: port accepts */
+	struct program_result *results;
+	size_t nresults;
+};
+
 struct report_spec {
 	double noisy_cv;		/* fraction; default 0.10 */
 	struct ratio_spec *ratios;
@@ -134,7 +164,12 @@ struct matrix {
 	struct exclude_rule *excludes;
 	size_t nexcludes;
 	struct report_spec report;
+	struct program *programs;
+	size_t nprograms;
 };
+
+/* The program a server/client dimension value names, NULL for builtin. */
+const struct program *matrix_program(const struct matrix *m, const char *name);
 
 #define MATRIX_DEFAULT_REPEAT 3
 #define MATRIX_DEFAULT_WARMUP 100

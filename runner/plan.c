@@ -88,6 +88,10 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->loss_timeout_ns = (v = cell_value(m, choice, "loss_timeout")) ? v->num
 			     : PLAN_DEFAULT_LOSS_TIMEOUT_NS;
 	p->endpoint = (v = cell_value(m, choice, "endpoint")) ? (int)v->num : EP_TCP;
+	p->server_prog = (v = cell_value(m, choice, "server")) && v->num ? matrix_program(m, v->text)
+			 : NULL;
+	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
+			 : NULL;
 }
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -114,6 +118,15 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 {
 	const struct transport *t = p->transport;
 
+	if ((p->server_prog || p->client_prog) && strcmp(t->name, "tcp") &&
+	    strcmp(t->name, "tcp6") && strcmp(t->name, "unix"))
+		CELL_ERR(p->server_prog ? "server" : "client", "programs run over tcp, tcp6 or unix, "
+			 "not %s", t->name);
+	if ((p->server_prog || p->client_prog) && p->pattern == PAT_STREAM)
+		CELL_ERR(p->server_prog ? "server" : "client", "programs take part in pingpong and "
+			 "echo cells (a stream's receiver must count what arrives)");
+	if (p->client_prog && p->duration_ns)
+		CELL_ERR("client", "a program client runs for a count: {count} is its share");
 	if (!(t->patterns & PAT_BIT(p->pattern)))
 		CELL_ERR("transport", "transport %s cannot do pattern %s", t->name,
 			 pattern_names[p->pattern]);

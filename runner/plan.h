@@ -44,6 +44,8 @@ struct cell_params {
 	int allow_loss;
 	uint64_t loss_timeout_ns;
 	int endpoint;			/* enum endpoint */
+	const struct program *server_prog;	/* NULL: matrix's own worker */
+	const struct program *client_prog;
 };
 
 struct cell {

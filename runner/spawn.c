@@ -32,19 +32,26 @@ static void list_remove(pid_t pid)
 }
 
 /* Only async-signal-safe calls from here to exec. */
-static void child_exec(char *const argv[], int report_wr, int control_fd, int log_fd,
-		       int devnull, int errpipe, const sigset_t *oldmask)
+static void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
+		       int log_fd, int devnull, int errpipe, int external, const sigset_t *oldmask)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL };
 	int e;
 
 	for (int sig = 1; sig < NSIG; sig++)
 		sigaction(sig, &sa, NULL);
-	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
-	    dup2(report_wr, 3) < 0 || (control_fd >= 0 && dup2(control_fd, 4) < 0))
+	/* a program of the user's gets a process group of its own, so that
+	 * the children it forks (socat fork) end with it */
+	if (external && setpgid(0, 0) < 0)
 		goto fail;
-	/* exactly 0..4, and the exec-error pipe (close-on-exec) above them:
-	 * nothing the runner itself inherited reaches a worker */
+	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
+	    (!external && dup2(report_wr, 3) < 0) || (control_fd >= 0 && dup2(control_fd, 4) < 0))
+		goto fail;
+	/* exactly 0..4 (0..2 for a program of the user's), and the exec-error
+	 * pipe (close-on-exec) above them: nothing the runner itself inherited
+	 * reaches a worker */
+	if (external)
+		close(3);
 	if (control_fd < 0)
 		close(4);
 	if (dup2(errpipe, 5) < 0 || fcntl(5, F_SETFD, FD_CLOEXEC) < 0)
@@ -52,7 +59,7 @@ static void child_exec(char *const argv[], int report_wr, int control_fd, int lo
 	errpipe = 5;
 	close_range(6, ~0u, 0);
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
-	execv(argv[0], argv);
+	execv(path, argv);
 fail:
 	e = errno;
 	while (write(errpipe, &e, sizeof(e)) < 0 && errno == EINTR)
@@ -60,10 +67,38 @@ fail:
 	_exit(127);
 }
 
+/* argv[0] as execvp would find it, looked up before fork (execvp is not
+ * async-signal-safe). */
+static int find_program(const char *name, char *out, size_t len)
+{
+	const char *env = getenv("PATH");
+	char path[4096];
+
+	if (strchr(name, '/')) {
+		snprintf(out, len, "%s", name);
+		return access(out, X_OK);
+	}
+	snprintf(path, sizeof(path), "%s", env && *env ? env : "/usr/local/bin:/usr/bin:/bin");
+	for (char *save = NULL, *d = strtok_r(path, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
+		snprintf(out, len, "%s/%s", *d ? d : ".", name);
+		if (access(out, X_OK) == 0)
+			return 0;
+	}
+	errno = ENOENT;
+	return -1;
+}
+
 int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		char *err, size_t errlen)
 {
-	int rep[2] = { -1, -1 }, ep[2] = { -1, -1 };
+	return spawn_start_flags(ch, argv, control_fd, log_fd, 0, err, errlen);
+}
+
+int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
+		      int flags, char *err, size_t errlen)
+{
+	int rep[2] = { -1, -1 }, ep[2] = { -1, -1 }, external = flags & SPAWN_PROGRAM;
+	char path[4096];
 	int hi_rep = -1, hi_ctl = -1, hi_log = -1, hi_err = -1, devnull = -1, e = 0;
 	sigset_t all, old;
 	ssize_t n;
@@ -72,6 +107,13 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	memset(ch, 0, sizeof(*ch));
 	ch->pid = -1;
 	ch->pidfd = ch->report_fd = -1;
+	ch->group = external;
+	if (external ? find_program(argv[0], path, sizeof(path)) < 0
+		     : snprintf(path, sizeof(path), "%s", argv[0]) < 0) {
+		snprintf(err, errlen, "%s: %s", argv[0], errno == ENOENT ? "program not found"
+			 : strerror(errno));
+		return -1;
+	}
 	if (pipe2(rep, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		goto fail;
@@ -92,7 +134,7 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child_exec(argv, hi_rep, hi_ctl, hi_log, devnull, hi_err, &old);
+		child_exec(path, argv, hi_rep, hi_ctl, hi_log, devnull, hi_err, external, &old);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -109,7 +151,7 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 		n = read(ep[0], &e, sizeof(e));
 	while (n < 0 && errno == EINTR);
 	if (n == sizeof(e)) {	/* exec failed: the child has _exit(127)ed */
-		snprintf(err, errlen, "exec %s: %s", argv[0], strerror(e));
+		snprintf(err, errlen, "exec %s: %s", path, strerror(e));
 		waitpid(pid, NULL, 0);
 		list_remove(pid);
 		ch->pid = -1;
@@ -124,9 +166,13 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 		ch->pid = -1;
 		goto fail;
 	}
-	ch->report_fd = rep[0];
+	if (external) {	/* a program of the user's writes no report */
+		close(rep[0]);
+	} else {
+		ch->report_fd = rep[0];
+		fcntl(ch->report_fd, F_SETFL, O_NONBLOCK);
+	}
 	rep[0] = -1;
-	fcntl(ch->report_fd, F_SETFL, O_NONBLOCK);
 	close(rep[1]);
 	close(ep[0]);
 	close(hi_rep);
@@ -168,6 +214,8 @@ void spawn_signal(struct child *ch, int sig)
 	ch->signalled_by_us = 1;
 	if (sig > 0 && sig < 32)
 		ch->sent_signals |= 1u << sig;
+	if (ch->group)
+		kill(-ch->pid, sig);
 	kill(ch->pid, sig);
 }
 
@@ -210,6 +258,7 @@ void spawn_kill_all(void)
 {
 	for (size_t i = 0; i < MAX_CHILDREN; i++)
 		if (live[i]) {
+			kill(-live[i], SIGKILL);	/* a program's group, if it has one */
 			kill(live[i], SIGKILL);
 			waitpid(live[i], NULL, 0);
 			live[i] = 0;

@@ -30,11 +30,19 @@ struct child {
 	int status;		/* wait status, valid once reaped */
 	int signalled_by_us;	/* we sent it SIGTERM/SIGKILL */
 	unsigned sent_signals;	/* 1 << signal, for each signal we sent */
+	int group;		/* leads a process group of its own */
 	struct rusage ru;
 };
 
 int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		char *err, size_t errlen);
+
+/* SPAWN_PROGRAM: a program of the user's: argv[0] is looked up in PATH
+ * (before fork), it gets only fds 0..2 (no report pipe: report_fd stays
+ * -1) and a process group of its own, which spawn_signal signals whole. */
+#define SPAWN_PROGRAM 1
+int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
+		      int flags, char *err, size_t errlen);
 
 /* wait4(WNOHANG): 1 when reaped now or before, 0 when still running. */
 int spawn_reap(struct child *ch);

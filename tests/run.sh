@@ -26,7 +26,7 @@ for build in "$@"; do
 		fi
 		printf '[%s] %-28s %s\n' "$tag" "${t##*/}" "$(grep -c '^ok ' <<<"$out") ok, $(grep -c '^not ok ' <<<"$out") not ok"
 	done
-	export MATRIX_BIN="$PWD/$build/matrix" CSVQ="$PWD/$build/tests/csvq" BUILD_TAG=$tag
+	export MATRIX_BIN="$PWD/$build/matrix" CSVQ="$PWD/$build/tests/csvq" BUILD_TAG=$tag REPO="$PWD"
 	for f in tests/e2e/test_*.sh; do
 		# every function named t_* in the file is one test
 		for fn in $(bash -c "source tests/e2e/lib.sh; source $f; declare -F" | awk '$3 ~ /^t_/ {print $3}'); do

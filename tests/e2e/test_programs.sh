@@ -1,0 +1,98 @@
+# Programs nobody here wrote as servers and clients: socat, a Python
+# server and client, a Perl client, paired with our builtin workers.
+
+need_programs() {
+	command -v socat >/dev/null && command -v python3 >/dev/null && command -v perl >/dev/null ||
+		skip "socat, python3 or perl missing"
+	cp -r "$REPO/matrices" .
+}
+
+t_three_servers_by_three_clients() {
+	need_programs
+	sed -e 's/^repeat: 3/repeat: 1/' -e 's/^  count: 2000/  count: 300/' \
+		matrices/byo_example.yaml >m.yaml
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	local r=out/results.csv
+	[ "$(csvq $r --rows)" -eq 9 ] || die "expected 9 rows"
+	expect_all $r status ok
+	expect_all $r messages 300
+	# who measured what
+	[ "$(csvq $r client measured_by | sort -u | tr '\t\n' ': ')" = "builtin:worker perl:process python:process " ] ||
+		die "measured_by: $(csvq $r client measured_by | sort -u)"
+	# the programs' own figures were read from their output
+	csvq $r client rtt_mean_us | awk -F'\t' '$1 != "builtin" && !($2 > 0) { bad = 1 } END { exit bad }' ||
+		die "a program client's rtt_mean_us is missing"
+	# their output is kept, per cell and repetition
+	[ -s out/logs/cell2-rep1-client1.log ] || die "no log of the python client"
+	grep -q "avg rtt" out/logs/cell2-rep1-client1.log || die "the log lacks the program's output"
+	# the server x client table
+	grep -q '^| server | client builtin | client python | client perl |$' out/summary.md ||
+		die "no server x client table: $(grep -m2 '^| server' out/summary.md)"
+	expect_no_leftovers
+	ps -eo args= | grep -E '^(socat|python3 matrices)' | grep -v grep && die "a program outlived its cell"
+	return 0
+}
+
+t_program_errors_are_row_statuses() {
+	need_programs
+	mat m.yaml <<'Y'
+name: broken
+repeat: 1
+warmup: 5
+timeout: 3s
+programs:
+  missing:
+    server: [./no-such-server, "{port}"]
+  dies:
+    client: [sh, -c, "exit 3"]
+  silent:
+    client: [python3, matrices/programs/echo_client.py, "{host}", "{port}", "{size}", "{size}", "{count}"]
+    result:
+      rtt_p99_us: 'p99 ([0-9.]+)'
+  deaf:
+    server: [sleep, "30"]
+    ready: 'never printed'
+matrix:
+  pattern: echo
+  transport: tcp
+  server: [builtin, missing, deaf]
+  client: [builtin, dies, silent]
+  count: 50
+exclude:
+  - {server: missing, client: dies}
+  - {server: missing, client: silent}
+  - {server: deaf, client: dies}
+  - {server: deaf, client: silent}
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 1
+	local r=out/results.csv
+	[ "$(csvq $r server client status | tr '\t' ' ')" = "builtin builtin ok
+builtin dies exit 3
+builtin silent no result
+missing builtin program failed to start
+deaf builtin timeout" ] || die "statuses: $(csvq $r server client status error)"
+	csvq $r error | grep -q "no-such-server: program not found" || die "error of the missing program"
+	csvq $r error | grep -q "printed nothing that matches the rtt_p99_us regex" || die "error of silent"
+	expect_no_leftovers
+}
+
+t_program_matrix_errors_at_plan_time() {
+	printf 'name: x\nprograms:\n  p:\n    client: [cli, "{prot}"]\nmatrix:\n  client: p\n' >a.yaml
+	run_matrix plan a.yaml; expect_rc 2
+	expect_err "a.yaml:4:19: unknown placeholder {prot}; did you mean {port}?"
+	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  client: [builtin, q]\n' >b.yaml
+	run_matrix plan b.yaml; expect_rc 2
+	expect_err "b.yaml:6:21: client: unknown program 'q' (known: builtin, p)"
+	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  server: p\n' >c.yaml
+	run_matrix plan c.yaml; expect_rc 2
+	expect_err "c.yaml:6:11: server: program p has no server: command"
+	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  pattern: stream\n  client: p\n' >d.yaml
+	run_matrix plan d.yaml; expect_rc 2
+	expect_err "d.yaml:7:11: programs take part in pingpong and echo cells"
+	printf 'name: x\nprograms:\n  p:\n    client: cli\n    result:\n      rtt_mean_us: {regex: "x ([0-9]+)", unit: furlongs}\nmatrix:\n  client: p\n' >e.yaml
+	run_matrix plan e.yaml; expect_rc 2
+	expect_err "e.yaml:6:48: result: rtt_mean_us: unit 'furlongs' does not fit this metric"
+	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  transport: udp\n  size: 64\n  client: p\n' >f.yaml
+	run_matrix plan f.yaml; expect_rc 2
+	expect_err "f.yaml:8:11: programs run over tcp, tcp6 or unix, not udp"
+}
