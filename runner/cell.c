@@ -25,7 +25,7 @@
 
 #define TICK_MS 200
 #define GRACE_NS 1000000000ull
-#define MAX_ARGS 48
+#define MAX_ARGS 256
 
 struct slot {
 	struct child ch;
@@ -52,6 +52,7 @@ struct run {
 	char sockpath[PATH_MAX];
 	char address[256];
 	int server_ready;		/* a program server: its port accepts, or ready matched */
+	uint64_t stop_at;		/* when a server still running after its clients is stopped */
 	char host[64], port[16];	/* for a program's {host} and {port} */
 };
 
@@ -85,7 +86,8 @@ static void fail(struct run *r, const struct slot *s, int rank, const char *stat
 struct argv_buf {
 	char *argv[MAX_ARGS];
 	int argc;
-	char store[4096];
+	int overflow;			/* a word did not fit: never run a cut command */
+	char store[65536];
 	size_t used;
 };
 
@@ -95,13 +97,17 @@ static void arg(struct argv_buf *a, const char *fmt, ...)
 	va_list ap;
 	int n;
 
-	if (a->argc >= MAX_ARGS - 1 || a->used >= sizeof(a->store))
+	if (a->argc >= MAX_ARGS - 1 || a->used >= sizeof(a->store)) {
+		a->overflow = 1;
 		return;
+	}
 	va_start(ap, fmt);
 	n = vsnprintf(a->store + a->used, sizeof(a->store) - a->used, fmt, ap);
 	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(a->store) - a->used)
+	if (n < 0 || (size_t)n >= sizeof(a->store) - a->used) {
+		a->overflow = 1;
 		return;
+	}
 	a->argv[a->argc++] = a->store + a->used;
 	a->argv[a->argc] = NULL;
 	a->used += (size_t)n + 1;
@@ -145,7 +151,14 @@ static int open_log(struct run *r, struct slot *s)
 static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
 {
 	char err[512];
-	int logfd = open_log(r, s);
+	int logfd;
+
+	if (a->overflow) {
+		fail(r, NULL, 1, "command too long", "%s: more than %d words or %zu bytes", s->name,
+		     MAX_ARGS - 1, sizeof(a->store));
+		return -1;
+	}
+	logfd = open_log(r, s);
 
 	if (logfd < 0) {
 		fail(r, NULL, 1, "log", "cannot create %s: %s", s->log, strerror(errno));
@@ -207,7 +220,7 @@ static void placeholder(struct run *r, const char *name, unsigned id, char *out,
 static void program_argv(struct run *r, char **tmpl, size_t n, unsigned id, struct argv_buf *a)
 {
 	for (size_t i = 0; i < n; i++) {
-		char word[1024], val[256];
+		char word[8192], val[256];
 		size_t o = 0;
 		for (const char *c = tmpl[i]; *c && o + 1 < sizeof(word);) {
 			const char *end = *c == '{' ? strchr(c, '}') : NULL;
@@ -221,6 +234,8 @@ static void program_argv(struct run *r, char **tmpl, size_t n, unsigned id, stru
 				word[o++] = *c++;
 			}
 		}
+		if (o + 1 >= sizeof(word))
+			a->overflow = 1;
 		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
 		arg(a, "%s", word);
 	}
@@ -459,6 +474,7 @@ static void program_client_done(struct run *r, struct slot *s)
 	s->res->start_ns = s->t_start;
 	s->res->end_ns = s->t_end;
 	s->res->messages = s->res->sent_messages = share;
+	s->res->sent_bytes = share * r->p->size;
 	s->res->bytes = share * (r->p->size + (r->p->pattern == PAT_ECHO ? r->p->size
 					       : r->p->response_size));
 	s->res->has_result = s->res->ended = 1;
@@ -494,6 +510,17 @@ static void on_exit_status(struct run *r, struct slot *s)
 	s->t_end = now_ns();
 	if (s->prog && s != r->slots && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		program_client_done(r, s);
+	if (s->prog && s == r->slots) {
+		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
+		s->res->cpu_ns = ((uint64_t)s->ch.ru.ru_utime.tv_sec +
+				  (uint64_t)s->ch.ru.ru_stime.tv_sec) * 1000000000ull +
+				 ((uint64_t)s->ch.ru.ru_utime.tv_usec +
+				  (uint64_t)s->ch.ru.ru_stime.tv_usec) * 1000ull;
+		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0)
+			fail(r, s, 1, "server exited early", "server program (pid %ld) exited 0 "
+			     "before its clients were done (a server that daemonizes cannot be "
+			     "measured)", (long)s->ch.pid);
+	}
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
@@ -564,6 +591,8 @@ static int step(struct run *r, uint64_t deadline)
 		return 0;
 	if (r->killing)		/* past the deadline: wake for the SIGKILL round */
 		wake = r->kill_at;
+	if (r->stop_at && r->stop_at < wake)
+		wake = r->stop_at;
 	uint64_t left_ms = wake > now ? (wake - now) / 1000000 + 1 : 0;
 	int ms = left_ms > TICK_MS ? TICK_MS : (int)left_ms;
 	if (r->p->server_prog && !r->clients_started && ms > 10)
@@ -589,20 +618,35 @@ static int step(struct run *r, uint64_t deadline)
 		if (ready == r->nslots - 1)
 			send_go(r);
 	}
-	/* a program server serves until we stop it: when every client is done */
-	if (r->p->server_prog && r->clients_started && !r->killing && !r->slots[0].ch.reaped) {
+	/* when every client is done: a program server serves until we stop it
+	 * (SIGTERM, then SIGKILL after a grace, neither a failure); our server
+	 * ends by itself, unless a program client made fewer connections */
+	if (r->clients_started && !r->killing && !r->slots[0].ch.reaped) {
 		unsigned done = 0;
 		for (unsigned i = 1; i < r->nslots; i++)
 			done += r->slots[i].ch.reaped;
-		if (done == r->nslots - 1)
-			spawn_signal(&r->slots[0].ch, SIGTERM);
+		uint64_t t = now_ns();
+		if (done == r->nslots - 1 && !r->stop_at) {
+			r->stop_at = t + GRACE_NS;
+			if (r->p->server_prog)
+				spawn_signal(&r->slots[0].ch, SIGTERM);
+		} else if (r->stop_at && t >= r->stop_at) {
+			if (r->p->server_prog)
+				spawn_signal(&r->slots[0].ch, SIGKILL);
+			else if (r->p->client_prog)
+				fail(r, &r->slots[0], 1, "server still waiting", "our server still "
+				     "waits for connections after every program client exited: a client "
+				     "made fewer connections than expected");
+			r->stop_at = UINT64_MAX;
+		}
 	}
 	now = now_ns();
 	if (*r->ctx->interrupted)
 		fail(r, NULL, 3, "interrupted", "interrupted by a signal while waiting for %s",
 		     waiting_for(r, buf, sizeof(buf)));
 	else if (now >= deadline)
-		fail(r, NULL, 3, "timeout", "timeout after %.3g s waiting for %s",
+		fail(r, r->p->server_prog && !r->clients_started ? &r->slots[0] : NULL, 3, "timeout",
+		     "timeout after %.3g s waiting for %s",
 		     (double)r->ctx->plan->m->timeout_ns / 1e9, waiting_for(r, buf, sizeof(buf)));
 	if (r->fail_rank && !r->killing) {
 		if (r->start_wr >= 0) {	/* the unstarted see end of file and stop */
@@ -625,7 +669,7 @@ static void check_complete(struct run *r)
 {
 	for (unsigned i = 0; i < r->nslots && !r->fail_rank; i++) {
 		struct slot *s = &r->slots[i];
-		if (s->prog)
+		if (s->prog || !s->started)
 			continue;	/* judged by its exit and its output */
 		if (!s->res->ended || !s->res->has_result)
 			fail(r, s, 1, "incomplete report", "%s (pid %ld) exited 0 without a complete "
@@ -641,6 +685,9 @@ static void finish_slots(struct run *r)
 		struct slot *s = &r->slots[i];
 		if (!s->started)
 			continue;
+		/* what a program forked may outlive it: its whole group goes now */
+		if (s->prog)
+			kill(-s->ch.pid, SIGKILL);
 		struct rusage *ru = i ? &r->out->clients_ru : &r->out->server_ru;
 		ru->ru_utime.tv_sec += s->ch.ru.ru_utime.tv_sec;
 		ru->ru_utime.tv_usec += s->ch.ru.ru_utime.tv_usec;

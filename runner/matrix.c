@@ -881,6 +881,7 @@ static int load_command(struct loader *L, const yaml_node_t *key, const yaml_nod
 		*argv = calloc(nitems(val) + 1, sizeof(**argv));
 		for (size_t i = 0; *argv && i < nitems(val); i++) {
 			const yaml_node_t *w = item(L, val, i);
+			*argc = n;	/* what is there is freed with the matrix */
 			if (w->type != YAML_SCALAR_NODE)
 				return error_node(L, w, "%s: each word must be a scalar", scalar(key));
 			if (!((*argv)[n++] = strdup(scalar(w))))

@@ -125,6 +125,20 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 	if ((p->server_prog || p->client_prog) && p->pattern == PAT_STREAM)
 		CELL_ERR(p->server_prog ? "server" : "client", "programs take part in pingpong and "
 			 "echo cells (a stream's receiver must count what arrives)");
+	for (int k = 0; k < 2; k++) {
+		const struct program *pr = k ? p->client_prog : p->server_prog;
+		char **w = !pr ? NULL : k ? pr->client : pr->server;
+		size_t n = !pr ? 0 : k ? pr->nclient : pr->nserver;
+		int on_unix = !strcmp(t->name, "unix");
+		for (size_t i = 0; i < n; i++) {
+			const char *bad = on_unix ? (strstr(w[i], "{host}") ? "{host}" :
+						     strstr(w[i], "{port}") ? "{port}" : NULL)
+					: strstr(w[i], "{path}") ? "{path}" : NULL;
+			if (bad)
+				CELL_ERR(k ? "client" : "server", "program %s uses %s, which a %s cell "
+					 "does not have", pr->name, bad, t->name);
+		}
+	}
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
 	if (!(t->patterns & PAT_BIT(p->pattern)))

@@ -96,3 +96,35 @@ t_program_matrix_errors_at_plan_time() {
 	run_matrix plan f.yaml; expect_rc 2
 	expect_err "f.yaml:8:11: programs run over tcp, tcp6 or unix, not udp"
 }
+
+t_programs_that_misbehave_leave_nothing() {
+	need_programs
+	mat m.yaml <<'Y'
+name: misbehave
+repeat: 1
+warmup: 5
+timeout: 8s
+programs:
+  quits:
+    server: [sh, -c, "exit 0"]
+  stubborn:
+    server: [sh, -c, 'trap "" TERM; exec python3 matrices/programs/echo_server.py "$0" "$1"', "{port}", "{size}"]
+    ready: listening
+  forky:
+    client: [sh, -c, 'sleep 297 & exec python3 matrices/programs/echo_client.py "$0" "$1" "$2" "$3" "$4"', "{host}", "{port}", "{size}", "{size}", "{count}"]
+matrix:
+  pattern: echo
+  transport: tcp
+  server: [quits, stubborn]
+  client: [builtin, forky]
+  count: 100
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 1
+	[ "$(csvq out/results.csv server status | sort -u | tr '\t\n' ': ')" = "quits:server exited early stubborn:ok " ] ||
+		die "statuses: $(csvq out/results.csv server client status)"
+	# a server deaf to SIGTERM is killed a second after its clients are done
+	csvq out/results.csv server wall_s | awk -F'\t' '$1 == "stubborn" && $2 > 5 { bad = 1 } END { exit bad }' ||
+		die "the stubborn server held its cell: $(csvq out/results.csv server wall_s)"
+	ps -eo args= | grep -q '^sleep 297' && die "a program's child outlived its cell"
+	expect_no_leftovers
+}
