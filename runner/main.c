@@ -297,9 +297,11 @@ static void print_cell(const struct cell *cl)
 		units_format_duration(p->duration_ns, amount, sizeof(amount));
 	else
 		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
-	printf("%4u  %-9s %-10s %9s %9s %5u %12s %8u %7s\n", cl->number,
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s\n", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
-	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-");
+	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
+	       p->server_prog ? p->server_prog->name : "builtin",
+	       p->client_prog ? p->client_prog->name : "builtin");
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -314,8 +316,8 @@ static int cmd_plan(int argc, char **argv)
 	if (load(&c, &m, &pl) < 0)
 		return EXIT_BADINPUT;
 	printf("matrix %s: %s\n", m.name, m.description);
-	printf("%4s  %-9s %-10s %9s %9s %5s %12s %8s %7s\n", "cell", "pattern", "transport",
-	       "size", "response", "conc", "count/dur", "inflight", "nodelay");
+	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s\n", "cell", "pattern", "transport",
+	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client");
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl.cells[i]);
 	printf("%zu cell%s x %u repetition%s = %zu cell runs, %llu worker processes; "
