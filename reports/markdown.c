@@ -338,7 +338,6 @@ static void pattern_section(struct page *p)
 	const struct report *r = p->r;
 	int ms[MATRIX_NMETRICS];
 	size_t nm = pattern_metrics(p->pattern, ms);
-	int tr = report_dim(r, "transport");
 	FILE *f = p->f;
 
 	/* columns: transport, else the client, else the server, else the first
@@ -350,7 +349,6 @@ static void pattern_section(struct page *p)
 		if (d >= 0 && varies(p, (size_t)d))
 			p->col = d;
 	}
-	(void)tr;
 	for (size_t d = 0; p->col < 0 && d < r->ndefs; d++)
 		if (varies(p, r->defs[d].dim))
 			p->col = (int)r->defs[d].dim;

@@ -456,6 +456,13 @@ static void read_reports(struct run *r, struct slot *s)
 
 static void read_reports(struct run *r, struct slot *s);
 
+/* User plus system CPU of a reaped process, in nanoseconds. */
+static uint64_t ru_cpu_ns(const struct rusage *ru)
+{
+	return ((uint64_t)ru->ru_utime.tv_sec + (uint64_t)ru->ru_stime.tv_sec) * 1000000000ull +
+	       ((uint64_t)ru->ru_utime.tv_usec + (uint64_t)ru->ru_stime.tv_usec) * 1000ull;
+}
+
 /* A program client that exited 0: the runner's own figures for it (its
  * share of the count, spawn to reap), and the ones its output gives. */
 static void program_client_done(struct run *r, struct slot *s)
@@ -478,9 +485,7 @@ static void program_client_done(struct run *r, struct slot *s)
 	s->res->bytes = share * (r->p->size + (r->p->pattern == PAT_ECHO ? r->p->size
 					       : r->p->response_size));
 	s->res->has_result = s->res->ended = 1;
-	s->res->cpu_ns = ((uint64_t)s->ch.ru.ru_utime.tv_sec + (uint64_t)s->ch.ru.ru_stime.tv_sec) *
-			 1000000000ull + ((uint64_t)s->ch.ru.ru_utime.tv_usec +
-					  (uint64_t)s->ch.ru.ru_stime.tv_usec) * 1000ull;
+	s->res->cpu_ns = ru_cpu_ns(&s->ch.ru);
 	for (size_t i = 0; i < pr->nresults; i++) {
 		const struct program_result *pres = &pr->results[i];
 		regmatch_t mt[2];
@@ -512,10 +517,7 @@ static void on_exit_status(struct run *r, struct slot *s)
 		program_client_done(r, s);
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
-		s->res->cpu_ns = ((uint64_t)s->ch.ru.ru_utime.tv_sec +
-				  (uint64_t)s->ch.ru.ru_stime.tv_sec) * 1000000000ull +
-				 ((uint64_t)s->ch.ru.ru_utime.tv_usec +
-				  (uint64_t)s->ch.ru.ru_stime.tv_usec) * 1000ull;
+		s->res->cpu_ns = ru_cpu_ns(&s->ch.ru);
 		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			fail(r, s, 1, "server exited early", "server program (pid %ld) exited 0 "
 			     "before its clients were done (a server that daemonizes cannot be "
