@@ -39,7 +39,9 @@ UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC    := $(wildcard tests/tools/*.c)
 TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
-.PHONY: all run test deps unit install clean FORCE
+FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
+
+.PHONY: all run test deps unit fixtures install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -75,6 +77,16 @@ $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB_OBJ)
 
 unit: $(UNIT_BIN) $(TOOL_BIN)
 
+# The driver's own tests run these: one program, always sanitized, that
+# passes, fails, crashes, leaks or skips by the name it runs under.
+fixtures: build/fixtures/fixture
+	@for n in $(FIXTURES); do ln -sf fixture build/fixtures/test_$$n; done
+
+build/fixtures/fixture: tests/driver/fixture.c
+	@mkdir -p $(dir $@)
+	$(CC) -std=c11 -O0 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
+		-fno-sanitize-recover=undefined -fno-omit-frame-pointer -o $@ $< -lcmocka
+
 # Installs the Debian packages the build and the tests need, when missing.
 deps:
 	@sh tests/deps.sh $(DEPS_DEB)
@@ -87,6 +99,7 @@ run: deps
 test: deps
 	$(MAKE) matrix unit
 	$(MAKE) SANITIZE=1 all unit
+	$(MAKE) fixtures
 	@bash tests/run.sh build/release build/asan
 
 install: matrix

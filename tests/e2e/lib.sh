@@ -2,11 +2,21 @@
 # tests/e2e/test_*.sh file, run in its own bash with `set -e`-like checks
 # done by hand: a test fails by calling `die` (or by a failing `check`).
 # Every test gets a fresh $T (work directory and TMPDIR), removed after.
+#
+# `die` fails the test wherever it is called: it also writes its message to
+# $E2E_DIED, which tests/run.sh reads, so a `die` inside $(...), a pipeline
+# or a `while ... done < <(...)` loop (a subshell, whose exit bash drops)
+# still fails the test.  `csvq` dies when the file, a column or every data
+# row is missing, so a check over a column never passes on nothing.
 
 set -u
 : "${MATRIX_BIN:?}" "${CSVQ:?}"
 
-die() { echo "FAIL: $*" >&2; exit 1; }
+die() {
+	echo "FAIL: $*" >&2
+	[ -z "${E2E_DIED:-}" ] || printf '%s\n' "$*" >>"$E2E_DIED"
+	exit 1
+}
 
 # skip REASON: this machine cannot run the test (exit 77, counted as skipped)
 skip() { echo "$*"; exit 77; }
@@ -24,12 +34,28 @@ e2e_setup() {
 	cd "$T" || die "cd $T"
 }
 
+# A sanitizer report anywhere in the test's folder (a worker's log, a
+# saved stderr) fails the test: UBSan writes to stderr, never to log_path.
 e2e_teardown() {
+	local hits
+	if [ -n "${SAN_RE:-}" ]; then
+		hits=$(grep -rlEI "$SAN_RE" "$T" 2>/dev/null | head -5)
+		[ -z "$hits" ] || (die "sanitizer report in: $hits
+$(grep -hE -A8 "$SAN_RE" $hits | head -30)")
+	fi
 	cd / && rm -rf "$T"
 }
 
 matrix() { "$MATRIX_BIN" "$@"; }
-csvq() { "$CSVQ" "$@"; }
+
+# csvq FILE COL...: the columns of every data row (tests/tools/csvq.c);
+# dies when the file or a column is missing or there are no data rows.
+# `"$CSVQ"` itself is for polling a file that may not exist yet.
+csvq() {
+	local rc=0
+	"$CSVQ" "$@" || rc=$?
+	[ "$rc" -eq 0 ] || die "csvq $* failed (exit $rc)"
+}
 
 # writes stdin to FILE
 mat() { cat >"$1"; }
@@ -57,12 +83,13 @@ expect_no_leftovers() {
 	[ -z "$(ls -A "$TMPDIR")" ] || die "files left in TMPDIR: $(ls -A "$TMPDIR")"
 }
 
-# Every value of COLUMN in CSV is VALUE.
+# Every value of COLUMN in CSV is VALUE, and there is at least one row.
 expect_all() {
-	local csv=$1 col=$2 want=$3 v
+	local csv=$1 col=$2 want=$3 vals v
+	vals=$(csvq "$csv" "$col") || die "$csv: no column $col"
 	while IFS= read -r v; do
 		[ "$v" = "$want" ] || die "$csv: $col is '$v', expected '$want'"
-	done < <(csvq "$csv" "$col")
+	done <<<"$vals"
 }
 
 # numeric a <= b (floats)

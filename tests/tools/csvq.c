@@ -6,7 +6,8 @@
  *   csvq FILE --rows         the number of data rows
  *
  * Exit status: 0; 1 when the file cannot be read; 2 on a usage error or an
- * unknown column.
+ * unknown column; 3 when columns are asked of a file with no data rows (a
+ * check over a column must never pass because there was nothing to check).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,11 @@ static int print_columns(const struct csv_table *t, char **names, int n)
 			free(cols);
 			return 2;
 		}
+	}
+	if (t->nrows == 0) {
+		fprintf(stderr, "csvq: no data rows, only a header\n");
+		free(cols);
+		return 3;
 	}
 	for (r = 0; r < t->nrows; r++)
 		for (i = 0; i < n; i++)
