@@ -38,6 +38,10 @@ Y
 		die "error column: $(csvq out/results.csv error | head -1)"
 	[ -z "$(csvq out/results.csv messages | head -1)" ] || die "a failed row has figures"
 	[ "$(csvq out/results.csv cell status | tail -1)" = "2	ok" ] || die "cell 2 did not run ok"
+	# the runner ends the 10 s cell's other workers at once (SIGTERM); left
+	# alone they would send for the whole 10 s
+	le "$(csvq out/results.csv wall_s | head -1)" 5 ||
+		die "cell 1 took $(csvq out/results.csv wall_s | head -1) s: its other workers were not stopped"
 	expect_err "FAILED: crashed: SIGKILL"
 	expect_no_leftovers
 }
@@ -59,6 +63,12 @@ Y
 	expect_all out/results.csv status timeout
 	csvq out/results.csv error | head -1 | grep -q "timeout after 1 s waiting for results" ||
 		die "error: $(csvq out/results.csv error | head -1)"
+	# the runner kills them at the timeout: a worker's own deadline is the
+	# timeout plus 3 s, so a row this short was ended by the runner
+	local w
+	for w in $(csvq out/results.csv wall_s); do
+		le 1 "$w" && le "$w" 3 || die "a 1 s timeout took $w s: the runner did not end its workers"
+	done
 	# reports still come out, charts too: every panel says it has no data
 	expect_all out/summary.csv status timeout
 	grep -q 'failed: timeout' out/summary.md || die "summary.md hides the failure"
@@ -85,12 +95,16 @@ Y
 	local mpid=$!
 	# wait until cell 1 is recorded and cell 4 (30 s; 2 and 3 are excluded) runs
 	for _ in $(seq 200); do
-		[ "$(csvq out/results.csv --rows 2>/dev/null)" = 1 ] && client_of $mpid >/dev/null && break
+		[ "$("$CSVQ" out/results.csv --rows 2>/dev/null)" = 1 ] && client_of $mpid >/dev/null && break
 		sleep 0.05
 	done
+	local t0=$EPOCHREALTIME
 	kill -INT $mpid
 	wait $mpid; rc=$?
 	expect_rc 130
+	# its workers are stopped, not waited for: they would stream for 30 s
+	le "$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')" 4 ||
+		die "the interrupted run took more than 4 s to end"
 	expect_err "interrupted"
 	[ "$(csvq out/results.csv cell status | head -1)" = "1	ok" ] || die "cell 1 row lost"
 	[ "$(csvq out/results.csv cell status | tail -1)" = "4	interrupted" ] || die "cell 2: $(cat out/results.csv)"
@@ -124,4 +138,30 @@ Y
 	expect_rc 2
 	expect_err "is too long for socket paths"
 	[ ! -e out2 ] || die "a run folder was made"
+}
+
+t_timeout_kills_a_worker_deaf_to_sigterm() {
+	# a server that ignores SIGTERM and never becomes ready: at the timeout
+	# the runner sends SIGTERM, then SIGKILL a second later
+	mat m.yaml <<'Y'
+name: deaf
+repeat: 1
+warmup: 0
+timeout: 1s
+programs:
+  deaf:
+    server: [sh, -c, 'trap "" TERM; exec sleep 60']
+    ready: never printed
+matrix:
+  pattern: pingpong
+  transport: tcp
+  server: deaf
+  count: 10
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 1
+	expect_all out/results.csv status timeout
+	local w; w=$(csvq out/results.csv wall_s)
+	le 2 "$w" && le "$w" 4 || die "wall_s $w: expected the timeout, one grace second and the kill"
+	ps -eo args= | grep -q '^sleep 60$' && die "the deaf server outlived its cell"
+	expect_no_leftovers
 }

@@ -110,6 +110,12 @@ Y
 		END { for (k in s) if (s[k] != 2002) { print k, s[k]; bad = 1 }; exit bad }' ||
 		die "timeline sums differ from 2002"
 	expect_all out/timeline.csv interval_s 0.1
+	# intervals count from the start signal: the first starts at 0, each
+	# next one an interval later, none missing
+	csvq out/timeline.csv cell rep interval_start_s | awk -F'\t' '
+		{ k = $1 "/" $2; want = 0.1 * n[k]++
+		  if ($3 - want > 1e-9 || want - $3 > 1e-9) { print k, $3, "expected", want; bad = 1 } }
+		END { exit bad }' || die "timeline interval_start_s out of step"
 	[ "$(csvq out/timeline.csv cell rep | sort -u | wc -l)" -eq 16 ] || die "timeline misses cells"
 	expect_no_leftovers
 }
@@ -183,6 +189,9 @@ t_worker_by_hand() {
 	grep -q '^error stage=connect message=connect%20127.0.0.1:1:%20Connection%20refused' "$T/.out" ||
 		die "connect error line: $(cat "$T/.out")"
 	run_matrix worker client --size 0 -a x; expect_rc 2
+	expect_err "matrix worker: size, response size, count, duration and interval must be greater than zero"
 	run_matrix worker server --transport unix; expect_rc 2
-	expect_err "--bind PATH is required"
+	expect_err "matrix worker: --bind PATH is required for unix"
+	run_matrix worker client -t tcp -a 127.0.0.1:1 --size 10Q; expect_rc 2
+	expect_err "matrix worker: --size 10Q:"
 }
