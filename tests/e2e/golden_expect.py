@@ -1,0 +1,535 @@
+#!/usr/bin/env python3
+"""Independent expectations for `matrix report` on a golden run folder.
+
+Computes what summary.csv and ratios.csv must hold from results.csv alone,
+with Python's own statistics (the statistics module, exact binomial sums),
+never from the tool's output, and compares; checks summary.md tables
+against rows written by hand.  Every mismatch is printed as
+"FILE: cell N COLUMN: expected X, got Y"; the exit status is 1 when
+anything differs or is missing (a file, a column, a row), 0 otherwise.
+
+  golden_expect.py summary DIR [--noisy-cv 0.10]
+  golden_expect.py ratios DIR --ratio NAME,METRIC,DIMENSION,NUMERATOR,DENOMINATOR ...
+  golden_expect.py md FILE < SPEC
+
+SPEC for md: blocks of a "## SECTION" line, an optional "### TABLE" line,
+then the table's lines as they must appear (header, then every data row, in
+order; the |---| line is left out).  A cell written "R× (*)" is a ratio
+with a bootstrap interval: the page must show "R× (L–H)" with L <= R <= H.
+
+The bootstrap interval of a ratio uses the tool's RNG, so it is not
+recomputed; its bounds must hold the ratio, lie within [min(num)/max(den),
+max(num)/min(den)], each be a ratio of two medians a resample can have, and
+sit near the 2.5% and 97.5% points of the exact bootstrap distribution.
+"""
+import csv
+import math
+import re
+import statistics
+import sys
+from fractions import Fraction
+from math import comb
+
+METRICS = ["msgs_per_s", "mib_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p90_us",
+           "rtt_p99_us", "rtt_p999_us", "rtt_max_us", "cpu_us_per_msg", "sent_msgs_per_s"]
+STATS = ["n", "median", "ci_lo", "ci_hi", "min", "max", "mean", "stdev", "cv"]
+LEVEL = 0.95
+RESAMPLES = "10000"
+SEED = "0x6d61747269780001"
+REL = 1e-9        # summary.csv and ratios.csv write 10 significant digits
+REL_LEVEL = 1e-5  # ci_level is written with 6
+
+errors = []
+
+
+def fail(msg):
+    errors.append(msg)
+
+
+def finish(what, checked):
+    if checked == 0:
+        fail("%s: nothing was checked" % what)
+    if errors:
+        for e in errors:
+            print("MISMATCH: " + e, file=sys.stderr)
+        print("%s: %d mismatches (%d values checked)" % (what, len(errors), checked),
+              file=sys.stderr)
+        sys.exit(1)
+    print("%s: %d values as expected" % (what, checked))
+    sys.exit(0)
+
+
+def load_csv(path):
+    try:
+        with open(path, newline="") as f:
+            rows = list(csv.reader(f))
+    except OSError as e:
+        print("MISSING: %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(1)
+    if not rows:
+        print("MISSING: %s is empty" % path, file=sys.stderr)
+        sys.exit(1)
+    header, data = rows[0], rows[1:]
+    if len(set(header)) != len(header):
+        fail("%s: duplicate columns in header %s" % (path, header))
+    for i, r in enumerate(data):
+        if len(r) != len(header):
+            fail("%s:%d: %d fields, header has %d" % (path, i + 2, len(r), len(header)))
+    return header, [dict(zip(header, r)) for r in data if len(r) == len(header)]
+
+
+def require_cols(path, header, cols):
+    missing = [c for c in cols if c not in header]
+    if missing:
+        print("MISSING: %s lacks columns %s" % (path, ", ".join(missing)), file=sys.stderr)
+        sys.exit(1)
+
+
+# ---- statistics, from scratch ----
+
+def median_ci(sorted_vals):
+    """Order-statistic interval [x(k), x(n+1-k)]: the largest k whose
+    coverage 1 - 2 P(Binom(n, 1/2) <= k-1) is at least LEVEL; k = 1 when
+    none is.  Returns (lo, hi, coverage), exact binomial sums."""
+    n = len(sorted_vals)
+    cover = lambda k: 1 - 2 * Fraction(sum(comb(n, i) for i in range(k)), 2 ** n)
+    best = 1
+    for k in range(1, (n + 1) // 2 + 1):
+        if cover(k) >= Fraction(LEVEL):
+            best = k
+    return sorted_vals[best - 1], sorted_vals[n - best], float(cover(best))
+
+
+def summarize(vals):
+    nan = float("nan")
+    s = dict.fromkeys(STATS, nan)
+    s["n"] = len(vals)
+    if not vals:
+        return s, nan
+    x = sorted(vals)
+    s["median"] = statistics.median(x)
+    s["min"], s["max"] = x[0], x[-1]
+    s["mean"] = statistics.fmean(x)
+    s["ci_lo"], s["ci_hi"], level = median_ci(x)
+    if len(x) >= 2:
+        s["stdev"] = statistics.stdev(x)
+        s["cv"] = s["stdev"] / abs(s["mean"]) if s["mean"] != 0 else nan
+    return s, level
+
+
+class Cell:
+    def __init__(self, number, dims):
+        self.number, self.dims = number, dims
+        self.reps = self.failed = 0
+        self.first_failure = None
+        self.vals = {m: [] for m in METRICS}
+
+
+def load_results(d):
+    path = d + "/results.csv"
+    header, rows = load_csv(path)
+    require_cols(path, header, ["cell", "rep", "status"])
+    if header[0] != "cell":
+        fail("%s: first column is %s, not cell" % (path, header[0]))
+    dims = header[1:header.index("rep")]
+    if not rows:
+        print("MISSING: %s has no data rows" % path, file=sys.stderr)
+        sys.exit(1)
+    cells = {}
+    for r in rows:
+        n = int(r["cell"])
+        c = cells.setdefault(n, Cell(n, {k: r[k] for k in dims}))
+        c.reps += 1
+        if r["status"] != "ok":
+            c.failed += 1
+            if c.first_failure is None:
+                c.first_failure = r["status"]
+            continue		# figures of a failed row count for nothing
+        for m in METRICS:
+            if r.get(m, "") != "":
+                c.vals[m].append(float(r[m]))
+    return dims, [cells[k] for k in sorted(cells)]
+
+
+def status_of(c):
+    if not c.failed:
+        return "ok"
+    if c.failed == c.reps:
+        return c.first_failure
+    return "ok, %d of %d failed (%s)" % (c.failed, c.reps, c.first_failure)
+
+
+def close(exp, got, rel):
+    return got == exp or abs(got - exp) <= rel * max(abs(exp), abs(got)) or \
+        (exp == 0 and abs(got) < 1e-12)
+
+
+def compare_num(where, exp, got, rel=REL):
+    """exp NaN: the field must be empty; else a number within rel."""
+    if isinstance(exp, float) and math.isnan(exp):
+        if got != "":
+            fail("%s: expected empty, got '%s'" % (where, got))
+        return
+    if got == "":
+        fail("%s: expected %.12g, got empty" % (where, exp))
+        return
+    try:
+        g = float(got)
+    except ValueError:
+        fail("%s: expected %.12g, got '%s' (not a number)" % (where, exp, got))
+        return
+    if not close(float(exp), g, rel):
+        fail("%s: expected %.12g, got %s" % (where, exp, got))
+
+
+def compare_str(where, exp, got):
+    if exp != got:
+        fail("%s: expected '%s', got '%s'" % (where, exp, got))
+
+
+# ---- summary.csv ----
+
+def check_summary(d, noisy_cv):
+    dims, cells = load_results(d)
+    path = d + "/summary.csv"
+    header, rows = load_csv(path)
+    cols = ["cell"] + dims + ["reps", "ok", "failed", "status", "noisy", "ci_level"] + \
+        ["%s_%s" % (m, s) for m in METRICS for s in STATS]
+    require_cols(path, header, cols)
+    if header[:1 + len(dims)] != ["cell"] + dims:
+        fail("%s: header starts %s, expected cell then %s" % (path, header[:1 + len(dims)], dims))
+    if len(rows) != len(cells):
+        fail("%s: %d data rows, expected %d (one per cell)" % (path, len(rows), len(cells)))
+    by_cell = {}
+    for r in rows:
+        if r["cell"] in by_cell:
+            fail("%s: cell %s appears twice" % (path, r["cell"]))
+        by_cell[r["cell"]] = r
+    checked = 0
+    for c in cells:
+        r = by_cell.get(str(c.number))
+        if r is None:
+            fail("%s: no row for cell %d" % (path, c.number))
+            continue
+        w = "%s: cell %d" % (path, c.number)
+        for k in dims:
+            compare_str("%s %s" % (w, k), c.dims[k], r[k])
+        compare_str(w + " reps", str(c.reps), r["reps"])
+        compare_str(w + " ok", str(c.reps - c.failed), r["ok"])
+        compare_str(w + " failed", str(c.failed), r["failed"])
+        compare_str(w + " status", status_of(c), r["status"])
+        noisy, level0 = [], float("nan")
+        for m in METRICS:
+            s, level = summarize(c.vals[m])
+            if m == METRICS[0]:
+                level0 = level
+            if not math.isnan(s["cv"]) and s["cv"] > noisy_cv:
+                noisy.append(m)
+            compare_str("%s %s_n" % (w, m), str(s["n"]), r[m + "_n"])
+            for st in STATS[1:]:
+                compare_num("%s %s_%s" % (w, m, st), s[st], r["%s_%s" % (m, st)])
+            checked += len(STATS)
+        compare_str(w + " noisy", ";".join(noisy), r["noisy"])
+        compare_num(w + " ci_level (coverage of msgs_per_s's interval)", level0,
+                    r["ci_level"], REL_LEVEL)
+        checked += len(dims) + 6
+    finish(path, checked)
+
+
+# ---- ratios.csv ----
+
+def possible_medians(vals):
+    """Every value the median of a resample (with replacement) can take."""
+    x = sorted(set(vals))
+    if len(vals) % 2:
+        return x
+    return sorted({(a + b) / 2 for i, a in enumerate(x) for b in x[i:]})
+
+
+def median_distribution(vals):
+    """The exact distribution of the median of a resample of vals (n draws
+    with replacement): {median: probability}.  Odd n = 2h+1: the median is
+    X(h+1), at most v_i when at least h+1 draws are.  Even n = 2h: it is
+    (X(h) + X(h+1)) / 2; for X(h) = v_i < X(h+1) = v_j exactly h draws are at
+    most v_i, the largest of them v_i, and the smallest of the others v_j."""
+    n = len(vals)
+    v = sorted(set(vals))
+    p = [vals.count(x) / n for x in v]
+    F = [sum(p[:i + 1]) for i in range(len(v))]
+    Fb = lambda i: F[i] if i >= 0 else 0.0
+    out = {}
+    if n % 2:
+        h = n // 2
+        at_most = lambda i: sum(comb(n, k) * Fb(i) ** k * (1 - Fb(i)) ** (n - k)
+                                for k in range(h + 1, n + 1))
+        for i, x in enumerate(v):
+            out[x] = out.get(x, 0) + at_most(i) - at_most(i - 1)
+        return out
+    h = n // 2
+    for i in range(len(v)):
+        low = Fb(i) ** h - Fb(i - 1) ** h
+        for j in range(i + 1, len(v)):
+            high = (1 - Fb(j - 1)) ** h - (1 - Fb(j)) ** h
+            m = (v[i] + v[j]) / 2
+            out[m] = out.get(m, 0) + comb(n, h) * low * high
+        same = 0.0		# X(h) = X(h+1) = v_i
+        for a in range(h):			# draws below v_i
+            for b in range(h + 1, n + 1):	# draws at most v_i
+                if b - a >= 1:
+                    same += (comb(n, a) * comb(n - a, b - a) * Fb(i - 1) ** a *
+                             p[i] ** (b - a) * (1 - Fb(i)) ** (n - b))
+        out[v[i]] = out.get(v[i], 0) + same
+    return out
+
+
+def ratio_distribution(a, b):
+    da, db = median_distribution(a), median_distribution(b)
+    for d in (da, db):
+        if abs(sum(d.values()) - 1) > 1e-9:
+            raise AssertionError("median distribution sums to %r" % sum(d.values()))
+    out = {}
+    for x, px in da.items():
+        for y, py in db.items():
+            if y != 0:
+                out[x / y] = out.get(x / y, 0) + px * py
+    return out
+
+
+BOOT_SLACK = 0.01	# 6 standard errors of a 2.5% quantile from 10,000 resamples
+
+
+def check_boot_level(w, a, b, lo, hi):
+    """The percentile bootstrap's bounds must sit near the 2.5% and 97.5%
+    quantiles of the exact bootstrap distribution of the ratio: their RNG is
+    the tool's, but 10,000 resamples put a percentile within a few tenths of
+    a percent of the exact one."""
+    dist = ratio_distribution(a, b)
+    tail = (1 - LEVEL) / 2
+    below = lambda x: sum(p for r, p in dist.items() if r < x * (1 - REL))
+    upto = lambda x: sum(p for r, p in dist.items() if r <= x * (1 + REL))
+    if not (below(lo) <= tail + BOOT_SLACK and upto(lo) >= tail - BOOT_SLACK):
+        fail("%s ci_lo: %s lies at the %.2f%%-%.2f%% point of the exact bootstrap "
+             "distribution, not near %.1f%%" % (w, lo, 100 * below(lo), 100 * upto(lo),
+                                                100 * tail))
+    if not (1 - upto(hi) <= tail + BOOT_SLACK and 1 - below(hi) >= tail - BOOT_SLACK):
+        fail("%s ci_hi: %s lies at the %.2f%%-%.2f%% point of the exact bootstrap "
+             "distribution, not near %.1f%%" % (w, hi, 100 * below(hi), 100 * upto(hi),
+                                                100 * (1 - tail)))
+
+
+def check_ratios(d, defs):
+    dims, cells = load_results(d)
+    path = d + "/ratios.csv"
+    header, rows = load_csv(path)
+    cols = ["name", "metric", "dimension", "numerator", "denominator", "scope", "num_cell",
+            "den_cell"] + dims + ["ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs",
+                                  "resamples", "seed"]
+    require_cols(path, header, cols)
+    if not defs:
+        fail("no --ratio given")
+    expected = []	# (key, {column: expected}, pair or None)
+    for name, metric, dim, num, den in defs:
+        if dim not in dims or metric not in METRICS:
+            fail("--ratio %s: %s is not a dimension or %s not a metric" % (name, dim, metric))
+            continue
+        logs = []
+        for c in cells:
+            if c.dims[dim] != num:
+                continue
+            o = [p for p in cells if p.dims[dim] == den and
+                 all(p.dims[k] == c.dims[k] for k in dims if k != dim)]
+            if not o:
+                continue
+            o = o[0]
+            a, b = c.vals[metric], o.vals[metric]
+            ratio = float("nan")
+            if a and b and statistics.median(b) != 0:
+                ratio = statistics.median(a) / statistics.median(b)
+                logs.append(ratio)
+            e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
+                 "denominator": den, "scope": "cell", "num_cell": str(c.number),
+                 "den_cell": str(o.number), "ratio": ratio, "n_num": str(len(a)),
+                 "n_den": str(len(b)), "pairs": "1", "resamples": RESAMPLES, "seed": SEED}
+            for k in dims:
+                e[k] = "" if k == dim else c.dims[k]
+            expected.append(((name, "cell", str(c.number)), e, (a, b)))
+        pos = [v for v in logs if v > 0 and math.isfinite(v)]
+        g = math.exp(statistics.fmean(math.log(v) for v in pos)) if pos else float("nan")
+        e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
+             "denominator": den, "scope": "geomean", "num_cell": "", "den_cell": "",
+             "ratio": g, "ci_lo": "", "ci_hi": "", "n_num": "", "n_den": "",
+             "pairs": str(len(logs)), "resamples": "", "seed": ""}
+        for k in dims:
+            e[k] = ""
+        expected.append(((name, "geomean", ""), e, None))
+    if len(rows) != len(expected):
+        fail("%s: %d data rows, expected %d (%s)" % (path, len(rows), len(expected),
+             ", ".join("%s %s %s" % k for k, _, _ in expected)))
+    by_key = {}
+    for r in rows:
+        k = (r["name"], r["scope"], r["num_cell"])
+        if k in by_key:
+            fail("%s: row %s appears twice" % (path, k))
+        by_key[k] = r
+    checked = 0
+    for key, e, pair in expected:
+        r = by_key.get(key)
+        w = "%s: ratio '%s' %s %s" % (path, key[0], key[1], key[2])
+        if r is None:
+            fail("%s: no such row" % w)
+            continue
+        for col, v in e.items():
+            if col == "ratio":
+                compare_num(w + " ratio", v, r["ratio"])
+            else:
+                compare_str("%s %s" % (w, col), v, r[col])
+            checked += 1
+        if pair is None:
+            continue
+        a, b = pair
+        if math.isnan(e["ratio"]):
+            compare_str(w + " ci_lo", "", r["ci_lo"])
+            compare_str(w + " ci_hi", "", r["ci_hi"])
+            continue
+        # the bootstrap interval: its RNG is the tool's, but its bounds must
+        # hold the ratio, stay within what resampling can reach, and each be
+        # a ratio of two medians some resample can have
+        try:
+            lo, hi = float(r["ci_lo"]), float(r["ci_hi"])
+        except ValueError:
+            fail("%s: ci_lo '%s' / ci_hi '%s' are not numbers" % (w, r["ci_lo"], r["ci_hi"]))
+            continue
+        ratio, t = e["ratio"], 1 + REL
+        if not (lo <= ratio * t and ratio <= hi * t):
+            fail("%s: interval [%s, %s] does not hold the ratio %.10g" % (w, lo, hi, ratio))
+        floor_, ceil_ = min(a) / max(b), max(a) / min(b)
+        if lo * t < floor_ or hi > ceil_ * t:
+            fail("%s: interval [%s, %s] outside [min(num)/max(den), max(num)/min(den)] = "
+                 "[%.10g, %.10g]" % (w, lo, hi, floor_, ceil_))
+        reach = [x / y for x in possible_medians(a) for y in possible_medians(b)]
+        for bound, v in (("ci_lo", lo), ("ci_hi", hi)):
+            if not any(close(x, v, REL) for x in reach):
+                fail("%s %s: %s is no ratio of two resample medians" % (w, bound, v))
+        check_boot_level(w, a, b, lo, hi)
+        checked += 2
+    finish(path, checked)
+
+
+# ---- summary.md ----
+
+def md_cells(line):
+    s = line.strip()
+    if not (s.startswith("|") and s.endswith("|")):
+        return None
+    return [c.strip() for c in s[1:-1].split(" | ")]
+
+
+RATIO_IV = re.compile(r"^(\d+\.\d\d)× \((\d+\.\d\d)–(\d+\.\d\d)\)$")
+
+
+def check_md(path, spec):
+    try:
+        with open(path, encoding="utf-8") as f:
+            page = f.read().split("\n")
+    except OSError as e:
+        print("MISSING: %s: %s" % (path, e), file=sys.stderr)
+        sys.exit(1)
+    blocks, cur = [], None
+    for line in spec.split("\n"):
+        if line.startswith("## "):
+            cur = {"section": line, "table": None, "rows": []}
+            blocks.append(cur)
+        elif line.startswith("### "):
+            if cur["rows"] or cur["table"]:
+                cur = {"section": cur["section"], "table": None, "rows": []}
+                blocks.append(cur)
+            cur["table"] = line
+        elif line.startswith("|"):
+            cur["rows"].append(line)
+    checked = 0
+    for b in blocks:
+        where = "%s: %s%s" % (path, b["section"], " > " + b["table"] if b["table"] else "")
+        if len(b["rows"]) < 2:
+            fail("%s: the spec needs a header and at least one row" % where)
+            continue
+        try:
+            i = page.index(b["section"])
+        except ValueError:
+            fail("%s: no such section" % where)
+            continue
+        end = next((j for j in range(i + 1, len(page)) if page[j].startswith("## ")), len(page))
+        if b["table"]:
+            try:
+                i = page.index(b["table"], i + 1, end)
+            except ValueError:
+                fail("%s: no such table in the section" % where)
+                continue
+        j = i + 1
+        while j < end and not page[j].startswith("|"):
+            j += 1
+        table = []
+        while j < end and page[j].startswith("|"):
+            table.append(page[j])
+            j += 1
+        if len(table) < 2 or not re.match(r"^(\|---:?)+\|$", table[1]):
+            fail("%s: no table after the heading" % where)
+            continue
+        got = [table[0]] + table[2:]
+        if len(got) != len(b["rows"]):
+            fail("%s: %d data rows, expected %d:\n  got: %s" % (where, len(got) - 1,
+                 len(b["rows"]) - 1, "\n       ".join(got)))
+        for k, want in enumerate(b["rows"]):
+            have = got[k] if k < len(got) else ""
+            wc, hc = md_cells(want), md_cells(have)
+            label = "header" if k == 0 else "row %d" % k
+            if hc is None or len(wc) != len(hc):
+                fail("%s %s: expected '%s', got '%s'" % (where, label, want, have))
+                continue
+            for n, (w, h) in enumerate(zip(wc, hc)):
+                checked += 1
+                if w.endswith("× (*)"):
+                    m = RATIO_IV.match(h)
+                    if not m or m.group(1) + "×" != w[:-4]:
+                        fail("%s %s column %d: expected '%s', got '%s'" % (where, label, n + 1,
+                             w, h))
+                    elif not float(m.group(2)) <= float(m.group(1)) <= float(m.group(3)):
+                        fail("%s %s column %d: '%s': the interval does not hold the ratio"
+                             % (where, label, n + 1, h))
+                elif w != h:
+                    fail("%s %s column %d: expected '%s', got '%s'" % (where, label, n + 1,
+                         w, h))
+    finish(path, checked)
+
+
+def main(argv):
+    if len(argv) < 3:
+        print(__doc__, file=sys.stderr)
+        sys.exit(2)
+    cmd, target, rest = argv[1], argv[2], argv[3:]
+    if cmd == "summary":
+        noisy = 0.10
+        if rest[:1] == ["--noisy-cv"] and len(rest) == 2:
+            noisy = float(rest[1])
+        elif rest:
+            sys.exit("summary: unexpected %s" % rest)
+        check_summary(target, noisy)
+    elif cmd == "ratios":
+        defs = []
+        while rest[:1] == ["--ratio"] and len(rest) >= 2:
+            parts = rest[1].split(",")
+            if len(parts) != 5:
+                sys.exit("--ratio %s: expected NAME,METRIC,DIMENSION,NUMERATOR,DENOMINATOR"
+                         % rest[1])
+            defs.append(parts)
+            rest = rest[2:]
+        if rest:
+            sys.exit("ratios: unexpected %s" % rest)
+        check_ratios(target, defs)
+    elif cmd == "md":
+        check_md(target, sys.stdin.read())
+    else:
+        sys.exit("unknown command %s" % cmd)
+
+
+if __name__ == "__main__":
+    main(sys.argv)

@@ -1,0 +1,258 @@
+# `matrix report` on hand-made run folders (tests/data/golden7: the full
+# results.csv layout, 12 repetitions per cell; tests/data/golden: an older,
+# shorter layout), its VALUES checked against expectations computed apart
+# from the tool: by tests/e2e/golden_expect.py from results.csv alone, and
+# by hand as literals below.  Never against the tool's own earlier output.
+
+GOLDEN_PY() { python3 "$REPO/tests/e2e/golden_expect.py" "$@"; }
+
+# a copy of tests/data/NAME in $T/out (report writes into the folder)
+golden_copy() {
+	[ -f "$REPO/tests/data/$1/results.csv" ] || die "tests/data/$1/results.csv is missing"
+	rm -rf out && cp -R "$REPO/tests/data/$1" out || die "cannot copy tests/data/$1"
+	rm -f out/summary.csv out/ratios.csv out/summary.md
+}
+
+golden_report() {
+	run_matrix report out --quiet "$@"; expect_rc 0
+	for f in summary.csv ratios.csv summary.md; do
+		[ -s "out/$f" ] || die "matrix report wrote no out/$f"
+	done
+}
+
+# same A B: two numbers equal within a relative 1e-9, or two equal strings
+same() {
+	[ "$1" = "$2" ] && return 0
+	[[ $1 =~ ^-?[0-9.]+(e[-+]?[0-9]+)?$ && $2 =~ ^-?[0-9.]+(e[-+]?[0-9]+)?$ ]] || return 1
+	awk -v a="$1" -v b="$2" 'BEGIN { d = a - b; if (d < 0) d = -d; m = a < 0 ? -a : a;
+		exit !(d <= 1e-9 * m) }'
+}
+
+# expect_at FILE KEYS COLUMN WANT: the one row of FILE whose key columns
+# (comma-separated name=value) match has COLUMN = WANT (numbers within 1e-9)
+expect_at() {
+	local file=$1 keys=$2 col=$3 want=$4 cols=() vals=() kv k out hits got
+	IFS=, read -ra kv <<<"$keys"
+	for k in "${kv[@]}"; do cols+=("${k%%=*}"); vals+=("${k#*=}"); done
+	out=$("$CSVQ" "$file" "${cols[@]}" "$col") || die "$file: cannot read columns ${cols[*]} $col"
+	hits=$(awk -F'\t' -v want="$(IFS=$'\t'; echo "${vals[*]}")" -v n="${#cols[@]}" '{
+		key = $1; for (i = 2; i <= n; i++) key = key "\t" $i
+		if (key == want) print $(n + 1) "|" }' <<<"$out")
+	[ "$(grep -c '|$' <<<"$hits")" -eq 1 ] || die "$file: $(grep -c '|$' <<<"$hits") rows with $keys, expected 1"
+	got=${hits%|}
+	same "$want" "$got" || die "$file [$keys] $col: expected '$want', got '$got'"
+}
+
+expect_rows() {
+	local n
+	n=$("$CSVQ" "$1" --rows) || die "$1: cannot count rows"
+	[ "$n" -eq "$2" ] || die "$1: $n data rows, expected $2"
+}
+
+G7_RATIOS=(--ratio "UNIX/TCP,msgs_per_s,transport,unix,tcp"
+	--ratio "UNIX/TCP p50,rtt_p50_us,transport,unix,tcp"
+	--ratio "1KiB/16,msgs_per_s,size,1024,16")
+
+t_golden7_summary_csv_values() {
+	golden_copy golden7
+	golden_report
+	GOLDEN_PY summary out --noisy-cv 0.05 || die "summary.csv differs from the independent figures (above)"
+	# by hand: 12 ok of 12 (k = 3, even n), 11 (k = 2, odd), 10 (k = 2, the
+	# failed rep 9 carries stale figures that must count for nothing),
+	# 0 (every figure empty), 8 (no k reaches 95%: [min, max]), 12
+	local s=out/summary.csv
+	expect_rows $s 6
+	expect_at $s cell=1 status ok
+	expect_at $s cell=1 msgs_per_s_n 12
+	expect_at $s cell=1 msgs_per_s_median 10370
+	expect_at $s cell=1 msgs_per_s_ci_lo 10000
+	expect_at $s cell=1 msgs_per_s_ci_hi 10950
+	expect_at $s cell=1 msgs_per_s_min 9500
+	expect_at $s cell=1 msgs_per_s_max 12600
+	expect_at $s cell=1 msgs_per_s_mean 10574.16667
+	expect_at $s cell=1 ci_level 0.961426		# 1 - 2 * 79/4096
+	expect_at $s cell=1 rtt_p50_us_median 94.3
+	expect_at $s cell=1 rtt_p50_us_ci_lo 88.4
+	expect_at $s cell=1 rtt_p50_us_ci_hi 97.6
+	expect_at $s cell=2 status "ok, 1 of 12 failed (timeout)"
+	expect_at $s cell=2 ok 11
+	expect_at $s cell=2 failed 1
+	expect_at $s cell=2 msgs_per_s_median 9020
+	expect_at $s cell=2 msgs_per_s_ci_lo 8700
+	expect_at $s cell=2 msgs_per_s_ci_hi 9220
+	expect_at $s cell=2 ci_level 0.988281		# 1 - 2 * 12/2048
+	expect_at $s cell=2 noisy ""
+	expect_at $s cell=3 status "ok, 2 of 12 failed (crashed: SIGKILL)"
+	expect_at $s cell=3 msgs_per_s_n 10
+	expect_at $s cell=3 msgs_per_s_median 5080
+	expect_at $s cell=3 msgs_per_s_ci_lo 4900
+	expect_at $s cell=3 msgs_per_s_ci_hi 5300
+	expect_at $s cell=3 msgs_per_s_max 6100
+	expect_at $s cell=3 msgs_per_s_mean 5161
+	expect_at $s cell=3 msgs_per_s_stdev 364.0650125	# sqrt(1192890 / 9)
+	expect_at $s cell=3 msgs_per_s_cv 0.07054156414
+	expect_at $s cell=3 ci_level 0.978516		# 1 - 2 * 11/1024
+	expect_at $s cell=3 rtt_p50_us_median 194.7
+	expect_at $s cell=3 rtt_p50_us_min 160.2
+	expect_at $s cell=3 cpu_us_per_msg_max 77.9
+	expect_at $s cell=4 status timeout
+	expect_at $s cell=4 ok 0
+	expect_at $s cell=4 failed 12
+	expect_at $s cell=4 msgs_per_s_n 0
+	expect_at $s cell=4 msgs_per_s_median ""
+	expect_at $s cell=4 rtt_p50_us_mean ""
+	expect_at $s cell=4 ci_level ""
+	expect_at $s cell=6 status "ok, 4 of 12 failed (crashed: SIGSEGV)"
+	expect_at $s cell=6 msgs_per_s_median 459700
+	expect_at $s cell=6 msgs_per_s_ci_lo 430000
+	expect_at $s cell=6 msgs_per_s_ci_hi 512000
+	expect_at $s cell=6 ci_level 0.992188		# k = 1: 1 - 2/256
+	expect_at $s cell=6 rtt_p50_us_n 0
+	expect_at $s cell=6 rtt_p50_us_median ""
+	expect_at $s cell=6 noisy "msgs_per_s;mib_per_s;cpu_us_per_msg;sent_msgs_per_s"
+	expect_at $s cell=8 msgs_per_s_median 700700
+	expect_at $s cell=8 msgs_per_s_ci_lo 688000
+	expect_at $s cell=8 msgs_per_s_ci_hi 715600
+	expect_at $s cell=8 cpu_us_per_msg_n 11
+	expect_at $s cell=8 cpu_us_per_msg_median 1.52
+	expect_at $s cell=8 cpu_us_per_msg_ci_lo 1.47
+	expect_at $s cell=8 cpu_us_per_msg_ci_hi 1.56
+	expect_at $s cell=8 noisy ""
+}
+
+t_golden7_ratios_csv_values() {
+	golden_copy golden7
+	golden_report
+	GOLDEN_PY ratios out "${G7_RATIOS[@]}" || die "ratios.csv differs from the independent figures (above)"
+	local r=out/ratios.csv
+	expect_rows $r 11	# 3 + 3 + 2 cell pairs, 3 geometric means
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ratio 2.041338583	# 10370 / 5080
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 den_cell 3
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 n_den 10
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 ratio ""		# tcp 1KiB failed
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 n_den 0
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ratio 0.6560582275	# 459700 / 700700
+	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= ratio 1.157254066
+	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= pairs 2
+	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ratio 0.4843348742	# 94.3 / 194.7
+	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=6" ratio ""	# streams have no RTT
+	expect_at $r "name=UNIX/TCP p50,scope=geomean,num_cell=" pairs 1
+	expect_at $r name=1KiB/16,scope=cell,num_cell=2 ratio 0.8698167792	# 9020 / 10370
+	expect_at $r name=1KiB/16,scope=cell,num_cell=2 numerator 1024
+	expect_at $r name=1KiB/16,scope=cell,num_cell=2 transport unix
+	expect_at $r name=1KiB/16,scope=cell,num_cell=2 size ""
+	expect_at $r name=1KiB/16,scope=cell,num_cell=4 ratio ""
+}
+
+t_golden7_summary_md_tables() {
+	golden_copy golden7
+	golden_report
+	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md tables differ from the hand-written rows (above)"
+## pingpong
+### messages per second
+| size | unix | tcp | UNIX/TCP |
+| 16B | 10.4k ± 0.5k msg/s ~ | 5.08k ± 0.20k msg/s ~ (10/12 ok) | 2.04× (*) |
+| 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
+### round-trip time, median (p50)
+| size | unix | tcp | UNIX/TCP p50 |
+| 16B | 94.3 ± 4.6 µs ~ | 195 ± 8 µs ~ (10/12 ok) | 0.48× (*) |
+| 1KiB | 101 ± 3 µs (11/12 ok) | failed: timeout | - |
+### 1KiB/16 (msgs_per_s over size)
+| transport | 1KiB/16 |
+| unix | 0.87× (*) |
+| tcp | - |
+## stream
+### messages per second
+|  | unix | tcp | UNIX/TCP |
+| stream | 460k ± 41k msg/s ~ (8/12 ok) | 701k ± 14k msg/s | 0.66× (*) |
+### CPU time per message (all workers)
+|  | unix | tcp |
+| stream | 1.81 ± 0.16 µs/msg ~ (8/12 ok) | 1.52 ± 0.05 µs/msg |
+## Ratios over all cells
+| ratio | metric | geometric mean | cell pairs measured |
+| UNIX/TCP | msgs_per_s | 1.16× | 2 |
+| UNIX/TCP p50 | rtt_p50_us | 0.48× | 1 |
+| 1KiB/16 | msgs_per_s | 0.87× | 1 |
+MD
+	grep -qF '`~`: CV above 5% (noisy)' out/summary.md || die "summary.md does not state noisy_cv 5%"
+	grep -q '^### round-trip time, median (p50)$' <(sed -n '/^## stream$/,$p' out/summary.md) &&
+		die "summary.md: an RTT table for stream cells, which have no RTT"
+	return 0
+}
+
+# Without report: in matrix.yaml: every transport against the first listed,
+# msgs_per_s, noisy_cv 10%; then --ratio/--metric re-slice.
+t_golden7_default_ratios_and_flags() {
+	golden_copy golden7
+	sed -i '/^report:/,$d' out/matrix.yaml
+	grep -q '^report:' out/matrix.yaml && die "could not strip report:"
+	golden_report
+	GOLDEN_PY summary out --noisy-cv 0.10 || die "summary.csv (noisy_cv 10%) differs (above)"
+	GOLDEN_PY ratios out --ratio "tcp/unix,msgs_per_s,transport,tcp,unix" ||
+		die "default ratios.csv differs (above)"
+	expect_rows out/ratios.csv 4
+	expect_at out/ratios.csv name=tcp/unix,scope=cell,num_cell=3 ratio 0.4898746384	# 5080 / 10370
+	expect_at out/ratios.csv name=tcp/unix,scope=cell,num_cell=8 ratio 1.524254949	# 700700 / 459700
+	expect_at out/ratios.csv name=tcp/unix,scope=geomean,num_cell= ratio 0.8641144842
+	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md with the default ratio differs (above)"
+## pingpong
+### messages per second
+| size | unix | tcp | tcp/unix |
+| 16B | 10.4k ± 0.5k msg/s | 5.08k ± 0.20k msg/s (10/12 ok) | 0.49× (*) |
+| 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
+## Ratios over all cells
+| ratio | metric | geometric mean | cell pairs measured |
+| tcp/unix | msgs_per_s | 0.86× | 2 |
+MD
+
+	golden_report --ratio size:16/1024 --metric rtt_p50_us
+	GOLDEN_PY ratios out --ratio "16/1024,rtt_p50_us,size,16,1024" || die "re-sliced ratios.csv differs (above)"
+	expect_rows out/ratios.csv 3
+	expect_at out/ratios.csv name=16/1024,scope=cell,num_cell=1 ratio 0.9299802761	# 94.3 / 101.4
+	GOLDEN_PY md out/summary.md <<'MD' || die "re-sliced summary.md differs (above)"
+## pingpong
+### 16/1024 (rtt_p50_us over size)
+| transport | 16/1024 |
+| unix | 0.93× (*) |
+| tcp | - |
+## Ratios over all cells
+| ratio | metric | geometric mean | cell pairs measured |
+| 16/1024 | rtt_p50_us | 0.93× | 1 |
+MD
+}
+
+# tests/data/golden: results.csv in the older layout (no rtt_min_us ...
+# measured_by columns), 3 repetitions: [min, max] at 75%.
+t_golden_old_layout_values() {
+	golden_copy golden
+	golden_report
+	GOLDEN_PY summary out --noisy-cv 0.10 || die "summary.csv differs from the independent figures (above)"
+	GOLDEN_PY ratios out --ratio "UNIX/TCP,msgs_per_s,transport,unix,tcp" \
+		--ratio "UNIX/TCP p50,rtt_p50_us,transport,unix,tcp" || die "ratios.csv differs (above)"
+	expect_rows out/summary.csv 4
+	expect_at out/summary.csv cell=1 msgs_per_s_median 1100
+	expect_at out/summary.csv cell=1 ci_level 0.75
+	expect_at out/summary.csv cell=2 msgs_per_s_median 950
+	expect_at out/summary.csv cell=2 ci_level 0.5
+	expect_at out/summary.csv cell=3 msgs_per_s_stdev 217.9449472	# sqrt(95000 / 2)
+	expect_at out/summary.csv cell=3 noisy "msgs_per_s;mib_per_s"
+	expect_at out/summary.csv cell=1 sent_msgs_per_s_n 0	# no such column then
+	expect_at out/summary.csv cell=1 sent_msgs_per_s_median ""
+	expect_rows out/ratios.csv 6
+	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ratio 2
+	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md differs from the hand-written rows (above)"
+## pingpong
+### messages per second
+| size | unix | tcp | UNIX/TCP |
+| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*) |
+| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |
+### round-trip time, median (p50)
+| size | unix | tcp | UNIX/TCP p50 |
+| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*) |
+| 1KiB | 21.0 ± 1.0 µs (2/3 ok) | failed: timeout | - |
+## Ratios over all cells
+| ratio | metric | geometric mean | cell pairs measured |
+| UNIX/TCP | msgs_per_s | 2.00× | 1 |
+| UNIX/TCP p50 | rtt_p50_us | 0.50× | 1 |
+MD
+}
