@@ -2,6 +2,7 @@
  * record.  See worker.h for the wire behaviour and wire.h for the record. */
 #include "worker.h"
 #include "matrix.h"
+#include "timeline.h"
 #include "transport.h"
 #include "units.h"
 #include "wire.h"
@@ -21,7 +22,6 @@
 #include <sys/resource.h>
 
 #define STREAM_READ_MIN (64u * 1024)
-#define TIMELINE_MAX (1u << 24)
 
 struct wopts {
 	enum wire_role role;
@@ -117,51 +117,6 @@ static int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
 		if (got[i] != (unsigned char)(seq >> (8 * i)))
 			return 1;
 	return memcmp(got + head, pattern + head, len - head) != 0;
-}
-
-/* ---- timeline ------------------------------------------------------ */
-
-struct timeline {
-	uint64_t *msgs, *bytes;
-	size_t len, cap;
-	int overflow;
-};
-
-static void timeline_add(struct timeline *tl, size_t idx, uint64_t msgs, uint64_t bytes)
-{
-	if (idx >= TIMELINE_MAX) {
-		tl->overflow = 1;
-		return;
-	}
-	if (idx >= tl->cap) {
-		size_t cap = tl->cap ? tl->cap : 64;
-		while (cap <= idx)
-			cap *= 2;
-		uint64_t *m = realloc(tl->msgs, cap * sizeof(*m));
-		uint64_t *b = m ? realloc(tl->bytes, cap * sizeof(*b)) : NULL;
-		if (!m || !b) {
-			if (m)
-				tl->msgs = m;
-			tl->overflow = 1;
-			return;
-		}
-		memset(m + tl->cap, 0, (cap - tl->cap) * sizeof(*m));
-		memset(b + tl->cap, 0, (cap - tl->cap) * sizeof(*b));
-		tl->msgs = m;
-		tl->bytes = b;
-		tl->cap = cap;
-	}
-	tl->msgs[idx] += msgs;
-	tl->bytes[idx] += bytes;
-	if (idx + 1 > tl->len)
-		tl->len = idx + 1;
-}
-
-static void timeline_merge(struct timeline *dst, const struct timeline *src)
-{
-	for (size_t i = 0; i < src->len; i++)
-		timeline_add(dst, i, src->msgs[i], src->bytes[i]);
-	dst->overflow |= src->overflow;
 }
 
 /* ---- server -------------------------------------------------------- */
@@ -320,8 +275,7 @@ static void serve_stream(struct conn_job *j)
 			j->first_read_msgs = msgs;
 		}
 		if (msgs > timed_msgs) {
-			uint64_t t0 = server_t0(s, now);
-			size_t idx = now > t0 ? (size_t)((now - t0) / o->interval_ns) : 0;
+			size_t idx = timeline_index(now, server_t0(s, now), o->interval_ns);
 			timeline_add(&j->tl, idx, msgs - timed_msgs, (msgs - timed_msgs) * size);
 			timed_msgs = msgs;
 			j->last_ns = now;
@@ -404,8 +358,7 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->first_read_msgs = 1;
 		}
 		unique++;
-		uint64_t t0 = server_t0(s, now);
-		timeline_add(&j->tl, now > t0 ? (size_t)((now - t0) / o->interval_ns) : 0, 1, size);
+		timeline_add(&j->tl, timeline_index(now, server_t0(s, now), o->interval_ns), 1, size);
 		j->last_ns = now;
 	}
 	j->messages = unique;
@@ -490,7 +443,7 @@ static int run_server(const struct wopts *o)
 	}
 
 	struct worker_result r;
-	struct timeline tl = { 0 };
+	struct timeline tl = TIMELINE_INIT;
 	uint64_t before_window = 0;
 	worker_result_init(&r);
 	r.role = ROLE_SERVER;
@@ -511,8 +464,7 @@ static int run_server(const struct wopts *o)
 		if (j->last_ns > r.end_ns)
 			r.end_ns = j->last_ns;
 		timeline_merge(&tl, &j->tl);
-		free(j->tl.msgs);
-		free(j->tl.bytes);
+		timeline_release(&j->tl);
 		if (i == 0) {
 			r.sndbuf = j->info.sndbuf;
 			r.rcvbuf = j->info.rcvbuf;
@@ -550,8 +502,7 @@ static int run_server(const struct wopts *o)
 		else if (wire_write_result(o->report_fd, &r) < 0)
 			rc = failf(o, "report", "write result");
 	}
-	free(tl.msgs);
-	free(tl.bytes);
+	timeline_release(&tl);
 	free(s.jobs);
 	return rc;
 }

@@ -1,0 +1,100 @@
+/*
+ * Unit tests for workers/timeline.c: which interval a time falls in, and
+ * the per-interval counts of one connection and of several merged.
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+
+#include <cmocka.h>
+
+#include "timeline.h"
+
+#define MS 1000000ull
+
+static void test_index_counts_from_the_start_signal(void **state)
+{
+	const uint64_t t0 = 5000 * MS;
+
+	(void)state;
+	assert_int_equal(timeline_index(t0, t0, 100 * MS), 0);
+	assert_int_equal(timeline_index(t0 + 1, t0, 100 * MS), 0);
+	assert_int_equal(timeline_index(t0 + 100 * MS - 1, t0, 100 * MS), 0);
+	assert_int_equal(timeline_index(t0 + 100 * MS, t0, 100 * MS), 1);
+	assert_int_equal(timeline_index(t0 + 250 * MS, t0, 100 * MS), 2);
+	assert_int_equal(timeline_index(t0 + 3000 * MS, t0, 1000 * MS), 3);
+	/* a clock read just before the signal was noted: interval 0 */
+	assert_int_equal(timeline_index(t0 - 7, t0, 100 * MS), 0);
+	/* far beyond what is kept: clamped, so that adding it overflows */
+	assert_int_equal(timeline_index(t0 + (UINT64_C(1) << 62), t0, 1), TIMELINE_MAX);
+}
+
+static void test_add_fills_every_interval_up_to_the_last(void **state)
+{
+	struct timeline tl = TIMELINE_INIT;
+
+	(void)state;
+	timeline_add(&tl, 0, 10, 1000);
+	timeline_add(&tl, 3, 4, 400);
+	timeline_add(&tl, 0, 1, 100);
+	assert_int_equal(tl.len, 4);
+	assert_int_equal(tl.msgs[0], 11);
+	assert_int_equal(tl.bytes[0], 1100);
+	assert_int_equal(tl.msgs[1], 0);	/* nothing arrived: there, and zero */
+	assert_int_equal(tl.msgs[2], 0);
+	assert_int_equal(tl.bytes[2], 0);
+	assert_int_equal(tl.msgs[3], 4);
+	assert_int_equal(tl.bytes[3], 400);
+	/* growing past the first allocation keeps what was counted */
+	timeline_add(&tl, 1000, 2, 20);
+	assert_int_equal(tl.len, 1001);
+	assert_int_equal(tl.msgs[0], 11);
+	assert_int_equal(tl.msgs[3], 4);
+	assert_int_equal(tl.msgs[999], 0);
+	assert_int_equal(tl.msgs[1000], 2);
+	assert_false(tl.overflow);
+	timeline_add(&tl, TIMELINE_MAX, 1, 1);
+	assert_true(tl.overflow);
+	assert_int_equal(tl.len, 1001);
+	timeline_release(&tl);
+	assert_null(tl.msgs);
+	assert_int_equal(tl.len, 0);
+}
+
+static void test_merge_adds_connections_interval_by_interval(void **state)
+{
+	struct timeline a = TIMELINE_INIT, b = TIMELINE_INIT, all = TIMELINE_INIT;
+
+	(void)state;
+	timeline_add(&a, 0, 5, 50);
+	timeline_add(&a, 1, 6, 60);
+	timeline_add(&b, 1, 7, 70);
+	timeline_add(&b, 4, 8, 80);
+	timeline_merge(&all, &a);
+	timeline_merge(&all, &b);
+	assert_int_equal(all.len, 5);
+	const uint64_t msgs[] = { 5, 13, 0, 0, 8 }, bytes[] = { 50, 130, 0, 0, 80 };
+	for (size_t i = 0; i < 5; i++) {
+		assert_int_equal(all.msgs[i], msgs[i]);
+		assert_int_equal(all.bytes[i], bytes[i]);
+	}
+	assert_false(all.overflow);
+	b.overflow = 1;
+	timeline_merge(&all, &b);
+	assert_true(all.overflow);
+	timeline_release(&a);
+	timeline_release(&b);
+	timeline_release(&all);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_index_counts_from_the_start_signal),
+		cmocka_unit_test(test_add_fills_every_interval_up_to_the_last),
+		cmocka_unit_test(test_merge_adds_connections_interval_by_interval),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
