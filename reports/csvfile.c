@@ -179,6 +179,8 @@ struct loader {
 	unsigned long line;	/* line being fed to libcsv, from 1 */
 	unsigned long row_line;	/* line the current row starts on */
 	int last_term;		/* what ended the last row: '\r', '\n', -1 */
+	int drop_unfinished;	/* CSV_DROP_UNFINISHED */
+	int dropped;		/* an unfinished last row was left out */
 };
 
 static void load_fail(struct loader *l, unsigned long line, const char *msg)
@@ -270,6 +272,16 @@ static void on_row(int c, void *data)
 	if (l->failed)
 		return;
 	l->last_term = c;
+	/* A row csv_fini() ends has no line end: an interrupted write cut it
+	 * short (CSV_DROP_UNFINISHED). */
+	if (c == -1 && l->drop_unfinished && l->t->header) {
+		free_fields(l->row, l->nrow);
+		l->row = NULL;
+		l->nrow = 0;
+		l->row_cap = 0;
+		l->dropped = 1;
+		return;
+	}
 	/* An empty line (CSV_REPALL_NL) is a row in a one-column table; the
 	 * LF of a CR LF pair is no row at all. */
 	if (l->nrow > 0 ||
@@ -320,6 +332,7 @@ int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *d
 	struct loader l = {
 		.t = t, .path = path, .err = err, .errlen = errlen,
 		.line = 1, .row_line = 1, .last_term = -1,
+		.drop_unfinished = flags & CSV_DROP_UNFINISHED,
 	};
 	struct csv_parser p;
 	char *buf = NULL;
@@ -360,23 +373,18 @@ int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *d
 		load_fail(&l, l.line, strerror(errno));
 		goto out;
 	}
-	if ((flags & CSV_DROP_UNFINISHED) && n && buf[n - 1] != '\n') {
-		size_t keep = n;
-		while (keep && buf[keep - 1] != '\n')
-			keep--;
-		if (keep) {	/* a row cut short by an interrupted write */
-			n = keep;
-			if (dropped)
-				*dropped = 1;
-		}
-	}
 	if (n && feed(&l, &p, buf, n) < 0)
 		goto out;
 	/* Ends a last row that has no line end, or fails (CSV_STRICT_FINI) on
-	 * a quoted field that was never closed. */
+	 * a quoted field that was never closed.  With CSV_DROP_UNFINISHED
+	 * either is a row an interrupted write cut short (a cut after a line
+	 * end inside a quoted field too): it is left out. */
 	if (csv_fini(&p, on_field, on_row, &l) != 0) {
-		load_fail(&l, l.row_line, "unterminated quoted field");
-		goto out;
+		if (!l.drop_unfinished || !t->header) {
+			load_fail(&l, l.row_line, "unterminated quoted field");
+			goto out;
+		}
+		l.dropped = 1;	/* its fields so far are freed below */
 	}
 	if (l.failed)
 		goto out;
@@ -385,6 +393,8 @@ int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *d
 		goto out;
 	}
 	ret = 0;
+	if (dropped)
+		*dropped = l.dropped;
 out:
 	csv_free(&p);
 	fclose(f);

@@ -46,9 +46,10 @@ struct csv_table {
 /* -1 with "PATH:LINE: message" in err on I/O or parse error or a row of the
  * wrong width. */
 int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errlen);
-/* As csv_table_load; with CSV_DROP_UNFINISHED, a last line without its
- * line end (a row an interrupted write cut short) is left out, and
- * *dropped says so. */
+/* As csv_table_load; with CSV_DROP_UNFINISHED, a last row without its
+ * line end, or one that stops inside a quoted field (a row an interrupted
+ * write cut short, wherever the cut fell), is left out, and *dropped says
+ * so. */
 #define CSV_DROP_UNFINISHED 1
 int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *dropped,
 			char *err, size_t errlen);

@@ -111,6 +111,76 @@ static void test_round_trip_hostile(void **state)
 	assert_int_equal(t.nrows, 0);
 }
 
+/* Writes nrows rows of ncols fields (the first row is the header). */
+static void write_table(const char *path, const char *const *f, size_t ncols, size_t nrows)
+{
+	struct csv_out w;
+	char err[256];
+
+	assert_int_equal(csv_out_open(&w, path, "w", err, sizeof(err)), 0);
+	for (size_t r = 0; r < nrows; r++) {
+		for (size_t c = 0; c < ncols; c++)
+			csv_out_field(&w, f[r * ncols + c]);
+		assert_int_equal(csv_out_end_row(&w), 0);
+	}
+	assert_int_equal(csv_out_close(&w), 0);
+}
+
+/* Reads path back, plain and with CSV_DROP_UNFINISHED: the same table. */
+static void expect_table(const char *path, const char *const *f, size_t ncols, size_t nrows)
+{
+	for (int flags = 0; flags <= CSV_DROP_UNFINISHED; flags += CSV_DROP_UNFINISHED) {
+		struct csv_table t;
+		int dropped = -1;
+		char err[256];
+
+		if (csv_table_load_opts(&t, path, flags, &dropped, err, sizeof(err)) != 0)
+			fail_msg("%s", err);
+		assert_int_equal(dropped, 0);
+		assert_int_equal(t.ncols, ncols);
+		assert_int_equal(t.nrows, nrows - 1);
+		for (size_t c = 0; c < ncols; c++)
+			assert_string_equal(t.header[c], f[c]);
+		for (size_t r = 1; r < nrows; r++)
+			for (size_t c = 0; c < ncols; c++)
+				assert_string_equal(t.rows[r - 1][c], f[r * ncols + c]);
+		csv_table_release(&t);
+	}
+}
+
+/* A lone CR ends a row for libcsv, as LF does: a field holding one is
+ * quoted, wherever it sits in the field, the row and the table. */
+static void test_lone_cr(void **state)
+{
+	static const char *const three[] = {
+		"h\r1", "h2", "h3",
+		"a\rb", "\r", "x\r",
+		"\ry", "", "a\rb",
+		"", "x\r", "\r",
+		"\r", "\r", "",
+	};
+	static const char *const one[] = { "h\r", "\r", "", "a\rb", "x\r", "\ry", "", "\r" };
+	struct fixture *fx = *state;
+	char *bytes;
+
+	write_table(fx->path, three, 3, 5);
+	bytes = slurp(fx->path);
+	assert_string_equal(bytes,
+			    "\"h\r1\",h2,h3\n"
+			    "\"a\rb\",\"\r\",\"x\r\"\n"
+			    "\"\ry\",,\"a\rb\"\n"
+			    ",\"x\r\",\"\r\"\n"
+			    "\"\r\",\"\r\",\n");
+	free(bytes);
+	expect_table(fx->path, three, 3, 5);
+
+	write_table(fx->path, one, 1, 8);
+	bytes = slurp(fx->path);
+	assert_string_equal(bytes, "\"h\r\"\n\"\r\"\n\n\"a\rb\"\n\"x\r\"\n\"\ry\"\n\n\"\r\"\n");
+	free(bytes);
+	expect_table(fx->path, one, 1, 8);
+}
+
 static void test_bare_numbers(void **state)
 {
 	struct fixture *fx = *state;
@@ -254,6 +324,56 @@ static void test_read_errors(void **state)
 	expect_error(fx->path, "\n\n", ":1: empty file");
 }
 
+/* A last row an interrupted write cut short, wherever the cut falls, is
+ * left out and said to be; the rows before it are read as written. */
+static void test_drop_unfinished_row(void **state)
+{
+	static const char *const cuts[] = {
+		"h,e\n1,2\n3",			/* no line end */
+		"h,e\n1,2\n3,",
+		"h,e\n1,2\n3,\"a\rb",		/* inside a quoted field */
+		"h,e\n1,2\n3,\"a\nb",		/* after a line end in a quoted field */
+		"h,e\n1,2\n3,\"a\n",
+		"h,e\n1,2\n3,\"a\r\n",
+		"h,e\n1,2\n3,\"a\"\"",		/* after a doubled quote */
+		"h,e\n1,2\n3,\"a\"",		/* after the closing quote */
+	};
+	struct fixture *fx = *state;
+	struct csv_table t;
+	char err[256];
+	int dropped;
+
+	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+		spew(fx->path, cuts[i]);
+		dropped = 0;
+		if (csv_table_load_opts(&t, fx->path, CSV_DROP_UNFINISHED, &dropped, err,
+					sizeof(err)) != 0)
+			fail_msg("cut %zu: %s", i, err);
+		assert_int_equal(dropped, 1);
+		assert_int_equal(t.nrows, 1);
+		assert_string_equal(t.rows[0][0], "1");
+		assert_string_equal(t.rows[0][1], "2");
+		csv_table_release(&t);
+	}
+	/* whole files: nothing dropped; a header alone with no line end is read */
+	spew(fx->path, "h,e\n1,\"x\ny\"\n");
+	assert_int_equal(csv_table_load_opts(&t, fx->path, CSV_DROP_UNFINISHED, &dropped, err,
+					     sizeof(err)), 0);
+	assert_int_equal(dropped, 0);
+	assert_string_equal(t.rows[0][1], "x\ny");
+	csv_table_release(&t);
+	spew(fx->path, "h,e");
+	assert_int_equal(csv_table_load_opts(&t, fx->path, CSV_DROP_UNFINISHED, &dropped, err,
+					     sizeof(err)), 0);
+	assert_int_equal(dropped, 0);
+	assert_int_equal(t.ncols, 2);
+	assert_int_equal(t.nrows, 0);
+	csv_table_release(&t);
+	/* without the flag, the same cuts are errors or a short row */
+	expect_error(fx->path, "h,e\n1,2\n3,\"a\n", ":3: unterminated");
+	expect_error(fx->path, "h,e\n1,2\n3", ":3: row has 1 field");
+}
+
 static void test_missing_file(void **state)
 {
 	struct fixture *fx = *state;
@@ -313,6 +433,8 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_round_trip_hostile, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_lone_cr, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_drop_unfinished_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_numbers, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_column_empty, setup, teardown),

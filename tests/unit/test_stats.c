@@ -47,6 +47,27 @@ static void test_summary_ten(void **state)
 	assert_float_equal(s.ci_level, 1 - 22.0 / 1024, 1e-12);
 }
 
+/* Skewed values: the median is not the mean. */
+static void test_summary_skewed(void **state)
+{
+	const double v[] = { 9, 1, 2 };
+	struct stat_summary s;
+
+	(void)state;
+	stats_summarize(v, 3, &s);
+	assert_true(s.median == 2);
+	assert_true(s.mean == 4);
+	/* squares of -3, -2, 5: 38, over n - 1 = 2: 19 */
+	assert_true(fabs(s.stdev - sqrt(19)) < 1e-12);
+	assert_true(fabs(s.cv - sqrt(19) / 4) < 1e-12);
+	assert_true(s.ci_lo == 1 && s.ci_hi == 9);
+	/* a ratio is one of medians: 2 / 1, not 4 / 1 */
+	const double one[] = { 1 };
+	double r, lo, hi;
+	assert_int_equal(stats_ratio_ci(v, 3, one, 1, 100, 1, 0.95, &r, &lo, &hi), 0);
+	assert_true(r == 2);
+}
+
 static void test_nan_skipped_and_empty(void **state)
 {
 	const double v[] = { NAN, 4, NAN, 2 };
@@ -76,8 +97,12 @@ static void test_ratio_and_bootstrap_determinism(void **state)
 	assert_true(lo1 >= 9.0 / 7 && hi1 <= 13.0 / 4);	/* inside the extreme ratios */
 	assert_int_equal(stats_ratio_ci(a, 5, b, 5, 2000, 42, 0.95, &r2, &lo2, &hi2), 0);
 	assert_true(lo1 == lo2 && hi1 == hi2);		/* same seed, same interval */
-	stats_ratio_ci(a, 5, b, 5, 2000, 43, 0.95, &r3, &lo3, &hi3);
-	assert_float_equal(r3, r1, EPS);
+	/* another seed: the same ratio, in an interval inside the extreme ratios */
+	assert_int_equal(stats_ratio_ci(a, 5, b, 5, 2000, 43, 0.95, &r3, &lo3, &hi3), 0);
+	assert_true(r3 == r1);
+	assert_true(lo3 <= r3 && r3 <= hi3);
+	assert_true(lo3 < hi3);
+	assert_true(lo3 >= 9.0 / 7 && hi3 <= 13.0 / 4);
 	/* a zero or empty denominator has no ratio */
 	const double z[] = { 0, 0 };
 	assert_int_equal(stats_ratio_ci(a, 5, z, 2, 100, 1, 0.95, &r1, &lo1, &hi1), -1);
@@ -91,10 +116,38 @@ static void test_constant_ratio_has_no_spread(void **state)
 	double r, lo, hi;
 
 	(void)state;
-	stats_ratio_ci(a, 3, b, 3, 500, 7, 0.95, &r, &lo, &hi);
-	assert_float_equal(r, 3, EPS);
-	assert_float_equal(lo, 3, EPS);
-	assert_float_equal(hi, 3, EPS);
+	for (uint64_t seed = 7; seed < 10; seed++) {
+		assert_int_equal(stats_ratio_ci(a, 3, b, 3, 500, seed, 0.95, &r, &lo, &hi), 0);
+		assert_true(r == 3 && lo == 3 && hi == 3);
+	}
+}
+
+/*
+ * {1, 2} over {1}: a resample of the numerator has median 1, 1.5 or 2 with
+ * probability 1/4, 1/2, 1/4, so of 2000 resamples about 500 are 1 and 500
+ * are 2 (standard deviation 19).  The interval at level L takes sorted
+ * indexes floor(x * 1999) and ceil((1 - x) * 1999), x = (1 - L) / 2:
+ *   L = 0.95: 49 and 1950, [1, 2]      L = 0.6: 399 and 1600, [1, 2]
+ *   L = 0.4: 599 and 1400, [1.5, 1.5]  L = 0: 999 and 1000, [1.5, 1.5]
+ * whatever the seed: each is at least 5 standard deviations from a bound.
+ */
+static void test_bootstrap_interval_by_hand(void **state)
+{
+	static const double level[] = { 0.95, 0.6, 0.4, 0 }, want[][2] = {
+		{ 1, 2 }, { 1, 2 }, { 1.5, 1.5 }, { 1.5, 1.5 },
+	};
+	const double a[] = { 1, 2 }, b[] = { 1 };
+	double r, lo, hi;
+
+	(void)state;
+	for (uint64_t seed = 1; seed <= 3; seed++)
+		for (size_t i = 0; i < 4; i++) {
+			assert_int_equal(stats_ratio_ci(a, 2, b, 1, 2000, seed, level[i], &r, &lo,
+							&hi), 0);
+			if (r != 1.5 || lo != want[i][0] || hi != want[i][1])
+				fail_msg("seed %d level %g: %g (%g-%g), expected 1.5 (%g-%g)",
+					 (int)seed, level[i], r, lo, hi, want[i][0], want[i][1]);
+		}
 }
 
 static void test_geomean_and_rng(void **state)
@@ -117,9 +170,11 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_summary_three),
 		cmocka_unit_test(test_summary_ten),
+		cmocka_unit_test(test_summary_skewed),
 		cmocka_unit_test(test_nan_skipped_and_empty),
 		cmocka_unit_test(test_ratio_and_bootstrap_determinism),
 		cmocka_unit_test(test_constant_ratio_has_no_spread),
+		cmocka_unit_test(test_bootstrap_interval_by_hand),
 		cmocka_unit_test(test_geomean_and_rng),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,7 @@
 /*
- * Unit tests for workers/wire.c: escaping, and a result record written by
- * the worker side and read back by the runner side through a real pipe.
+ * Unit tests for workers/wire.c: escaping, a result record written by the
+ * worker side and read back by the runner side through a real pipe (every
+ * field it carries), and a hand-written record decoded line by line.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -69,9 +70,16 @@ static void test_record_round_trip(void **state)
 	out.messages = 12;
 	out.bytes = 1200;
 	out.sent_messages = 3;
+	out.sent_bytes = 300;
 	out.start_ns = 1000;
 	out.end_ns = 999999999999ull;
 	out.cpu_ns = 77;
+	out.mismatches = 5;
+	out.window_messages = 11;
+	out.t0_ns = 18446744073709551615ull;	/* the largest value survives */
+	out.lost = 4;
+	out.duplicated = 6;
+	out.reordered = 8;
 	out.sndbuf = 212992;
 	out.rcvbuf = 4096;
 	out.nodelay = 1;
@@ -98,8 +106,16 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(in.messages, 12);
 	assert_int_equal(in.bytes, 1200);
 	assert_int_equal(in.sent_messages, 3);
+	assert_int_equal(in.sent_bytes, 300);
+	assert_int_equal(in.start_ns, 1000);
 	assert_int_equal(in.end_ns, 999999999999ull);
 	assert_int_equal(in.cpu_ns, 77);
+	assert_int_equal(in.mismatches, 5);
+	assert_int_equal(in.window_messages, 11);
+	assert_int_equal(in.t0_ns, 18446744073709551615ull);
+	assert_int_equal(in.lost, 4);
+	assert_int_equal(in.duplicated, 6);
+	assert_int_equal(in.reordered, 8);
 	assert_int_equal(in.sndbuf, 212992);
 	assert_int_equal(in.rcvbuf, 4096);
 	assert_int_equal(in.nodelay, 1);
@@ -110,11 +126,95 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(in.hist->max, h->max);
 	assert_memory_equal(in.hist->buckets, h->buckets, sizeof(h->buckets));
 	assert_int_equal(hist_percentile(in.hist, 0.5), hist_percentile(h, 0.5));
+	assert_true(in.hist->sum == h->sum);
 	assert_int_equal(in.tl_len, 3);
-	assert_int_equal(in.tl_messages[2], 7);
-	assert_int_equal(in.tl_bytes[0], 500);
+	for (size_t i = 0; i < 3; i++) {
+		assert_int_equal(in.tl_messages[i], tm[i]);
+		assert_int_equal(in.tl_bytes[i], tb[i]);
+	}
+	assert_string_equal(in.error, "");
 	worker_result_release(&in);
 	free(h);
+}
+
+/* A record as a worker writes it, by hand, decoded line by line. */
+static void test_decode_hand_written_record(void **state)
+{
+	static const char *const lines[] = {
+		"hello version=1 role=client pid=4242",
+		"ready",
+		"result role=client messages=500000 bytes=10000000 sent_messages=500001"
+		" sent_bytes=10000020 start_ns=100 end_ns=2000000100 cpu_ns=1500000000"
+		" mismatches=2 window_messages=499990 t0_ns=50 lost=1 duplicated=3 reordered=9"
+		" sndbuf=212992 rcvbuf=425984 nodelay=0 future_key=7",
+		"hist count=3 overflow=0 min=9000 max=1532009 sum=1550129",
+		"buckets 908:1,910:1",
+		"buckets 1851:1",
+		"timeline index=0 messages=5 bytes=500",
+		"timeline index=1 messages=7 bytes=700",
+		"gossip from=the-future",
+		"end",
+	};
+	struct worker_result r;
+	char err[256];
+
+	(void)state;
+	worker_result_init(&r);
+	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+		if (wire_apply(&r, lines[i], err, sizeof(err)) < 0)
+			fail_msg("line %zu: %s", i + 1, err);
+	assert_int_equal(r.version, 1);
+	assert_int_equal(r.role, ROLE_CLIENT);
+	assert_int_equal(r.pid, 4242);
+	assert_true(r.ready);
+	assert_true(r.has_result);
+	assert_true(r.ended);
+	assert_int_equal(r.messages, 500000);
+	assert_int_equal(r.bytes, 10000000);
+	assert_int_equal(r.sent_messages, 500001);
+	assert_int_equal(r.sent_bytes, 10000020);
+	assert_int_equal(r.start_ns, 100);
+	assert_int_equal(r.end_ns, 2000000100);
+	assert_int_equal(r.cpu_ns, 1500000000);
+	assert_int_equal(r.mismatches, 2);
+	assert_int_equal(r.window_messages, 499990);
+	assert_int_equal(r.t0_ns, 50);
+	assert_int_equal(r.lost, 1);
+	assert_int_equal(r.duplicated, 3);
+	assert_int_equal(r.reordered, 9);
+	assert_int_equal(r.sndbuf, 212992);
+	assert_int_equal(r.rcvbuf, 425984);
+	assert_int_equal(r.nodelay, 0);
+	assert_non_null(r.hist);
+	assert_int_equal(r.hist->count, 3);
+	assert_int_equal(r.hist->overflow, 0);
+	assert_int_equal(r.hist->min, 9000);
+	assert_int_equal(r.hist->max, 1532009);
+	assert_true(r.hist->sum == 1550129);
+	/* 9000, 9120 and 1532009 ns: buckets [8960, 9023], [9088, 9151], [1531904, 1540095] */
+	assert_int_equal(r.hist->buckets[908], 1);
+	assert_int_equal(r.hist->buckets[910], 1);
+	assert_int_equal(r.hist->buckets[1851], 1);
+	assert_int_equal(hist_percentile(r.hist, 0.5), 9119);
+	assert_int_equal(r.tl_len, 2);
+	assert_int_equal(r.tl_messages[0], 5);
+	assert_int_equal(r.tl_bytes[0], 500);
+	assert_int_equal(r.tl_messages[1], 7);
+	assert_int_equal(r.tl_bytes[1], 700);
+	assert_string_equal(r.error, "");
+	worker_result_release(&r);
+
+	/* an error line, its message percent-encoded; then one with no keys */
+	worker_result_init(&r);
+	assert_int_equal(wire_apply(&r, "error stage=recv message=recv%20127.0.0.1:9%3A%20"
+				    "Connection%20refused%0Aagain%25", err, sizeof(err)), 0);
+	assert_string_equal(r.error_stage, "recv");
+	assert_string_equal(r.error, "recv 127.0.0.1:9: Connection refused\nagain%");
+	assert_false(r.has_result);
+	assert_int_equal(wire_apply(&r, "error", err, sizeof(err)), 0);
+	assert_string_equal(r.error_stage, "worker");
+	assert_string_equal(r.error, "unknown error");
+	worker_result_release(&r);
 }
 
 static void test_errors_and_versions(void **state)
@@ -178,6 +278,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_round_trip),
 		cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_decode_hand_written_record),
 		cmocka_unit_test(test_errors_and_versions),
 		cmocka_unit_test(test_reader_splits_partial_lines),
 	};

@@ -7,7 +7,6 @@
 # larger than the socket buffer holds the client's write that long), then
 # waits REPLY_DELAY_S before answering RESPONSE_SIZE bytes that start with
 # the request's first 8.
-import os
 import socket
 import sys
 import time
@@ -47,4 +46,6 @@ while True:
     reply[:n] = head[:n]
     conn.sendall(reply)
 conn.close()
-os.unlink(path)
+# like any server, it serves until it is stopped (SIGTERM from the runner)
+while True:
+    time.sleep(60)

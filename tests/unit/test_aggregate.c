@@ -1,0 +1,369 @@
+/*
+ * Unit tests for runner/aggregate.c: result records of one cell repetition,
+ * made by hand, and the row of figures aggregate_row() makes of them.  Every
+ * expected figure is worked out by hand in the comment beside it; every
+ * input figure is distinct, so a figure taken from the wrong record or the
+ * wrong side shows.
+ */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "aggregate.h"
+#include "transport.h"
+
+#define STARTED "2024-05-06T07:08:09Z"
+
+/* cmocka 1.1's assert_float_equal compares floats: figures need doubles. */
+#define EXPECT(got, want) expect_near((got), (want), #got)
+#define EXPECT_NAN(got) do {						\
+		if (!isnan(got))					\
+			fail_msg("%s is %.17g, expected NaN", #got, (got));	\
+	} while (0)
+
+static void expect_near(double got, double want, const char *what)
+{
+	if (!(fabs(got - want) <= 1e-12 * fabs(want)))
+		fail_msg("%s is %.17g, expected %.17g", what, got, want);
+}
+
+static struct cell make_cell(enum pattern pat, const char *transport, int allow_loss)
+{
+	struct cell c = { .number = 7 };
+
+	c.p.pattern = pat;
+	c.p.transport = transport_find(transport);
+	assert_non_null(c.p.transport);
+	c.p.allow_loss = allow_loss;
+	return c;
+}
+
+/* An ok outcome of n clients; every figure zero, socket figures unknown. */
+static void outcome_init(struct cell_outcome *o, struct worker_result *clients, unsigned n)
+{
+	memset(o, 0, sizeof(*o));
+	o->ok = 1;
+	strcpy(o->status, "ok");
+	worker_result_init(&o->server);
+	for (unsigned i = 0; i < n; i++)
+		worker_result_init(&clients[i]);
+	o->clients = clients;
+	o->nclients = n;
+}
+
+static void record(struct hist *h, uint64_t ns, unsigned times)
+{
+	while (times--)
+		hist_record(h, ns);
+}
+
+static void test_pingpong_two_clients(void **state)
+{
+	struct cell c = make_cell(PAT_PINGPONG, "tcp", 0);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+	struct result_row row;
+	struct hist h1, h2;
+
+	(void)state;
+	outcome_init(&o, cl, 2);
+	/* client 1: 900 round trips of 100 + 100 bytes from t = 1 s to 3 s */
+	cl[0].start_ns = 1000000000;
+	cl[0].end_ns = 3000000000;
+	cl[0].messages = cl[0].sent_messages = 900;
+	cl[0].bytes = 180000;
+	cl[0].sent_bytes = 90000;
+	cl[0].cpu_ns = 500000;
+	cl[0].sndbuf = 111111;
+	cl[0].rcvbuf = 444444;
+	cl[0].nodelay = 1;
+	/* client 2: 100 round trips from t = 1.5 s to 5 s */
+	cl[1].start_ns = 1500000000;
+	cl[1].end_ns = 5000000000;
+	cl[1].messages = cl[1].sent_messages = 100;
+	cl[1].bytes = 20000;
+	cl[1].sent_bytes = 10000;
+	cl[1].cpu_ns = 750000;
+	cl[1].sndbuf = 555555;
+	/* the server's own window is no pingpong figure */
+	o.server.start_ns = 500000000;
+	o.server.end_ns = 6000000000;
+	o.server.messages = 999;
+	o.server.cpu_ns = 250000;
+	o.server.sndbuf = 333333;
+	o.server.rcvbuf = 222222;
+	o.server.nodelay = 0;
+	o.clients_ru.ru_utime.tv_sec = 1;
+	o.clients_ru.ru_utime.tv_usec = 250000;
+	o.clients_ru.ru_stime.tv_usec = 500000;
+	o.clients_ru.ru_nvcsw = 10;
+	o.clients_ru.ru_nivcsw = 20;
+	o.clients_ru.ru_maxrss = 5000;
+	o.server_ru.ru_utime.tv_usec = 125000;
+	o.server_ru.ru_stime.tv_usec = 250000;
+	o.server_ru.ru_nvcsw = 300;
+	o.server_ru.ru_nivcsw = 4000;
+	o.server_ru.ru_maxrss = 7000;
+	o.wall_s = 6.5;
+	/* 1000 RTTs over both clients: ranks 1, 2..500, 501..900 | 901..990,
+	 * 991..999, 1000 */
+	hist_init(&h1);
+	record(&h1, 1000, 1);
+	record(&h1, 2000, 499);
+	record(&h1, 4000, 400);
+	hist_init(&h2);
+	record(&h2, 8000, 90);
+	record(&h2, 16000, 9);
+	record(&h2, 64000, 1);
+	cl[0].hist = &h1;
+	cl[1].hist = &h2;
+
+	aggregate_row(&c, 2, &o, STARTED, &row);
+	assert_int_equal(row.cell, 7);
+	assert_int_equal(row.rep, 2);
+	assert_true(row.ok);
+	assert_false(row.skipped);
+	assert_string_equal(row.status, "ok");
+	assert_string_equal(row.error, "");
+	assert_string_equal(row.started_at, STARTED);
+	assert_string_equal(row.measured_by, "worker");
+	EXPECT(row.elapsed_s, 4.0);		/* earliest start 1 s .. latest end 5 s */
+	EXPECT(row.messages, 1000);
+	EXPECT(row.bytes, 200000);
+	EXPECT(row.msgs_per_s, 250);		/* 1000 / 4 */
+	EXPECT(row.mib_per_s, 0.0476837158203125);	/* 200000 / 2^20 / 4 */
+	EXPECT(row.sent_messages, 1000);
+	EXPECT(row.sent_msgs_per_s, 250);
+	EXPECT(row.sent_mib_per_s, 0.02384185791015625);	/* 100000 / 2^20 / 4 */
+	EXPECT(row.cpu_us_per_msg, 1.5);	/* (250 + 500 + 750) us / 1000 */
+	EXPECT(row.client_cpu_s, 1.75);		/* 1.25 + 0.5 */
+	EXPECT(row.server_cpu_s, 0.375);	/* 0.125 + 0.25 */
+	EXPECT(row.ctx_switches, 4330);		/* 10 + 20 + 300 + 4000 */
+	EXPECT(row.max_rss_kib, 7000);
+	EXPECT(row.sndbuf, 111111);		/* the first client's */
+	EXPECT(row.rcvbuf, 222222);		/* the server's */
+	EXPECT(row.nodelay, 1);			/* the first client's */
+	EXPECT(row.wall_s, 6.5);
+	EXPECT(row.rtt_samples, 1000);
+	EXPECT(row.rtt_min_us, 1.0);
+	EXPECT(row.rtt_mean_us, 3.527);		/* 3527000 ns / 1000 */
+	/* bucket midpoints: [2000, 2007], [4000, 4015], [8000, 8031], [16000, 16063] */
+	EXPECT(row.rtt_p50_us, 2.003);
+	EXPECT(row.rtt_p90_us, 4.007);
+	EXPECT(row.rtt_p99_us, 8.015);
+	EXPECT(row.rtt_p999_us, 16.031);
+	EXPECT(row.rtt_max_us, 64.0);
+	EXPECT_NAN(row.lost);			/* tcp loses nothing: no loss columns */
+	EXPECT_NAN(row.duplicated);
+	EXPECT_NAN(row.reordered);
+}
+
+/* udp pingpong: 1000 requests sent, 950 answered in 2 s, 50 lost. */
+static void lossy_pingpong(int allow_loss, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_PINGPONG, "udp", allow_loss);
+	struct worker_result cl[1];
+	struct cell_outcome o;
+
+	outcome_init(&o, cl, 1);
+	cl[0].start_ns = 1000000000;
+	cl[0].end_ns = 3000000000;
+	cl[0].sent_messages = 1000;
+	cl[0].sent_bytes = 100000;
+	cl[0].messages = 950;
+	cl[0].bytes = 190000;
+	cl[0].lost = 50;
+	cl[0].cpu_ns = 95000;
+	aggregate_row(&c, 1, &o, STARTED, row);
+}
+
+static void test_pingpong_lost_requests(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	lossy_pingpong(1, &row);
+	assert_true(row.ok);
+	assert_string_equal(row.status, "ok");
+	EXPECT(row.elapsed_s, 2.0);
+	EXPECT(row.messages, 950);		/* round trips, not requests */
+	EXPECT(row.msgs_per_s, 475);		/* 950 / 2, not the 1000 sent */
+	EXPECT(row.mib_per_s, 0.09059906005859375);	/* 190000 / 2^20 / 2 */
+	EXPECT(row.sent_messages, 1000);
+	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / 2 */
+	EXPECT(row.sent_mib_per_s, 0.0476837158203125);	/* 100000 / 2^20 / 2 */
+	EXPECT(row.cpu_us_per_msg, 0.1);	/* 95 us / 950 */
+	EXPECT(row.lost, 50);
+	EXPECT(row.duplicated, 0);
+	EXPECT(row.reordered, 0);
+
+	/* the same loss where none is allowed: not ok, figures kept */
+	lossy_pingpong(0, &row);
+	assert_false(row.ok);
+	assert_string_equal(row.status, "loss: 50 of 1000 lost");
+	assert_string_equal(row.error, "50 of 1000 requests lost; set allow_loss: true to "
+			    "accept loss");
+	EXPECT(row.msgs_per_s, 475);
+	EXPECT(row.lost, 50);
+}
+
+/* udp stream: two senders of 1000-byte messages, 600 + 400 sent from
+ * t = 1 s to 3 s; the receiver got 900, 880 of them inside its window
+ * t = 1.1 s .. 3.6 s, 3 duplicated, 7 reordered. */
+static void lossy_stream(int allow_loss, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_STREAM, "udp", allow_loss);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+
+	outcome_init(&o, cl, 2);
+	cl[0].start_ns = 1000000000;
+	cl[0].end_ns = 2000000000;
+	cl[0].sent_messages = 600;
+	cl[0].sent_bytes = 600000;
+	cl[0].cpu_ns = 300000;
+	cl[1].start_ns = 1200000000;
+	cl[1].end_ns = 3000000000;
+	cl[1].sent_messages = 400;
+	cl[1].sent_bytes = 400000;
+	cl[1].cpu_ns = 150000;
+	o.server.start_ns = 1100000000;
+	o.server.end_ns = 3600000000;
+	o.server.messages = 900;
+	o.server.bytes = 900000;
+	o.server.window_messages = 880;
+	o.server.duplicated = 3;
+	o.server.reordered = 7;
+	o.server.cpu_ns = 540000;
+	aggregate_row(&c, 3, &o, STARTED, row);
+}
+
+static void test_stream_lossy_counts_the_receiver(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	lossy_stream(1, &row);
+	assert_true(row.ok);
+	assert_string_equal(row.status, "ok");
+	EXPECT(row.elapsed_s, 2.5);		/* the receiver's 1.1 s .. 3.6 s */
+	EXPECT(row.messages, 900);
+	EXPECT(row.bytes, 900000);
+	EXPECT(row.msgs_per_s, 352);		/* 880 in the window / 2.5 */
+	EXPECT(row.mib_per_s, 0.335693359375);	/* 880 * 1000 / 2^20 / 2.5 */
+	EXPECT(row.sent_messages, 1000);
+	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / (3 s - 1 s) */
+	EXPECT(row.sent_mib_per_s, 0.476837158203125);	/* 10^6 / 2^20 / 2 */
+	EXPECT(row.cpu_us_per_msg, 1.1);	/* (540 + 300 + 150) us / 900 */
+	EXPECT(row.lost, 100);			/* 1000 - 900 */
+	EXPECT(row.duplicated, 3);
+	EXPECT(row.reordered, 7);
+	EXPECT_NAN(row.rtt_samples);		/* no RTTs in a stream */
+	EXPECT_NAN(row.rtt_p50_us);
+
+	lossy_stream(0, &row);
+	assert_false(row.ok);
+	assert_string_equal(row.status, "loss: 100 of 1000 lost");
+	assert_string_equal(row.error, "100 of 1000 messages lost; set allow_loss: true to "
+			    "accept loss");
+	EXPECT(row.msgs_per_s, 352);
+}
+
+/* tcp stream, one sender: 1000 messages of 64 bytes, t = 2 s .. 4 s. */
+static void reliable_stream(uint64_t received, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_STREAM, "tcp", 0);
+	struct worker_result cl[1];
+	struct cell_outcome o;
+
+	outcome_init(&o, cl, 1);
+	cl[0].start_ns = 2000000000;
+	cl[0].end_ns = 4000000000;
+	cl[0].sent_messages = 1000;
+	cl[0].sent_bytes = 64000;
+	o.server.start_ns = 2000000000;
+	o.server.end_ns = 4500000000;
+	o.server.messages = received;
+	o.server.bytes = received * 64;
+	o.server.window_messages = received - 10;
+	aggregate_row(&c, 1, &o, STARTED, row);
+}
+
+static void test_stream_reliable_must_deliver_all(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	reliable_stream(1000, &row);
+	assert_true(row.ok);
+	assert_string_equal(row.status, "ok");
+	EXPECT(row.msgs_per_s, 396);		/* 990 / 2.5 */
+	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / 2 */
+	EXPECT_NAN(row.lost);
+	EXPECT_NAN(row.duplicated);
+	EXPECT_NAN(row.reordered);
+
+	reliable_stream(990, &row);
+	assert_false(row.ok);
+	assert_string_equal(row.status, "lost: 990 of 1000 received");
+	assert_string_equal(row.error, "the receiver got 990 of the 1000 messages the senders "
+			    "sent, over tcp, which should lose none");
+	EXPECT(row.messages, 990);
+	EXPECT(row.msgs_per_s, 392);		/* 980 / 2.5 */
+}
+
+static void test_failed_outcome_has_no_figures(void **state)
+{
+	struct cell c = make_cell(PAT_PINGPONG, "tcp", 0);
+	struct worker_result cl[1];
+	struct cell_outcome o;
+	struct result_row row;
+
+	(void)state;
+	outcome_init(&o, cl, 1);
+	o.ok = 0;
+	strcpy(o.status, "timeout");
+	strcpy(o.error, "client 1 (pid 42) did not finish within 60 s");
+	o.wall_s = 60.25;
+	cl[0].start_ns = 1000000000;
+	cl[0].end_ns = 2000000000;
+	cl[0].messages = cl[0].sent_messages = 10;
+	o.clients_ru.ru_utime.tv_sec = 3;
+	aggregate_row(&c, 4, &o, STARTED, &row);
+	assert_false(row.ok);
+	assert_int_equal(row.rep, 4);
+	assert_string_equal(row.status, "timeout");
+	assert_string_equal(row.error, "client 1 (pid 42) did not finish within 60 s");
+	assert_string_equal(row.started_at, STARTED);
+	assert_string_equal(row.measured_by, "worker");
+	EXPECT(row.wall_s, 60.25);
+	const double fig[] = {
+		row.elapsed_s, row.messages, row.bytes, row.msgs_per_s, row.mib_per_s,
+		row.rtt_mean_us, row.rtt_min_us, row.rtt_p50_us, row.rtt_p90_us, row.rtt_p99_us,
+		row.rtt_p999_us, row.rtt_max_us, row.rtt_samples, row.sent_messages,
+		row.sent_msgs_per_s, row.sent_mib_per_s, row.client_cpu_s, row.server_cpu_s,
+		row.cpu_us_per_msg, row.ctx_switches, row.max_rss_kib, row.sndbuf, row.rcvbuf,
+		row.nodelay, row.lost, row.duplicated, row.reordered,
+	};
+	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+		if (!isnan(fig[i]))
+			fail_msg("figure %zu of a failed row is %g, expected NaN", i, fig[i]);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_pingpong_two_clients),
+		cmocka_unit_test(test_pingpong_lost_requests),
+		cmocka_unit_test(test_stream_lossy_counts_the_receiver),
+		cmocka_unit_test(test_stream_reliable_must_deliver_all),
+		cmocka_unit_test(test_failed_outcome_has_no_figures),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
