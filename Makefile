@@ -41,7 +41,7 @@ TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
 
-.PHONY: all run test deps unit fixtures install clean FORCE
+.PHONY: all run test mutate deps unit fixtures install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -101,6 +101,11 @@ test: deps
 	$(MAKE) SANITIZE=1 all unit
 	$(MAKE) fixtures
 	@bash tests/run.sh build/release build/asan
+
+# One-line mutations of the code, each on a copy of the tree, and whether
+# the tests that should notice do; not part of `make test` (a few minutes).
+mutate: deps
+	python3 tests/mutate.py
 
 install: matrix
 	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix

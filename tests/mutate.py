@@ -1,0 +1,176 @@
+#!/usr/bin/env python3
+"""make mutate: does `make test` notice when the code breaks?
+
+Copies the working tree to a temporary folder, builds it, checks that the
+tests named below pass there, then applies each one-line mutation of the
+list in turn (exactly one occurrence of FROM replaced by TO), rebuilds, runs
+the tests that should notice it (tests/run.sh --only REGEX) and puts the
+file back.  Prints one line per mutation, caught or SURVIVED, and a score;
+exits 0 only when every mutation was caught.  A mutation whose FROM text is
+no longer in the code is reported as stale: the list must follow the code.
+
+    make mutate                     every mutation
+    tests/mutate.py NAME...         only these
+"""
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+
+# name, file, from, to, tests that must fail (run.sh --only), build
+MUTATIONS = [
+    ("rtt-clock-after-send", "workers/worker.c",
+     "\tt0 = now_ns();\n\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
+     "\t\treturn client_error(cl, \"send\", \"send to\");\n",
+     "\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
+     "\t\treturn client_error(cl, \"send\", \"send to\");\n\tt0 = now_ns();\n",
+     "e2e:test_timing.sh", "release"),
+    ("msgs-per-s-from-sent-count", "runner/aggregate.c",
+     "row->msgs_per_s = ratio(window_msgs, row->elapsed_s);",
+     "row->msgs_per_s = ratio((double)sent, row->elapsed_s);",
+     "unit:test_aggregate", "release"),
+    ("stream-rate-counts-first-read", "runner/aggregate.c",
+     "window_msgs = (double)o->server.window_messages;",
+     "window_msgs = (double)o->server.messages;",
+     "unit:test_aggregate", "release"),
+    ("client-cpu-from-server-rusage", "runner/aggregate.c",
+     "row->client_cpu_s = tv_s(o->clients_ru.ru_utime) + tv_s(o->clients_ru.ru_stime);",
+     "row->client_cpu_s = tv_s(o->server_ru.ru_utime) + tv_s(o->server_ru.ru_stime);",
+     "unit:test_aggregate", "release"),
+    ("cpu-columns-swapped", "reports/results.c",
+     "r->rtt_max_us, r->client_cpu_s, r->server_cpu_s, r->cpu_us_per_msg,",
+     "r->rtt_max_us, r->server_cpu_s, r->client_cpu_s, r->cpu_us_per_msg,",
+     "unit:test_results", "release"),
+    ("buffer-columns-swapped", "reports/results.c",
+     "r->sent_msgs_per_s, r->sent_mib_per_s, r->sndbuf, r->rcvbuf, r->nodelay,",
+     "r->sent_msgs_per_s, r->sent_mib_per_s, r->rcvbuf, r->sndbuf, r->nodelay,",
+     "unit:test_results", "release"),
+    ("rtt-samples-column-renamed", "reports/results.c",
+     "\"rtt_min_us\", \"rtt_samples\", \"sent_messages\",",
+     "\"rtt_min_us\", \"rtt_count\", \"sent_messages\",",
+     "e2e:test_run.sh", "release"),
+    ("sent-messages-column-renamed", "reports/results.c",
+     "\"rtt_min_us\", \"rtt_samples\", \"sent_messages\",",
+     "\"rtt_min_us\", \"rtt_samples\", \"sent_msgs\",",
+     "e2e:test_run.sh", "release"),
+    ("timeline-starts-one-interval-late", "reports/results.c",
+     "csv_out_double(&w->timeline, (double)i * interval, 9);",
+     "csv_out_double(&w->timeline, (double)(i + 1) * interval, 9);",
+     "unit:test_results|e2e:test_run.sh:t_stream_counts_at_receiver", "release"),
+    ("timeline-bucket-off-by-one", "workers/timeline.c",
+     "uint64_t i = (now_ns - t0_ns) / interval_ns;",
+     "uint64_t i = (now_ns - t0_ns) / interval_ns + 1;",
+     "unit:test_timeline|e2e:test_run.sh:t_stream_counts_at_receiver", "release"),
+    ("lone-cr-not-quoted", "reports/csvfile.c",
+     "return strpbrk(s, \",\\\"\\r\\n\") != NULL;",
+     "return strpbrk(s, \",\\\"\\n\") != NULL;",
+     "unit:test_csv", "release"),
+    ("workers-never-signalled", "runner/cell.c",
+     "\t\telse\n\t\t\tspawn_signal(&s->ch, sig);",
+     "\t\telse\n\t\t\t(void)sig;",
+     "e2e:test_failures.sh:t_(timeout_is_a_status|killed_worker)", "release"),
+    ("wire-start-ns-not-read", "workers/wire.c",
+     "{ \"start_ns\", &r->start_ns },",
+     "{ \"start_ms\", &r->start_ns },",
+     "unit:test_wire", "release"),
+    ("summary-md-ratio-bounds-swapped", "reports/markdown.c",
+     "p->ratio, p->lo, p->hi);",
+     "p->ratio, p->hi, p->lo);",
+     "unit:test_report|e2e:test_golden.sh", "release"),
+    ("median-is-the-mean", "reports/stats.c",
+     "s->median = stats_median_sorted(x, m);",
+     "s->median = s->mean;",
+     "unit:test_stats|e2e:test_golden.sh", "release"),
+    ("stdev-over-n", "reports/stats.c",
+     "s->stdev = sqrt(ss / (double)(m - 1));",
+     "s->stdev = sqrt(ss / (double)m);",
+     "unit:test_stats|e2e:test_golden.sh", "release"),
+    ("leak-in-summarize", "reports/stats.c",
+     "&s->ci_level);\n\tfree(x);",
+     "&s->ci_level);",
+     "unit:test_stats", "asan"),
+]
+
+
+def sh(cmd, cwd, log=None):
+    """Runs cmd (a list); returns its exit status, output appended to log."""
+    out = open(log, "ab") if log else subprocess.DEVNULL
+    try:
+        return subprocess.run(cmd, cwd=cwd, stdout=out, stderr=subprocess.STDOUT,
+                              stdin=subprocess.DEVNULL).returncode
+    finally:
+        if log:
+            out.close()
+
+
+def build(tree, kind, log):
+    args = ["make", "-j2", "matrix", "unit"] if kind == "release" else \
+        ["make", "-j2", "SANITIZE=1", "all", "unit"]
+    return sh(args, tree, log) == 0
+
+
+def tests_fail(tree, kind, regex, log):
+    """The first failure the tests report ("" when they all pass)."""
+    r = subprocess.run(["bash", "tests/run.sh", "--only", regex, "build/" + kind], cwd=tree,
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                       stdin=subprocess.DEVNULL, text=True, errors="replace")
+    with open(log, "a") as f:
+        f.write(r.stdout)
+    if r.returncode == 0:
+        return ""
+    first = [ln for ln in r.stdout.splitlines() if ln.startswith("FAILED: ")]
+    return (first[0][len("FAILED: "):] if first else r.stdout.strip().splitlines()[-1])[:150]
+
+
+def main(argv):
+    repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    chosen = [m for m in MUTATIONS if not argv or m[0] in argv]
+    unknown = set(argv) - {m[0] for m in MUTATIONS}
+    if unknown:
+        print("mutate: unknown mutation " + ", ".join(sorted(unknown)), file=sys.stderr)
+        return 2
+    tmp = tempfile.mkdtemp(prefix="matrix-mutate.")
+    tree, log = os.path.join(tmp, "tree"), os.path.join(tmp, "log")
+    shutil.copytree(repo, tree, symlinks=True,
+                    ignore=shutil.ignore_patterns("build", "results", ".git"))
+    print(f"mutate: {len(chosen)} mutations in a copy at {tree} (log: {log})")
+    kinds = sorted({m[5] for m in chosen})
+    for kind in kinds:
+        if not build(tree, kind, log):
+            print(f"mutate: the unmutated {kind} build fails; see {log}")
+            return 2
+    # the tests must pass before anything is broken, or a failure says nothing
+    for kind in kinds:
+        regex = "|".join(sorted({m[4] for m in chosen if m[5] == kind}))
+        if tests_fail(tree, kind, regex, log):
+            print(f"mutate: the tests fail on the unmutated {kind} build; see {log}")
+            return 2
+    caught = 0
+    for name, path, old, new, regex, kind in chosen:
+        f = os.path.join(tree, path)
+        text = open(f).read()
+        start = time.monotonic()
+        if text.count(old) != 1:
+            res = f"STALE (the text to mutate is in {path} {text.count(old)} times, not once)"
+        else:
+            open(f, "w").write(text.replace(old, new))
+            if not build(tree, kind, log):
+                res = "caught by the build"
+                caught += 1
+            elif (why := tests_fail(tree, kind, regex, log)):
+                res = f"caught: {why}"
+                caught += 1
+            else:
+                res = f"SURVIVED {regex}"
+            open(f, "w").write(text)
+        print(f"  {name:36} {res} ({time.monotonic() - start:.0f}s)", flush=True)
+    print(f"{caught} of {len(chosen)} mutations caught")
+    if caught == len(chosen):
+        shutil.rmtree(tmp)
+    return 0 if caught == len(chosen) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
