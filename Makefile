@@ -24,14 +24,17 @@ OPT         := -O2 -g
 endif
 
 PKGS        := yaml-0.1 libzmq
-CPPFLAGS    += -D_GNU_SOURCE -iquote runner -iquote workers -iquote reports -iquote $(BUILD)
+# The folders, bottom layer first: each includes only those before it
+# (tests/e2e/test_layout.sh checks it; README "Where things live").
+LAYERS      := base transports workers reports runner
+CPPFLAGS    += -D_GNU_SOURCE $(LAYERS:%=-iquote %) -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
 LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lzmq) -lcsv -lm
 
-LIB_SRC     := $(filter-out runner/main.c,$(wildcard runner/*.c)) $(wildcard workers/*.c) $(wildcard reports/*.c)
+LIB_SRC     := $(filter-out runner/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
 MAIN_OBJ    := $(BUILD)/runner/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)

@@ -1,5 +1,6 @@
 /* A run folder read back into statistics and ratios: see report.h. */
 #include "report.h"
+#include "suggest.h"
 #include "csvfile.h"
 #include "gnuplot.h"
 #include "markdown.h"
@@ -289,9 +290,9 @@ static int load_defs(struct report *r, const struct report_opts *o, char *err, s
 	char val[2][128];
 
 	if (o && o->metric && (metric = matrix_metric_index(o->metric)) < 0) {
-		const char *s = matrix_suggest(o->metric, matrix_metrics, MATRIX_NMETRICS);
-		snprintf(err, errlen, "--metric %s: unknown metric%s%s%s", o->metric,
-			 s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+		char hint[128];
+		snprintf(err, errlen, "--metric %s: unknown metric%s", o->metric,
+			 suggest_hint(o->metric, matrix_metrics, MATRIX_NMETRICS, hint, sizeof(hint)));
 		return -1;
 	}
 	if (o && o->nratios) {

@@ -1,5 +1,6 @@
 /* One cell repetition: see cell.h. */
 #include "cell.h"
+#include "clock.h"
 #include "results.h"
 #include "spawn.h"
 
@@ -55,14 +56,6 @@ struct run {
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
 	char host[64], port[16];	/* for a program's {host} and {port} */
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 /* Records a failure unless a graver one is already recorded; s is the
  * worker at fault, if any (its log is shown). */
@@ -167,7 +160,7 @@ static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
 	s->res = s == r->slots ? &r->out->server : &r->out->clients[s - r->slots - 1];
 	worker_result_init(s->res);
 	wire_reader_init(&s->rd);
-	s->t_start = now_ns();
+	s->t_start = clock_now_ns();
 	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
 			      s->prog ? SPAWN_PROGRAM : 0, err, sizeof(err)) < 0) {
 		close(logfd);
@@ -456,13 +449,6 @@ static void read_reports(struct run *r, struct slot *s)
 
 static void read_reports(struct run *r, struct slot *s);
 
-/* User plus system CPU of a reaped process, in nanoseconds. */
-static uint64_t ru_cpu_ns(const struct rusage *ru)
-{
-	return ((uint64_t)ru->ru_utime.tv_sec + (uint64_t)ru->ru_stime.tv_sec) * 1000000000ull +
-	       ((uint64_t)ru->ru_utime.tv_usec + (uint64_t)ru->ru_stime.tv_usec) * 1000ull;
-}
-
 /* A program client that exited 0: the runner's own figures for it (its
  * share of the count, spawn to reap), and the ones its output gives. */
 static void program_client_done(struct run *r, struct slot *s)
@@ -485,7 +471,7 @@ static void program_client_done(struct run *r, struct slot *s)
 	s->res->bytes = share * (r->p->size + (r->p->pattern == PAT_ECHO ? r->p->size
 					       : r->p->response_size));
 	s->res->has_result = s->res->ended = 1;
-	s->res->cpu_ns = ru_cpu_ns(&s->ch.ru);
+	s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
 	for (size_t i = 0; i < pr->nresults; i++) {
 		const struct program_result *pres = &pr->results[i];
 		regmatch_t mt[2];
@@ -512,12 +498,12 @@ static void on_exit_status(struct run *r, struct slot *s)
 	char desc[128], status[160];
 	int st = s->ch.status;
 
-	s->t_end = now_ns();
+	s->t_end = clock_now_ns();
 	if (s->prog && s != r->slots && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		program_client_done(r, s);
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
-		s->res->cpu_ns = ru_cpu_ns(&s->ch.ru);
+		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
 		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 			fail(r, s, 1, "server exited early", "server program (pid %ld) exited 0 "
 			     "before its clients were done (a server that daemonizes cannot be "
@@ -573,7 +559,7 @@ static int step(struct run *r, uint64_t deadline)
 	struct pollfd pfd[2 * 1025];
 	struct slot *owner[2 * 1025];
 	nfds_t n = 0;
-	uint64_t now = now_ns(), wake = deadline;
+	uint64_t now = clock_now_ns(), wake = deadline;
 	char buf[128];
 
 	for (unsigned i = 0; i < r->nslots; i++) {
@@ -627,7 +613,7 @@ static int step(struct run *r, uint64_t deadline)
 		unsigned done = 0;
 		for (unsigned i = 1; i < r->nslots; i++)
 			done += r->slots[i].ch.reaped;
-		uint64_t t = now_ns();
+		uint64_t t = clock_now_ns();
 		if (done == r->nslots - 1 && !r->stop_at) {
 			r->stop_at = t + GRACE_NS;
 			if (r->p->server_prog)
@@ -642,7 +628,7 @@ static int step(struct run *r, uint64_t deadline)
 			r->stop_at = UINT64_MAX;
 		}
 	}
-	now = now_ns();
+	now = clock_now_ns();
 	if (*r->ctx->interrupted)
 		fail(r, NULL, 3, "interrupted", "interrupted by a signal while waiting for %s",
 		     waiting_for(r, buf, sizeof(buf)));
@@ -740,7 +726,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	const struct cell_params *p = &ctx->cell->p;
 	struct run r = { .ctx = ctx, .p = p, .out = out, .start_rd = -1, .start_wr = -1 };
 	int pipefd[2];
-	uint64_t t0 = now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
+	uint64_t t0 = clock_now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
 
 	memset(out, 0, sizeof(*out));
 	worker_result_init(&out->server);
@@ -777,7 +763,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 		close(r.start_wr);
 	remove_leftovers(&r);	/* a killed worker leaves its socket files and FIFOs */
 	free(r.slots);
-	out->wall_s = (double)(now_ns() - t0) / 1e9;
+	out->wall_s = (double)(clock_now_ns() - t0) / 1e9;
 	out->ok = !r.fail_rank;
 	if (out->ok)
 		snprintf(out->status, sizeof(out->status), "ok");

@@ -4,6 +4,7 @@
 #include "plan.h"
 #include "report.h"
 #include "run.h"
+#include "suggest.h"
 #include "transport.h"
 #include "units.h"
 #include "version.h"
@@ -384,8 +385,8 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
 	const char *cmds[] = { "run", "plan", "report", "transports", "worker" };
-	const char *s = matrix_suggest(cmd, cmds, 5);
-	fprintf(stderr, "matrix: unknown command '%s'%s%s%s\n%s", cmd, s ? "; did you mean '" : "",
-		s ? s : "", s ? "'?" : "", usage_main);
+	char hint[128];
+	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
+		suggest_hint(cmd, cmds, 5, hint, sizeof(hint)), usage_main);
 	exit(EXIT_BADINPUT);
 }

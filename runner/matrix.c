@@ -7,6 +7,7 @@
  * already moved into the matrix is freed by matrix_release().
  */
 #include "matrix.h"
+#include "suggest.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -183,7 +184,7 @@ static int unknown_name(const char *what, const char *word,
 			const char *const *names, size_t n,
 			char *why, size_t whylen)
 {
-	const char *s = matrix_suggest(word, names, n);
+	const char *s = suggest_closest(word, names, n);
 
 	if (s)
 		return failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
@@ -193,73 +194,6 @@ static int unknown_name(const char *what, const char *word,
 	if (strlen(why) + 1 < whylen)
 		strcat(why, ")");
 	return -1;
-}
-
-/* ---- suggestions ---- */
-
-/* Optimal string alignment distance (Damerau-Levenshtein with adjacent
- * transpositions), case-insensitive; SIZE_MAX when out of memory. */
-static size_t edit_distance(const char *a, const char *b)
-{
-	size_t la = strlen(a), lb = strlen(b), d;
-	size_t *row = malloc(3 * (lb + 1) * sizeof *row);
-	size_t *pp = row, *p = row + lb + 1, *c = row + 2 * (lb + 1);
-
-	if (!row)
-		return SIZE_MAX;
-	for (size_t j = 0; j <= lb; j++)
-		p[j] = j;
-	for (size_t i = 1; i <= la; i++) {
-		c[0] = i;
-		for (size_t j = 1; j <= lb; j++) {
-			int ca = tolower((unsigned char)a[i - 1]);
-			int cb = tolower((unsigned char)b[j - 1]);
-			size_t best = p[j - 1] + (ca != cb);
-
-			if (p[j] + 1 < best)
-				best = p[j] + 1;
-			if (c[j - 1] + 1 < best)
-				best = c[j - 1] + 1;
-			if (i > 1 && j > 1 && best > pp[j - 2] + 1 &&
-			    ca == tolower((unsigned char)b[j - 2]) &&
-			    cb == tolower((unsigned char)a[i - 2]))
-				best = pp[j - 2] + 1;
-			c[j] = best;
-		}
-		size_t *t = pp;
-		pp = p;
-		p = c;
-		c = t;
-	}
-	d = p[lb];
-	free(row);
-	return d;
-}
-
-const char *matrix_suggest(const char *word, const char *const *cands, size_t n)
-{
-	size_t wl = strlen(word), limit = wl / 3 > 1 ? wl / 3 : 1;
-	size_t bestd = SIZE_MAX;
-	const char *best = NULL;
-	int unique = 0;
-
-	for (size_t i = 0; i < n; i++) {
-		size_t cl = strlen(cands[i]), d;
-
-		if ((cl > wl ? cl - wl : wl - cl) > limit)
-			continue;
-		d = edit_distance(word, cands[i]);
-		if (d > limit || d >= (cl > wl ? cl : wl))
-			continue;
-		if (d < bestd) {
-			bestd = d;
-			best = cands[i];
-			unique = 1;
-		} else if (d == bestd && strcmp(best, cands[i])) {
-			unique = 0;
-		}
-	}
-	return unique ? best : NULL;
 }
 
 /* ---- values ---- */
@@ -723,7 +657,7 @@ static int not_a_dimension(struct loader *L, const yaml_node_t *key)
 		return oom(L, key);
 	for (size_t i = 0; i < m->ndims; i++)
 		names[i] = m->dims[i].key;
-	s = matrix_suggest(scalar(key), names, m->ndims);
+	s = suggest_closest(scalar(key), names, m->ndims);
 	if (!s) {
 		join_names(why, sizeof why, names, m->ndims);
 		free(names);
@@ -851,7 +785,7 @@ static int check_placeholders(struct loader *L, const yaml_node_t *at_node, cons
 		for (i = 0; i < ARRAY_SIZE(placeholders) && strcmp(placeholders[i], name); i++)
 			;
 		if (i == ARRAY_SIZE(placeholders) && !matrix_dim(L->m, name)) {
-			const char *s = matrix_suggest(name, placeholders, ARRAY_SIZE(placeholders));
+			const char *s = suggest_closest(name, placeholders, ARRAY_SIZE(placeholders));
 			return error_node(L, at_node, "unknown placeholder {%s}%s%s%s (known: {host} "
 					  "{port} {path} {size} {response_size} {count} {concurrency} "
 					  "{duration_s} {endpoint} and the keys of matrix:)", name,

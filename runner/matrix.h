@@ -201,8 +201,4 @@ int matrix_parse_value(enum value_kind kind, const char *text,
 /* Index of a metric name in matrix_metrics, or -1. */
 int matrix_metric_index(const char *name);
 
-/* The closest of `n` candidates to `word` by edit distance, or NULL when
- * none is close enough to suggest. */
-const char *matrix_suggest(const char *word, const char *const *cands, size_t n);
-
 #endif

@@ -1,5 +1,6 @@
 /* Cartesian product, exclude, --only, and per-cell checks.  See plan.h. */
 #include "plan.h"
+#include "suggest.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -32,9 +33,9 @@ int plan_parse_only(const struct matrix *m, const char *arg, struct only_filter 
 		size_t n = m->ndims < 64 ? m->ndims : 64;
 		for (size_t i = 0; i < n; i++)
 			cands[i] = dim_keys(m, i);
-		const char *s = matrix_suggest(key, cands, n);
-		snprintf(err, errlen, "--only %s: '%s' is not a key of %s's matrix%s%s%s", arg, key,
-			 m->path, s ? "; did you mean '" : "", s ? s : "", s ? "'?" : "");
+		char hint[128];
+		snprintf(err, errlen, "--only %s: '%s' is not a key of %s's matrix%s", arg, key,
+			 m->path, suggest_hint(key, cands, n, hint, sizeof(hint)));
 		return -1;
 	}
 	if (matrix_parse_value(m->dims[d].kind, eq + 1, &v, why, sizeof(why)) < 0) {

@@ -1,19 +1,12 @@
 /* Progress on stderr: see progress.h. */
 #include "progress.h"
+#include "clock.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
 
 static char *hms(double s, char *buf, size_t len)
 {
@@ -32,7 +25,7 @@ void progress_init(struct progress *p, unsigned total, int quiet)
 	p->tty = isatty(2);
 	p->quiet = quiet;
 	p->total = total;
-	p->t0 = now_ns();
+	p->t0 = clock_now_ns();
 }
 
 void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsigned rep,
@@ -42,7 +35,7 @@ void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsign
 	p->ncells = ncells;
 	p->rep = rep;
 	p->nreps = nreps;
-	p->rep_t0 = now_ns();
+	p->rep_t0 = clock_now_ns();
 	snprintf(p->label, sizeof(p->label), "%s", label);
 	progress_tick(p);
 }
@@ -51,13 +44,13 @@ void progress_tick(void *arg)
 {
 	struct progress *p = arg;
 	char e[32], eta[32];
-	double elapsed = (double)(now_ns() - p->t0) / 1e9;
+	double elapsed = (double)(clock_now_ns() - p->t0) / 1e9;
 
 	if (!p->tty || p->quiet)
 		return;
 	if (p->done)
 		hms(p->spent_s / p->done * (p->total - p->done) -
-		    (double)(now_ns() - p->rep_t0) / 1e9, eta, sizeof(eta));
+		    (double)(clock_now_ns() - p->rep_t0) / 1e9, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--:--");
 	fprintf(stderr, "\r\033[K[cell %u/%u rep %u/%u] %.120s  %s elapsed, ETA %s", p->cell_i,
@@ -128,5 +121,5 @@ void progress_finish(struct progress *p, unsigned failed, unsigned skipped, cons
 		snprintf(sk, sizeof(sk), ", %u skipped", skipped);
 	fprintf(stderr, "matrix: %u of %u cell repetitions ok, %u failed%s, in %s; results in %s\n",
 		p->done - failed - skipped, p->done, failed, sk,
-		hms((double)(now_ns() - p->t0) / 1e9, e, sizeof(e)), dir);
+		hms((double)(clock_now_ns() - p->t0) / 1e9, e, sizeof(e)), dir);
 }

@@ -63,7 +63,7 @@ MUTATIONS = [
      "uint64_t i = (now_ns - t0_ns) / interval_ns;",
      "uint64_t i = (now_ns - t0_ns) / interval_ns + 1;",
      "unit:test_timeline|e2e:test_run.sh:t_stream_counts_at_receiver", "release"),
-    ("lone-cr-not-quoted", "reports/csvfile.c",
+    ("lone-cr-not-quoted", "base/csvfile.c",
      "return strpbrk(s, \",\\\"\\r\\n\") != NULL;",
      "return strpbrk(s, \",\\\"\\n\") != NULL;",
      "unit:test_csv", "release"),

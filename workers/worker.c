@@ -1,6 +1,7 @@
 /* The worker's main loop for each pattern, its timing and its result
  * record.  See worker.h for the wire behaviour and wire.h for the record. */
 #include "worker.h"
+#include "clock.h"
 #include "matrix.h"
 #include "timeline.h"
 #include "transport.h"
@@ -33,23 +34,6 @@ struct wopts {
 	const char *bind, *connect;
 	int report_fd, control_fd, human;
 };
-
-static uint64_t now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
-static uint64_t cpu_ns(void)
-{
-	struct rusage ru;
-
-	getrusage(RUSAGE_SELF, &ru);
-	return ((uint64_t)ru.ru_utime.tv_sec + (uint64_t)ru.ru_stime.tv_sec) * 1000000000ull +
-	       ((uint64_t)ru.ru_utime.tv_usec + (uint64_t)ru.ru_stime.tv_usec) * 1000ull;
-}
 
 /* A failure: on the wire for the runner, on stderr for a person. */
 static int fail(const struct wopts *o, const char *stage, const char *msg)
@@ -159,8 +143,8 @@ static void *control_thread(void *arg)
 	struct server *s = arg;
 
 	if (wait_start(s->o->control_fd) == 0) {
-		atomic_store(&s->cpu0, cpu_ns());
-		server_t0(s, now_ns());
+		atomic_store(&s->cpu0, clock_cpu_ns());
+		server_t0(s, clock_now_ns());
 	}
 	return NULL;
 }
@@ -170,7 +154,7 @@ static void *control_thread(void *arg)
  * client waiting out a lost reply never trips it). */
 static int lossy_quiet(const struct server *s, uint64_t last_rx)
 {
-	uint64_t limit = 10 * s->o->loss_timeout_ns, now = now_ns();
+	uint64_t limit = 10 * s->o->loss_timeout_ns, now = clock_now_ns();
 
 	if (limit < 1000000000ull)
 		limit = 1000000000ull;
@@ -193,7 +177,7 @@ static void serve_pingpong(struct conn_job *j)
 	}
 	fill_pattern(out, resp);
 	size_t seqlen = req < resp ? req : resp;
-	uint64_t last_rx = now_ns();
+	uint64_t last_rx = clock_now_ns();
 	if (seqlen > 8)
 		seqlen = 8;
 	for (;;) {
@@ -208,7 +192,7 @@ static void serve_pingpong(struct conn_job *j)
 		if (rc < 0 && errno == ECONNREFUSED && t->lossy)
 			break;	/* a datagram peer that is gone: a reply of ours bounced */
 		if (t->lossy || t->quiet_ends)
-			last_rx = now_ns();
+			last_rx = clock_now_ns();
 		if (rc < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 errno == EPROTO ? "stream ended inside a message" : strerror(errno));
@@ -241,7 +225,7 @@ static void serve_stream(struct conn_job *j)
 	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
 	unsigned char *buf = malloc(cap);
 	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
-	uint64_t last_rx = now_ns();
+	uint64_t last_rx = clock_now_ns();
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
@@ -258,7 +242,7 @@ static void serve_stream(struct conn_job *j)
 			continue;
 		}
 		if (o->t->quiet_ends)
-			last_rx = now_ns();
+			last_rx = clock_now_ns();
 		if (n < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 strerror(errno));
@@ -268,7 +252,7 @@ static void serve_stream(struct conn_job *j)
 		total += (uint64_t)n;
 		if (total <= warm)
 			continue;
-		uint64_t now = now_ns();
+		uint64_t now = clock_now_ns();
 		uint64_t msgs = (total - warm) / size;
 		if (!j->first_ns) {
 			j->first_ns = now;
@@ -300,7 +284,7 @@ static void serve_stream_lossy(struct conn_job *j)
 	const struct wopts *o = s->o;
 	size_t size = o->topts.size;
 	unsigned char *buf = malloc(size), *seen = NULL;
-	uint64_t max_seen = 0, unique = 0, seen_cap = 0, last_rx = now_ns();
+	uint64_t max_seen = 0, unique = 0, seen_cap = 0, last_rx = clock_now_ns();
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
@@ -324,11 +308,11 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->stage = "receive";
 			break;
 		}
-		last_rx = now_ns();
+		last_rx = clock_now_ns();
 		uint64_t seq = read_seq(buf, size);
 		if (seq < o->warmup)
 			continue;
-		uint64_t idx = seq - o->warmup, now = now_ns();
+		uint64_t idx = seq - o->warmup, now = clock_now_ns();
 		if (idx >= seen_cap * 8) {
 			uint64_t cap = seen_cap ? seen_cap : 1024;
 			while (cap * 8 <= idx)
@@ -424,7 +408,7 @@ static int run_server(const struct wopts *o)
 		else
 			rc = fail(o, "thread", "cannot start control thread");
 	}
-	cpu0 = cpu_ns();
+	cpu0 = clock_cpu_ns();
 	uint64_t first_accept_ns = 0;
 	for (; !rc && accepted < o->connections; accepted++) {
 		struct conn_job *j = &s.jobs[accepted];
@@ -434,7 +418,7 @@ static int run_server(const struct wopts *o)
 			break;
 		}
 		if (!first_accept_ns)
-			first_accept_ns = now_ns();
+			first_accept_ns = clock_now_ns();
 		if (pthread_create(&j->thread, NULL, conn_thread, j) != 0) {
 			o->t->close(&j->c);
 			rc = fail(o, "thread", "cannot start connection thread");
@@ -475,10 +459,10 @@ static int run_server(const struct wopts *o)
 	/* the timed window's CPU: from the start signal when there was one */
 	if (atomic_load(&s.cpu0))
 		cpu0 = atomic_load(&s.cpu0);
-	r.cpu_ns = cpu_ns() - cpu0;
+	r.cpu_ns = clock_cpu_ns() - cpu0;
 	if (o->pattern != PAT_STREAM) {	/* clients time round trips; the server's window is start..now */
 		r.start_ns = atomic_load(&s.t0) ? atomic_load(&s.t0) : first_accept_ns;
-		r.end_ns = now_ns();
+		r.end_ns = clock_now_ns();
 	} else if (r.start_ns == UINT64_MAX) {
 		r.start_ns = 0;
 	} else {
@@ -539,14 +523,14 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 	int rc;
 
 	stamp_seq(cl->req, cl->reqlen, seq);
-	t0 = now_ns();
+	t0 = clock_now_ns();
 	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
 		return client_error(cl, "send", "send to");
 	for (;;) {
 		if (t->lossy && cl->c.fd >= 0) {
 			/* the reply is lost once loss_timeout has passed since the
 			 * request left, however many late replies came meanwhile */
-			uint64_t now = now_ns(), deadline = t0 + cl->o->loss_timeout_ns;
+			uint64_t now = clock_now_ns(), deadline = t0 + cl->o->loss_timeout_ns;
 			struct timespec left = { 0, 0 };
 			struct pollfd p = { .fd = cl->c.fd, .events = POLLIN };
 			if (now < deadline)
@@ -576,7 +560,7 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq)
 			break;
 	}
-	*rtt = now_ns() - t0;
+	*rtt = clock_now_ns() - t0;
 	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
 		cl->mismatches++;
 	return 0;
@@ -592,7 +576,7 @@ static int pingpong_serial(struct client *cl)
 	const struct wopts *o = cl->o;
 	uint64_t rtt, now;
 
-	cl->start_ns = now = now_ns();
+	cl->start_ns = now = clock_now_ns();
 	for (uint64_t seq = o->warmup; !done(o, cl->messages + cl->lost, now, cl->start_ns); seq++) {
 		int rc = round_trip(cl, seq, &rtt);
 		if (rc < 0)
@@ -601,7 +585,7 @@ static int pingpong_serial(struct client *cl)
 			hist_record(cl->hist, rtt);
 			cl->messages++;
 		}
-		now = now_ns();
+		now = clock_now_ns();
 	}
 	cl->end_ns = now;
 	return 0;
@@ -624,7 +608,7 @@ static int pingpong_pipelined(struct client *cl)
 		free(t_start);
 		return client_error(cl, "setup", "non-blocking");
 	}
-	cl->start_ns = now = now_ns();
+	cl->start_ns = now = clock_now_ns();
 	for (;;) {
 		int progress = 0;
 		/* stop only between requests: a half-written one is finished */
@@ -633,7 +617,7 @@ static int pingpong_pipelined(struct client *cl)
 		while (!stop_sending && sent - recvd < o->inflight) {
 			if (woff == 0) {
 				stamp_seq(cl->req, cl->reqlen, seq0 + sent);
-				t_start[sent % o->inflight] = now_ns();
+				t_start[sent % o->inflight] = clock_now_ns();
 			}
 			ssize_t n = write(wfd, cl->req + woff, cl->reqlen - woff);
 			if (n < 0) {
@@ -647,7 +631,7 @@ static int pingpong_pipelined(struct client *cl)
 			if (woff == cl->reqlen) {
 				woff = 0;
 				sent++;
-				if (done(o, sent, now_ns(), cl->start_ns))
+				if (done(o, sent, clock_now_ns(), cl->start_ns))
 					stop_sending = 1;
 			}
 		}
@@ -667,7 +651,7 @@ static int pingpong_pipelined(struct client *cl)
 			progress = 1;
 			roff += (size_t)n;
 			if (roff == cl->resplen) {
-				now = now_ns();
+				now = clock_now_ns();
 				hist_record(cl->hist, now - t_start[recvd % o->inflight]);
 				if (o->pattern == PAT_ECHO &&
 				    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
@@ -690,7 +674,7 @@ static int pingpong_pipelined(struct client *cl)
 				goto out;
 			}
 		}
-		now = now_ns();
+		now = clock_now_ns();
 	}
 	cl->messages = recvd;
 	rc = 0;
@@ -712,11 +696,11 @@ static int pingpong_window(struct client *cl)
 
 	if (!t_start)
 		return client_error(cl, "setup", "memory for");
-	cl->start_ns = now = now_ns();
+	cl->start_ns = now = clock_now_ns();
 	for (;;) {
 		while (sent - recvd < o->inflight && !done(o, sent, now, cl->start_ns)) {
 			stamp_seq(cl->req, cl->reqlen, seq0 + sent);
-			t_start[sent % o->inflight] = now_ns();
+			t_start[sent % o->inflight] = clock_now_ns();
 			if (t->send(&cl->c, cl->req, cl->reqlen) < 0) {
 				client_error(cl, "send", "send to");
 				goto out;
@@ -732,7 +716,7 @@ static int pingpong_window(struct client *cl)
 			client_error(cl, "receive", "receive from");
 			goto out;
 		}
-		now = now_ns();
+		now = clock_now_ns();
 		hist_record(cl->hist, now - t_start[recvd % o->inflight]);
 		if (o->pattern == PAT_ECHO &&
 		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
@@ -752,16 +736,16 @@ static int stream_send(struct client *cl, uint64_t *sent)
 	const struct wopts *o = cl->o;
 	uint64_t n = 0, now;
 
-	cl->start_ns = now = now_ns();
+	cl->start_ns = now = clock_now_ns();
 	while (!done(o, n, now, cl->start_ns)) {
 		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
 		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
 			return client_error(cl, "send", "send to");
 		n++;
 		if (o->duration_ns)
-			now = now_ns();
+			now = clock_now_ns();
 	}
-	cl->end_ns = now_ns();
+	cl->end_ns = clock_now_ns();
 	*sent = n;
 	return 0;
 }
@@ -850,7 +834,7 @@ static int run_client(const struct wopts *o)
 		rc = fail(o, "start", "runner closed the control pipe before the start signal");
 		goto out;
 	}
-	cpu0 = cpu_ns();
+	cpu0 = clock_cpu_ns();
 	if (o->pattern == PAT_STREAM) {
 		if (stream_send(&cl, &sent) < 0)
 			goto failed;
@@ -858,7 +842,7 @@ static int run_client(const struct wopts *o)
 		   : cl.c.fd >= 0 ? pingpong_pipelined(&cl) : pingpong_window(&cl)) {
 		goto failed;
 	}
-	r.cpu_ns = cpu_ns() - cpu0;
+	r.cpu_ns = clock_cpu_ns() - cpu0;
 	struct conn_info ci;
 	o->t->info(&cl.c, &ci);
 	o->t->close(&cl.c);

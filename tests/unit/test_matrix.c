@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "matrix.h"
+#include "suggest.h"
 #include "transport.h"
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -568,19 +569,19 @@ static void suggest(void **state)
 	static const char *const trans[] = { "tcp", "unix" };
 
 	(void)state;
-	assert_string_equal(matrix_suggest("repat", keys, 7), "repeat");
-	assert_string_equal(matrix_suggest("REPEAT", keys, 7), "repeat");
-	assert_string_equal(matrix_suggest("discription", keys, 7), "description");
-	assert_string_equal(matrix_suggest("timeuot", keys, 7), "timeout");
-	assert_string_equal(matrix_suggest("matrixx", keys, 7), "matrix");
-	assert_string_equal(matrix_suggest("tpc", trans, 2), "tcp");
-	assert_string_equal(matrix_suggest("unx", trans, 2), "unix");
-	assert_null(matrix_suggest("colour", keys, 7));
-	assert_null(matrix_suggest("rpt", keys, 7));
-	assert_null(matrix_suggest("at", tie, 2));	/* two at distance 1 */
-	assert_null(matrix_suggest("x", trans, 2));
-	assert_null(matrix_suggest("", trans, 2));
-	assert_null(matrix_suggest("tcp", trans, 0));
+	assert_string_equal(suggest_closest("repat", keys, 7), "repeat");
+	assert_string_equal(suggest_closest("REPEAT", keys, 7), "repeat");
+	assert_string_equal(suggest_closest("discription", keys, 7), "description");
+	assert_string_equal(suggest_closest("timeuot", keys, 7), "timeout");
+	assert_string_equal(suggest_closest("matrixx", keys, 7), "matrix");
+	assert_string_equal(suggest_closest("tpc", trans, 2), "tcp");
+	assert_string_equal(suggest_closest("unx", trans, 2), "unix");
+	assert_null(suggest_closest("colour", keys, 7));
+	assert_null(suggest_closest("rpt", keys, 7));
+	assert_null(suggest_closest("at", tie, 2));	/* two at distance 1 */
+	assert_null(suggest_closest("x", trans, 2));
+	assert_null(suggest_closest("", trans, 2));
+	assert_null(suggest_closest("tcp", trans, 0));
 }
 
 /* A temporary file; the caller unlinks path. */

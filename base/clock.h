@@ -1,0 +1,20 @@
+/*
+ * clock: the one clock matrix measures with, and CPU time.
+ *
+ * clock_now_ns() is CLOCK_MONOTONIC in nanoseconds: it never jumps, and its
+ * readings are comparable between processes on one host (the workers'
+ * timestamps and the runner's deadlines use it).  clock_cpu_ns() is the
+ * user + system CPU this process has used; clock_rusage_ns() the same of a
+ * struct rusage (a reaped child's, from wait4).
+ */
+#ifndef MATRIX_CLOCK_H
+#define MATRIX_CLOCK_H
+
+#include <stdint.h>
+#include <sys/resource.h>
+
+uint64_t clock_now_ns(void);
+uint64_t clock_cpu_ns(void);
+uint64_t clock_rusage_ns(const struct rusage *ru);
+
+#endif
