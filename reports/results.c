@@ -35,30 +35,7 @@ static void figures(const struct result_row *r, double *v)
 void results_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
 			  size_t len)
 {
-	switch (d->kind) {
-	case VK_SIZE:
-	case VK_COUNT:
-		snprintf(buf, len, "%" PRIu64, v->num);
-		break;
-	case VK_DURATION:
-		snprintf(buf, len, "%.9g", (double)v->num / 1e9);
-		break;
-	case VK_BOOL:
-		snprintf(buf, len, "%s", v->num ? "true" : "false");
-		break;
-	case VK_PATTERN:
-		snprintf(buf, len, "%s", pattern_names[v->num]);
-		break;
-	case VK_TRANSPORT:
-		snprintf(buf, len, "%s", transport_at((size_t)v->num)->name);
-		break;
-	case VK_ENDPOINT:
-		snprintf(buf, len, "%s", endpoint_names[v->num]);
-		break;
-	case VK_PROGRAM:
-		snprintf(buf, len, "%s", v->text);
-		break;
-	}
+	matrix_format_value(d, v, buf, len);
 }
 
 int results_open(struct results_writer *w, const char *dir, const struct plan *pl,

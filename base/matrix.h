@@ -11,7 +11,7 @@
  *   timeout: 60s                 per cell repetition (default 60s)
  *   matrix:                      mapping; each value a scalar or a flow/block list
  *     pattern: echo              echo | pingpong | stream
- *     transport: [unix, tcp]     a registered transport (workers/transport.h)
+ *     transport: [unix, tcp]     a transport's name (vocab.h, transports/transport.h)
  *     size: [10, 1KiB]           bytes, K/KiB/M/MiB (units.h)
  *     response_size: 1KiB        pingpong only; default: size
  *     concurrency: [1, 4]        client workers (default 1)
@@ -61,9 +61,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "vocab.h"
+
 enum value_kind {
 	VK_PATTERN,	/* one of patterns below, num = enum pattern */
-	VK_TRANSPORT,	/* a registered transport name, num = registry index */
+	VK_TRANSPORT,	/* a transport name, num = index into transport_names */
 	VK_SIZE,	/* bytes, num; zero refused */
 	VK_COUNT,	/* positive integer, num */
 	VK_DURATION,	/* nanoseconds, num; zero refused */
@@ -71,12 +73,6 @@ enum value_kind {
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
 };
-
-enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
-extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
-
-enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT__COUNT };
-extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
 
 /* A position in the matrix file, 1-based. */
 struct srcpos {
@@ -110,10 +106,6 @@ struct exclude_rule {
 	size_t nterms;
 	struct srcpos pos;	/* of the mapping */
 };
-
-/* The figures of results.csv that reports summarize and ratios compare. */
-#define MATRIX_NMETRICS 10
-extern const char *const matrix_metrics[MATRIX_NMETRICS];
 
 /* One `report: ratios:` entry. */
 struct ratio_spec {
@@ -198,7 +190,10 @@ int matrix_key_kind(const char *key);
 int matrix_parse_value(enum value_kind kind, const char *text,
 		       struct mvalue *v, char *why, size_t whylen);
 
-/* Index of a metric name in matrix_metrics, or -1. */
-int matrix_metric_index(const char *name);
+/* A value as results.csv writes it (and as reports read it back): sizes
+ * and counts in plain numbers, durations in seconds, booleans true/false,
+ * names as the vocabulary spells them. */
+void matrix_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
+			 size_t len);
 
 #endif

@@ -1,0 +1,218 @@
+/*
+ * matrix: the schema of a matrix file (the keys of `matrix:` and their
+ * kinds) and its values both ways, text to number and back: see matrix.h.
+ * The YAML walk is matrix_load.c, with one file per section.
+ */
+#include "matrix_load.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <regex.h>
+
+#include "suggest.h"
+#include "units.h"
+
+static const char *const kind_names[] = {
+	[VK_PATTERN] = "pattern",
+	[VK_TRANSPORT] = "transport",
+	[VK_SIZE] = "size",
+	[VK_COUNT] = "count",
+	[VK_DURATION] = "duration",
+	[VK_BOOL] = "boolean",
+	[VK_ENDPOINT] = "endpoint",
+	[VK_PROGRAM] = "program",
+};
+
+/* The keys of `matrix:`; a new dimension is one line here. */
+static const struct dimspec dimspecs[] = {
+	{ "pattern", VK_PATTERN, 0 },
+	{ "transport", VK_TRANSPORT, 0 },
+	{ "size", VK_SIZE, 0 },
+	{ "response_size", VK_SIZE, 0 },
+	{ "concurrency", VK_COUNT, 1024 },
+	{ "count", VK_COUNT, 0 },
+	{ "duration", VK_DURATION, 0 },
+	{ "inflight", VK_COUNT, 1024 },
+	{ "nodelay", VK_BOOL, 0 },
+	{ "allow_loss", VK_BOOL, 0 },
+	{ "loss_timeout", VK_DURATION, 0 },
+	{ "endpoint", VK_ENDPOINT, 0 },
+	{ "server", VK_PROGRAM, 0 },
+	{ "client", VK_PROGRAM, 0 },
+	{ "interval", VK_DURATION, 0 },
+};
+
+/* ---- values ---- */
+
+static int parse_pattern(const char *text, uint64_t *num, char *why,
+			 size_t whylen)
+{
+	for (size_t i = 0; i < PAT__COUNT; i++) {
+		if (!strcmp(pattern_names[i], text)) {
+			*num = i;
+			return 0;
+		}
+	}
+	return ml_unknown_name("pattern", text, pattern_names, PAT__COUNT, why,
+			    whylen);
+}
+
+static int parse_transport(const char *text, uint64_t *num, char *why,
+			   size_t whylen)
+{
+	for (size_t i = 0; i < VOCAB_NTRANSPORTS; i++) {
+		if (!strcmp(transport_names[i], text)) {
+			*num = i;
+			return 0;
+		}
+	}
+	return ml_unknown_name("transport", text, transport_names, VOCAB_NTRANSPORTS, why,
+			       whylen);
+}
+
+/* text as a number of kind, without copying it. */
+int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
+		     char *why, size_t whylen)
+{
+	char r[160];
+	int b, rc = 0;
+
+	if (!*text)
+		return ml_failf(why, whylen, "missing value");
+	switch (kind) {
+	case VK_PATTERN:
+		return parse_pattern(text, num, why, whylen);
+	case VK_TRANSPORT:
+		return parse_transport(text, num, why, whylen);
+	case VK_PROGRAM:
+		/* checked against programs: once the whole file is read */
+		if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+			   "0123456789_.-") != strlen(text))
+			return ml_failf(why, whylen, "'%s' is not a program name: letters, digits, "
+				     "'_', '.' and '-'", text);
+		*num = 0;
+		if (strcmp(text, "builtin")) {
+			uint64_t h = 1469598103934665603ull;	/* FNV-1a */
+			for (const char *c = text; *c; c++)
+				h = (h ^ (unsigned char)*c) * 1099511628211ull;
+			*num = h | 1;
+		}
+		return 0;
+	case VK_ENDPOINT:
+		for (size_t i = 0; i < EP__COUNT; i++)
+			if (!strcmp(endpoint_names[i], text)) {
+				*num = i;
+				return 0;
+			}
+		return ml_unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
+	case VK_BOOL:
+		rc = units_parse_bool(text, &b, r, sizeof r);
+		if (!rc)
+			*num = (uint64_t)b;
+		break;
+	case VK_SIZE:
+		rc = units_parse_size(text, num, r, sizeof r);
+		break;
+	case VK_COUNT:
+		rc = units_parse_count(text, num, r, sizeof r);
+		break;
+	case VK_DURATION:
+		rc = units_parse_duration(text, num, r, sizeof r);
+		break;
+	default:
+		return ml_failf(why, whylen, "unknown value kind %d", (int)kind);
+	}
+	if (rc)
+		return ml_failf(why, whylen, "invalid %s '%s': %s", kind_names[kind],
+			     text, r);
+	if (kind != VK_BOOL && *num == 0)
+		return ml_failf(why, whylen, "invalid %s '%s': must be greater than zero",
+			     kind_names[kind], text);
+	return 0;
+}
+
+int matrix_parse_value(enum value_kind kind, const char *text,
+		       struct mvalue *v, char *why, size_t whylen)
+{
+	uint64_t num;
+	char *copy;
+
+	if (ml_parse_num(kind, text, &num, why, whylen))
+		return -1;
+	copy = strdup(text);
+	if (!copy)
+		return ml_failf(why, whylen, "out of memory");
+	v->text = copy;
+	v->num = num;
+	return 0;
+}
+
+const struct dimspec *ml_find_dimspec(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
+		if (!strcmp(dimspecs[i].key, key))
+			return &dimspecs[i];
+	return NULL;
+}
+
+int matrix_key_kind(const char *key)
+{
+	const struct dimspec *s = ml_find_dimspec(key);
+
+	return s ? (int)s->kind : -1;
+}
+
+const struct dimension *matrix_dim(const struct matrix *m, const char *key)
+{
+	for (size_t i = 0; i < m->ndims; i++)
+		if (!strcmp(m->dims[i].key, key))
+			return &m->dims[i];
+	return NULL;
+}
+
+void matrix_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
+			 size_t len)
+{
+	switch (d->kind) {
+	case VK_SIZE:
+	case VK_COUNT:
+		snprintf(buf, len, "%" PRIu64, v->num);
+		break;
+	case VK_DURATION:
+		snprintf(buf, len, "%.9g", (double)v->num / 1e9);
+		break;
+	case VK_BOOL:
+		snprintf(buf, len, "%s", v->num ? "true" : "false");
+		break;
+	case VK_PATTERN:
+		snprintf(buf, len, "%s", pattern_names[v->num]);
+		break;
+	case VK_TRANSPORT:
+		snprintf(buf, len, "%s", transport_names[v->num]);
+		break;
+	case VK_ENDPOINT:
+		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
+	case VK_PROGRAM:
+		snprintf(buf, len, "%s", v->text);
+		break;
+	}
+}
+
+int ml_unknown_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[ARRAY_SIZE(dimspecs)];
+	char why[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
+		names[i] = dimspecs[i].key;
+	ml_unknown_name("dimension", scalar(key), names, ARRAY_SIZE(names), why,
+		     sizeof why);
+	return error_node(L, key, "matrix: %s", why);
+}

@@ -1,0 +1,233 @@
+/* matrix: (the dimensions) and exclude: of a matrix file: see matrix_load.h. */
+#include "matrix_load.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <regex.h>
+
+#include "suggest.h"
+#include "units.h"
+
+/* Dimensions that may not both be written. */
+static const struct {
+	const char *a, *b, *why;
+} exclusive[] = {
+	{ "count", "duration",
+	  "count and duration are exclusive: a cell runs for a count of messages or for a duration" },
+};
+
+/* ---- matrix: ---- */
+
+/* One more value for d, kept in d->values (room for it is allocated);
+ * key is NULL for an item of a list. */
+static int load_value(struct loader *L, struct dimension *d,
+		      const struct dimspec *spec, const yaml_node_t *key,
+		      const yaml_node_t *val)
+{
+	struct mvalue v = { 0 };
+	char why[256];
+
+	if (val->type != YAML_SCALAR_NODE)
+		return error_node(L, val, "%s: expected a scalar or a list of scalars",
+				  d->key);
+	if (matrix_parse_value(spec->kind, scalar(val), &v, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", d->key, why);
+	v.pos = ml_node_pos(val);
+	d->values[d->nvalues++] = v;
+	if (spec->max && v.num > spec->max)
+		return error_node(L, val, "%s: '%s' is too large: at most %llu",
+				  d->key, v.text, (unsigned long long)spec->max);
+	for (size_t i = 0; i + 1 < d->nvalues; i++) {
+		const struct mvalue *o = &d->values[i];
+
+		if (o->num == v.num)
+			return error_node(L, val,
+				"%s: duplicate value '%s' (same as '%s' at line %d)",
+				d->key, v.text, o->text, o->pos.line);
+	}
+	return 0;
+}
+
+static int check_exclusive(struct loader *L, const yaml_node_t *key)
+{
+	const char *k = scalar(key);
+
+	for (size_t i = 0; i < ARRAY_SIZE(exclusive); i++) {
+		const char *other = !strcmp(k, exclusive[i].a) ? exclusive[i].b :
+				    !strcmp(k, exclusive[i].b) ? exclusive[i].a :
+				    NULL;
+
+		if (other && matrix_dim(L->m, other))
+			return error_node(L, key, "%s", exclusive[i].why);
+	}
+	return 0;
+}
+
+static int load_dimension(struct loader *L, const yaml_node_t *key,
+			  const yaml_node_t *val)
+{
+	const struct dimspec *spec = ml_find_dimspec(scalar(key));
+	struct dimension *d = &L->m->dims[L->m->ndims];
+	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
+
+	if (!spec)
+		return ml_unknown_dimension(L, key);
+	if (check_exclusive(L, key))
+		return -1;
+	d->key = strdup(spec->key);
+	d->values = calloc(n ? n : 1, sizeof *d->values);
+	L->m->ndims++;
+	if (!d->key || !d->values)
+		return ml_oom(L, key);
+	d->kind = spec->kind;
+	d->pos = ml_node_pos(key);
+	if (val->type != YAML_SEQUENCE_NODE)
+		return load_value(L, d, spec, key, val);
+	d->is_list = 1;
+	if (!n)
+		return error_node(L, val, "%s: empty list; give at least one value",
+				  d->key);
+	for (size_t i = 0; i < n; i++)
+		if (load_value(L, d, spec, NULL, item(L, val, i)))
+			return -1;
+	return 0;
+}
+
+int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	size_t n;
+
+	if (is_null(val) ||
+	    (val->type == YAML_MAPPING_NODE && !npairs(val)))
+		return error_node(L, at(key, val),
+			"matrix: must not be empty; give at least one dimension, such as transport: [unix, tcp]");
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, val,
+			"matrix: expected a mapping of dimension: value or [values]");
+	if (ml_check_keys(L, val))
+		return -1;
+	n = npairs(val);
+	L->m->dims = calloc(n, sizeof *L->m->dims);
+	if (!L->m->dims)
+		return ml_oom(L, val);
+	for (size_t i = 0; i < n; i++)
+		if (load_dimension(L, pair_key(L, val, i), pair_val(L, val, i)))
+			return -1;
+	return 0;
+}
+
+/* ---- exclude: ---- */
+
+static int not_a_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const struct matrix *m = L->m;
+	const char **names = calloc(m->ndims, sizeof *names);
+	const char *s;
+	char why[512] = "";
+
+	if (!names)
+		return ml_oom(L, key);
+	for (size_t i = 0; i < m->ndims; i++)
+		names[i] = m->dims[i].key;
+	s = suggest_closest(scalar(key), names, m->ndims);
+	if (!s) {
+		ml_join_names(why, sizeof why, names, m->ndims);
+		free(names);
+		return error_node(L, key,
+			"exclude: '%s' is not a dimension of this matrix (dimensions: %s)",
+			scalar(key), why);
+	}
+	free(names);
+	return error_node(L, key,
+		"exclude: '%s' is not a dimension of this matrix; did you mean '%s'?",
+		scalar(key), s);
+}
+
+static int load_term(struct loader *L, struct exclude_rule *r,
+		     const yaml_node_t *key, const yaml_node_t *val)
+{
+	const struct dimension *d = matrix_dim(L->m, scalar(key));
+	struct exclude_term *t = &r->terms[r->nterms];
+	char why[256];
+	size_t i;
+
+	if (!d)
+		return not_a_dimension(L, key);
+	if (val->type != YAML_SCALAR_NODE)
+		return error_node(L, val, "exclude: %s: expected a scalar, not a %s",
+				  d->key, val->type == YAML_MAPPING_NODE ?
+				  "mapping" : "list");
+	if (matrix_parse_value(d->kind, scalar(val), &t->value, why, sizeof why))
+		return error_node(L, at(key, val), "exclude: %s: %s", d->key, why);
+	r->nterms++;
+	t->dim = (size_t)(d - L->m->dims);
+	t->value.pos = ml_node_pos(val);
+	for (i = 0; i < d->nvalues; i++)
+		if (d->values[i].num == t->value.num)
+			return 0;
+	return error_node(L, val, "exclude: %s %s is not a value of dimension '%s'",
+			  d->key, t->value.text, d->key);
+}
+
+static int load_rule(struct loader *L, const yaml_node_t *map)
+{
+	struct exclude_rule *r = &L->m->excludes[L->m->nexcludes];
+	size_t n;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, map,
+			"exclude: each entry must be a mapping of dimension: value, such as {transport: unix, size: 1KiB}");
+	n = npairs(map);
+	if (!n)
+		return error_node(L, map,
+			"exclude: empty rule; give at least one dimension: value");
+	if (ml_check_keys(L, map))
+		return -1;
+	r->terms = calloc(n, sizeof *r->terms);
+	if (!r->terms)
+		return ml_oom(L, map);
+	r->pos = ml_node_pos(map);
+	L->m->nexcludes++;
+	for (size_t i = 0; i < n; i++)
+		if (load_term(L, r, pair_key(L, map, i), pair_val(L, map, i)))
+			return -1;
+	return 0;
+}
+
+int ml_load_excludes(struct loader *L, const yaml_node_t *seq)
+{
+	size_t n;
+
+	if (is_null(seq))
+		return 0;
+	if (seq->type != YAML_SEQUENCE_NODE)
+		return error_node(L, seq,
+			"exclude: expected a list of mappings, such as - {transport: unix, size: 1KiB}");
+	n = nitems(seq);
+	if (!n)
+		return 0;
+	L->m->excludes = calloc(n, sizeof *L->m->excludes);
+	if (!L->m->excludes)
+		return ml_oom(L, seq);
+	for (size_t i = 0; i < n; i++)
+		if (load_rule(L, item(L, seq, i)))
+			return -1;
+	return 0;
+}
+
+const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
+				   const yaml_node_t **keyp)
+{
+	for (size_t i = 0; i < npairs(map); i++)
+		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
+			if (keyp)
+				*keyp = pair_key(L, map, i);
+			return pair_val(L, map, i);
+		}
+	return NULL;
+}

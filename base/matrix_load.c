@@ -1,0 +1,516 @@
+/*
+ * matrix_load: a matrix file read with libyaml's document API, checked
+ * against the schema in matrix.h, as a `struct matrix`: the document, its
+ * top-level keys, and the messages and checks every section shares
+ * (matrix_load.h).  Sections: matrix_dims.c (matrix:, exclude:),
+ * matrix_programs.c, matrix_report.c.
+ *
+ * Every check reports "FILE:LINE:COL: message" at the node it is about and
+ * stops there; the loader owns nothing but the document, and whatever was
+ * already moved into the matrix is freed by matrix_release().
+ */
+#include "matrix_load.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <regex.h>
+
+#include "suggest.h"
+#include "units.h"
+
+/* Top-level keys, in the order of the schema. */
+typedef int load_fn(struct loader *L, yaml_node_t *key, yaml_node_t *val);
+static load_fn load_name, load_description, load_repeat, load_warmup,
+	load_timeout, load_exclude_later, load_report_later, load_programs_later;
+
+static const struct {
+	const char *key;
+	load_fn *load;
+} topkeys[] = {
+	{ "name", load_name },
+	{ "description", load_description },
+	{ "repeat", load_repeat },
+	{ "warmup", load_warmup },
+	{ "timeout", load_timeout },
+	{ "matrix", ml_load_matrix },
+	{ "exclude", load_exclude_later },
+	{ "report", load_report_later },
+	{ "programs", load_programs_later },
+};
+
+/* ---- messages ---- */
+
+__attribute__((format(printf, 3, 4)))
+int ml_failf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (buf && len) {
+		va_start(ap, fmt);
+		vsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+__attribute__((format(printf, 4, 5)))
+int ml_error_at(struct loader *L, size_t line, size_t col,
+		    const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (!L->err || !L->errlen)
+		return -1;
+	n = snprintf(L->err, L->errlen, "%s:%zu:%zu: ", L->path, line, col);
+	if (n >= 0 && (size_t)n < L->errlen) {
+		va_start(ap, fmt);
+		vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+
+struct srcpos ml_node_pos(const yaml_node_t *n)
+{
+	return (struct srcpos){ (int)n->start_mark.line + 1,
+				(int)n->start_mark.column + 1 };
+}
+
+/* Appends "a, b, c" to buf (which holds a string already). */
+void ml_join_names(char *buf, size_t len, const char *const *names,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t used = strlen(buf);
+
+		if (used + 1 >= len)
+			return;
+		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+	}
+}
+
+/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
+int ml_unknown_name(const char *what, const char *word,
+			const char *const *names, size_t n,
+			char *why, size_t whylen)
+{
+	const char *s = suggest_closest(word, names, n);
+
+	if (s)
+		return ml_failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
+			     what, word, s);
+	ml_failf(why, whylen, "unknown %s '%s' (known: ", what, word);
+	ml_join_names(why, whylen, names, n);
+	if (strlen(why) + 1 < whylen)
+		strcat(why, ")");
+	return -1;
+}
+
+/* ---- YAML checks ---- */
+
+
+
+
+
+
+
+
+
+/* Every key a scalar, none twice. */
+int ml_check_keys(struct loader *L, const yaml_node_t *map)
+{
+	size_t n = npairs(map);
+
+	for (size_t i = 0; i < n; i++) {
+		yaml_node_t *k = pair_key(L, map, i);
+
+		if (k->type != YAML_SCALAR_NODE)
+			return error_node(L, k, "expected a plain key, not a %s",
+					  k->type == YAML_MAPPING_NODE ?
+					  "mapping" : "list");
+		for (size_t j = 0; j < i; j++) {
+			yaml_node_t *o = pair_key(L, map, j);
+
+			if (!strcmp(scalar(o), scalar(k)))
+				return error_node(L, k,
+					"duplicate key '%s' (first at line %zu)",
+					scalar(k), o->start_mark.line + 1);
+		}
+	}
+	return 0;
+}
+
+int ml_want_scalar(struct loader *L, const yaml_node_t *key,
+		       const yaml_node_t *val)
+{
+	if (val->type == YAML_SCALAR_NODE)
+		return 0;
+	return error_node(L, val, "%s: expected a scalar, not a %s", scalar(key),
+			  val->type == YAML_MAPPING_NODE ? "mapping" : "list");
+}
+
+
+int ml_oom(struct loader *L, const yaml_node_t *n)
+{
+	return error_node(L, n, "out of memory");
+}
+
+/* ---- top-level keys ---- */
+
+static int load_name(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	const char *s;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	if (!*s)
+		return error_node(L, at(key, val), "name: must not be empty");
+	if (strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		      "0123456789_.-") != strlen(s))
+		return error_node(L, val,
+			"name: '%s' may only contain letters, digits, '_', '.' and '-'",
+			s);
+	L->m->name = strdup(s);
+	return L->m->name ? 0 : ml_oom(L, val);
+}
+
+static int load_description(struct loader *L, yaml_node_t *key,
+			    yaml_node_t *val)
+{
+	char *s;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	s = strdup(scalar(val));
+	if (!s)
+		return ml_oom(L, val);
+	free(L->m->description);
+	L->m->description = s;
+	return 0;
+}
+
+/* A scalar value of kind for a top-level key. */
+static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
+		   enum value_kind kind, uint64_t *num)
+{
+	char why[256];
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	if (ml_parse_num(kind, scalar(val), num, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", scalar(key), why);
+	return 0;
+}
+
+static int load_repeat(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	uint64_t n;
+
+	if (top_num(L, key, val, VK_COUNT, &n))
+		return -1;
+	if (n > UINT_MAX)
+		return error_node(L, val, "repeat: at most %u", UINT_MAX);
+	L->m->repeat = (unsigned)n;
+	L->m->repeat_pos = ml_node_pos(val);
+	return 0;
+}
+
+static int load_warmup(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	char why[160];
+	const char *s;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	if (!*s)
+		return error_node(L, at(key, val), "warmup: missing value");
+	if (units_parse_count(s, &L->m->warmup, why, sizeof why))
+		return error_node(L, val, "warmup: invalid count '%s': %s", s, why);
+	L->m->warmup_pos = ml_node_pos(val);
+	return 0;
+}
+
+static int load_timeout(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	if (top_num(L, key, val, VK_DURATION, &L->m->timeout_ns))
+		return -1;
+	L->m->timeout_pos = ml_node_pos(val);
+	return 0;
+}
+
+static int load_exclude_later(struct loader *L, yaml_node_t *key,
+			      yaml_node_t *val)
+{
+	(void)key;
+	L->exclude = val;
+	return 0;
+}
+
+static int load_report_later(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	(void)key;
+	L->report = val;
+	return 0;
+}
+
+static int load_programs_later(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	(void)key;
+	L->programs = val;
+	return 0;
+}
+
+/* ---- the document ---- */
+
+static int unknown_topkey(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[ARRAY_SIZE(topkeys)];
+	char why[512];
+
+	for (size_t i = 0; i < ARRAY_SIZE(topkeys); i++)
+		names[i] = topkeys[i].key;
+	ml_unknown_name("key", scalar(key), names, ARRAY_SIZE(names), why,
+		     sizeof why);
+	return error_node(L, key, "%s", why);
+}
+
+static int load_pair(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(topkeys); i++)
+		if (!strcmp(topkeys[i].key, scalar(key)))
+			return topkeys[i].load(L, key, val);
+	return unknown_topkey(L, key);
+}
+
+static int load_root(struct loader *L)
+{
+	yaml_node_t *root = yaml_document_get_root_node(&L->doc);
+
+	if (!root)
+		return ml_error_at(L, 1, 1,
+			"empty matrix file; expected a mapping with name: and matrix:");
+	if (root->type != YAML_MAPPING_NODE)
+		return error_node(L, root,
+			"expected a mapping with name: and matrix: at the top level");
+	if (ml_check_keys(L, root))
+		return -1;
+	for (size_t i = 0; i < npairs(root); i++)
+		if (load_pair(L, pair_key(L, root, i), pair_val(L, root, i)))
+			return -1;
+	if (!L->m->name)
+		return error_node(L, root, "missing required key 'name'");
+	if (!L->m->ndims)
+		return error_node(L, root, "missing required key 'matrix'");
+	if (L->programs && !is_null(L->programs) && ml_load_programs(L, L->programs))
+		return -1;
+	if (ml_check_program_dims(L))
+		return -1;
+	if (L->exclude && ml_load_excludes(L, L->exclude))
+		return -1;
+	if (L->report && ml_load_report(L, L->report))
+		return -1;
+	return 0;
+}
+
+/* libyaml's own message, at its mark. */
+static int syntax_error(struct loader *L, const yaml_parser_t *p)
+{
+	size_t line = p->problem_mark.line + 1, col = p->problem_mark.column + 1;
+	const char *problem = p->problem ? p->problem : "cannot parse";
+
+	if (p->error == YAML_MEMORY_ERROR)
+		return ml_error_at(L, 1, 1, "out of memory while parsing");
+	if (p->error == YAML_READER_ERROR) {
+		size_t off = p->problem_offset < L->len ? p->problem_offset : L->len;
+
+		line = col = 1;
+		for (size_t i = 0; i < off; i++, col++) {
+			if (L->buf[i] == '\n') {
+				line++;
+				col = 0;
+			}
+		}
+		return ml_error_at(L, line, col, "%s", problem);
+	}
+	if (p->context)
+		return ml_error_at(L, line, col, "%s (%s at line %zu)", problem,
+				p->context, p->context_mark.line + 1);
+	return ml_error_at(L, line, col, "%s", problem);
+}
+
+/* A matrix file is one document: anything after it is an error. */
+static int check_one_document(struct loader *L, yaml_parser_t *p)
+{
+	yaml_document_t next;
+	yaml_node_t *root;
+	int rc = 0;
+
+	if (!yaml_parser_load(p, &next))
+		return syntax_error(L, p);
+	root = yaml_document_get_root_node(&next);
+	if (root)
+		rc = error_node(L, root,
+			"a matrix file holds one YAML document; this is a second one");
+	yaml_document_delete(&next);
+	return rc;
+}
+
+void ml_matrix_init(struct matrix *m)
+{
+	memset(m, 0, sizeof *m);
+	m->repeat = MATRIX_DEFAULT_REPEAT;
+	m->warmup = MATRIX_DEFAULT_WARMUP;
+	m->timeout_ns = MATRIX_DEFAULT_TIMEOUT_NS;
+	m->report.noisy_cv = MATRIX_DEFAULT_NOISY_CV;
+}
+
+static int parse_document(struct loader *L)
+{
+	yaml_parser_t p;
+	int rc;
+
+	if (!yaml_parser_initialize(&p))
+		return ml_error_at(L, 1, 1, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);
+	if (!yaml_parser_load(&p, &L->doc)) {
+		rc = syntax_error(L, &p);
+		yaml_parser_delete(&p);
+		return rc;
+	}
+	rc = load_root(L);
+	if (!rc)
+		rc = check_one_document(L, &p);
+	yaml_document_delete(&L->doc);
+	yaml_parser_delete(&p);
+	return rc;
+}
+
+int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
+		       size_t len, char *err, size_t errlen)
+{
+	struct loader L = {
+		.path = path, .buf = buf, .len = len,
+		.m = m, .err = err, .errlen = errlen,
+	};
+
+	ml_matrix_init(m);
+	m->path = strdup(path);
+	m->description = strdup("");
+	if (!m->path || !m->description) {
+		matrix_release(m);
+		return ml_failf(err, errlen, "%s: out of memory", path);
+	}
+	if (parse_document(&L)) {
+		matrix_release(m);
+		return -1;
+	}
+	return 0;
+}
+
+/* The whole file in a malloc'd buffer. */
+static int read_file(const char *path, char **out, size_t *outlen,
+		     char *err, size_t errlen)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	size_t len = 0, cap = 0;
+
+	if (!f)
+		return ml_failf(err, errlen, "%s: cannot open: %s", path,
+			     strerror(errno));
+	for (;;) {
+		if (len == cap) {
+			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
+
+			if (!nb) {
+				free(buf);
+				fclose(f);
+				return ml_failf(err, errlen, "%s: out of memory", path);
+			}
+			buf = nb;
+		}
+		size_t n = fread(buf + len, 1, cap - len, f);
+
+		len += n;
+		if (n)
+			continue;
+		if (ferror(f)) {
+			int e = errno;
+
+			free(buf);
+			fclose(f);
+			return ml_failf(err, errlen, "%s: cannot read: %s", path,
+				     strerror(e));
+		}
+		break;
+	}
+	fclose(f);
+	*out = buf;
+	*outlen = len;
+	return 0;
+}
+
+int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	int rc;
+
+	ml_matrix_init(m);
+	if (read_file(path, &buf, &len, err, errlen))
+		return -1;
+	rc = matrix_load_buffer(m, path, buf, len, err, errlen);
+	free(buf);
+	return rc;
+}
+
+void matrix_release(struct matrix *m)
+{
+	for (size_t i = 0; i < m->ndims; i++) {
+		for (size_t j = 0; j < m->dims[i].nvalues; j++)
+			free(m->dims[i].values[j].text);
+		free(m->dims[i].values);
+		free(m->dims[i].key);
+	}
+	for (size_t i = 0; i < m->nexcludes; i++) {
+		for (size_t j = 0; j < m->excludes[i].nterms; j++)
+			free(m->excludes[i].terms[j].value.text);
+		free(m->excludes[i].terms);
+	}
+	for (size_t i = 0; i < m->report.nratios; i++) {
+		free(m->report.ratios[i].name);
+		free(m->report.ratios[i].numerator.text);
+		free(m->report.ratios[i].denominator.text);
+	}
+	free(m->report.ratios);
+	for (size_t i = 0; i < m->nprograms; i++) {
+		struct program *pr = &m->programs[i];
+		for (size_t k = 0; k < pr->nserver; k++)
+			free(pr->server[k]);
+		for (size_t k = 0; k < pr->nclient; k++)
+			free(pr->client[k]);
+		for (size_t k = 0; k < pr->nresults; k++)
+			free(pr->results[k].regex);
+		free(pr->server);
+		free(pr->client);
+		free(pr->results);
+		free(pr->ready);
+		free(pr->name);
+	}
+	free(m->programs);
+	free(m->dims);
+	free(m->excludes);
+	free(m->path);
+	free(m->name);
+	free(m->description);
+	ml_matrix_init(m);
+}

@@ -1,0 +1,138 @@
+/*
+ * matrix_load: private to the matrix model (base/matrix*.c), never
+ * included elsewhere.  The loader's state while it walks one YAML document,
+ * the checks every section shares, and small accessors for libyaml nodes.
+ *
+ * Every ml_ check that fails writes "FILE:LINE:COL: message" into the
+ * loader's err and returns -1; 0 means the node is fine.  The loader owns
+ * the document only: what a section takes from it is copied into the
+ * matrix, which matrix_release() frees.
+ */
+#ifndef MATRIX_MATRIX_LOAD_H
+#define MATRIX_MATRIX_LOAD_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <yaml.h>
+
+#include "matrix.h"
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+struct loader {
+	const char *path;
+	const char *buf;
+	size_t len;
+	yaml_document_t doc;
+	struct matrix *m;
+	char *err;
+	size_t errlen;
+	yaml_node_t *exclude;	/* loaded once matrix: is known */
+	yaml_node_t *report;	/* likewise */
+	yaml_node_t *programs;	/* likewise, before exclude: */
+};
+
+/* The keys of `matrix:`; a new dimension is one line in matrix.c. */
+struct dimspec {
+	const char *key;
+	enum value_kind kind;
+	uint64_t max;		/* largest value allowed, 0: no limit */
+};
+
+/* ---- messages (matrix_load.c) ---- */
+
+/* Formats into buf; returns -1, for `return ml_failf(...)`. */
+__attribute__((format(printf, 3, 4)))
+int ml_failf(char *buf, size_t len, const char *fmt, ...);
+/* "FILE:LINE:COL: message" into the loader's err; returns -1. */
+__attribute__((format(printf, 4, 5)))
+int ml_error_at(struct loader *L, size_t line, size_t col, const char *fmt, ...);
+#define error_node(L, node, ...) \
+	ml_error_at((L), (node)->start_mark.line + 1, \
+		 (node)->start_mark.column + 1, __VA_ARGS__)
+struct srcpos ml_node_pos(const yaml_node_t *n);
+/* Appends "a, b, c" to buf (which holds a string already). */
+void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
+/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)" in why; -1. */
+int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
+		    char *why, size_t whylen);
+
+/* ---- YAML checks (matrix_load.c) ---- */
+
+int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */
+int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *val);
+int ml_oom(struct loader *L, const yaml_node_t *n);
+void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
+
+/* ---- values (matrix.c) ---- */
+
+const struct dimspec *ml_find_dimspec(const char *key);	/* NULL: unknown key */
+/* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
+int ml_unknown_dimension(struct loader *L, const yaml_node_t *key);
+int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *why,
+		 size_t whylen);
+
+/* ---- the sections, each loaded once the ones it names are known ---- */
+
+int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val);	/* matrix_dims.c */
+int ml_load_excludes(struct loader *L, const yaml_node_t *seq);		/* matrix_dims.c */
+/* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
+const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
+			       const yaml_node_t **keyp);
+int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
+int ml_check_program_dims(struct loader *L);
+int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
+
+/* ---- libyaml nodes ---- */
+
+static inline const char *scalar(const yaml_node_t *n)
+{
+	return (const char *)n->data.scalar.value;
+}
+
+static inline int is_null(const yaml_node_t *n)
+{
+	return n->type == YAML_SCALAR_NODE &&
+	       n->data.scalar.style == YAML_PLAIN_SCALAR_STYLE &&
+	       !n->data.scalar.length;
+}
+
+static inline yaml_node_t *node(struct loader *L, int id)
+{
+	return yaml_document_get_node(&L->doc, id);
+}
+
+static inline size_t npairs(const yaml_node_t *map)
+{
+	return (size_t)(map->data.mapping.pairs.top -
+			map->data.mapping.pairs.start);
+}
+
+static inline size_t nitems(const yaml_node_t *seq)
+{
+	return (size_t)(seq->data.sequence.items.top -
+			seq->data.sequence.items.start);
+}
+
+static inline yaml_node_t *pair_key(struct loader *L, const yaml_node_t *map, size_t i)
+{
+	return node(L, map->data.mapping.pairs.start[i].key);
+}
+
+static inline yaml_node_t *pair_val(struct loader *L, const yaml_node_t *map, size_t i)
+{
+	return node(L, map->data.mapping.pairs.start[i].value);
+}
+
+static inline yaml_node_t *item(struct loader *L, const yaml_node_t *seq, size_t i)
+{
+	return node(L, seq->data.sequence.items.start[i]);
+}
+
+/* An empty value has no place of its own: report it at its key, if any. */
+static inline const yaml_node_t *at(const yaml_node_t *key, const yaml_node_t *val)
+{
+	return key && is_null(val) ? key : val;
+}
+
+#endif

@@ -1,0 +1,281 @@
+/* programs: of a matrix file, the user's own servers and clients: see matrix.h. */
+#include "matrix_load.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <regex.h>
+
+#include "suggest.h"
+#include "units.h"
+
+/* ---- programs: ---- */
+
+const struct program *matrix_program(const struct matrix *m, const char *name)
+{
+	for (size_t i = 0; i < m->nprograms; i++)
+		if (!strcmp(m->programs[i].name, name))
+			return &m->programs[i];
+	return NULL;
+}
+
+static const char *const placeholders[] = {
+	"host", "port", "path", "size", "response_size", "count", "concurrency",
+	"duration_s", "endpoint",
+};
+
+/* Every {name} in word is a placeholder or a key of matrix:. */
+static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word)
+{
+	for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+		const char *end = strchr(p, '}');
+		char name[64];
+		size_t i, n;
+		if (!end || (n = (size_t)(end - p - 1)) == 0 || n >= sizeof(name))
+			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}'",
+					  word);
+		memcpy(name, p + 1, n);
+		name[n] = '\0';
+		for (i = 0; i < ARRAY_SIZE(placeholders) && strcmp(placeholders[i], name); i++)
+			;
+		if (i == ARRAY_SIZE(placeholders) && !matrix_dim(L->m, name)) {
+			const char *s = suggest_closest(name, placeholders, ARRAY_SIZE(placeholders));
+			return error_node(L, at_node, "unknown placeholder {%s}%s%s%s (known: {host} "
+					  "{port} {path} {size} {response_size} {count} {concurrency} "
+					  "{duration_s} {endpoint} and the keys of matrix:)", name,
+					  s ? "; did you mean {" : "", s ? s : "", s ? "}?" : "");
+		}
+	}
+	return 0;
+}
+
+/* A command: a list of words, or one string split at spaces (never a shell). */
+static int load_command(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+			char ***argv, size_t *argc, struct srcpos *pos)
+{
+	size_t n = 0;
+
+	*pos = ml_node_pos(val);
+	if (val->type == YAML_SCALAR_NODE) {
+		char *copy = strdup(scalar(val)), *save = NULL;
+		if (!copy)
+			return ml_oom(L, val);
+		*argv = calloc(strlen(copy) / 2 + 2, sizeof(**argv));
+		for (char *w = strtok_r(copy, " \t", &save); w && *argv; w = strtok_r(NULL, " \t", &save))
+			if (!((*argv)[n++] = strdup(w)))
+				break;
+		free(copy);
+	} else if (val->type == YAML_SEQUENCE_NODE) {
+		*argv = calloc(nitems(val) + 1, sizeof(**argv));
+		for (size_t i = 0; *argv && i < nitems(val); i++) {
+			const yaml_node_t *w = item(L, val, i);
+			*argc = n;	/* what is there is freed with the matrix */
+			if (w->type != YAML_SCALAR_NODE)
+				return error_node(L, w, "%s: each word must be a scalar", scalar(key));
+			if (!((*argv)[n++] = strdup(scalar(w))))
+				break;
+		}
+	} else {
+		return error_node(L, val, "%s: expected a list of words or a string", scalar(key));
+	}
+	*argc = n;
+	if (!*argv)
+		return ml_oom(L, val);
+	if (!n || !*(*argv)[0])
+		return error_node(L, at(key, val), "%s: empty command", scalar(key));
+	if (val->type == YAML_SEQUENCE_NODE) {
+		for (size_t i = 0; i < n; i++)
+			if (check_placeholders(L, item(L, val, i), (*argv)[i]))
+				return -1;
+	} else {
+		for (size_t i = 0; i < n; i++)
+			if (check_placeholders(L, val, (*argv)[i]))
+				return -1;
+	}
+	return 0;
+}
+
+/* A unit of a program's figure, as a factor to the metric's own unit. */
+static int unit_scale(const char *metric, const char *unit, double *scale)
+{
+	static const struct { const char *suffix, *unit; double scale; } units[] = {
+		{ "_us", "ns", 1e-3 }, { "_us", "us", 1 }, { "_us", "µs", 1 }, { "_us", "ms", 1e3 },
+		{ "_us", "s", 1e6 }, { "msgs_per_s", "/s", 1 }, { "msgs_per_s", "k/s", 1e3 },
+		{ "msgs_per_s", "M/s", 1e6 }, { "mib_per_s", "B/s", 1.0 / 1048576 },
+		{ "mib_per_s", "KiB/s", 1.0 / 1024 }, { "mib_per_s", "MiB/s", 1 },
+		{ "mib_per_s", "GiB/s", 1024 }, { "mib_per_s", "MB/s", 1e6 / 1048576 },
+	};
+	size_t ml = strlen(metric);
+
+	for (size_t i = 0; i < ARRAY_SIZE(units); i++) {
+		size_t sl = strlen(units[i].suffix);
+		if (ml >= sl && !strcmp(metric + ml - sl, units[i].suffix) &&
+		    !strcmp(unit, units[i].unit)) {
+			*scale = units[i].scale;
+			return 0;
+		}
+	}
+	return -1;
+}
+
+static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
+		       const yaml_node_t *val)
+{
+	struct program_result *res = &pr->results[pr->nresults];
+	const yaml_node_t *rx = val, *unit = NULL;
+	char why[512];
+	regex_t re;
+	int m = matrix_metric_index(scalar(key));
+
+	if (m < 0) {
+		ml_unknown_name("metric", scalar(key), matrix_metrics, MATRIX_NMETRICS, why, sizeof why);
+		return error_node(L, key, "result: %s", why);
+	}
+	if (val->type == YAML_MAPPING_NODE) {
+		if (!(rx = ml_find_key(L, val, "regex", NULL)))
+			return error_node(L, val, "result: %s: missing regex:", scalar(key));
+		unit = ml_find_key(L, val, "unit", NULL);
+	}
+	if (rx->type != YAML_SCALAR_NODE || (unit && unit->type != YAML_SCALAR_NODE))
+		return error_node(L, rx, "result: %s: expected a regex, or {regex: ..., unit: ...}",
+				  scalar(key));
+	res->metric = m;
+	res->scale = 1;
+	res->pos = ml_node_pos(rx);
+	if (unit && unit_scale(scalar(key), scalar(unit), &res->scale) < 0)
+		return error_node(L, unit, "result: %s: unit '%s' does not fit this metric (times: "
+				  "ns, us, ms, s; rates: /s, k/s, M/s; throughput: B/s, KiB/s, MiB/s, "
+				  "GiB/s, MB/s)", scalar(key), scalar(unit));
+	int rc = regcomp(&re, scalar(rx), REG_EXTENDED);
+	if (rc) {
+		regerror(rc, &re, why, sizeof why);
+		return error_node(L, rx, "result: %s: bad regex: %s", scalar(key), why);
+	}
+	size_t groups = re.re_nsub;
+	regfree(&re);
+	if (groups != 1)
+		return error_node(L, rx, "result: %s: the regex needs exactly one group (the "
+				  "figure), it has %zu", scalar(key), groups);
+	if (!(res->regex = strdup(scalar(rx))))
+		return ml_oom(L, rx);
+	pr->nresults++;
+	return 0;
+}
+
+static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
+{
+	static const char *const keys[] = { "server", "client", "ready", "result" };
+	struct program *pr = &L->m->programs[L->m->nprograms];
+	char why[512];
+	struct mvalue v = { 0 };
+
+	if (matrix_parse_value(VK_PROGRAM, scalar(key), &v, why, sizeof why))
+		return error_node(L, key, "programs: %s", why);
+	free(v.text);
+	if (!strcmp(scalar(key), "builtin"))
+		return error_node(L, key, "programs: 'builtin' is the name of matrix's own workers");
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, at(key, val), "programs: %s: expected a mapping with server: "
+				  "and/or client:", scalar(key));
+	if (ml_check_keys(L, val))
+		return -1;
+	pr->name = strdup(scalar(key));
+	pr->pos = ml_node_pos(key);
+	L->m->nprograms++;
+	if (!pr->name)
+		return ml_oom(L, key);
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *w = pair_val(L, val, i);
+		const char *name = scalar(k);
+		if (!strcmp(name, "server")) {
+			if (load_command(L, k, w, &pr->server, &pr->nserver, &pr->server_pos))
+				return -1;
+		} else if (!strcmp(name, "client")) {
+			if (load_command(L, k, w, &pr->client, &pr->nclient, &pr->client_pos))
+				return -1;
+		} else if (!strcmp(name, "ready")) {
+			regex_t re;
+			int rc;
+			if (ml_want_scalar(L, k, w))
+				return -1;
+			if ((rc = regcomp(&re, scalar(w), REG_EXTENDED | REG_NOSUB))) {
+				regerror(rc, &re, why, sizeof why);
+				return error_node(L, w, "ready: bad regex: %s", why);
+			}
+			regfree(&re);
+			if (!(pr->ready = strdup(scalar(w))))
+				return ml_oom(L, w);
+		} else if (!strcmp(name, "result")) {
+			if (w->type != YAML_MAPPING_NODE || !npairs(w))
+				return error_node(L, at(k, w), "result: expected a mapping of metric: regex");
+			if (ml_check_keys(L, w))
+				return -1;
+			pr->results = calloc(npairs(w), sizeof(*pr->results));
+			if (!pr->results)
+				return ml_oom(L, w);
+			for (size_t j = 0; j < npairs(w); j++)
+				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
+					return -1;
+		} else {
+			ml_unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, k, "programs: %s: %s", pr->name, why);
+		}
+	}
+	if (!pr->server && !pr->client)
+		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
+	return 0;
+}
+
+int ml_load_programs(struct loader *L, const yaml_node_t *val)
+{
+	if (val->type != YAML_MAPPING_NODE || !npairs(val))
+		return error_node(L, val, "programs: expected a mapping of NAME: {server: ..., client: ...}");
+	if (ml_check_keys(L, val))
+		return -1;
+	L->m->programs = calloc(npairs(val), sizeof(*L->m->programs));
+	if (!L->m->programs)
+		return ml_oom(L, val);
+	for (size_t i = 0; i < npairs(val); i++)
+		if (load_program(L, pair_key(L, val, i), pair_val(L, val, i)))
+			return -1;
+	return 0;
+}
+
+/* server: and client: values name builtin or a program with that role. */
+int ml_check_program_dims(struct loader *L)
+{
+	for (size_t d = 0; d < L->m->ndims; d++) {
+		const struct dimension *dim = &L->m->dims[d];
+		int is_server = !strcmp(dim->key, "server");
+		if (dim->kind != VK_PROGRAM)
+			continue;
+		for (size_t i = 0; i < dim->nvalues; i++) {
+			const struct mvalue *v = &dim->values[i];
+			const struct program *pr = matrix_program(L->m, v->text);
+			if (!v->num)
+				continue;
+			if (!pr) {
+				const char **names = calloc(L->m->nprograms + 2, sizeof(*names));
+				char why[512];
+				if (!names)
+					return ml_error_at(L, (size_t)v->pos.line, (size_t)v->pos.col, "out of memory");
+				names[0] = "builtin";
+				for (size_t k = 0; k < L->m->nprograms; k++)
+					names[k + 1] = L->m->programs[k].name;
+				ml_unknown_name("program", v->text, names, L->m->nprograms + 1, why, sizeof why);
+				free(names);
+				return ml_error_at(L, (size_t)v->pos.line, (size_t)v->pos.col, "%s: %s (add it "
+						"under programs:)", dim->key, why);
+			}
+			if (is_server ? !pr->server : !pr->client)
+				return ml_error_at(L, (size_t)v->pos.line, (size_t)v->pos.col,
+						"%s: program %s has no %s: command", dim->key, v->text,
+						dim->key);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,185 @@
+/* report: of a matrix file, how reports read the run: see matrix.h. */
+#include "matrix_load.h"
+
+#include <errno.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <regex.h>
+
+#include "suggest.h"
+#include "units.h"
+
+/* ---- report: ---- */
+
+static int load_noisy_cv(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
+{
+	const char *s;
+	char *end;
+	double v;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	s = scalar(val);
+	v = strtod(s, &end);
+	if (end == s || (*end && strcmp(end, "%")) || !(v > 0) || v >= 1000)
+		return error_node(L, at(key, val),
+			"noisy_cv: '%s' is not a percentage such as 10%% (above 0)", s);
+	L->m->report.noisy_cv = v / 100;
+	return 0;
+}
+
+/* numerator: or denominator: of a ratio: a value of its dimension. */
+static int load_ratio_value(struct loader *L, const struct dimension *d,
+			    const yaml_node_t *key, const yaml_node_t *val, struct mvalue *out)
+{
+	char why[256];
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	if (matrix_parse_value(d->kind, scalar(val), out, why, sizeof why))
+		return error_node(L, at(key, val), "%s: %s", scalar(key), why);
+	out->pos = ml_node_pos(val);
+	for (size_t i = 0; i < d->nvalues; i++)
+		if (d->values[i].num == out->num)
+			return 0;
+	return error_node(L, val, "%s: %s is not a value of dimension '%s'", scalar(key),
+			  out->text, d->key);
+}
+
+
+static int load_ratio(struct loader *L, const yaml_node_t *map);
+
+/* Each ratio once by name: reports and charts tell them apart by it. */
+static int load_ratios(struct loader *L, const yaml_node_t *seq)
+{
+	for (size_t j = 0; j < nitems(seq); j++) {
+		if (load_ratio(L, item(L, seq, j)))
+			return -1;
+		const struct ratio_spec *r = &L->m->report.ratios[j];
+		for (size_t i = 0; i < j; i++)
+			if (!strcmp(L->m->report.ratios[i].name, r->name))
+				return ml_error_at(L, (size_t)r->pos.line, (size_t)r->pos.col,
+						"ratios: a second ratio named '%s' (the first is at "
+						"line %d); give each a name: of its own", r->name,
+						L->m->report.ratios[i].pos.line);
+	}
+	return 0;
+}
+
+static int load_ratio(struct loader *L, const yaml_node_t *map)
+{
+	static const char *const keys[] = { "name", "dimension", "numerator", "denominator",
+					    "metric" };
+	struct ratio_spec *r = &L->m->report.ratios[L->m->report.nratios];
+	const yaml_node_t *k, *v;
+	const struct dimension *d;
+	char why[512];
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, map, "ratios: each entry must be a mapping with dimension:, "
+				  "numerator:, denominator: (and name:, metric:)");
+	if (ml_check_keys(L, map))
+		return -1;
+	for (size_t i = 0; i < npairs(map); i++) {
+		const char *key = scalar(pair_key(L, map, i));
+		size_t j;
+		for (j = 0; j < ARRAY_SIZE(keys) && strcmp(keys[j], key); j++)
+			;
+		if (j == ARRAY_SIZE(keys)) {
+			ml_unknown_name("key", key, keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, pair_key(L, map, i), "ratios: %s", why);
+		}
+	}
+	r->pos = ml_node_pos(map);
+	r->metric = matrix_metrics[0];
+	L->m->report.nratios++;
+	if (!(v = ml_find_key(L, map, "dimension", &k)))
+		return error_node(L, map, "ratios: missing dimension:");
+	if (ml_want_scalar(L, k, v))
+		return -1;
+	if (!(d = matrix_dim(L->m, scalar(v)))) {
+		const char **names = calloc(L->m->ndims + 1, sizeof *names);
+		if (!names)
+			return ml_oom(L, v);
+		for (size_t i = 0; i < L->m->ndims; i++)
+			names[i] = L->m->dims[i].key;
+		ml_unknown_name("dimension", scalar(v), names, L->m->ndims, why, sizeof why);
+		free(names);
+		return error_node(L, v, "ratios: %s", why);
+	}
+	r->dim = (size_t)(d - L->m->dims);
+	if (!(v = ml_find_key(L, map, "numerator", &k)))
+		return error_node(L, map, "ratios: missing numerator:");
+	if (load_ratio_value(L, d, k, v, &r->numerator))
+		return -1;
+	if (!(v = ml_find_key(L, map, "denominator", &k)))
+		return error_node(L, map, "ratios: missing denominator:");
+	if (load_ratio_value(L, d, k, v, &r->denominator))
+		return -1;
+	if (r->numerator.num == r->denominator.num)
+		return error_node(L, v, "ratios: numerator and denominator are the same value");
+	if ((v = ml_find_key(L, map, "metric", &k))) {
+		int mi;
+		if (ml_want_scalar(L, k, v))
+			return -1;
+		if ((mi = matrix_metric_index(scalar(v))) < 0) {
+			ml_unknown_name("metric", scalar(v), matrix_metrics, MATRIX_NMETRICS, why,
+				     sizeof why);
+			return error_node(L, v, "ratios: %s", why);
+		}
+		r->metric = matrix_metrics[mi];
+	}
+	if ((v = ml_find_key(L, map, "name", &k))) {
+		if (ml_want_scalar(L, k, v))
+			return -1;
+		const char *n = scalar(v);
+		if (!*n)
+			return error_node(L, at(k, v), "ratios: name must not be empty");
+		for (const char *c = n; *c; c++)
+			if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\')
+				return error_node(L, v, "ratios: name may not hold control characters, "
+						  "'\"' or '\\'");
+		r->name = strdup(n);
+	} else {
+		size_t len = strlen(r->numerator.text) + strlen(r->denominator.text) + 2;
+		if ((r->name = malloc(len)))
+			snprintf(r->name, len, "%s/%s", r->numerator.text, r->denominator.text);
+	}
+	return r->name ? 0 : ml_oom(L, map);
+}
+
+int ml_load_report(struct loader *L, const yaml_node_t *val)
+{
+	static const char *const keys[] = { "noisy_cv", "ratios" };
+	char why[512];
+
+	if (is_null(val))
+		return 0;
+	if (val->type != YAML_MAPPING_NODE)
+		return error_node(L, val, "report: expected a mapping with noisy_cv: or ratios:");
+	if (ml_check_keys(L, val))
+		return -1;
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
+		if (!strcmp(scalar(k), "noisy_cv")) {
+			if (load_noisy_cv(L, k, v))
+				return -1;
+		} else if (!strcmp(scalar(k), "ratios")) {
+			if (v->type != YAML_SEQUENCE_NODE || !nitems(v))
+				return error_node(L, at(k, v), "ratios: expected a non-empty list");
+			L->m->report.ratios = calloc(nitems(v), sizeof *L->m->report.ratios);
+			if (!L->m->report.ratios)
+				return ml_oom(L, v);
+			if (load_ratios(L, v))
+				return -1;
+		} else {
+			ml_unknown_name("key", scalar(k), keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, k, "report: %s", why);
+		}
+	}
+	return 0;
+}

@@ -1,0 +1,49 @@
+/*
+ * vocab: the words every layer shares, each defined once.
+ *
+ *   patterns     pingpong, echo, stream: how a cell's messages flow
+ *   endpoints    tcp, ipc: where a zmq server binds
+ *   transports   the names a matrix may give `transport:`, in the order of
+ *                the registry (transports/transport.h), which maps each
+ *                name to its ops table; a unit test checks that the two
+ *                agree name by name
+ *   metrics      the figures of results.csv that reports summarize and
+ *                ratios compare, ONE table: name (the column), title (a
+ *                table's heading), unit (as a person reads it) and which
+ *                direction is better
+ *
+ * Everything here is a constant: no state, no allocation.
+ */
+#ifndef MATRIX_VOCAB_H
+#define MATRIX_VOCAB_H
+
+#include <stddef.h>
+
+enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT__COUNT };
+extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
+
+enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
+extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
+
+#define VOCAB_NTRANSPORTS 8
+extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
+
+enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
+
+struct metric {
+	const char *name;	/* the results.csv column, "rtt_p50_us" */
+	const char *title;	/* "round-trip time, median (p50)" */
+	const char *unit;	/* "µs" */
+	enum better better;
+	int is_time;		/* a time: averaged over clients, not added up */
+};
+
+#define MATRIX_NMETRICS 10
+extern const struct metric metrics[MATRIX_NMETRICS];
+/* The metrics' names alone, in the same order (for suggestions and loops). */
+extern const char *const matrix_metrics[MATRIX_NMETRICS];
+
+/* Index of a metric name in metrics, or -1. */
+int matrix_metric_index(const char *name);
+
+#endif

@@ -1,0 +1,51 @@
+/*
+ * Unit tests for base/vocab.c: the words are defined once and agree with
+ * what uses them (the transport registry, the metric table).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "transport.h"
+#include "vocab.h"
+
+static void test_transport_names_are_the_registry(void **state)
+{
+	(void)state;
+	assert_int_equal(transport_count(), VOCAB_NTRANSPORTS);
+	for (size_t i = 0; i < VOCAB_NTRANSPORTS; i++) {
+		assert_non_null(transport_at(i));
+		assert_string_equal(transport_at(i)->name, transport_names[i]);
+	}
+}
+
+static void test_metric_table(void **state)
+{
+	(void)state;
+	for (int i = 0; i < MATRIX_NMETRICS; i++) {
+		assert_string_equal(metrics[i].name, matrix_metrics[i]);
+		assert_int_equal(matrix_metric_index(metrics[i].name), i);
+		/* times are averaged and lower is better; rates the other way */
+		assert_int_equal(metrics[i].is_time, strstr(metrics[i].name, "_us") != NULL);
+		assert_int_equal(metrics[i].better,
+				 metrics[i].is_time ? LOWER_IS_BETTER : HIGHER_IS_BETTER);
+		assert_true(metrics[i].title[0] && metrics[i].unit[0]);
+	}
+	assert_string_equal(metrics[3].name, "rtt_p50_us");
+	assert_string_equal(metrics[3].title, "round-trip time, median (p50)");
+	assert_string_equal(metrics[3].unit, "µs");
+	assert_int_equal(matrix_metric_index("msgs_per_sec"), -1);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_transport_names_are_the_registry),
+		cmocka_unit_test(test_metric_table),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
