@@ -142,15 +142,17 @@ Y
 
 t_timeout_kills_a_worker_deaf_to_sigterm() {
 	# a server that ignores SIGTERM and never becomes ready: at the timeout
-	# the runner sends SIGTERM, then SIGKILL a second later
-	mat m.yaml <<'Y'
+	# the runner sends SIGTERM, then SIGKILL a second later.  Its sleep has
+	# a length of its own, so that no other test's sleep is taken for it.
+	local secs=60.$RANDOM
+	mat m.yaml <<Y
 name: deaf
 repeat: 1
 warmup: 0
 timeout: 1s
 programs:
   deaf:
-    server: [sh, -c, 'trap "" TERM; exec sleep 60']
+    server: [sh, -c, 'trap "" TERM; exec sleep $secs']
     ready: never printed
 matrix:
   pattern: pingpong
@@ -162,6 +164,6 @@ Y
 	expect_all out/results.csv status timeout
 	local w; w=$(csvq out/results.csv wall_s)
 	le 2 "$w" && le "$w" 4 || die "wall_s $w: expected the timeout, one grace second and the kill"
-	ps -eo args= | grep -q '^sleep 60$' && die "the deaf server outlived its cell"
+	ps -eo args= | grep -qx "sleep $secs" && die "the deaf server outlived its cell"
 	expect_no_leftovers
 }
