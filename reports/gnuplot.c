@@ -1,21 +1,15 @@
-/* gnuplot scripts and their rendering: see gnuplot.h. */
+/* gnuplot scripts: see gnuplot.h (rendering is in gnuplot_render.c). */
 #include "gnuplot.h"
 #include "report.h"
 #include "units.h"
 
 #include <errno.h>
-#include <fcntl.h>
 #include <math.h>
-#include <spawn.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
-#include <sys/wait.h>
-
-extern char **environ;
 
 #define MAXS 64		/* series per chart */
 #define MAXP 12		/* panels per chart */
@@ -312,31 +306,24 @@ static void write_table(struct chart *c, const struct row *rw, size_t ri, size_t
 	fprintf(c->f, "unset table\n");
 }
 
-static void write_chart(struct chart *c, const char *name, const char *data, const char *title,
-			const struct row *rows, size_t nrows)
+/* Every series of every panel of every row as a table of its own, ahead
+ * of the plots that draw them. */
+static void write_tables(struct chart *c, const struct row *rows, size_t nrows, const char **xs,
+			 size_t nx)
 {
-	const struct report *r = c->r;
-	char path[4096], q[1024], label[512], qlabel[1100];
-	const char *xs[MAXS];
-	size_t nx = c->xdim >= 0 ? x_values(c, xs) : 0;
-	size_t w = 420 * c->npanels + 220, h = 320 * nrows + 40;
-
-	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
-	if (!(c->f = fopen(path, "we")))
-		return;
-	FILE *f = c->f;
-	preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
-	/* every series of every panel as a table of its own, then the plots */
 	for (size_t ri = 0; ri < nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
 			for (size_t s = 0; s < c->nseries; s++)
 				if (series_has(c, s, p, &rows[ri]))
 					write_table(c, &rows[ri], ri, p, s, xs, nx);
-	fprintf(f, "set datafile separator whitespace\n");
-	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
-		 rows[0].refline ? "95%% bootstrap interval" : "interval of the median");
-	quote_title(label, q, sizeof(q));
-	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
+}
+
+/* The x axis: the sizes on a log2 scale, or one bar per series. */
+static void write_x_axis(struct chart *c, const char **xs, size_t nx)
+{
+	FILE *f = c->f;
+	char label[512], qlabel[1100];
+
 	if (c->xdim >= 0) {
 		/* ticks at the sizes measured, labelled as the matrix writes them */
 		fprintf(f, "set logscale x 2\nset xlabel 'message size'\n"
@@ -357,51 +344,94 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 		}
 		fprintf(f, ")\nset xlabel ''\n");
 	}
-	for (size_t ri = 0; ri < nrows; ri++) {
-		const struct row *rw = &rows[ri];
-		for (size_t p = 0; p < c->npanels; p++) {
-			size_t o = (size_t)snprintf(label, sizeof(label), "%s", rw->title);
-			for (size_t k = 0; k < c->npdims && o < sizeof(label); k++)
-				o += (size_t)snprintf(label + o, sizeof(label) - o, "%s %s %s",
-						      k ? "," : ":", r->dimnames[c->pdims[k]],
-						      c->items[c->pitem[p]].dims[c->pdims[k]]);
-			quote_title(label, q, sizeof(q));
-			/* one key per row, right of its last panel */
-			fprintf(f, "%s\n", p + 1 == c->npanels ? "set key outside right top vertical"
-				: "unset key");
-			fprintf(f, "set title %s\n", q);
-			quote_title(rw->ylabel, q, sizeof(q));
-			fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
-				rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
-				!strcmp(rw->ylabel, "msg/s") ? "%.1s%c" : "%g");
-			size_t shown[MAXS], nshown = 0;
-			for (size_t s = 0; s < c->nseries; s++)
-				if (series_has(c, s, p, rw))
-					shown[nshown++] = s;
-			if (!nshown) {	/* every cell here failed: say so, draw nothing */
-				fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
-					"unset logscale y\nplot [1:2] [0:1] 2 notitle\nunset label 1\n");
-				continue;
-			}
-			fprintf(f, "plot \\\n");
-			if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
-				fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
-			for (size_t k = 0; k < nshown; k++) {
-				size_t s = shown[k];
-				const char *more = k + 1 < nshown ? ", \\" : "";
-				series_label(c, s, label, sizeof(label));
-				quote_title(label, qlabel, sizeof(qlabel));
-				if (c->xdim >= 0)
-					fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 "
-						"ps 0.6 lc %zu title %s%s\n", ri, p, s, s + 1, qlabel, more);
-				else	/* the invisible points keep whisker tops in the autoscaled range */
-					fprintf(f, "    $d%zu_%zu_%zu using (%zu):2:3:4:(0.6) with boxerrorbars "
-						"lc %zu title %s, \\\n    $d%zu_%zu_%zu using (%zu):4 with points "
-						"ps 0 notitle%s\n", ri, p, s, s + 1, s + 1, qlabel, ri, p, s,
-						s + 1, more);
-			}
-		}
+}
+
+/* The plot command of row ri's panel p: the series in shown, from their
+ * tables, as lines with error bars over sizes or as bars. */
+static void write_plot(struct chart *c, const struct row *rw, size_t ri, size_t p,
+		       const size_t *shown, size_t nshown)
+{
+	FILE *f = c->f;
+	char label[512], qlabel[1100];
+
+	fprintf(f, "plot \\\n");
+	if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
+		fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
+	for (size_t k = 0; k < nshown; k++) {
+		size_t s = shown[k];
+		const char *more = k + 1 < nshown ? ", \\" : "";
+		series_label(c, s, label, sizeof(label));
+		quote_title(label, qlabel, sizeof(qlabel));
+		if (c->xdim >= 0)
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 "
+				"ps 0.6 lc %zu title %s%s\n", ri, p, s, s + 1, qlabel, more);
+		else	/* the invisible points keep whisker tops in the autoscaled range */
+			fprintf(f, "    $d%zu_%zu_%zu using (%zu):2:3:4:(0.6) with boxerrorbars "
+				"lc %zu title %s, \\\n    $d%zu_%zu_%zu using (%zu):4 with points "
+				"ps 0 notitle%s\n", ri, p, s, s + 1, s + 1, qlabel, ri, p, s,
+				s + 1, more);
 	}
+}
+
+/* Row ri's panel p: its title, key and y axis, then its plot, or a note
+ * when no series has a figure there. */
+static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t p)
+{
+	const struct report *r = c->r;
+	FILE *f = c->f;
+	char q[1024], label[512];
+	size_t o = (size_t)snprintf(label, sizeof(label), "%s", rw->title);
+
+	for (size_t k = 0; k < c->npdims && o < sizeof(label); k++)
+		o += (size_t)snprintf(label + o, sizeof(label) - o, "%s %s %s",
+				      k ? "," : ":", r->dimnames[c->pdims[k]],
+				      c->items[c->pitem[p]].dims[c->pdims[k]]);
+	quote_title(label, q, sizeof(q));
+	/* one key per row, right of its last panel */
+	fprintf(f, "%s\n", p + 1 == c->npanels ? "set key outside right top vertical"
+		: "unset key");
+	fprintf(f, "set title %s\n", q);
+	quote_title(rw->ylabel, q, sizeof(q));
+	fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
+		rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
+		!strcmp(rw->ylabel, "msg/s") ? "%.1s%c" : "%g");
+	size_t shown[MAXS], nshown = 0;
+	for (size_t s = 0; s < c->nseries; s++)
+		if (series_has(c, s, p, rw))
+			shown[nshown++] = s;
+	if (!nshown) {	/* every cell here failed: say so, draw nothing */
+		fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
+			"unset logscale y\nplot [1:2] [0:1] 2 notitle\nunset label 1\n");
+		return;
+	}
+	write_plot(c, rw, ri, p, shown, nshown);
+}
+
+/* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value. */
+static void write_chart(struct chart *c, const char *name, const char *data, const char *title,
+			const struct row *rows, size_t nrows)
+{
+	const struct report *r = c->r;
+	char path[4096], q[1024], label[512];
+	const char *xs[MAXS];
+	size_t nx = c->xdim >= 0 ? x_values(c, xs) : 0;
+	size_t w = 420 * c->npanels + 220, h = 320 * nrows + 40;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
+	if (!(c->f = fopen(path, "we")))
+		return;
+	FILE *f = c->f;
+	preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
+	write_tables(c, rows, nrows, xs, nx);
+	fprintf(f, "set datafile separator whitespace\n");
+	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
+		 rows[0].refline ? "95%% bootstrap interval" : "interval of the median");
+	quote_title(label, q, sizeof(q));
+	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
+	write_x_axis(c, xs, nx);
+	for (size_t ri = 0; ri < nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++)
+			write_panel(c, &rows[ri], ri, p);
 	fprintf(f, "unset multiplot\n");
 	fclose(f);
 	c->f = NULL;
@@ -582,87 +612,4 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 	timeline_chart(r);
 	free(items);
 	return 0;
-}
-
-/* ---- rendering ---- */
-
-static int find_gnuplot(char *path, size_t len)
-{
-	const char *p = getenv("PATH");
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", p && *p ? p : "/usr/bin:/bin");
-	for (char *save = NULL, *d = strtok_r(buf, ":", &save); d; d = strtok_r(NULL, ":", &save)) {
-		snprintf(path, len, "%s/gnuplot", d);
-		if (access(path, X_OK) == 0)
-			return 0;
-	}
-	return -1;
-}
-
-/* gnuplot -c plots/NAME.gp DATA plots/NAME.EXT, in dir, output to log. */
-static int run_gnuplot(const char *gp, const char *dir, const char *name, const char *data,
-		       const char *ext, int logfd)
-{
-	char script[64], out[64];
-	char *argv[] = { (char *)gp, "-c", script, (char *)data, out, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int st, rc;
-
-	snprintf(script, sizeof(script), "plots/%s.gp", name);
-	snprintf(out, sizeof(out), "plots/%s.%s", name, ext);
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-	rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
-}
-
-int gnuplot_render(const char *dir, char *err, size_t errlen)
-{
-	static const char *const charts[][2] = {
-		{ "throughput", "summary.csv" }, { "rtt", "summary.csv" }, { "cpu", "summary.csv" },
-		{ "ratios", "ratios.csv" }, { "timeline", "timeline.csv" },
-	};
-	static const char *const exts[] = { "svg", "png" };
-	char gp[4200], path[4200], log[4200];
-	struct stat st;
-	int logfd, rc = 0;
-
-	if (find_gnuplot(gp, sizeof(gp)) < 0) {
-		snprintf(err, errlen, "gnuplot is not installed: the chart scripts are in %s/plots; "
-			 "render one with: cd %s && gnuplot -c plots/throughput.gp summary.csv "
-			 "plots/throughput.svg", dir, dir);
-		return 1;
-	}
-	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
-	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (logfd < 0) {
-		snprintf(err, errlen, "%s: %s", log, strerror(errno));
-		return -1;
-	}
-	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
-		snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, charts[i][0]);
-		if (stat(path, &st) < 0)
-			continue;
-		for (size_t e = 0; e < 2; e++)
-			if (run_gnuplot(gp, dir, charts[i][0], charts[i][1], exts[e], logfd) < 0 && !rc) {
-				snprintf(err, errlen, "gnuplot failed on %s (%s); see %s", path,
-					 exts[e], log);
-				rc = -1;
-			}
-	}
-	close(logfd);
-	if (stat(log, &st) == 0 && st.st_size == 0)
-		unlink(log);
-	return rc;
 }

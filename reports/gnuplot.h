@@ -30,10 +30,17 @@ struct report;
  * (a newline would end the command) or out is too small. */
 int gnuplot_quote(const char *in, char *out, size_t outlen);
 
-/* Writes the plots/NAME.gp scripts for the charts this run has; -1 with err. */
+/* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
+ * there (a re-sliced report must not keep a chart it no longer has), then
+ * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
+ * err when plots/ cannot be made (or out of memory); a script that cannot
+ * be created is left out.  The scripts read summary.csv, ratios.csv and
+ * timeline.csv only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
 
-/* Renders every script of DIR/plots to .svg and .png with gnuplot.
+/* Renders every script of DIR/plots to .svg and .png with gnuplot, after
+ * gnuplot_write_scripts and the CSV files they read (summary.h) are written;
+ * it needs only the folder, not the report.
  * Returns 0, 1 when gnuplot is not installed (err says how to render by
  * hand), -1 when gnuplot failed (err names the script; its messages are
  * in plots/gnuplot.log). */

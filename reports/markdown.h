@@ -20,6 +20,9 @@
 
 struct report;
 
+/* Writes DIR/summary.md (through summary.md.tmp, renamed into place, so a
+ * reader never sees half a page); -1 with err naming the file on a write
+ * error.  Reads only the loaded report, never summary.csv or ratios.csv. */
 int markdown_write(const struct report *r, char *err, size_t errlen);
 
 /* "10.0k ± 0.55k msg/s", "82.2 ± 1.3 µs" (exposed for tests). */

@@ -2,9 +2,6 @@
 #include "report.h"
 #include "suggest.h"
 #include "csvfile.h"
-#include "gnuplot.h"
-#include "markdown.h"
-#include "results.h"
 
 #include <errno.h>
 #include <math.h>
@@ -13,8 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 
 const char *report_meta(const struct report *r, const char *key)
 {
@@ -125,90 +120,132 @@ static int set_status(struct rcell *c, const char *first_failure)
 	return c->status ? 0 : -1;
 }
 
+static int out_of_memory(const char *path, char *err, size_t errlen)
+{
+	snprintf(err, errlen, "%s: out of memory", path);
+	return -1;
+}
+
+/* Where results.csv keeps what the report reads. */
+struct columns {
+	int rep, status;
+	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
+};
+
+/* The columns of results.csv, and its dimension names (the columns between
+ * cell and rep) into r; -1 with err. */
+static int read_columns(struct report *r, const struct csv_table *t, const char *path,
+			struct columns *col, char *err, size_t errlen)
+{
+	col->rep = csv_table_col(t, "rep");
+	col->status = csv_table_col(t, "status");
+	if (csv_table_col(t, "cell") != 0 || col->rep < 1 || col->status < 0) {
+		snprintf(err, errlen, "%s:1: not a matrix results file: expected columns cell, ..., "
+			 "rep, status", path);
+		return -1;
+	}
+	r->ndims = (size_t)col->rep - 1;
+	r->dimnames = calloc(r->ndims + 1, sizeof(*r->dimnames));
+	if (!r->dimnames)
+		return out_of_memory(path, err, errlen);
+	for (size_t d = 0; d < r->ndims; d++)
+		if (!(r->dimnames[d] = strdup(t->header[d + 1])))
+			return out_of_memory(path, err, errlen);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
+		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
+	return 0;
+}
+
+/* A successful repetition (results.csv line `line`) added to its cell:
+ * its number, and every figure it has; -1 with err. */
+static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct columns *col,
+		      const char *path, char *err, size_t errlen)
+{
+	unsigned *ok = realloc(c->okreps, (c->nokreps + 1) * sizeof(*ok));
+	if (!ok)
+		return out_of_memory(path, err, errlen);
+	c->okreps = ok;
+	ok[c->nokreps++] = (unsigned)strtoul(row[col->rep], NULL, 10);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
+		double v = NAN, *nv;
+		if (col->metric[m] >= 0 && to_double(row[col->metric[m]], &v) < 0) {
+			snprintf(err, errlen, "%s:%zu: %s '%s' is not a finite number", path,
+				 line, matrix_metrics[m], row[col->metric[m]]);
+			return -1;
+		}
+		if (isnan(v))
+			continue;
+		nv = realloc(c->vals[m], (c->st[m].n + 1) * sizeof(*nv));
+		if (!nv)
+			return out_of_memory(path, err, errlen);
+		c->vals[m] = nv;
+		nv[c->st[m].n++] = v;	/* st[m].n counts until summarized */
+	}
+	return 0;
+}
+
+/* One row of results.csv (line `line`) into its cell; a failed one counted,
+ * and its status kept in first_fail (by cell index) when it is the cell's
+ * first failure.  -1 with err. */
+static int add_row(struct report *r, char **row, size_t line, const struct columns *col,
+		   char **first_fail, const char *path, char *err, size_t errlen)
+{
+	char *end;
+
+	errno = 0;
+	unsigned long number = strtoul(row[0], &end, 10);
+	if (*end || !*row[0] || errno || number > UINT32_MAX || *row[0] == '-') {
+		snprintf(err, errlen, "%s:%zu: cell '%s' is not a cell number", path, line, row[0]);
+		return -1;
+	}
+	struct rcell *c = cell_for(r, (unsigned)number, row, 1);
+	if (!c)
+		return out_of_memory(path, err, errlen);
+	for (size_t d = 0; d < r->ndims; d++)
+		if (strcmp(c->dims[d], row[d + 1])) {
+			snprintf(err, errlen, "%s:%zu: cell %lu has %s %s here but %s above: "
+				 "rows of another matrix?", path, line, number, r->dimnames[d],
+				 row[d + 1], c->dims[d]);
+			return -1;
+		}
+	c->reps++;
+	if (strcmp(row[col->status], "ok")) {
+		if (!c->failed++)
+			first_fail[c - r->cells] = row[col->status];
+		return 0;
+	}
+	return add_ok_rep(c, row, line, col, path, err, errlen);
+}
+
 static int load_results(struct report *r, char *err, size_t errlen)
 {
 	struct csv_table t;
+	struct columns col;
 	char path[4096];
-	int col[MATRIX_NMETRICS], rep, status, rc = -1;
 	char **first_fail = NULL;
+	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/results.csv", r->dir);
 	if (csv_table_load_opts(&t, path, CSV_DROP_UNFINISHED, &r->dropped_row, err, errlen) < 0)
 		return -1;
-	rep = csv_table_col(&t, "rep");
-	status = csv_table_col(&t, "status");
-	if (csv_table_col(&t, "cell") != 0 || rep < 1 || status < 0) {
-		snprintf(err, errlen, "%s:1: not a matrix results file: expected columns cell, ..., "
-			 "rep, status", path);
+	if (read_columns(r, &t, path, &col, err, errlen) < 0)
+		goto out;
+	first_fail = calloc(t.nrows + 1, sizeof(*first_fail));
+	if (!first_fail) {
+		out_of_memory(path, err, errlen);
 		goto out;
 	}
-	r->ndims = (size_t)rep - 1;
-	r->dimnames = calloc(r->ndims + 1, sizeof(*r->dimnames));
-	if (!r->dimnames)
-		goto oom;
-	for (size_t d = 0; d < r->ndims; d++)
-		if (!(r->dimnames[d] = strdup(t.header[d + 1])))
-			goto oom;
-	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
-		col[m] = csv_table_col(&t, matrix_metrics[m]);
-	first_fail = calloc(t.nrows + 1, sizeof(*first_fail));
-	if (!first_fail)
-		goto oom;
-	for (size_t i = 0; i < t.nrows; i++) {
-		char **row = t.rows[i], *end;
-		errno = 0;
-		unsigned long number = strtoul(row[0], &end, 10);
-		if (*end || !*row[0] || errno || number > UINT32_MAX || *row[0] == '-') {
-			snprintf(err, errlen, "%s:%zu: cell '%s' is not a cell number", path, i + 2,
-				 row[0]);
+	for (size_t i = 0; i < t.nrows; i++)
+		if (add_row(r, t.rows[i], i + 2, &col, first_fail, path, err, errlen) < 0)
+			goto out;
+	for (size_t i = 0; i < r->ncells; i++)
+		if (set_status(&r->cells[i], first_fail[i] ? first_fail[i] : "")) {
+			out_of_memory(path, err, errlen);
 			goto out;
 		}
-		struct rcell *c = cell_for(r, (unsigned)number, row, 1);
-		if (!c)
-			goto oom;
-		for (size_t d = 0; d < r->ndims; d++)
-			if (strcmp(c->dims[d], row[d + 1])) {
-				snprintf(err, errlen, "%s:%zu: cell %lu has %s %s here but %s above: "
-					 "rows of another matrix?", path, i + 2, number, r->dimnames[d],
-					 row[d + 1], c->dims[d]);
-				goto out;
-			}
-		c->reps++;
-		if (strcmp(row[status], "ok")) {
-			if (!c->failed++)
-				first_fail[c - r->cells] = row[status];
-			continue;
-		}
-		unsigned *ok = realloc(c->okreps, (c->nokreps + 1) * sizeof(*ok));
-		if (!ok)
-			goto oom;
-		c->okreps = ok;
-		ok[c->nokreps++] = (unsigned)strtoul(row[rep], NULL, 10);
-		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
-			double v = NAN, *nv;
-			if (col[m] >= 0 && to_double(row[col[m]], &v) < 0) {
-				snprintf(err, errlen, "%s:%zu: %s '%s' is not a finite number", path,
-					 i + 2, matrix_metrics[m], row[col[m]]);
-				goto out;
-			}
-			if (isnan(v))
-				continue;
-			nv = realloc(c->vals[m], (c->st[m].n + 1) * sizeof(*nv));
-			if (!nv)
-				goto oom;
-			c->vals[m] = nv;
-			nv[c->st[m].n++] = v;	/* st[m].n counts until summarized */
-		}
-	}
-	for (size_t i = 0; i < r->ncells; i++)
-		if (set_status(&r->cells[i], first_fail[i] ? first_fail[i] : ""))
-			goto oom;
 	if (r->ncells)
 		qsort(r->cells, r->ncells, sizeof(*r->cells), cmp_cell);
 	rc = 0;
-	goto out;
-oom:
-	snprintf(err, errlen, "%s: out of memory", path);
 out:
 	free(first_fail);
 	csv_table_release(&t);
@@ -310,8 +347,8 @@ static int load_defs(struct report *r, const struct report_opts *o, char *err, s
 				 "results.csv", r->m.path, s->pos.line, s->pos.col, md->key);
 			return -1;
 		}
-		results_format_value(md, &s->numerator, val[0], sizeof(val[0]));
-		results_format_value(md, &s->denominator, val[1], sizeof(val[1]));
+		matrix_format_value(md, &s->numerator, val[0], sizeof(val[0]));
+		matrix_format_value(md, &s->denominator, val[1], sizeof(val[1]));
 		if (add_def(r, s->name, (size_t)d, val[0], val[1],
 			    metric >= 0 ? metric : matrix_metric_index(s->metric)) < 0)
 			return -1;
@@ -323,10 +360,10 @@ static int load_defs(struct report *r, const struct report_opts *o, char *err, s
 	const struct dimension *md = matrix_dim(&r->m, "transport");
 	if (d < 0 || !md || md->nvalues < 2)
 		return 0;
-	results_format_value(md, &md->values[0], val[1], sizeof(val[1]));
+	matrix_format_value(md, &md->values[0], val[1], sizeof(val[1]));
 	for (size_t i = 1; i < md->nvalues; i++) {
 		char name[300];
-		results_format_value(md, &md->values[i], val[0], sizeof(val[0]));
+		matrix_format_value(md, &md->values[i], val[0], sizeof(val[0]));
 		snprintf(name, sizeof(name), "%s/%s", val[0], val[1]);
 		if (add_def(r, name, (size_t)d, val[0], val[1], metric < 0 ? 0 : metric) < 0)
 			return -1;
@@ -460,147 +497,4 @@ void report_release(struct report *r)
 	if (r->m.path)
 		matrix_release(&r->m);
 	memset(r, 0, sizeof(*r));
-}
-
-/* ---- writing ---- */
-
-static const char *const stat_cols[] = { "n", "median", "ci_lo", "ci_hi", "min", "max", "mean",
-					 "stdev", "cv" };
-
-static void stat_values(const struct stat_summary *s, double *v)
-{
-	v[0] = (double)s->n, v[1] = s->median, v[2] = s->ci_lo, v[3] = s->ci_hi, v[4] = s->min;
-	v[5] = s->max, v[6] = s->mean, v[7] = s->stdev, v[8] = s->cv;
-}
-
-static int write_summary(const struct report *r, char *err, size_t errlen)
-{
-	struct csv_out w;
-	char path[4096], name[64];
-
-	snprintf(path, sizeof(path), "%s/summary.csv", r->dir);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
-		return -1;
-	csv_out_field(&w, "cell");
-	for (size_t d = 0; d < r->ndims; d++)
-		csv_out_field(&w, r->dimnames[d]);
-	const char *fixed[] = { "reps", "ok", "failed", "status", "noisy", "ci_level" };
-	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
-		csv_out_field(&w, fixed[i]);
-	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
-		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++) {
-			snprintf(name, sizeof(name), "%s_%s", matrix_metrics[m], stat_cols[s]);
-			csv_out_field(&w, name);
-		}
-	csv_out_end_row(&w);
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct rcell *c = &r->cells[i];
-		char noisy[512] = "";
-		csv_out_u64(&w, c->number);
-		for (size_t d = 0; d < r->ndims; d++)
-			csv_out_field(&w, c->dims[d]);
-		csv_out_u64(&w, c->reps);
-		csv_out_u64(&w, c->reps - c->failed);
-		csv_out_u64(&w, c->failed);
-		csv_out_field(&w, c->status);
-		for (size_t m = 0; m < MATRIX_NMETRICS; m++)
-			if (c->noisy[m])
-				snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
-					 noisy[0] ? ";" : "", matrix_metrics[m]);
-		csv_out_field(&w, noisy);
-		csv_out_double(&w, c->st[0].ci_level, 6);
-		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
-			double v[ARRAY_SIZE(stat_cols)];
-			stat_values(&c->st[m], v);
-			for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++)
-				csv_out_double(&w, v[s], 10);
-		}
-		csv_out_end_row(&w);
-	}
-	if (csv_out_close(&w) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-static void ratio_row_head(struct csv_out *w, const struct report *r, const struct rratio_def *d,
-			   const char *scope)
-{
-	csv_out_field(w, d->name);
-	csv_out_field(w, matrix_metrics[d->metric]);
-	csv_out_field(w, r->dimnames[d->dim]);
-	csv_out_field(w, d->num);
-	csv_out_field(w, d->den);
-	csv_out_field(w, scope);
-}
-
-static int write_ratios(const struct report *r, char *err, size_t errlen)
-{
-	struct csv_out w;
-	char path[4096];
-
-	snprintf(path, sizeof(path), "%s/ratios.csv", r->dir);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
-		return -1;
-	const char *head[] = { "name", "metric", "dimension", "numerator", "denominator", "scope",
-			       "num_cell", "den_cell" };
-	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
-		csv_out_field(&w, head[i]);
-	for (size_t d = 0; d < r->ndims; d++)
-		csv_out_field(&w, r->dimnames[d]);
-	const char *tail[] = { "ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs", "resamples",
-			       "seed" };
-	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
-		csv_out_field(&w, tail[i]);
-	csv_out_end_row(&w);
-	for (size_t di = 0; di < r->ndefs; di++) {
-		const struct rratio_def *def = &r->defs[di];
-		for (size_t i = 0; i < r->npairs; i++) {
-			const struct rpair *p = &r->pairs[i];
-			if (p->def != di)
-				continue;
-			ratio_row_head(&w, r, def, "cell");
-			csv_out_u64(&w, p->num->number);
-			csv_out_u64(&w, p->den->number);
-			for (size_t d = 0; d < r->ndims; d++)
-				csv_out_field(&w, d == def->dim ? "" : p->num->dims[d]);
-			csv_out_double(&w, p->ratio, 10);
-			csv_out_double(&w, p->lo, 10);
-			csv_out_double(&w, p->hi, 10);
-			csv_out_u64(&w, p->num->st[def->metric].n);
-			csv_out_u64(&w, p->den->st[def->metric].n);
-			csv_out_u64(&w, 1);
-			csv_out_u64(&w, STATS_BOOT_RESAMPLES);
-			csv_out_fieldf(&w, "%#llx", (unsigned long long)STATS_BOOT_SEED);
-			csv_out_end_row(&w);
-		}
-		ratio_row_head(&w, r, def, "geomean");
-		csv_out_field(&w, "");
-		csv_out_field(&w, "");
-		for (size_t d = 0; d < r->ndims; d++)
-			csv_out_field(&w, "");
-		csv_out_double(&w, def->geomean, 10);
-		csv_out_field(&w, "");
-		csv_out_field(&w, "");
-		csv_out_field(&w, "");
-		csv_out_field(&w, "");
-		csv_out_u64(&w, def->npairs);
-		csv_out_field(&w, "");
-		csv_out_field(&w, "");
-		csv_out_end_row(&w);
-	}
-	if (csv_out_close(&w) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
-}
-
-int report_write(const struct report *r, char *err, size_t errlen)
-{
-	if (write_summary(r, err, errlen) < 0 || write_ratios(r, err, errlen) < 0 ||
-	    markdown_write(r, err, errlen) < 0 || gnuplot_write_scripts(r, err, errlen) < 0)
-		return -1;
-	return 0;
 }

@@ -1,14 +1,13 @@
 /*
- * report: a run folder's results.csv (and its matrix.yaml and meta.csv)
- * read back into per-cell statistics and ratios, and written out as
- *   summary.csv   one row per cell: cell, the dimensions, reps, ok, failed,
- *                 status, noisy (metrics whose CV is above noisy_cv), ci_level,
- *                 then per metric M: M_n M_median M_ci_lo M_ci_hi M_min M_max
- *                 M_mean M_stdev M_cv
- *   ratios.csv    one row per cell pair and ratio, then one geometric-mean
- *                 row per ratio (scope = geomean)
- *   summary.md    (markdown.h)
- *   plots/        (gnuplot.h)
+ * report: a run folder read back as a model: the cells of its results.csv
+ * (with its matrix.yaml and meta.csv), each cell's statistics (stats.h),
+ * and the ratios between cells.  Nothing here writes a file; the writers
+ * each take a loaded report and write one thing, and the command calls
+ * them in this order (runner/main.c, build_report):
+ *   summary.csv, ratios.csv   summary.h
+ *   summary.md                markdown.h
+ *   plots/NAME.gp             gnuplot.h   (gnuplot_write_scripts)
+ * then, after report_release(), the images from the scripts (gnuplot_render).
  *
  * Everything is computed from the files alone, so `matrix report DIR`
  * rebuilds exactly what `matrix run` wrote, and works on a folder whose run
@@ -73,21 +72,23 @@ struct report {
 	int dropped_row;		/* results.csv ended in a row cut short */
 };
 
-/* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv.  -1 with a
- * message naming the file (and line) or the flag in err. */
+/* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and
+ * computes every cell's statistics and the ratios: the matrix's, or o's
+ * --ratio and --metric when given (o may be NULL).  0, or -1 with a message
+ * naming the file (and line) or the flag in err, and nothing left to
+ * release.  A last row cut short by an interrupted write is left out and
+ * dropped_row set: the caller says so. */
 int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		char *err, size_t errlen);
+/* Frees everything report_load made. */
 void report_release(struct report *r);
-
-/* Writes summary.csv, ratios.csv, summary.md and plots/ (scripts) into the
- * folder; -1 with err on a write error. */
-int report_write(const struct report *r, char *err, size_t errlen);
 
 /* A fact from meta.csv, or "" */
 const char *report_meta(const struct report *r, const char *key);
 /* Index of a dimension column, or -1. */
 int report_dim(const struct report *r, const char *name);
-/* Number of distinct values of dimension d among the cells. */
+/* The distinct values of dimension d among the cells, in cell order, into
+ * out (at most max); returns how many. */
 size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
 
 #endif

@@ -1,10 +1,12 @@
 /* matrix: the command line.  The only place that calls exit(). */
 #include "gnuplot.h"
+#include "markdown.h"
 #include "matrix.h"
 #include "plan.h"
 #include "report.h"
 #include "run.h"
 #include "suggest.h"
+#include "summary.h"
 #include "transport.h"
 #include "units.h"
 #include "version.h"
@@ -183,12 +185,14 @@ static char *join_argv(int argc, char **argv)
 }
 
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
- * images when gnuplot is there.  0, 1 (rendering failed) or 2 (bad input). */
+ * images when gnuplot is there: the report model read back from the folder,
+ * then each writer in turn (the first that fails stops the rest), then the
+ * rendering.  0, 1 (a write or the rendering failed) or 2 (bad input). */
 static int build_report(const char *dir, const struct report_opts *o, int quiet)
 {
 	struct report r;
 	char err[1024];
-	int rc;
+	int rc = 0;
 
 	if (report_load(&r, dir, o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix report: %s\n", err);
@@ -197,7 +201,11 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet)
 	if (r.dropped_row)
 		fprintf(stderr, "matrix report: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", dir);
-	rc = report_write(&r, err, sizeof(err));
+	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
+	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
+	    markdown_write(&r, err, sizeof(err)) < 0 ||
+	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
+		rc = -1;
 	report_release(&r);
 	if (rc < 0) {
 		fprintf(stderr, "matrix report: %s\n", err);

@@ -1,0 +1,172 @@
+/* summary.csv and ratios.csv: see summary.h. */
+#include "summary.h"
+#include "csvfile.h"
+#include "report.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+
+/* ---- summary.csv ---- */
+
+static const char *const stat_cols[] = { "n", "median", "ci_lo", "ci_hi", "min", "max", "mean",
+					 "stdev", "cv" };
+
+static void stat_values(const struct stat_summary *s, double *v)
+{
+	v[0] = (double)s->n, v[1] = s->median, v[2] = s->ci_lo, v[3] = s->ci_hi, v[4] = s->min;
+	v[5] = s->max, v[6] = s->mean, v[7] = s->stdev, v[8] = s->cv;
+}
+
+static void summary_header(struct csv_out *w, const struct report *r)
+{
+	char name[64];
+
+	csv_out_field(w, "cell");
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, r->dimnames[d]);
+	const char *fixed[] = { "reps", "ok", "failed", "status", "noisy", "ci_level" };
+	for (size_t i = 0; i < ARRAY_SIZE(fixed); i++)
+		csv_out_field(w, fixed[i]);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
+		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++) {
+			snprintf(name, sizeof(name), "%s_%s", matrix_metrics[m], stat_cols[s]);
+			csv_out_field(w, name);
+		}
+	csv_out_end_row(w);
+}
+
+static void summary_row(struct csv_out *w, const struct report *r, const struct rcell *c)
+{
+	char noisy[512] = "";
+
+	csv_out_u64(w, c->number);
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, c->dims[d]);
+	csv_out_u64(w, c->reps);
+	csv_out_u64(w, c->reps - c->failed);
+	csv_out_u64(w, c->failed);
+	csv_out_field(w, c->status);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
+		if (c->noisy[m])
+			snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
+				 noisy[0] ? ";" : "", matrix_metrics[m]);
+	csv_out_field(w, noisy);
+	csv_out_double(w, c->st[0].ci_level, 6);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
+		double v[ARRAY_SIZE(stat_cols)];
+		stat_values(&c->st[m], v);
+		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++)
+			csv_out_double(w, v[s], 10);
+	}
+	csv_out_end_row(w);
+}
+
+int summary_write_csv(const struct report *r, char *err, size_t errlen)
+{
+	struct csv_out w;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/summary.csv", r->dir);
+	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+		return -1;
+	summary_header(&w, r);
+	for (size_t i = 0; i < r->ncells; i++)
+		summary_row(&w, r, &r->cells[i]);
+	if (csv_out_close(&w) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* ---- ratios.csv ---- */
+
+static void ratios_header(struct csv_out *w, const struct report *r)
+{
+	const char *head[] = { "name", "metric", "dimension", "numerator", "denominator", "scope",
+			       "num_cell", "den_cell" };
+	for (size_t i = 0; i < ARRAY_SIZE(head); i++)
+		csv_out_field(w, head[i]);
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, r->dimnames[d]);
+	const char *tail[] = { "ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs", "resamples",
+			       "seed" };
+	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
+		csv_out_field(w, tail[i]);
+	csv_out_end_row(w);
+}
+
+static void ratio_row_head(struct csv_out *w, const struct report *r, const struct rratio_def *d,
+			   const char *scope)
+{
+	csv_out_field(w, d->name);
+	csv_out_field(w, matrix_metrics[d->metric]);
+	csv_out_field(w, r->dimnames[d->dim]);
+	csv_out_field(w, d->num);
+	csv_out_field(w, d->den);
+	csv_out_field(w, scope);
+}
+
+/* scope = cell: one pair of cells that differ only in the ratio's dimension */
+static void pair_row(struct csv_out *w, const struct report *r, const struct rratio_def *def,
+		     const struct rpair *p)
+{
+	ratio_row_head(w, r, def, "cell");
+	csv_out_u64(w, p->num->number);
+	csv_out_u64(w, p->den->number);
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, d == def->dim ? "" : p->num->dims[d]);
+	csv_out_double(w, p->ratio, 10);
+	csv_out_double(w, p->lo, 10);
+	csv_out_double(w, p->hi, 10);
+	csv_out_u64(w, p->num->st[def->metric].n);
+	csv_out_u64(w, p->den->st[def->metric].n);
+	csv_out_u64(w, 1);
+	csv_out_u64(w, STATS_BOOT_RESAMPLES);
+	csv_out_fieldf(w, "%#llx", (unsigned long long)STATS_BOOT_SEED);
+	csv_out_end_row(w);
+}
+
+/* scope = geomean: the geometric mean over the ratio's pairs */
+static void geomean_row(struct csv_out *w, const struct report *r, const struct rratio_def *def)
+{
+	ratio_row_head(w, r, def, "geomean");
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, "");
+	csv_out_double(w, def->geomean, 10);
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	csv_out_u64(w, def->npairs);
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	csv_out_end_row(w);
+}
+
+int summary_write_ratios(const struct report *r, char *err, size_t errlen)
+{
+	struct csv_out w;
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/ratios.csv", r->dir);
+	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+		return -1;
+	ratios_header(&w, r);
+	for (size_t di = 0; di < r->ndefs; di++) {
+		for (size_t i = 0; i < r->npairs; i++)
+			if (r->pairs[i].def == di)
+				pair_row(&w, r, &r->defs[di], &r->pairs[i]);
+		geomean_row(&w, r, &r->defs[di]);
+	}
+	if (csv_out_close(&w) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
+}

@@ -1,0 +1,35 @@
+/*
+ * summary: a loaded report's figures as the two CSV files of the run folder
+ * that the other writers and the charts read.
+ *
+ *   summary.csv   one row per cell, in cell order:
+ *                 cell, the dimensions (as results.csv writes them), reps,
+ *                 ok, failed, status, noisy (the metrics whose CV is above
+ *                 noisy_cv, ';'-separated), ci_level, then per metric M (in
+ *                 matrix_metrics order): M_n M_median M_ci_lo M_ci_hi M_min
+ *                 M_max M_mean M_stdev M_cv.  A failed cell has its status
+ *                 and empty figures.
+ *   ratios.csv    per ratio: one row per cell pair (scope = cell), with the
+ *                 pair's cell numbers, the dimensions they share (empty for
+ *                 the ratio's own), ratio, ci_lo, ci_hi, n_num, n_den,
+ *                 pairs = 1, resamples and seed of the bootstrap; then one
+ *                 row (scope = geomean) with the geometric mean over the
+ *                 pairs in `ratio` and their number in `pairs`.
+ *
+ * Each call replaces its file.  Call them after report_load() and before
+ * report_release(); neither calls another writer.
+ */
+#ifndef MATRIX_SUMMARY_H
+#define MATRIX_SUMMARY_H
+
+#include <stddef.h>
+
+struct report;
+
+/* Writes DIR/summary.csv; -1 with err naming the file on a write error. */
+int summary_write_csv(const struct report *r, char *err, size_t errlen);
+
+/* Writes DIR/ratios.csv; -1 with err naming the file on a write error. */
+int summary_write_ratios(const struct report *r, char *err, size_t errlen);
+
+#endif
