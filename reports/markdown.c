@@ -68,26 +68,6 @@ void markdown_format_metric(const char *metric, double median, double half, char
 	snprintf(buf, len, "%s%s ± %s%s%s", m, u.prefix, h, u.prefix, u.suffix);
 }
 
-static const char *metric_title(const char *metric)
-{
-	static const struct { const char *m, *t; } titles[] = {
-		{ "msgs_per_s", "messages per second" },
-		{ "mib_per_s", "MiB per second" },
-		{ "rtt_mean_us", "round-trip time, mean" },
-		{ "rtt_p50_us", "round-trip time, median (p50)" },
-		{ "rtt_p90_us", "round-trip time, p90" },
-		{ "rtt_p99_us", "round-trip time, p99" },
-		{ "rtt_p999_us", "round-trip time, p99.9" },
-		{ "rtt_max_us", "round-trip time, max" },
-		{ "cpu_us_per_msg", "CPU time per message (all workers)" },
-		{ "sent_msgs_per_s", "messages per second at the senders" },
-	};
-	for (size_t i = 0; i < sizeof(titles) / sizeof(titles[0]); i++)
-		if (!strcmp(titles[i].m, metric))
-			return titles[i].t;
-	return metric;
-}
-
 /* The metrics a pattern's tables show, in order. */
 static size_t pattern_metrics(const char *pattern, int *out)
 {
@@ -233,7 +213,7 @@ static void table(struct page *p, int m)
 	for (size_t d = 0; d < r->ndefs && ndefs < 32; d++)
 		if (r->defs[d].metric == m && (int)r->defs[d].dim == p->col)
 			defs[ndefs++] = d;
-	fprintf(f, "\n### %s\n\n", metric_title(matrix_metrics[m]));
+	fprintf(f, "\n### %s\n\n", metrics[m].title);
 	for (size_t i = 0; i < p->nrowdims; i++)
 		md_cell(f, r->dimnames[p->rowdims[i]]);
 	if (!p->nrowdims)
