@@ -21,11 +21,11 @@ import time
 
 # name, file, from, to, tests that must fail (run.sh --only), build
 MUTATIONS = [
-    ("rtt-clock-after-send", "workers/worker.c",
-     "\tt0 = now_ns();\n\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
+    ("rtt-clock-after-send", "workers/client.c",
+     "\tt0 = clock_now_ns();\n\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
      "\t\treturn client_error(cl, \"send\", \"send to\");\n",
      "\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
-     "\t\treturn client_error(cl, \"send\", \"send to\");\n\tt0 = now_ns();\n",
+     "\t\treturn client_error(cl, \"send\", \"send to\");\n\tt0 = clock_now_ns();\n",
      "e2e:test_timing.sh", "release"),
     ("msgs-per-s-from-sent-count", "runner/aggregate.c",
      "row->msgs_per_s = ratio(window_msgs, row->elapsed_s);",

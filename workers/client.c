@@ -1,0 +1,478 @@
+/* The client: warmup, the timed loop of each pattern (serial, pipelined
+ * or windowed pingpong; stream), its timing and its result record.  See
+ * client.h for what it does, payload.h for the bytes and wire.h for the
+ * record. */
+#include "client.h"
+#include "clock.h"
+#include "hist.h"
+#include "matrix.h"
+#include "payload.h"
+#include "transport.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <poll.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+struct client {
+	const struct wopts *o;
+	struct conn c;
+	unsigned char *req, *resp, *pattern;
+	size_t reqlen, resplen;
+	struct hist *hist;
+	uint64_t messages, mismatches, start_ns, end_ns;
+	uint64_t lost;		/* lossy transports: requests with no reply in time */
+	char err[512];
+	const char *stage;
+};
+
+static int client_error(struct client *cl, const char *stage, const char *what)
+{
+	snprintf(cl->err, sizeof(cl->err), "%s %s: %s", what, cl->c.peer,
+		 errno == EPROTO ? "connection closed inside a message" :
+		 errno == 0 ? "connection closed by the server" : strerror(errno));
+	cl->stage = stage;
+	return -1;
+}
+
+/* One request, one response: 0 with its RTT, 1 when a lossy transport
+ * lost it (no reply in time; nothing is resent), -1 with cl->err set. */
+static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
+{
+	const struct transport *t = cl->o->t;
+	uint64_t t0;
+	int rc;
+
+	stamp_seq(cl->req, cl->reqlen, seq);
+	t0 = clock_now_ns();
+	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
+		return client_error(cl, "send", "send to");
+	for (;;) {
+		if (t->lossy && cl->c.fd >= 0) {
+			/* the reply is lost once loss_timeout has passed since the
+			 * request left, however many late replies came meanwhile */
+			uint64_t now = clock_now_ns(), deadline = t0 + cl->o->loss_timeout_ns;
+			struct timespec left = { 0, 0 };
+			struct pollfd p = { .fd = cl->c.fd, .events = POLLIN };
+			if (now < deadline)
+				left = (struct timespec){ (time_t)((deadline - now) / 1000000000ull),
+							  (long)((deadline - now) % 1000000000ull) };
+			int pr = now < deadline ? ppoll(&p, 1, &left, NULL) : 0;
+			if (pr == 0) {
+				cl->lost++;
+				return 1;
+			}
+			if (pr < 0 && errno != EINTR)
+				return client_error(cl, "receive", "poll");
+			if (pr < 0)
+				continue;
+		}
+		rc = t->recv(&cl->c, cl->resp, cl->resplen);
+		if (rc < 0 && errno == EAGAIN && t->lossy) {
+			cl->lost++;
+			return 1;
+		}
+		if (rc) {
+			if (rc == 1)
+				errno = 0;
+			return client_error(cl, "receive", "receive from");
+		}
+		/* a late reply to an earlier, given-up request: not this one */
+		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq)
+			break;
+	}
+	*rtt = clock_now_ns() - t0;
+	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
+		cl->mismatches++;
+	return 0;
+}
+
+static int done(const struct wopts *o, uint64_t n, uint64_t now, uint64_t start)
+{
+	return o->duration_ns ? now - start >= o->duration_ns : n >= o->count;
+}
+
+static int pingpong_serial(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	uint64_t rtt, now;
+
+	cl->start_ns = now = clock_now_ns();
+	for (uint64_t seq = o->warmup; !done(o, cl->messages + cl->lost, now, cl->start_ns); seq++) {
+		int rc = round_trip(cl, seq, &rtt);
+		if (rc < 0)
+			return -1;
+		if (rc == 0) {
+			hist_record(cl->hist, rtt);
+			cl->messages++;
+		}
+		now = clock_now_ns();
+	}
+	cl->end_ns = now;
+	return 0;
+}
+
+/* inflight > 1: the connection's descriptor non-blocking, driven by poll,
+ * up to `inflight` requests written ahead of their responses.  Responses
+ * come back in order, so request i's start time is t_start[i % inflight]. */
+struct pipeline {
+	uint64_t *t_start;
+	uint64_t sent, recvd, seq0;
+	size_t woff, roff;	/* bytes done of the request, of the response */
+	int stop_sending;
+};
+
+/* Writes requests while fewer than `inflight` are outstanding and the
+ * descriptor takes them: 1 when some bytes went out, 0 when none did, -1
+ * with cl->err set. */
+static int pipeline_send(struct client *cl, struct pipeline *pl)
+{
+	const struct wopts *o = cl->o;
+	int progress = 0;
+
+	while (!pl->stop_sending && pl->sent - pl->recvd < o->inflight) {
+		if (pl->woff == 0) {
+			stamp_seq(cl->req, cl->reqlen, pl->seq0 + pl->sent);
+			pl->t_start[pl->sent % o->inflight] = clock_now_ns();
+		}
+		ssize_t n = write(cl->c.wfd, cl->req + pl->woff, cl->reqlen - pl->woff);
+		if (n < 0) {
+			if (errno == EAGAIN || errno == EINTR)
+				break;
+			return client_error(cl, "send", "send to");
+		}
+		progress = 1;
+		pl->woff += (size_t)n;
+		if (pl->woff == cl->reqlen) {
+			pl->woff = 0;
+			pl->sent++;
+			if (done(o, pl->sent, clock_now_ns(), cl->start_ns))
+				pl->stop_sending = 1;
+		}
+	}
+	return progress;
+}
+
+/* Reads what has come of the next response, and times it once it is
+ * whole: 1 when some bytes came, 0 when none did, -1 with cl->err set. */
+static int pipeline_recv(struct client *cl, struct pipeline *pl)
+{
+	const struct wopts *o = cl->o;
+	ssize_t n = read(cl->c.fd, cl->resp + pl->roff, cl->resplen - pl->roff);
+
+	if (n == 0) {
+		errno = pl->roff ? EPROTO : 0;
+		return client_error(cl, "receive", "receive from");
+	}
+	if (n < 0 && errno != EAGAIN && errno != EINTR)
+		return client_error(cl, "receive", "receive from");
+	if (n < 0)
+		return 0;
+	pl->roff += (size_t)n;
+	if (pl->roff == cl->resplen) {
+		uint64_t now = clock_now_ns();
+		hist_record(cl->hist, now - pl->t_start[pl->recvd % o->inflight]);
+		if (o->pattern == PAT_ECHO &&
+		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, pl->seq0 + pl->recvd))
+			cl->mismatches++;
+		pl->recvd++;
+		pl->roff = 0;
+		cl->end_ns = now;
+	}
+	return 1;
+}
+
+/* Nothing moved: waits until a response can be read, or a request written
+ * when another may go.  0, or -1 with cl->err set. */
+static int pipeline_wait(struct client *cl, const struct pipeline *pl)
+{
+	int fd = cl->c.fd, wfd = cl->c.wfd;
+	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = -1 } };
+
+	if (!pl->stop_sending && pl->sent - pl->recvd < cl->o->inflight) {
+		if (wfd == fd)
+			p[0].events |= POLLOUT;
+		else
+			p[1] = (struct pollfd){ .fd = wfd, .events = POLLOUT };
+	}
+	if (poll(p, 2, -1) < 0 && errno != EINTR)
+		return client_error(cl, "poll", "poll");
+	return 0;
+}
+
+static int pingpong_pipelined(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	int fd = cl->c.fd, wfd = cl->c.wfd;
+	struct pipeline pl = { .t_start = calloc(o->inflight, sizeof(*pl.t_start)),
+			       .seq0 = o->warmup };
+	uint64_t now;
+	int rc = -1;
+
+	if (!pl.t_start || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) < 0 ||
+	    fcntl(wfd, F_SETFL, fcntl(wfd, F_GETFL) | O_NONBLOCK) < 0) {
+		free(pl.t_start);
+		return client_error(cl, "setup", "non-blocking");
+	}
+	cl->start_ns = now = clock_now_ns();
+	for (;;) {
+		/* stop only between requests: a half-written one is finished */
+		if (!pl.stop_sending && pl.woff == 0 && done(o, pl.sent, now, cl->start_ns))
+			pl.stop_sending = 1;
+		int wrote = pipeline_send(cl, &pl);
+		if (wrote < 0)
+			goto out;
+		if (pl.stop_sending && pl.recvd == pl.sent)
+			break;
+		int got = pipeline_recv(cl, &pl);
+		if (got < 0)
+			goto out;
+		if (!wrote && !got && pipeline_wait(cl, &pl) < 0)
+			goto out;
+		now = clock_now_ns();
+	}
+	cl->messages = pl.recvd;
+	rc = 0;
+out:
+	free(pl.t_start);
+	return rc;
+}
+
+/* inflight > 1 over a transport without a descriptor (zmq DEALER): its
+ * sends queue without blocking, so `inflight` requests go out first, then
+ * each response read lets the next request go. */
+static int pingpong_window(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	const struct transport *t = o->t;
+	uint64_t *t_start = calloc(o->inflight, sizeof(*t_start));
+	uint64_t sent = 0, recvd = 0, now, seq0 = o->warmup;
+	int rc = -1;
+
+	if (!t_start)
+		return client_error(cl, "setup", "memory for");
+	cl->start_ns = now = clock_now_ns();
+	for (;;) {
+		while (sent - recvd < o->inflight && !done(o, sent, now, cl->start_ns)) {
+			stamp_seq(cl->req, cl->reqlen, seq0 + sent);
+			t_start[sent % o->inflight] = clock_now_ns();
+			if (t->send(&cl->c, cl->req, cl->reqlen) < 0) {
+				client_error(cl, "send", "send to");
+				goto out;
+			}
+			sent++;
+		}
+		if (recvd == sent)
+			break;
+		int r = t->recv(&cl->c, cl->resp, cl->resplen);
+		if (r) {
+			if (r == 1)
+				errno = 0;
+			client_error(cl, "receive", "receive from");
+			goto out;
+		}
+		now = clock_now_ns();
+		hist_record(cl->hist, now - t_start[recvd % o->inflight]);
+		if (o->pattern == PAT_ECHO &&
+		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
+			cl->mismatches++;
+		recvd++;
+		cl->end_ns = now;
+	}
+	cl->messages = recvd;
+	rc = 0;
+out:
+	free(t_start);
+	return rc;
+}
+
+static int stream_send(struct client *cl, uint64_t *sent)
+{
+	const struct wopts *o = cl->o;
+	uint64_t n = 0, now;
+
+	cl->start_ns = now = clock_now_ns();
+	while (!done(o, n, now, cl->start_ns)) {
+		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
+		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+			return client_error(cl, "send", "send to");
+		n++;
+		if (o->duration_ns)
+			now = clock_now_ns();
+	}
+	cl->end_ns = clock_now_ns();
+	*sent = n;
+	return 0;
+}
+
+static void client_report_human(const struct wopts *o, const struct worker_result *r)
+{
+	double secs = (double)(r->end_ns - r->start_ns) / 1e9;
+
+	if (o->pattern == PAT_STREAM) {
+		printf("client %u: sent %llu messages of %llu bytes in %.3f s = %.0f msg/s, "
+		       "%.2f MiB/s at the sender\n", o->id, (unsigned long long)r->sent_messages,
+		       (unsigned long long)o->topts.size, secs,
+		       secs > 0 ? (double)r->sent_messages / secs : 0,
+		       secs > 0 ? (double)r->sent_bytes / secs / 1048576.0 : 0);
+		return;
+	}
+	printf("client %u: %llu round trips in %.3f s = %.0f msg/s; rtt mean %.2f us, "
+	       "p50 %.2f us, p99 %.2f us, max %.2f us\n", o->id,
+	       (unsigned long long)r->messages, secs,
+	       secs > 0 ? (double)r->messages / secs : 0, hist_mean(r->hist) / 1e3,
+	       (double)hist_percentile(r->hist, 0.50) / 1e3,
+	       (double)hist_percentile(r->hist, 0.99) / 1e3, (double)r->hist->max / 1e3);
+}
+
+static int client_setup(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+
+	cl->reqlen = o->topts.size;
+	cl->resplen = o->pattern == PAT_ECHO ? o->topts.size : o->topts.response_size;
+	cl->req = malloc(cl->reqlen);
+	cl->pattern = malloc(cl->reqlen);
+	cl->resp = o->pattern == PAT_STREAM ? NULL : malloc(cl->resplen);
+	cl->hist = malloc(sizeof(*cl->hist));
+	if (!cl->req || !cl->pattern || (o->pattern != PAT_STREAM && !cl->resp) || !cl->hist) {
+		snprintf(cl->err, sizeof(cl->err), "out of memory for %zu-byte messages", cl->reqlen);
+		cl->stage = "memory";
+		return -1;
+	}
+	fill_pattern(cl->req, cl->reqlen);
+	fill_pattern(cl->pattern, cl->reqlen);
+	hist_init(cl->hist);
+	return 0;
+}
+
+static int client_warmup(struct client *cl)
+{
+	uint64_t rtt;
+
+	for (uint64_t i = 0; i < cl->o->warmup; i++) {
+		if (cl->o->pattern == PAT_STREAM) {
+			stamp_seq(cl->req, cl->reqlen, i);
+			if (cl->o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+				return client_error(cl, "send", "warmup send to");
+		} else if (round_trip(cl, i, &rtt) < 0) {
+			return -1;
+		}
+	}
+	cl->lost = 0;	/* the timed window counts its own losses */
+	return 0;
+}
+
+/* The timed window: the pattern's loop.  0, or -1 with cl->err set. */
+static int client_measure(struct client *cl, uint64_t *sent)
+{
+	const struct wopts *o = cl->o;
+
+	if (o->pattern == PAT_STREAM)
+		return stream_send(cl, sent);
+	return o->inflight <= 1 ? pingpong_serial(cl)
+	       : cl->c.fd >= 0 ? pingpong_pipelined(cl) : pingpong_window(cl);
+}
+
+/* The record's figures of the timed window, but its CPU time.  r->hist
+ * points at cl's histogram (pingpong): the caller clears it after use. */
+static void client_result(const struct client *cl, const struct conn_info *ci,
+			  uint64_t sent, struct worker_result *r)
+{
+	r->start_ns = cl->start_ns;
+	r->end_ns = cl->end_ns;
+	r->sndbuf = ci->sndbuf;
+	r->rcvbuf = ci->rcvbuf;
+	r->nodelay = ci->nodelay;
+	r->mismatches = cl->mismatches;
+	r->lost = cl->lost;
+	if (cl->o->pattern == PAT_STREAM) {
+		r->sent_messages = sent;
+		r->sent_bytes = sent * cl->reqlen;
+	} else {
+		r->messages = cl->messages;
+		r->sent_messages = cl->messages + cl->lost;	/* requests that went out */
+		r->bytes = cl->messages * (cl->reqlen + cl->resplen);
+		r->sent_bytes = cl->messages * cl->reqlen;
+		r->hist = cl->hist;
+	}
+}
+
+/* An echo mismatch fails the run; else the record goes out (a readable
+ * line by hand).  0, or 1 when a failure was reported. */
+static int client_report(const struct client *cl, const struct worker_result *r)
+{
+	const struct wopts *o = cl->o;
+	int rc = 0;
+
+	if (cl->mismatches) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "echo mismatch: %llu of %llu responses (%llu warmup, "
+			 "%llu timed) differ from their request", (unsigned long long)cl->mismatches,
+			 (unsigned long long)(o->warmup + cl->messages), (unsigned long long)o->warmup,
+			 (unsigned long long)cl->messages);
+		rc = fail(o, "verify", msg);
+	} else if (o->human) {
+		client_report_human(o, r);
+	} else if (wire_write_result(o->report_fd, r) < 0) {
+		rc = failf(o, "report", "write result");
+	}
+	return rc;
+}
+
+int client_run(const struct wopts *o)
+{
+	struct client cl = { .o = o, .c = { .fd = -1, .wfd = -1 } };
+	struct worker_result r;
+	uint64_t cpu0, sent = 0;
+	int rc = 0, connected = 0;
+
+	worker_result_init(&r);
+	r.role = ROLE_CLIENT;
+	if (client_setup(&cl) < 0)
+		goto failed;
+	if (o->t->connect(&o->topts, o->connect, &cl.c, cl.err, sizeof(cl.err)) < 0) {
+		cl.stage = "connect";
+		goto failed;
+	}
+	connected = 1;
+	if (client_warmup(&cl) < 0)
+		goto failed;
+	if (!o->human && wire_write_ready(o->report_fd) < 0) {
+		rc = failf(o, "report", "write ready line");
+		goto out;
+	}
+	if (wait_start(o->control_fd) < 0) {
+		rc = fail(o, "start", "runner closed the control pipe before the start signal");
+		goto out;
+	}
+	cpu0 = clock_cpu_ns();
+	if (client_measure(&cl, &sent))
+		goto failed;
+	r.cpu_ns = clock_cpu_ns() - cpu0;
+	struct conn_info ci;
+	o->t->info(&cl.c, &ci);
+	o->t->close(&cl.c);
+	connected = 0;
+
+	client_result(&cl, &ci, sent, &r);
+	rc = client_report(&cl, &r);
+	r.hist = NULL;
+	goto out;
+failed:
+	rc = fail(o, cl.stage ? cl.stage : "client", cl.err);
+out:
+	if (connected)
+		o->t->close(&cl.c);
+	free(cl.req);
+	free(cl.resp);
+	free(cl.pattern);
+	free(cl.hist);
+	return rc;
+}

@@ -1,0 +1,58 @@
+/*
+ * options: one worker's settings, as `matrix worker` parsed them, and the
+ * helpers that speak to the runner through them.  Shared by the command
+ * line (worker.c), the server (server.c) and the client (client.c).
+ *
+ * Ownership: worker_main fills one struct wopts on its stack from the
+ * command line, checks it, and hands it read-only to server_run or
+ * client_run for the whole process; nothing frees it.  The descriptors in
+ * it belong to the process: report_fd (fd 3 from the runner, else stdout)
+ * and control_fd (fd 4 from the runner, -1 by hand) are never closed here.
+ * `t` points into the transport registry; `bind` and `connect` into argv.
+ *
+ *   role, t, pattern  what to run; topts are handed to the transport as is
+ *   count, duration_ns  a client's share: messages, or a time (0 = count)
+ *   warmup            untimed messages per connection before the window
+ *   interval_ns       timeline interval of a stream receiver
+ *   timeout_ns        the whole worker gives up (alarm) after this
+ *   loss_timeout_ns   lossy transports: a reply later than this is lost
+ *   inflight          outstanding requests per connection (1 = serial)
+ *   connections       server: connections to serve, then exit
+ *   id                client number, for messages
+ *   human             report_fd is a terminal: readable lines, no protocol
+ */
+#ifndef MATRIX_OPTIONS_H
+#define MATRIX_OPTIONS_H
+
+#include <stdint.h>
+
+#include "matrix.h"
+#include "transport.h"
+#include "wire.h"
+
+struct wopts {
+	enum wire_role role;
+	const struct transport *t;
+	enum pattern pattern;
+	struct transport_opts topts;
+	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns, loss_timeout_ns;
+	unsigned inflight, connections, id;
+	const char *bind, *connect;
+	int report_fd, control_fd, human;
+};
+
+/* A failure: an `error stage=STAGE message=MSG` line on report_fd for the
+ * runner, or "matrix worker server|client: MSG" on stderr for a person
+ * (o->human).  Returns 1, the worker's exit status for a failure, so a
+ * caller writes `return fail(...)` or `rc = fail(...)`. */
+int fail(const struct wopts *o, const char *stage, const char *msg);
+/* fail() with "WHAT: strerror(errno)" as the message; errno as left by the
+ * call that failed. */
+int failf(const struct wopts *o, const char *stage, const char *what);
+
+/* Waits for the runner's start byte 'g' on fd (blocking, EINTR retried):
+ * 0 when it came, or at once when fd is -1 (run by hand); -1 when the
+ * runner is gone (end of file, another byte, a read error). */
+int wait_start(int fd);
+
+#endif
