@@ -10,24 +10,48 @@
  * server copies min(8, size, response_size) bytes), then the pattern; an
  * echo reply is the request byte for byte.
  *
- * The caller owns every buffer; nothing here allocates or fails.
+ * The caller owns every buffer; nothing here allocates or fails.  What
+ * runs once per message is inline: it sits on the timed path.
  */
 #ifndef MATRIX_PAYLOAD_H
 #define MATRIX_PAYLOAD_H
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 /* Writes the byte pattern over all of buf (offset 0 onwards). */
 void fill_pattern(unsigned char *buf, size_t len);
+
 /* Writes seq into the first min(8, len) bytes, little-endian. */
-void stamp_seq(unsigned char *buf, size_t len, uint64_t seq);
+static inline void stamp_seq(unsigned char *buf, size_t len, uint64_t seq)
+{
+	for (size_t i = 0; i < len && i < 8; i++)
+		buf[i] = (unsigned char)(seq >> (8 * i));
+}
+
 /* The sequence number in the first min(8, len) bytes. */
-uint64_t read_seq(const unsigned char *buf, size_t len);
+static inline uint64_t read_seq(const unsigned char *buf, size_t len)
+{
+	uint64_t seq = 0;
+
+	for (size_t i = 0; i < len && i < 8; i++)
+		seq |= (uint64_t)buf[i] << (8 * i);
+	return seq;
+}
+
 /* 1 when an echoed message is not the request with sequence number seq:
  * its first min(8, len) bytes against seq, the rest against `pattern` (a
  * fill_pattern buffer of len bytes); 0 when it is. */
-int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
-		  size_t len, uint64_t seq);
+static inline int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
+				size_t len, uint64_t seq)
+{
+	size_t head = len < 8 ? len : 8;
+
+	for (size_t i = 0; i < head; i++)
+		if (got[i] != (unsigned char)(seq >> (8 * i)))
+			return 1;
+	return memcmp(got + head, pattern + head, len - head) != 0;
+}
 
 #endif
