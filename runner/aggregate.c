@@ -103,12 +103,11 @@ static void loss_figures(const struct cell *c, const struct cell_outcome *o, uin
 	}
 }
 
-void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
-		   const char *started_at, struct result_row *row)
+/* What every row has, failed or not: which repetition, its outcome, its
+ * wall time; every figure NaN until it is known. */
+static void row_outcome(const struct cell *c, unsigned rep, const struct cell_outcome *o,
+			const char *started_at, struct result_row *row)
 {
-	uint64_t cstart = UINT64_MAX, cend = 0, sent = 0, sent_bytes = 0, msgs = 0, bytes = 0;
-	uint64_t window_cpu_ns = o->server.cpu_ns;
-
 	memset(row, 0, sizeof(*row));
 	set_figures_nan(row);
 	row->cell = c->number;
@@ -120,6 +119,31 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
+}
+
+/* A reliable transport must deliver every message it accepted: a stream
+ * whose receiver got fewer (or more) than was sent is not ok. */
+static void delivery_check(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
+			   struct result_row *row)
+{
+	if (c->p.pattern != PAT_STREAM || o->server.messages == sent)
+		return;
+	row->ok = 0;
+	snprintf(row->status, sizeof(row->status), "lost: %llu of %llu received",
+		 (unsigned long long)o->server.messages, (unsigned long long)sent);
+	snprintf(row->error, sizeof(row->error), "the receiver got %llu of the %llu messages "
+		 "the senders sent, over %s, which should lose none",
+		 (unsigned long long)o->server.messages, (unsigned long long)sent,
+		 c->p.transport->name);
+}
+
+void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
+		   const char *started_at, struct result_row *row)
+{
+	uint64_t cstart = UINT64_MAX, cend = 0, sent = 0, sent_bytes = 0, msgs = 0, bytes = 0;
+	uint64_t window_cpu_ns = o->server.cpu_ns;
+
+	row_outcome(c, rep, o, started_at, row);
 	if (!o->ok)
 		return;
 
@@ -172,16 +196,8 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
 	if (o->measured_by_process && o->printed)
 		printed_figures(c, o, row);
-	if (c->p.transport->lossy) {
+	if (c->p.transport->lossy)
 		loss_figures(c, o, sent, row);
-	} else if (c->p.pattern == PAT_STREAM && o->server.messages != sent) {
-		/* a reliable transport must deliver every message it accepted */
-		row->ok = 0;
-		snprintf(row->status, sizeof(row->status), "lost: %llu of %llu received",
-			 (unsigned long long)o->server.messages, (unsigned long long)sent);
-		snprintf(row->error, sizeof(row->error), "the receiver got %llu of the %llu messages "
-			 "the senders sent, over %s, which should lose none",
-			 (unsigned long long)o->server.messages, (unsigned long long)sent,
-			 c->p.transport->name);
-	}
+	else
+		delivery_check(c, o, sent, row);
 }

@@ -1,7 +1,7 @@
 /* One cell repetition: see cell.h. */
 #include "cell.h"
 #include "clock.h"
-#include "results.h"
+#include "program.h"
 #include "spawn.h"
 
 #include <dirent.h>
@@ -10,23 +10,17 @@
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
-#include <regex.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
-#include <arpa/inet.h>
-#include <netinet/in.h>
-#include <sys/socket.h>
 #include <sys/stat.h>
-#include <sys/un.h>
 #include <sys/wait.h>
 
 #define TICK_MS 200
 #define GRACE_NS 1000000000ull
-#define MAX_ARGS 256
 
 struct slot {
 	struct child ch;
@@ -50,11 +44,9 @@ struct run {
 	int fail_rank;			/* 0 none, 1 error/exit, 2 crash, 3 timeout/interrupt */
 	int killing;
 	uint64_t kill_at;
-	char sockpath[PATH_MAX];
-	char address[256];
+	struct server_addr addr;	/* where the server listens, in every form */
 	int server_ready;		/* a program server: its port accepts, or ready matched */
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
-	char host[64], port[16];	/* for a program's {host} and {port} */
 };
 
 /* Records a failure unless a graver one is already recorded; s is the
@@ -75,57 +67,26 @@ static void fail(struct run *r, const struct slot *s, int rank, const char *stat
 	va_end(ap);
 }
 
-/* argv for one worker; strings live in `store`. */
-struct argv_buf {
-	char *argv[MAX_ARGS];
-	int argc;
-	int overflow;			/* a word did not fit: never run a cut command */
-	char store[65536];
-	size_t used;
-};
-
-__attribute__((format(printf, 2, 3)))
-static void arg(struct argv_buf *a, const char *fmt, ...)
-{
-	va_list ap;
-	int n;
-
-	if (a->argc >= MAX_ARGS - 1 || a->used >= sizeof(a->store)) {
-		a->overflow = 1;
-		return;
-	}
-	va_start(ap, fmt);
-	n = vsnprintf(a->store + a->used, sizeof(a->store) - a->used, fmt, ap);
-	va_end(ap);
-	if (n < 0 || (size_t)n >= sizeof(a->store) - a->used) {
-		a->overflow = 1;
-		return;
-	}
-	a->argv[a->argc++] = a->store + a->used;
-	a->argv[a->argc] = NULL;
-	a->used += (size_t)n + 1;
-}
-
-static void common_args(struct run *r, struct argv_buf *a, const char *role)
+static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 {
 	const struct cell_params *p = r->p;
 	const struct matrix *m = r->ctx->plan->m;
 
-	arg(a, "%s", r->ctx->self_exe);
-	arg(a, "worker");
-	arg(a, "%s", role);
-	arg(a, "--transport=%s", p->transport->name);
-	arg(a, "--pattern=%s", pattern_names[p->pattern]);
-	arg(a, "--size=%llu", (unsigned long long)p->size);
-	arg(a, "--response-size=%llu", (unsigned long long)p->response_size);
-	arg(a, "--warmup=%llu", (unsigned long long)m->warmup);
-	arg(a, "--nodelay=%s", p->nodelay ? "true" : "false");
-	arg(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
-	arg(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
-	arg(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
-	arg(a, "--endpoint=%s", endpoint_names[p->endpoint]);
-	arg(a, "--report-fd=3");
-	arg(a, "--control-fd=4");
+	spawn_argv_add(a, "%s", r->ctx->self_exe);
+	spawn_argv_add(a, "worker");
+	spawn_argv_add(a, "%s", role);
+	spawn_argv_add(a, "--transport=%s", p->transport->name);
+	spawn_argv_add(a, "--pattern=%s", pattern_names[p->pattern]);
+	spawn_argv_add(a, "--size=%llu", (unsigned long long)p->size);
+	spawn_argv_add(a, "--response-size=%llu", (unsigned long long)p->response_size);
+	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)m->warmup);
+	spawn_argv_add(a, "--nodelay=%s", p->nodelay ? "true" : "false");
+	spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
+	spawn_argv_add(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
+	spawn_argv_add(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
+	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);
+	spawn_argv_add(a, "--report-fd=3");
+	spawn_argv_add(a, "--control-fd=4");
 }
 
 static int open_log(struct run *r, struct slot *s)
@@ -141,14 +102,14 @@ static int open_log(struct run *r, struct slot *s)
 	return fd;
 }
 
-static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
+static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 {
 	char err[512];
 	int logfd;
 
 	if (a->overflow) {
 		fail(r, NULL, 1, "command too long", "%s: more than %d words or %zu bytes", s->name,
-		     MAX_ARGS - 1, sizeof(a->store));
+		     SPAWN_MAX_ARGS - 1, sizeof(a->store));
 		return -1;
 	}
 	logfd = open_log(r, s);
@@ -174,163 +135,29 @@ static int start_slot(struct run *r, struct slot *s, struct argv_buf *a)
 	return 0;
 }
 
-/* The value of a {placeholder} for slot s (client number id, 0: server). */
-static void placeholder(struct run *r, const char *name, unsigned id, char *out, size_t len)
-{
-	const struct cell_params *p = r->p;
-	const struct matrix *m = r->ctx->plan->m;
-	uint64_t share = !id ? p->count
-		       : p->count / p->concurrency + (id - 1 < p->count % p->concurrency);
-
-	if (!strcmp(name, "host"))
-		snprintf(out, len, "%s", r->host);
-	else if (!strcmp(name, "port"))
-		snprintf(out, len, "%s", r->port);
-	else if (!strcmp(name, "path"))
-		snprintf(out, len, "%.200s", r->sockpath);
-	else if (!strcmp(name, "size"))
-		snprintf(out, len, "%llu", (unsigned long long)p->size);
-	else if (!strcmp(name, "response_size"))
-		snprintf(out, len, "%llu", (unsigned long long)p->response_size);
-	else if (!strcmp(name, "count"))	/* a client's: its share */
-		snprintf(out, len, "%llu", (unsigned long long)share);
-	else if (!strcmp(name, "concurrency"))
-		snprintf(out, len, "%u", p->concurrency);
-	else if (!strcmp(name, "duration_s"))
-		snprintf(out, len, "%.9g", (double)p->duration_ns / 1e9);
-	else if (!strcmp(name, "endpoint"))
-		snprintf(out, len, "%s", r->address);
-	else {
-		out[0] = '\0';
-		for (size_t d = 0; d < m->ndims; d++)
-			if (!strcmp(m->dims[d].key, name))
-				results_format_value(&m->dims[d],
-						     &m->dims[d].values[r->ctx->cell->choice[d]], out, len);
-	}
-}
-
-/* A program's argv: its template with every {placeholder} filled in. */
-static void program_argv(struct run *r, char **tmpl, size_t n, unsigned id, struct argv_buf *a)
-{
-	for (size_t i = 0; i < n; i++) {
-		char word[8192], val[256];
-		size_t o = 0;
-		for (const char *c = tmpl[i]; *c && o + 1 < sizeof(word);) {
-			const char *end = *c == '{' ? strchr(c, '}') : NULL;
-			if (end) {
-				char name[64];
-				snprintf(name, sizeof(name), "%.*s", (int)(end - c - 1), c + 1);
-				placeholder(r, name, id, val, sizeof(val));
-				o += (size_t)snprintf(word + o, sizeof(word) - o, "%s", val);
-				c = end + 1;
-			} else {
-				word[o++] = *c++;
-			}
-		}
-		if (o + 1 >= sizeof(word))
-			a->overflow = 1;
-		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
-		arg(a, "%s", word);
-	}
-}
-
-/* A free port on the loopback for a program server: bind port 0, read it,
- * close (the program binds it a moment later). */
-static int free_port(int family, char *port, size_t len)
-{
-	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
-	socklen_t sl = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
-	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = -1;
-
-	if (family == AF_INET6)
-		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
-	else
-		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	if (fd >= 0 && bind(fd, (struct sockaddr *)&ss, sl) == 0 &&
-	    getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
-		snprintf(port, len, "%u", ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
-					       : ((struct sockaddr_in *)&ss)->sin_port));
-		rc = 0;
-	}
-	if (fd >= 0)
-		close(fd);
-	return rc;
-}
-
-/* Is the program server ready: its `ready` regex in its output, or else
- * its address accepting a connection? */
-static int program_ready(struct run *r)
-{
-	const struct program *pr = r->p->server_prog;
-
-	if (pr->ready) {
-		char buf[65536];
-		regex_t re;
-		int fd = open(r->slots[0].log, O_RDONLY | O_CLOEXEC), hit = 0;
-		ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-		if (fd >= 0)
-			close(fd);
-		if (n > 0 && regcomp(&re, pr->ready, REG_EXTENDED | REG_NOSUB) == 0) {
-			buf[n] = '\0';
-			hit = regexec(&re, buf, 0, NULL, 0) == 0;
-			regfree(&re);
-		}
-		return hit;
-	}
-	struct sockaddr_storage ss;
-	socklen_t sl;
-	int fd;
-	if (!strcmp(r->p->transport->name, "unix")) {
-		struct sockaddr_un *sun = (struct sockaddr_un *)&ss;
-		memset(sun, 0, sizeof(*sun));
-		sun->sun_family = AF_UNIX;
-		snprintf(sun->sun_path, sizeof(sun->sun_path), "%.100s", r->sockpath);
-		sl = sizeof(*sun);
-	} else {
-		unsigned l;
-		char e[128];
-		if (ip_resolve(strcmp(r->p->transport->name, "tcp6") ? AF_INET : AF_INET6, r->address,
-			       &ss, &l, e, sizeof(e)) < 0)
-			return 0;
-		sl = l;
-	}
-	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
-	int ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl) == 0;
-	if (fd >= 0)
-		close(fd);
-	return ok;
-}
-
 static int start_server(struct run *r)
 {
-	struct argv_buf a = { .argc = 0 };
+	struct spawn_argv a = { .argc = 0 };
 	const struct cell_params *p = r->p;
 
 	if (!p->transport->default_bind)
-		snprintf(r->sockpath, sizeof(r->sockpath), "%s/c%u-r%u.sock", r->ctx->sockdir,
+		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", r->ctx->sockdir,
 			 r->ctx->cell->number, r->ctx->rep);
 	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	if (p->server_prog) {	/* we choose its address and pass it in */
-		int v6 = !strcmp(p->transport->name, "tcp6");
 		r->slots[0].prog = p->server_prog;
-		if (p->transport->default_bind) {
-			snprintf(r->host, sizeof(r->host), v6 ? "::1" : "127.0.0.1");
-			if (free_port(v6 ? AF_INET6 : AF_INET, r->port, sizeof(r->port)) < 0) {
-				fail(r, NULL, 1, "no free port", "no free port on %s", r->host);
-				return -1;
-			}
-			snprintf(r->address, sizeof(r->address), v6 ? "[%s]:%s" : "%s:%s", r->host,
-				 r->port);
-		} else {
-			snprintf(r->address, sizeof(r->address), "%.200s", r->sockpath);
+		if (program_server_addr(p->transport, &r->addr) < 0) {
+			fail(r, NULL, 1, "no free port", "no free port on %s", r->addr.host);
+			return -1;
 		}
-		program_argv(r, p->server_prog->server, p->server_prog->nserver, 0, &a);
+		program_argv(r->ctx->plan->m, r->ctx->cell, &r->addr, p->server_prog, 0, &a);
 		return start_slot(r, &r->slots[0], &a);
 	}
 	common_args(r, &a, "server");
-	arg(&a, "--connections=%u", p->concurrency);
-	arg(&a, "--inflight=%u", p->inflight);
-	arg(&a, "--bind=%s", p->transport->default_bind ? p->transport->default_bind : r->sockpath);
+	spawn_argv_add(&a, "--connections=%u", p->concurrency);
+	spawn_argv_add(&a, "--inflight=%u", p->inflight);
+	spawn_argv_add(&a, "--bind=%s",
+		       p->transport->default_bind ? p->transport->default_bind : r->addr.path);
 	return start_slot(r, &r->slots[0], &a);
 }
 
@@ -340,27 +167,27 @@ static void start_clients(struct run *r)
 
 	r->clients_started = 1;
 	for (unsigned i = 0; i < p->concurrency; i++) {
-		struct argv_buf a = { .argc = 0 };
+		struct spawn_argv a = { .argc = 0 };
 		struct slot *s = &r->slots[i + 1];
-		/* count split exactly: the first count % n clients take one more */
-		uint64_t share = p->count / p->concurrency + (i < p->count % p->concurrency);
+		uint64_t share = plan_client_share(p, i + 1);
 
 		snprintf(s->name, sizeof(s->name), "client%u", i + 1);
 		if (p->client_prog) {
 			s->prog = p->client_prog;
-			program_argv(r, p->client_prog->client, p->client_prog->nclient, i + 1, &a);
+			program_argv(r->ctx->plan->m, r->ctx->cell, &r->addr, p->client_prog, i + 1,
+				     &a);
 			if (start_slot(r, s, &a) < 0)
 				return;
 			continue;
 		}
 		common_args(r, &a, "client");
-		arg(&a, "--connect=%s", r->address);
-		arg(&a, "--id=%u", i + 1);
-		arg(&a, "--inflight=%u", p->inflight);
+		spawn_argv_add(&a, "--connect=%s", r->addr.address);
+		spawn_argv_add(&a, "--id=%u", i + 1);
+		spawn_argv_add(&a, "--inflight=%u", p->inflight);
 		if (p->duration_ns)
-			arg(&a, "--duration=%lluns", (unsigned long long)p->duration_ns);
+			spawn_argv_add(&a, "--duration=%lluns", (unsigned long long)p->duration_ns);
 		else
-			arg(&a, "--count=%llu", (unsigned long long)share);
+			spawn_argv_add(&a, "--count=%llu", (unsigned long long)share);
 		if (start_slot(r, s, &a) < 0)
 			return;
 	}
@@ -414,15 +241,7 @@ static void on_line(struct run *r, struct slot *s, const char *line)
 		     s->res->error_stage, s->res->error);
 	}
 	if (s == r->slots && s->res->address[0] && !r->clients_started && !r->fail_rank) {
-		snprintf(r->address, sizeof(r->address), "%s", s->res->address);
-		/* {host} and {port} for a program client */
-		const char *colon = strrchr(r->address, ':');
-		if (r->p->transport->default_bind && colon) {
-			const char *h = r->address[0] == '[' ? r->address + 1 : r->address;
-			size_t hl = (size_t)(colon - h) - (r->address[0] == '[');
-			snprintf(r->host, sizeof(r->host), "%.*s", (int)hl, h);
-			snprintf(r->port, sizeof(r->port), "%s", colon + 1);
-		}
+		server_addr_set(&r->addr, r->p->transport, s->res->address);
 		start_clients(r);
 	}
 }
@@ -447,49 +266,17 @@ static void read_reports(struct run *r, struct slot *s)
 	}
 }
 
-static void read_reports(struct run *r, struct slot *s);
-
 /* A program client that exited 0: the runner's own figures for it (its
  * share of the count, spawn to reap), and the ones its output gives. */
 static void program_client_done(struct run *r, struct slot *s)
 {
-	const struct program *pr = s->prog;
 	unsigned id = (unsigned)(s - r->slots);
-	uint64_t share = r->p->count / r->p->concurrency + (id - 1 < r->p->count % r->p->concurrency);
-	double *printed = &r->out->printed[(id - 1) * MATRIX_NMETRICS];
-	static char buf[1 << 20];
-	int fd = open(s->log, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+	char err[1024];
 
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
-	s->res->start_ns = s->t_start;
-	s->res->end_ns = s->t_end;
-	s->res->messages = s->res->sent_messages = share;
-	s->res->sent_bytes = share * r->p->size;
-	s->res->bytes = share * (r->p->size + (r->p->pattern == PAT_ECHO ? r->p->size
-					       : r->p->response_size));
-	s->res->has_result = s->res->ended = 1;
-	s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
-	for (size_t i = 0; i < pr->nresults; i++) {
-		const struct program_result *pres = &pr->results[i];
-		regmatch_t mt[2];
-		regex_t re;
-		int hit = 0;
-		if (regcomp(&re, pres->regex, REG_EXTENDED) == 0) {
-			hit = regexec(&re, buf, 2, mt, 0) == 0 && mt[1].rm_so >= 0;
-			regfree(&re);
-		}
-		char *end;
-		double v = hit ? strtod(buf + mt[1].rm_so, &end) : NAN;
-		if (!hit || end == buf + mt[1].rm_so || !isfinite(v)) {
-			fail(r, s, 1, "no result", "%s printed nothing that matches the %s regex '%s'",
-			     s->name, matrix_metrics[pres->metric], pres->regex);
-			return;
-		}
-		printed[pres->metric] = v * pres->scale;
-	}
+	program_client_figures(r->p, id, s->t_start, s->t_end, &s->ch.ru, s->res);
+	if (program_client_printed(s->prog, s->log, &r->out->printed[(id - 1) * MATRIX_NMETRICS],
+				   err, sizeof(err)) < 0)
+		fail(r, s, 1, "no result", "%s %s", s->name, err);
 }
 
 /* Judges a reaped worker, after reading what it wrote before it died. */
@@ -553,14 +340,12 @@ static const char *waiting_for(struct run *r, char *buf, size_t len)
 	return "results";
 }
 
-/* One pass of the event loop; 1 while anything is still running. */
-static int step(struct run *r, uint64_t deadline)
+/* The descriptors to wait on: each running worker's report pipe (until its
+ * end of file) and pidfd (until it is reaped), owner[i] the slot of pfd[i].
+ * Returns how many. */
+static nfds_t poll_set(struct run *r, struct pollfd *pfd, struct slot **owner)
 {
-	struct pollfd pfd[2 * 1025];
-	struct slot *owner[2 * 1025];
 	nfds_t n = 0;
-	uint64_t now = clock_now_ns(), wake = deadline;
-	char buf[128];
 
 	for (unsigned i = 0; i < r->nslots; i++) {
 		struct slot *s = &r->slots[i];
@@ -575,8 +360,15 @@ static int step(struct run *r, uint64_t deadline)
 			owner[n++] = s;
 		}
 	}
-	if (!n)
-		return 0;
+	return n;
+}
+
+/* How long one poll may wait: until the next tick, or sooner for the
+ * deadline, the SIGKILL round, the server's stop, a program's readiness. */
+static int poll_ms(const struct run *r, uint64_t now, uint64_t deadline)
+{
+	uint64_t wake = deadline;
+
 	if (r->killing)		/* past the deadline: wake for the SIGKILL round */
 		wake = r->kill_at;
 	if (r->stop_at && r->stop_at < wake)
@@ -585,7 +377,21 @@ static int step(struct run *r, uint64_t deadline)
 	int ms = left_ms > TICK_MS ? TICK_MS : (int)left_ms;
 	if (r->p->server_prog && !r->clients_started && ms > 10)
 		ms = 10;	/* probing a program server for readiness */
-	if (poll(pfd, n, ms) < 0 && errno != EINTR)
+	return ms;
+}
+
+/* Waits for the workers' reports and exits, and handles what came; 0 when
+ * no worker is left to wait for. */
+static int wait_workers(struct run *r, uint64_t deadline)
+{
+	struct pollfd pfd[2 * 1025];
+	struct slot *owner[2 * 1025];
+	uint64_t now = clock_now_ns();
+	nfds_t n = poll_set(r, pfd, owner);
+
+	if (!n)
+		return 0;
+	if (poll(pfd, n, poll_ms(r, now, deadline)) < 0 && errno != EINTR)
 		fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
 	/* exits first, so a crash is seen before the errors it causes in peers */
 	for (nfds_t i = 0; i < n; i++)
@@ -594,10 +400,16 @@ static int step(struct run *r, uint64_t deadline)
 	for (nfds_t i = 0; i < n; i++)
 		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)
 			read_reports(r, owner[i]);
+	return 1;
+}
 
+/* The clients once a program server is ready (our server's `listen` line
+ * starts them as it is read); the start signal once every client is. */
+static void start_when_ready(struct run *r)
+{
 	/* a program server is ready when its port accepts or its output says so */
 	if (r->p->server_prog && !r->clients_started && !r->fail_rank && r->slots[0].started &&
-	    !r->slots[0].ch.reaped && program_ready(r))
+	    !r->slots[0].ch.reaped && program_server_ready(r->p, &r->addr, r->slots[0].log))
 		start_clients(r);
 	if (r->clients_started && !r->go_sent && !r->fail_rank) {
 		unsigned ready = 0;	/* program clients started on their own */
@@ -606,29 +418,42 @@ static int step(struct run *r, uint64_t deadline)
 		if (ready == r->nslots - 1)
 			send_go(r);
 	}
-	/* when every client is done: a program server serves until we stop it
-	 * (SIGTERM, then SIGKILL after a grace, neither a failure); our server
-	 * ends by itself, unless a program client made fewer connections */
-	if (r->clients_started && !r->killing && !r->slots[0].ch.reaped) {
-		unsigned done = 0;
-		for (unsigned i = 1; i < r->nslots; i++)
-			done += r->slots[i].ch.reaped;
-		uint64_t t = clock_now_ns();
-		if (done == r->nslots - 1 && !r->stop_at) {
-			r->stop_at = t + GRACE_NS;
-			if (r->p->server_prog)
-				spawn_signal(&r->slots[0].ch, SIGTERM);
-		} else if (r->stop_at && t >= r->stop_at) {
-			if (r->p->server_prog)
-				spawn_signal(&r->slots[0].ch, SIGKILL);
-			else if (r->p->client_prog)
-				fail(r, &r->slots[0], 1, "server still waiting", "our server still "
-				     "waits for connections after every program client exited: a client "
-				     "made fewer connections than expected");
-			r->stop_at = UINT64_MAX;
-		}
+}
+
+/* When every client is done: a program server serves until we stop it
+ * (SIGTERM, then SIGKILL after a grace, neither a failure); our server
+ * ends by itself, unless a program client made fewer connections. */
+static void stop_server_when_done(struct run *r)
+{
+	unsigned done = 0;
+
+	if (!r->clients_started || r->killing || r->slots[0].ch.reaped)
+		return;
+	for (unsigned i = 1; i < r->nslots; i++)
+		done += r->slots[i].ch.reaped;
+	uint64_t t = clock_now_ns();
+	if (done == r->nslots - 1 && !r->stop_at) {
+		r->stop_at = t + GRACE_NS;
+		if (r->p->server_prog)
+			spawn_signal(&r->slots[0].ch, SIGTERM);
+	} else if (r->stop_at && t >= r->stop_at) {
+		if (r->p->server_prog)
+			spawn_signal(&r->slots[0].ch, SIGKILL);
+		else if (r->p->client_prog)
+			fail(r, &r->slots[0], 1, "server still waiting", "our server still "
+			     "waits for connections after every program client exited: a client "
+			     "made fewer connections than expected");
+		r->stop_at = UINT64_MAX;
 	}
-	now = clock_now_ns();
+}
+
+/* An interrupt or the deadline is a failure; on the first failure every
+ * worker gets SIGTERM, and SIGKILL once the grace is over. */
+static void stop_on_failure(struct run *r, uint64_t deadline)
+{
+	uint64_t now = clock_now_ns();
+	char buf[128];
+
 	if (*r->ctx->interrupted)
 		fail(r, NULL, 3, "interrupted", "interrupted by a signal while waiting for %s",
 		     waiting_for(r, buf, sizeof(buf)));
@@ -648,6 +473,16 @@ static int step(struct run *r, uint64_t deadline)
 		signal_all(r, SIGKILL);
 		r->kill_at = UINT64_MAX;
 	}
+}
+
+/* One pass of the event loop; 1 while anything is still running. */
+static int step(struct run *r, uint64_t deadline)
+{
+	if (!wait_workers(r, deadline))
+		return 0;
+	start_when_ready(r);
+	stop_server_when_done(r);
+	stop_on_failure(r, deadline);
 	if (r->ctx->tick)
 		r->ctx->tick(r->ctx->tick_arg);
 	return 1;
@@ -709,7 +544,7 @@ static void remove_leftovers(struct run *r)
 	struct dirent *e;
 	DIR *d;
 
-	if (!r->sockpath[0] || !(d = opendir(r->ctx->sockdir)))
+	if (!r->addr.path[0] || !(d = opendir(r->ctx->sockdir)))
 		return;
 	snprintf(prefix, sizeof(prefix), "c%u-r%u.sock", r->ctx->cell->number, r->ctx->rep);
 	while ((e = readdir(d)))

@@ -12,6 +12,12 @@
  * first failure (a worker's error line, a non-zero exit, a crash, the
  * timeout, an interrupt) the other workers get SIGTERM, then SIGKILL after a
  * short grace; nothing is left running, nothing is left on disk.
+ *
+ * A program of the user's (matrix `programs:`) takes a worker's place: a
+ * program server is ready when its port accepts or its `ready` regex
+ * matches its output, and is stopped once every client is done; a program
+ * client starts at once and is timed from spawn to reap.  What is special
+ * about programs is in program.h; cell.c is the event loop.
  */
 #ifndef MATRIX_CELL_H
 #define MATRIX_CELL_H

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 
 static const char *dim_keys(const struct matrix *m, size_t i)
 {
@@ -75,7 +76,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	memset(p, 0, sizeof(*p));
 	p->pattern = (v = cell_value(m, choice, "pattern")) ? (enum pattern)v->num : PAT_PINGPONG;
 	p->transport = (v = cell_value(m, choice, "transport")) ? transport_at((size_t)v->num)
-							       : transport_find("tcp");
+							       : transport_default();
 	p->size = (v = cell_value(m, choice, "size")) ? v->num : PLAN_DEFAULT_SIZE;
 	p->response_size = (v = cell_value(m, choice, "response_size")) ? v->num : p->size;
 	p->duration_ns = (v = cell_value(m, choice, "duration")) ? v->num : 0;
@@ -119,8 +120,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 {
 	const struct transport *t = p->transport;
 
-	if ((p->server_prog || p->client_prog) && strcmp(t->name, "tcp") &&
-	    strcmp(t->name, "tcp6") && strcmp(t->name, "unix"))
+	if ((p->server_prog || p->client_prog) && !transport_takes_programs(t))
 		CELL_ERR(p->server_prog ? "server" : "client", "programs run over tcp, tcp6 or unix, "
 			 "not %s", t->name);
 	if ((p->server_prog || p->client_prog) && p->pattern == PAT_STREAM)
@@ -130,7 +130,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		const struct program *pr = k ? p->client_prog : p->server_prog;
 		char **w = !pr ? NULL : k ? pr->client : pr->server;
 		size_t n = !pr ? 0 : k ? pr->nclient : pr->nserver;
-		int on_unix = !strcmp(t->name, "unix");
+		int on_unix = t->family == AF_UNIX;
 		for (size_t i = 0; i < n; i++) {
 			const char *bad = on_unix ? (strstr(w[i], "{host}") ? "{host}" :
 						     strstr(w[i], "{port}") ? "{port}" : NULL)
@@ -320,4 +320,9 @@ uint64_t plan_worker_runs(const struct plan *pl)
 	for (size_t i = 0; i < pl->ncells; i++)
 		n += 1 + pl->cells[i].p.concurrency;
 	return n * pl->repeat;
+}
+
+uint64_t plan_client_share(const struct cell_params *p, unsigned id)
+{
+	return p->count / p->concurrency + (id - 1 < p->count % p->concurrency);
 }

@@ -81,6 +81,10 @@ void plan_release(struct plan *pl);
  * written, for progress lines and messages. */
 void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, size_t len);
 
+/* Client id's share of the cell's count (id 1..concurrency): the count is
+ * split exactly, the first count % concurrency clients take one more. */
+uint64_t plan_client_share(const struct cell_params *p, unsigned id);
+
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);
 

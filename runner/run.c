@@ -183,23 +183,35 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	return rc;
 }
 
-int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
+/* meta.csv as it stands while the run is running. */
+static void meta_start(struct run_state *s, const struct run_opts *o)
 {
-	struct run_state *s = calloc(1, sizeof(*s));
+	const struct plan *pl = s->pl;
 	char now[32];
-	ssize_t n;
-	int status = 0;
 
-	if (!s) {
-		snprintf(err, errlen, "out of memory");
-		return 2;
-	}
-	s->pl = pl;
-	n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	meta_collect_host(&s->meta);
+	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
+	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
+	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
+	meta_utc_now(now, sizeof(now));
+	meta_set(&s->meta, "start_utc", "%s", now);
+	meta_set(&s->meta, "end_utc", "%s", "");
+	meta_set(&s->meta, "cells", "%zu", pl->ncells);
+	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	meta_set(&s->meta, "status", "%s", "running");
+}
+
+/* Everything before the first cell: our own executable, the run folder
+ * with matrix.yaml, meta.csv, results.csv and logs/, the private socket
+ * folder.  0, or -1 with a message (results.csv is closed again). */
+static int open_run(struct run_state *s, const struct run_opts *o, char *err, size_t errlen)
+{
+	const struct plan *pl = s->pl;
+	ssize_t n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+
 	if (n <= 0) {
 		snprintf(err, errlen, "cannot find my own executable: %s", strerror(errno));
-		free(s);
-		return 2;
+		return -1;
 	}
 	s->self[n] = '\0';
 	/* socket paths are at most 107 bytes: the private folder's name plus a
@@ -211,48 +223,38 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	if (strlen(tmp) > 60) {
 		snprintf(err, errlen, "TMPDIR %s is too long for socket paths: at most 60 bytes",
 			 tmp);
-		free(s);
-		return 2;
+		return -1;
 	}
-	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0) {
-		free(s);
-		return 2;
-	}
+	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0)
+		return -1;
 	if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
 	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
 	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp);
 	char mpath[PATH_MAX + 16];
 	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
-	meta_collect_host(&s->meta);
-	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
-	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
-	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
-	meta_utc_now(now, sizeof(now));
-	meta_set(&s->meta, "start_utc", "%s", now);
-	meta_set(&s->meta, "end_utc", "%s", "");
-	meta_set(&s->meta, "cells", "%zu", pl->ncells);
-	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
-	meta_set(&s->meta, "status", "%s", "running");
+	meta_start(s, o);
 	if (copy_file(pl->m->path, mpath, err, errlen) < 0 ||
 	    meta_write(&s->meta, s->dir, err, errlen) < 0 ||
-	    results_open(&s->rw, s->dir, pl, err, errlen) < 0) {
-		free(s);
-		return 2;
-	}
+	    results_open(&s->rw, s->dir, pl, err, errlen) < 0)
+		return -1;
 	if (mkdir(s->logdir, 0755) < 0 || !mkdtemp(s->sockdir)) {
 		snprintf(err, errlen, "cannot create %s or a private directory in %s: %s", s->logdir,
 			 tmp, strerror(errno));
 		results_close(&s->rw);
-		free(s);
-		return 2;
+		return -1;
 	}
-	install_signals();
-	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
-	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++)
-		for (size_t ci = 0; ci < pl->ncells && !interrupted; ci++)
-			if (run_one(s, ci, rep) < 0)
-				break;
+	return 0;
+}
+
+/* Everything after the last cell: nothing left running or on disk,
+ * results.csv closed, meta.csv final, the last words on stderr.  Returns
+ * run_plan's exit status. */
+static int close_run(struct run_state *s, char *err, size_t errlen)
+{
+	char now[32];
+	int status;
+
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
 	rmdir(s->logdir);	/* only when empty */
@@ -274,6 +276,30 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 			(int)interrupted, s->dir);
 	else
 		progress_finish(&s->prog, s->failed, s->skipped, s->dir);
+	return status;
+}
+
+int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
+{
+	struct run_state *s = calloc(1, sizeof(*s));
+	int status;
+
+	if (!s) {
+		snprintf(err, errlen, "out of memory");
+		return 2;
+	}
+	s->pl = pl;
+	if (open_run(s, o, err, errlen) < 0) {
+		free(s);
+		return 2;
+	}
+	install_signals();
+	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
+	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++)
+		for (size_t ci = 0; ci < pl->ncells && !interrupted; ci++)
+			if (run_one(s, ci, rep) < 0)
+				break;
+	status = close_run(s, err, errlen);
 	free(s);
 	return status;
 }

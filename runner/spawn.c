@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -29,6 +30,27 @@ static void list_remove(pid_t pid)
 	for (size_t i = 0; i < MAX_CHILDREN; i++)
 		if (live[i] == pid)
 			live[i] = 0;
+}
+
+void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...)
+{
+	va_list ap;
+	int n;
+
+	if (a->argc >= SPAWN_MAX_ARGS - 1 || a->used >= sizeof(a->store)) {
+		a->overflow = 1;
+		return;
+	}
+	va_start(ap, fmt);
+	n = vsnprintf(a->store + a->used, sizeof(a->store) - a->used, fmt, ap);
+	va_end(ap);
+	if (n < 0 || (size_t)n >= sizeof(a->store) - a->used) {
+		a->overflow = 1;
+		return;
+	}
+	a->argv[a->argc++] = a->store + a->used;
+	a->argv[a->argc] = NULL;
+	a->used += (size_t)n + 1;
 }
 
 /* Only async-signal-safe calls from here to exec. */
@@ -94,14 +116,93 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 	return spawn_start_flags(ch, argv, control_fd, log_fd, 0, err, errlen);
 }
 
+/* The descriptors one start makes: the report pipe (rep), the exec-error
+ * pipe (ep), and the copies the child dup2()s onto 0..5 (hi_*, devnull),
+ * all close-on-exec; -1 for those not made (yet). */
+struct child_fds {
+	int rep[2], ep[2];
+	int hi_rep, hi_ctl, hi_log, hi_err, devnull;
+};
+
+static void child_fds_close(struct child_fds *f)
+{
+	int fds[] = { f->rep[0], f->rep[1], f->ep[0], f->ep[1], f->hi_rep, f->hi_log, f->hi_ctl,
+		      f->hi_err, f->devnull };
+
+	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+}
+
+/* Makes every descriptor of f before fork.  0, or -1 with a message (what
+ * was made is left in f for child_fds_close). */
+static int child_fds_open(struct child_fds *f, int control_fd, int log_fd, char *err,
+			  size_t errlen)
+{
+	if (pipe2(f->rep, O_CLOEXEC) < 0 || pipe2(f->ep, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	/* Move the child's descriptors above 10 so dup2 onto 0..4 never
+	 * clobbers one of them. */
+	f->hi_rep = fcntl(f->rep[1], F_DUPFD_CLOEXEC, 10);
+	f->hi_log = fcntl(log_fd, F_DUPFD_CLOEXEC, 10);
+	f->hi_ctl = control_fd >= 0 ? fcntl(control_fd, F_DUPFD_CLOEXEC, 10) : -1;
+	f->devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
+	f->hi_err = fcntl(f->ep[1], F_DUPFD_CLOEXEC, 10);
+	if (f->hi_rep < 0 || f->hi_log < 0 || (control_fd >= 0 && f->hi_ctl < 0) ||
+	    f->devnull < 0 || f->hi_err < 0) {
+		snprintf(err, errlen, "descriptors: %s", strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+/* In the parent after fork: end of file on the exec-error pipe means the
+ * exec worked; an errno there means it failed (the child has _exit(127)ed:
+ * reaped here).  Then the child's pidfd.  0, or -1 with a message and
+ * ch->pid = -1 (no child left). */
+static int child_execed(struct child *ch, struct child_fds *f, const char *path, char *err,
+			size_t errlen)
+{
+	pid_t pid = ch->pid;
+	ssize_t n;
+	int e = 0;
+
+	close(f->ep[1]);
+	f->ep[1] = -1;
+	close(f->hi_err);
+	f->hi_err = -1;
+	do
+		n = read(f->ep[0], &e, sizeof(e));
+	while (n < 0 && errno == EINTR);
+	if (n == sizeof(e)) {	/* exec failed: the child has _exit(127)ed */
+		snprintf(err, errlen, "exec %s: %s", path, strerror(e));
+		waitpid(pid, NULL, 0);
+		list_remove(pid);
+		ch->pid = -1;
+		return -1;
+	}
+	ch->pidfd = pidfd_open(pid, 0);
+	if (ch->pidfd < 0) {
+		snprintf(err, errlen, "pidfd_open: %s", strerror(errno));
+		kill(pid, SIGKILL);
+		waitpid(pid, NULL, 0);
+		list_remove(pid);
+		ch->pid = -1;
+		return -1;
+	}
+	return 0;
+}
+
 int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		      int flags, char *err, size_t errlen)
 {
-	int rep[2] = { -1, -1 }, ep[2] = { -1, -1 }, external = flags & SPAWN_PROGRAM;
+	struct child_fds f = { .rep = { -1, -1 }, .ep = { -1, -1 }, .hi_rep = -1, .hi_ctl = -1,
+			       .hi_log = -1, .hi_err = -1, .devnull = -1 };
+	int external = flags & SPAWN_PROGRAM, e;
 	char path[4096];
-	int hi_rep = -1, hi_ctl = -1, hi_log = -1, hi_err = -1, devnull = -1, e = 0;
 	sigset_t all, old;
-	ssize_t n;
 	pid_t pid;
 
 	memset(ch, 0, sizeof(*ch));
@@ -114,27 +215,14 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 			 : strerror(errno));
 		return -1;
 	}
-	if (pipe2(rep, O_CLOEXEC) < 0 || pipe2(ep, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
+	if (child_fds_open(&f, control_fd, log_fd, err, errlen) < 0)
 		goto fail;
-	}
-	/* Move the child's descriptors above 10 so dup2 onto 0..4 never
-	 * clobbers one of them. */
-	hi_rep = fcntl(rep[1], F_DUPFD_CLOEXEC, 10);
-	hi_log = fcntl(log_fd, F_DUPFD_CLOEXEC, 10);
-	hi_ctl = control_fd >= 0 ? fcntl(control_fd, F_DUPFD_CLOEXEC, 10) : -1;
-	devnull = open("/dev/null", O_RDWR | O_CLOEXEC);
-	hi_err = fcntl(ep[1], F_DUPFD_CLOEXEC, 10);
-	if (hi_rep < 0 || hi_log < 0 || (control_fd >= 0 && hi_ctl < 0) || devnull < 0 ||
-	    hi_err < 0) {
-		snprintf(err, errlen, "descriptors: %s", strerror(errno));
-		goto fail;
-	}
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
 	pid = fork();
 	if (pid == 0)
-		child_exec(path, argv, hi_rep, hi_ctl, hi_log, devnull, hi_err, external, &old);
+		child_exec(path, argv, f.hi_rep, f.hi_ctl, f.hi_log, f.devnull, f.hi_err, external,
+			   &old);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -143,49 +231,19 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	}
 	list_add(pid);
 	ch->pid = pid;
-	close(ep[1]);
-	ep[1] = -1;
-	close(hi_err);
-	hi_err = -1;
-	do
-		n = read(ep[0], &e, sizeof(e));
-	while (n < 0 && errno == EINTR);
-	if (n == sizeof(e)) {	/* exec failed: the child has _exit(127)ed */
-		snprintf(err, errlen, "exec %s: %s", path, strerror(e));
-		waitpid(pid, NULL, 0);
-		list_remove(pid);
-		ch->pid = -1;
+	if (child_execed(ch, &f, path, err, errlen) < 0)
 		goto fail;
-	}
-	ch->pidfd = pidfd_open(pid, 0);
-	if (ch->pidfd < 0) {
-		snprintf(err, errlen, "pidfd_open: %s", strerror(errno));
-		kill(pid, SIGKILL);
-		waitpid(pid, NULL, 0);
-		list_remove(pid);
-		ch->pid = -1;
-		goto fail;
-	}
 	if (external) {	/* a program of the user's writes no report */
-		close(rep[0]);
+		close(f.rep[0]);
 	} else {
-		ch->report_fd = rep[0];
+		ch->report_fd = f.rep[0];
 		fcntl(ch->report_fd, F_SETFL, O_NONBLOCK);
 	}
-	rep[0] = -1;
-	close(rep[1]);
-	close(ep[0]);
-	close(hi_rep);
-	close(hi_log);
-	if (hi_ctl >= 0)
-		close(hi_ctl);
-	close(devnull);
+	f.rep[0] = -1;
+	child_fds_close(&f);	/* the child has its copies */
 	return 0;
-fail:;
-	int fds[] = { rep[0], rep[1], ep[0], ep[1], hi_rep, hi_log, hi_ctl, hi_err, devnull };
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
-		if (fds[i] >= 0)
-			close(fds[i]);
+fail:
+	child_fds_close(&f);
 	return -1;
 }
 

@@ -19,8 +19,26 @@
 #ifndef MATRIX_SPAWN_H
 #define MATRIX_SPAWN_H
 
+#include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
+
+/* An argv for spawn_start, built before fork (the child only execs):
+ * printf-formatted words copied into a fixed store, argv NULL-terminated.
+ * Start from { .argc = 0 }.  A word that does not fit (more than
+ * SPAWN_MAX_ARGS - 1 words, or store full) is not added and sets overflow:
+ * never run a command that was cut. */
+#define SPAWN_MAX_ARGS 256
+struct spawn_argv {
+	char *argv[SPAWN_MAX_ARGS];
+	int argc;
+	int overflow;
+	char store[65536];
+	size_t used;
+};
+
+__attribute__((format(printf, 2, 3)))
+void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...);
 
 struct child {
 	pid_t pid;

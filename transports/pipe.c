@@ -4,7 +4,8 @@
  * the stream sockets.  The server opens pair N as the Nth connection; each
  * side opens the client-to-server FIFO first, so the opens always pair up. */
 #include "transport.h"
-#include "matrix.h"
+#include "fdio.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -134,6 +135,8 @@ const struct transport transport_pipe = {
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UINT64_MAX,
 	.default_bind = NULL,
+	.family = 0,		/* FIFOs, no socket */
+	.socktype = 0,
 	.listen = pipe_listen,
 	.accept = pipe_accept,
 	.connect = pipe_connect,

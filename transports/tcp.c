@@ -4,7 +4,9 @@
  * chose to the clients.  One file for both: they differ in the address
  * family alone. */
 #include "transport.h"
-#include "matrix.h"
+#include "fdio.h"
+#include "sockets.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <stdio.h>
@@ -109,7 +111,7 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 {
 	socklen_t sl = sizeof(int);
 
-	fd_sock_info(c, ci);
+	sock_info(c, ci);
 	if (getsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &ci->nodelay, &sl) < 0)
 		ci->nodelay = -1;
 	else
@@ -120,6 +122,7 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM), \
 	.max_size = UINT64_MAX, \
 	.has_nodelay = 1, \
+	.socktype = SOCK_STREAM, \
 	.options = "nodelay", \
 	.accept = tcp_accept, \
 	.send = fd_send_all, \
@@ -133,6 +136,7 @@ const struct transport transport_tcp = {
 	.name = "tcp",
 	.summary = "TCP over IPv4 loopback (127.0.0.1)",
 	.default_bind = "127.0.0.1:0",
+	.family = AF_INET,
 	.listen = tcp_listen,
 	.connect = tcp_connect,
 	TCP_COMMON,
@@ -142,6 +146,7 @@ const struct transport transport_tcp6 = {
 	.name = "tcp6",
 	.summary = "TCP over IPv6 loopback (::1); cells are skipped where there is none",
 	.default_bind = "[::1]:0",
+	.family = AF_INET6,
 	.listen = tcp6_listen,
 	.connect = tcp6_connect,
 	TCP_COMMON,

@@ -2,9 +2,12 @@
  * what is lost, duplicated or reordered (sequence numbers in the first 8
  * bytes of every message, hence the 8-byte minimum), and a lost reply ends
  * its request after opts.recv_timeout_ns.  Each connection is a pair of
- * connected sockets made by the datagram handshake (transport.h). */
+ * connected sockets made by the datagram handshake (dgram.h). */
 #include "transport.h"
-#include "matrix.h"
+#include "dgram.h"
+#include "fdio.h"
+#include "sockets.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -67,13 +70,15 @@ const struct transport transport_udp = {
 	.max_inflight = 1,
 	.options = "allow_loss, loss_timeout",
 	.default_bind = "127.0.0.1:0",
+	.family = AF_INET,
+	.socktype = SOCK_DGRAM,
 	.listen = udp_listen,
 	.accept = udp_accept,
 	.connect = udp_connect,
 	.send = fd_msg_send,
 	.recv = fd_msg_recv,
 	.recv_some = fd_msg_recv_some,
-	.info = fd_sock_info,
+	.info = sock_info,
 	.close = fd_msg_close,
 	.unlisten = sock_unlisten,
 };

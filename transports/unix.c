@@ -2,7 +2,9 @@
  * puts it in a private 0700 directory made with mkdtemp, and unlisten
  * removes the socket file. */
 #include "transport.h"
-#include "matrix.h"
+#include "fdio.h"
+#include "sockets.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <string.h>
@@ -41,13 +43,15 @@ const struct transport transport_unix = {
 	.max_size = UINT64_MAX,
 	.has_nodelay = 0,
 	.default_bind = NULL,
+	.family = AF_UNIX,
+	.socktype = SOCK_STREAM,
 	.listen = unix_listen,
 	.accept = unix_accept,
 	.connect = unix_connect,
 	.send = fd_send_all,
 	.recv = fd_recv_all,
 	.recv_some = fd_recv_some,
-	.info = fd_sock_info,
+	.info = sock_info,
 	.close = fd_close,
 	.unlisten = sock_unlisten_path,
 };

@@ -1,9 +1,12 @@
 /* unix_dgram: AF_UNIX datagram sockets.  Reliable and ordered (a full
  * receiver blocks the sender), so nothing is lost; each connection is a
- * pair of connected sockets made by the datagram handshake (transport.h),
+ * pair of connected sockets made by the datagram handshake (dgram.h),
  * with socket files in the private directory, removed on close. */
 #include "transport.h"
-#include "matrix.h"
+#include "dgram.h"
+#include "fdio.h"
+#include "sockets.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -97,13 +100,15 @@ const struct transport transport_unix_dgram = {
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
 	.default_bind = NULL,
+	.family = AF_UNIX,
+	.socktype = SOCK_DGRAM,
 	.listen = dgram_listen,
 	.accept = dgram_unix_accept,
 	.connect = dgram_unix_connect,
 	.send = fd_msg_send,
 	.recv = fd_msg_recv,
 	.recv_some = fd_msg_recv_some,
-	.info = fd_sock_info,
+	.info = sock_info,
 	.close = dgram_unix_close,
 	.unlisten = sock_unlisten_path,
 };

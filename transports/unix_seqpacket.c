@@ -2,7 +2,9 @@
  * unix, that keep message boundaries.  A message must fit the socket's
  * send buffer; the plan refuses larger sizes. */
 #include "transport.h"
-#include "matrix.h"
+#include "fdio.h"
+#include "sockets.h"
+#include "vocab.h"
 
 #include <stdio.h>
 #include <unistd.h>
@@ -39,13 +41,15 @@ const struct transport transport_unix_seqpacket = {
 	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
 	.default_bind = NULL,
+	.family = AF_UNIX,
+	.socktype = SOCK_SEQPACKET,
 	.listen = seqpacket_listen,
 	.accept = seqpacket_accept,
 	.connect = seqpacket_connect,
 	.send = fd_msg_send,
 	.recv = fd_msg_recv,
 	.recv_some = fd_msg_recv_some,
-	.info = fd_sock_info,
+	.info = sock_info,
 	.close = fd_close,		/* a connection: the peer sees its end */
 	.unlisten = sock_unlisten_path,
 };

@@ -11,7 +11,8 @@
  * stream with a zero-length message; the shared connection ends when all
  * of them have. */
 #include "transport.h"
-#include "matrix.h"
+#include "fdio.h"
+#include "vocab.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -296,6 +297,8 @@ const struct transport transport_zmq = {
 	.quiet_ends = 1,	/* libzmq can drop an ipc sender's last messages */
 	.options = "endpoint (tcp | ipc)",
 	.default_bind = NULL,
+	.family = 0,		/* zmq's own framing: no plain socket to reach */
+	.socktype = 0,
 	.listen = zmq_listen_,
 	.accept = zmq_accept_,
 	.connect = zmq_connect_,

@@ -212,7 +212,7 @@ static int check_opts(struct wopts *o)
 int worker_main(int argc, char **argv)
 {
 	struct wopts o = {
-		.t = transport_find("tcp"), .pattern = PAT_PINGPONG,
+		.t = transport_default(), .pattern = PAT_PINGPONG,
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
 		.timeout_ns = 300ull * 1000000000ull, .loss_timeout_ns = 100000000ull,

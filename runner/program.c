@@ -1,0 +1,224 @@
+/* Programs of the user's in a cell repetition: see program.h. */
+#include "program.h"
+#include "clock.h"
+#include "results.h"
+#include "sockets.h"
+
+#include <fcntl.h>
+#include <math.h>
+#include <regex.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
+#include <sys/socket.h>
+#include <sys/un.h>
+
+/* The value of {name} in client id's command (0: the server's). */
+static void placeholder(const struct matrix *m, const struct cell *c,
+			const struct server_addr *sa, const char *name, unsigned id, char *out,
+			size_t len)
+{
+	const struct cell_params *p = &c->p;
+	uint64_t share = !id ? p->count : plan_client_share(p, id);
+
+	if (!strcmp(name, "host"))
+		snprintf(out, len, "%s", sa->host);
+	else if (!strcmp(name, "port"))
+		snprintf(out, len, "%s", sa->port);
+	else if (!strcmp(name, "path"))
+		snprintf(out, len, "%.200s", sa->path);
+	else if (!strcmp(name, "size"))
+		snprintf(out, len, "%llu", (unsigned long long)p->size);
+	else if (!strcmp(name, "response_size"))
+		snprintf(out, len, "%llu", (unsigned long long)p->response_size);
+	else if (!strcmp(name, "count"))	/* a client's: its share */
+		snprintf(out, len, "%llu", (unsigned long long)share);
+	else if (!strcmp(name, "concurrency"))
+		snprintf(out, len, "%u", p->concurrency);
+	else if (!strcmp(name, "duration_s"))
+		snprintf(out, len, "%.9g", (double)p->duration_ns / 1e9);
+	else if (!strcmp(name, "endpoint"))
+		snprintf(out, len, "%s", sa->address);
+	else {
+		out[0] = '\0';
+		for (size_t d = 0; d < m->ndims; d++)
+			if (!strcmp(m->dims[d].key, name))
+				results_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]],
+						     out, len);
+	}
+}
+
+void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
+		  const struct program *pr, unsigned id, struct spawn_argv *a)
+{
+	char **tmpl = id ? pr->client : pr->server;
+	size_t n = id ? pr->nclient : pr->nserver;
+
+	for (size_t i = 0; i < n; i++) {
+		char word[8192], val[256];
+		size_t o = 0;
+		for (const char *t = tmpl[i]; *t && o + 1 < sizeof(word);) {
+			const char *end = *t == '{' ? strchr(t, '}') : NULL;
+			if (end) {
+				char name[64];
+				snprintf(name, sizeof(name), "%.*s", (int)(end - t - 1), t + 1);
+				placeholder(m, c, sa, name, id, val, sizeof(val));
+				o += (size_t)snprintf(word + o, sizeof(word) - o, "%s", val);
+				t = end + 1;
+			} else {
+				word[o++] = *t++;
+			}
+		}
+		if (o + 1 >= sizeof(word))
+			a->overflow = 1;
+		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
+		spawn_argv_add(a, "%s", word);
+	}
+}
+
+/* A free port on the loopback for a program server: bind port 0, read it,
+ * close (the program binds it a moment later). */
+static int free_port(int family, char *port, size_t len)
+{
+	struct sockaddr_storage ss = { .ss_family = (sa_family_t)family };
+	socklen_t sl = family == AF_INET6 ? sizeof(struct sockaddr_in6) : sizeof(struct sockaddr_in);
+	int fd = socket(family, SOCK_STREAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	if (family == AF_INET6)
+		((struct sockaddr_in6 *)&ss)->sin6_addr = in6addr_loopback;
+	else
+		((struct sockaddr_in *)&ss)->sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	if (fd >= 0 && bind(fd, (struct sockaddr *)&ss, sl) == 0 &&
+	    getsockname(fd, (struct sockaddr *)&ss, &sl) == 0) {
+		snprintf(port, len, "%u", ntohs(family == AF_INET6 ? ((struct sockaddr_in6 *)&ss)->sin6_port
+					       : ((struct sockaddr_in *)&ss)->sin_port));
+		rc = 0;
+	}
+	if (fd >= 0)
+		close(fd);
+	return rc;
+}
+
+int program_server_addr(const struct transport *t, struct server_addr *sa)
+{
+	int v6 = t->family == AF_INET6;
+
+	if (!t->default_bind) {
+		snprintf(sa->address, sizeof(sa->address), "%.200s", sa->path);
+		return 0;
+	}
+	snprintf(sa->host, sizeof(sa->host), v6 ? "::1" : "127.0.0.1");
+	if (free_port(v6 ? AF_INET6 : AF_INET, sa->port, sizeof(sa->port)) < 0)
+		return -1;
+	snprintf(sa->address, sizeof(sa->address), v6 ? "[%s]:%s" : "%s:%s", sa->host, sa->port);
+	return 0;
+}
+
+void server_addr_set(struct server_addr *sa, const struct transport *t, const char *address)
+{
+	snprintf(sa->address, sizeof(sa->address), "%s", address);
+	/* {host} and {port} for a program client */
+	const char *colon = strrchr(sa->address, ':');
+	if (t->default_bind && colon) {
+		const char *h = sa->address[0] == '[' ? sa->address + 1 : sa->address;
+		size_t hl = (size_t)(colon - h) - (sa->address[0] == '[');
+		snprintf(sa->host, sizeof(sa->host), "%.*s", (int)hl, h);
+		snprintf(sa->port, sizeof(sa->port), "%s", colon + 1);
+	}
+}
+
+/* Does the program server's output so far match its `ready` regex? */
+static int ready_printed(const char *regex, const char *log)
+{
+	char buf[65536];
+	regex_t re;
+	int fd = open(log, O_RDONLY | O_CLOEXEC), hit = 0;
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
+
+	if (fd >= 0)
+		close(fd);
+	if (n > 0 && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) == 0) {
+		buf[n] = '\0';
+		hit = regexec(&re, buf, 0, NULL, 0) == 0;
+		regfree(&re);
+	}
+	return hit;
+}
+
+int program_server_ready(const struct cell_params *p, const struct server_addr *sa,
+			 const char *log)
+{
+	const struct program *pr = p->server_prog;
+
+	if (pr->ready)
+		return ready_printed(pr->ready, log);
+	struct sockaddr_storage ss;
+	socklen_t sl;
+	int fd;
+	if (p->transport->family == AF_UNIX) {
+		struct sockaddr_un *sun = (struct sockaddr_un *)&ss;
+		memset(sun, 0, sizeof(*sun));
+		sun->sun_family = AF_UNIX;
+		snprintf(sun->sun_path, sizeof(sun->sun_path), "%.100s", sa->path);
+		sl = sizeof(*sun);
+	} else {
+		unsigned l;
+		char e[128];
+		if (ip_resolve(p->transport->family, sa->address, &ss, &l, e, sizeof(e)) < 0)
+			return 0;
+		sl = l;
+	}
+	fd = socket(ss.ss_family, SOCK_STREAM | SOCK_CLOEXEC, 0);
+	int ok = fd >= 0 && connect(fd, (struct sockaddr *)&ss, sl) == 0;
+	if (fd >= 0)
+		close(fd);
+	return ok;
+}
+
+void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t_start,
+			    uint64_t t_end, const struct rusage *ru, struct worker_result *res)
+{
+	uint64_t share = plan_client_share(p, id);
+
+	res->start_ns = t_start;
+	res->end_ns = t_end;
+	res->messages = res->sent_messages = share;
+	res->sent_bytes = share * p->size;
+	res->bytes = share * (p->size + (p->pattern == PAT_ECHO ? p->size : p->response_size));
+	res->has_result = res->ended = 1;
+	res->cpu_ns = clock_rusage_ns(ru);
+}
+
+int program_client_printed(const struct program *pr, const char *log, double *printed,
+			   char *err, size_t errlen)
+{
+	static char buf[1 << 20];
+	int fd = open(log, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
+
+	if (fd >= 0)
+		close(fd);
+	buf[n > 0 ? n : 0] = '\0';
+	for (size_t i = 0; i < pr->nresults; i++) {
+		const struct program_result *pres = &pr->results[i];
+		regmatch_t mt[2];
+		regex_t re;
+		int hit = 0;
+		if (regcomp(&re, pres->regex, REG_EXTENDED) == 0) {
+			hit = regexec(&re, buf, 2, mt, 0) == 0 && mt[1].rm_so >= 0;
+			regfree(&re);
+		}
+		char *end;
+		double v = hit ? strtod(buf + mt[1].rm_so, &end) : NAN;
+		if (!hit || end == buf + mt[1].rm_so || !isfinite(v)) {
+			snprintf(err, errlen, "printed nothing that matches the %s regex '%s'",
+				 matrix_metrics[pres->metric], pres->regex);
+			return -1;
+		}
+		printed[pres->metric] = v * pres->scale;
+	}
+	return 0;
+}

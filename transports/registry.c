@@ -1,0 +1,50 @@
+/* The one table of transports: see "The registry" in transport.h.  A new
+ * transport is its own file and one line here. */
+#include "transport.h"
+
+#include <string.h>
+#include <sys/socket.h>
+
+extern const struct transport transport_tcp, transport_tcp6, transport_unix,
+	transport_unix_seqpacket, transport_unix_dgram, transport_udp, transport_pipe,
+	transport_zmq;
+
+/* One line per transport, in the order `matrix transports` lists them. */
+static const struct transport *const registry[] = {
+	&transport_tcp,
+	&transport_unix,
+	&transport_tcp6,
+	&transport_udp,
+	&transport_unix_dgram,
+	&transport_unix_seqpacket,
+	&transport_pipe,
+	&transport_zmq,
+};
+
+size_t transport_count(void)
+{
+	return sizeof(registry) / sizeof(registry[0]);
+}
+
+const struct transport *transport_at(size_t i)
+{
+	return i < transport_count() ? registry[i] : NULL;
+}
+
+const struct transport *transport_find(const char *name)
+{
+	for (size_t i = 0; i < transport_count(); i++)
+		if (!strcmp(registry[i]->name, name))
+			return registry[i];
+	return NULL;
+}
+
+const struct transport *transport_default(void)
+{
+	return transport_find("tcp");
+}
+
+int transport_takes_programs(const struct transport *t)
+{
+	return t->family && t->socktype == SOCK_STREAM;
+}
