@@ -129,13 +129,10 @@ void csv_out_double(struct csv_out *w, double v, int digits)
 	csv_out_fieldf(w, "%.*g", digits, v);
 }
 
-int csv_out_end_row(struct csv_out *w)
+/* A row or the file is done: the writer starts afresh, and the first
+ * failure, if any, becomes errno and -1. */
+static int settle(struct csv_out *w, int failed)
 {
-	int failed;
-
-	if (putc('\n', w->f) == EOF || fflush(w->f) == EOF)
-		note_failure(w);
-	failed = w->failed;
 	w->nfields = 0;
 	w->failed = 0;
 	if (failed) {
@@ -143,6 +140,16 @@ int csv_out_end_row(struct csv_out *w)
 		return -1;
 	}
 	return 0;
+}
+
+int csv_out_end_row(struct csv_out *w)
+{
+	int failed;
+
+	if (putc('\n', w->f) == EOF || fflush(w->f) == EOF)
+		note_failure(w);
+	failed = w->failed;
+	return settle(w, failed);
 }
 
 int csv_out_close(struct csv_out *w)
@@ -154,13 +161,7 @@ int csv_out_close(struct csv_out *w)
 	if (fclose(w->f) == EOF && !failed)
 		failed = errno ? errno : EIO;
 	w->f = NULL;
-	w->nfields = 0;
-	w->failed = 0;
-	if (failed) {
-		errno = failed;
-		return -1;
-	}
-	return 0;
+	return settle(w, failed);
 }
 
 /* ---- reading ---- */

@@ -208,11 +208,8 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 int ml_unknown_dimension(struct loader *L, const yaml_node_t *key)
 {
 	const char *names[ARRAY_SIZE(dimspecs)];
-	char why[512];
 
 	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
 		names[i] = dimspecs[i].key;
-	ml_unknown_name("dimension", scalar(key), names, ARRAY_SIZE(names), why,
-		     sizeof why);
-	return error_node(L, key, "matrix: %s", why);
+	return ml_unknown_key(L, key, "matrix: ", "dimension", names, ARRAY_SIZE(names));
 }

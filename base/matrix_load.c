@@ -113,6 +113,15 @@ int ml_unknown_name(const char *what, const char *word,
 	return -1;
 }
 
+int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
+		   const char *what, const char *const *names, size_t n)
+{
+	char why[512];
+
+	ml_unknown_name(what, scalar(key), names, n, why, sizeof why);
+	return error_node(L, key, "%s%s", prefix, why);
+}
+
 /* ---- YAML checks ---- */
 
 
@@ -274,13 +283,10 @@ static int load_programs_later(struct loader *L, yaml_node_t *key, yaml_node_t *
 static int unknown_topkey(struct loader *L, const yaml_node_t *key)
 {
 	const char *names[ARRAY_SIZE(topkeys)];
-	char why[512];
 
 	for (size_t i = 0; i < ARRAY_SIZE(topkeys); i++)
 		names[i] = topkeys[i].key;
-	ml_unknown_name("key", scalar(key), names, ARRAY_SIZE(names), why,
-		     sizeof why);
-	return error_node(L, key, "%s", why);
+	return ml_unknown_key(L, key, "", "key", names, ARRAY_SIZE(names));
 }
 
 static int load_pair(struct loader *L, yaml_node_t *key, yaml_node_t *val)

@@ -57,6 +57,10 @@ void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
 int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
 		    char *why, size_t whylen);
 
+/* "PREFIXunknown WHAT 'x'; did you mean ...?" at key; -1. */
+int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
+		   const char *what, const char *const *names, size_t n);
+
 /* ---- YAML checks (matrix_load.c) ---- */
 
 int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */

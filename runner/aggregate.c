@@ -72,7 +72,7 @@ static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 			}
 		}
 		if (n)
-			*fig[m] = strstr(matrix_metrics[m], "_us") ? sum / n : sum;
+			*fig[m] = metrics[m].is_time ? sum / n : sum;
 	}
 	(void)c;
 }
