@@ -39,23 +39,23 @@ MUTATIONS = [
      "row->client_cpu_s = tv_s(o->clients_ru.ru_utime) + tv_s(o->clients_ru.ru_stime);",
      "row->client_cpu_s = tv_s(o->server_ru.ru_utime) + tv_s(o->server_ru.ru_stime);",
      "unit:test_aggregate", "release"),
-    ("cpu-columns-swapped", "reports/results.c",
+    ("cpu-columns-swapped", "runner/results.c",
      "r->rtt_max_us, r->client_cpu_s, r->server_cpu_s, r->cpu_us_per_msg,",
      "r->rtt_max_us, r->server_cpu_s, r->client_cpu_s, r->cpu_us_per_msg,",
      "unit:test_results", "release"),
-    ("buffer-columns-swapped", "reports/results.c",
+    ("buffer-columns-swapped", "runner/results.c",
      "r->sent_msgs_per_s, r->sent_mib_per_s, r->sndbuf, r->rcvbuf, r->nodelay,",
      "r->sent_msgs_per_s, r->sent_mib_per_s, r->rcvbuf, r->sndbuf, r->nodelay,",
      "unit:test_results", "release"),
-    ("rtt-samples-column-renamed", "reports/results.c",
+    ("rtt-samples-column-renamed", "runner/results.c",
      "\"rtt_min_us\", \"rtt_samples\", \"sent_messages\",",
      "\"rtt_min_us\", \"rtt_count\", \"sent_messages\",",
      "e2e:test_run.sh", "release"),
-    ("sent-messages-column-renamed", "reports/results.c",
+    ("sent-messages-column-renamed", "runner/results.c",
      "\"rtt_min_us\", \"rtt_samples\", \"sent_messages\",",
      "\"rtt_min_us\", \"rtt_samples\", \"sent_msgs\",",
      "e2e:test_run.sh", "release"),
-    ("timeline-starts-one-interval-late", "reports/results.c",
+    ("timeline-starts-one-interval-late", "runner/results.c",
      "csv_out_double(&w->timeline, (double)i * interval, 9);",
      "csv_out_double(&w->timeline, (double)(i + 1) * interval, 9);",
      "unit:test_results|e2e:test_run.sh:t_stream_counts_at_receiver", "release"),
@@ -154,9 +154,11 @@ def main(argv):
     caught = 0
     for name, path, old, new, regex, kind in chosen:
         f = os.path.join(tree, path)
-        text = open(f).read()
+        text = open(f).read() if os.path.exists(f) else ""
         start = time.monotonic()
-        if text.count(old) != 1:
+        if not os.path.exists(f):
+            res = f"STALE ({path} is gone)"
+        elif text.count(old) != 1:
             res = f"STALE (the text to mutate is in {path} {text.count(old)} times, not once)"
         else:
             open(f, "w").write(text.replace(old, new))
