@@ -50,18 +50,32 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_max_us = (double)h.max / 1e3;
 }
 
+/* The field of a row that holds a metric, found by the metric's name (so
+ * that no list here has to follow the order of the metric table). */
+static double *row_metric(struct result_row *row, const char *name)
+{
+	const struct { const char *name; double *v; } f[] = {
+		{ "msgs_per_s", &row->msgs_per_s }, { "mib_per_s", &row->mib_per_s },
+		{ "rtt_mean_us", &row->rtt_mean_us }, { "rtt_p50_us", &row->rtt_p50_us },
+		{ "rtt_p90_us", &row->rtt_p90_us }, { "rtt_p99_us", &row->rtt_p99_us },
+		{ "rtt_p999_us", &row->rtt_p999_us }, { "rtt_max_us", &row->rtt_max_us },
+		{ "cpu_us_per_msg", &row->cpu_us_per_msg },
+		{ "sent_msgs_per_s", &row->sent_msgs_per_s },
+	};
+
+	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+		if (!strcmp(f[i].name, name))
+			return f[i].v;
+	return NULL;
+}
+
 /* What program clients printed: times are averaged over the clients,
  * rates and throughputs added up. */
 static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 			    struct result_row *row)
 {
-	double *fig[MATRIX_NMETRICS] = {
-		&row->msgs_per_s, &row->mib_per_s, &row->rtt_mean_us, &row->rtt_p50_us,
-		&row->rtt_p90_us, &row->rtt_p99_us, &row->rtt_p999_us, &row->rtt_max_us,
-		&row->cpu_us_per_msg, &row->sent_msgs_per_s,
-	};
-
 	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		double *fig = row_metric(row, metrics[m].name);
 		double sum = 0;
 		unsigned n = 0;
 		for (unsigned i = 0; i < o->nclients; i++) {
@@ -71,8 +85,8 @@ static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 				n++;
 			}
 		}
-		if (n)
-			*fig[m] = metrics[m].is_time ? sum / n : sum;
+		if (n && fig)
+			*fig = metrics[m].is_time ? sum / n : sum;
 	}
 	(void)c;
 }
