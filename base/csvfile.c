@@ -144,12 +144,9 @@ static int settle(struct csv_out *w, int failed)
 
 int csv_out_end_row(struct csv_out *w)
 {
-	int failed;
-
 	if (putc('\n', w->f) == EOF || fflush(w->f) == EOF)
 		note_failure(w);
-	failed = w->failed;
-	return settle(w, failed);
+	return settle(w, w->failed);
 }
 
 int csv_out_close(struct csv_out *w)

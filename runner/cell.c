@@ -45,7 +45,6 @@ struct run {
 	int killing;
 	uint64_t kill_at;
 	struct server_addr addr;	/* where the server listens, in every form */
-	int server_ready;		/* a program server: its port accepts, or ready matched */
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
 };
 

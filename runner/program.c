@@ -1,7 +1,7 @@
 /* Programs of the user's in a cell repetition: see program.h. */
 #include "program.h"
 #include "clock.h"
-#include "results.h"
+#include "matrix.h"
 #include "sockets.h"
 
 #include <fcntl.h>
@@ -46,7 +46,7 @@ static void placeholder(const struct matrix *m, const struct cell *c,
 		out[0] = '\0';
 		for (size_t d = 0; d < m->ndims; d++)
 			if (!strcmp(m->dims[d].key, name))
-				results_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]],
+				matrix_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]],
 						     out, len);
 	}
 }

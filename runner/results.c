@@ -2,7 +2,6 @@
 #include "results.h"
 
 #include <errno.h>
-#include <inttypes.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -30,12 +29,6 @@ static void figures(const struct result_row *r, double *v)
 	_Static_assert(sizeof(f) / sizeof(f[0]) == sizeof(figure_cols) / sizeof(figure_cols[0]),
 		       "one figure per column");
 	memcpy(v, f, sizeof(f));
-}
-
-void results_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
-			  size_t len)
-{
-	matrix_format_value(d, v, buf, len);
 }
 
 int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
@@ -116,7 +109,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 
 	csv_out_u64(&w->results, row->cell);
 	for (size_t d = 0; d < m->ndims; d++) {
-		results_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf, sizeof(buf));
+		matrix_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf, sizeof(buf));
 		csv_out_field(&w->results, buf);
 	}
 	csv_out_u64(&w->results, row->rep);

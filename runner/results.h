@@ -47,8 +47,4 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		  const struct cell_outcome *o, char *err, size_t errlen);
 int results_close(struct results_writer *w);
 
-/* A dimension value as results.csv writes it. */
-void results_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
-			  size_t len);
-
 #endif
