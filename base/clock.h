@@ -5,7 +5,8 @@
  * readings are comparable between processes on one host (the workers'
  * timestamps and the runner's deadlines use it).  clock_cpu_ns() is the
  * user + system CPU this process has used; clock_rusage_ns() the same of a
- * struct rusage (a reaped child's, from wait4).
+ * struct rusage (a reaped child's, from wait4).  clock_resolution_ns() is
+ * the monotonic clock's resolution (clock_getres; 1 µs if it cannot say).
  */
 #ifndef MATRIX_CLOCK_H
 #define MATRIX_CLOCK_H
@@ -14,6 +15,7 @@
 #include <sys/resource.h>
 
 uint64_t clock_now_ns(void);
+uint64_t clock_resolution_ns(void);
 uint64_t clock_cpu_ns(void);
 uint64_t clock_rusage_ns(const struct rusage *ru);
 

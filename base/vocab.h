@@ -9,8 +9,9 @@
  *                agree name by name
  *   metrics      the figures of results.csv that reports summarize and
  *                ratios compare, ONE table: name (the column), title (a
- *                table's heading), unit (as a person reads it) and which
- *                direction is better
+ *                table's heading), unit (as a person reads it), which
+ *                direction is better, how clients' figures combine, and
+ *                what exactly it counts
  *
  * Everything here is a constant: no state, no allocation.
  */
@@ -30,15 +31,26 @@ extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", .
 
 enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
 
+/* How one figure per client (what program clients print) makes the cell's
+ * figure, with the same meaning as the built-in one:
+ *   RATE  total messages over the longest client's window (the clients
+ *         start together): sum(share) / max(share / rate)
+ *   MEAN  a mean per sample: weighted by each client's share
+ *   MAX   the largest
+ *   ONE   a percentile: only one client's stands; several cannot be
+ *         combined into the percentile of all their samples (left empty) */
+enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
+
 struct metric {
 	const char *name;	/* the results.csv column, "rtt_p50_us" */
 	const char *title;	/* "round-trip time, median (p50)" */
 	const char *unit;	/* "µs" */
 	enum better better;
-	int is_time;		/* a time: averaged over clients, not added up */
+	enum combine combine;
+	const char *counts;	/* what it counts, precisely (README, --help) */
 };
 
-#define MATRIX_NMETRICS 10
+#define MATRIX_NMETRICS 11
 extern const struct metric metrics[MATRIX_NMETRICS];
 /* The metrics' names alone, in the same order (for suggestions and loops). */
 extern const char *const matrix_metrics[MATRIX_NMETRICS];

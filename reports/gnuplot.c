@@ -582,7 +582,7 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		  "rtt_p99_us_ci_hi", 1, 0, "rtt_p99_us" },
 	};
 	static const struct row cpu[] = {
-		{ "CPU time per message, all workers", "µs/msg", "cpu_us_per_msg_median",
+		{ "CPU time per message (each way), all workers", "µs/msg", "cpu_us_per_msg_median",
 		  "cpu_us_per_msg_ci_lo", "cpu_us_per_msg_ci_hi", 0, 0, "cpu_us_per_msg" },
 	};
 	char dir[4096];

@@ -39,6 +39,8 @@ static struct unit unit_of(const char *metric, double median)
 		return (struct unit){ " MiB/s", 1, "" };
 	if (!strcmp(metric, "cpu_us_per_msg"))
 		return (struct unit){ " µs/msg", 1, "" };
+	if (!strcmp(metric, "cpu_us_per_rtt"))
+		return (struct unit){ " µs/rtt", 1, "" };
 	if (median >= 1000)
 		return (struct unit){ " ms", 1000, "" };
 	return (struct unit){ " µs", 1, "" };
@@ -72,9 +74,9 @@ void markdown_format_metric(const char *metric, double median, double half, char
 static size_t pattern_metrics(const char *pattern, int *out)
 {
 	static const char *const pp[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
-					  "cpu_us_per_msg" };
+					  "cpu_us_per_rtt" };
 	static const char *const ec[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
-					  "cpu_us_per_msg" };
+					  "cpu_us_per_rtt" };
 	static const char *const st[] = { "msgs_per_s", "mib_per_s", "sent_msgs_per_s",
 					  "cpu_us_per_msg" };
 	const char *const *l = !strcmp(pattern, "stream") ? st : !strcmp(pattern, "echo") ? ec : pp;

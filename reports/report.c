@@ -129,6 +129,7 @@ static int out_of_memory(const char *path, char *err, size_t errlen)
 /* Where results.csv keeps what the report reads. */
 struct columns {
 	int rep, status;
+	int pattern;			/* -1: no pattern column (pingpong) */
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
 };
 
@@ -151,9 +152,27 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	for (size_t d = 0; d < r->ndims; d++)
 		if (!(r->dimnames[d] = strdup(t->header[d + 1])))
 			return out_of_memory(path, err, errlen);
+	col->pattern = csv_table_col(t, "pattern");
+	if (col->pattern >= col->rep)
+		col->pattern = -1;
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
 	return 0;
+}
+
+/* A file from before cpu_us_per_rtt was a column kept the CPU per round
+ * trip of a pingpong or echo row in cpu_us_per_msg: that figure is now
+ * cpu_us_per_rtt, and cpu_us_per_msg is half of it (a round trip is two
+ * messages).  A stream row's figure was per message already. */
+static void older_cpu_figures(char **row, const struct columns *col, double *v)
+{
+	int per_msg = matrix_metric_index("cpu_us_per_msg");
+	int per_rtt = matrix_metric_index("cpu_us_per_rtt");
+
+	if (col->metric[per_rtt] >= 0 || (col->pattern >= 0 && !strcmp(row[col->pattern], "stream")))
+		return;
+	v[per_rtt] = v[per_msg];
+	v[per_msg] = v[per_msg] / 2;
 }
 
 /* A successful repetition (results.csv line `line`) added to its cell:
@@ -166,20 +185,25 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 		return out_of_memory(path, err, errlen);
 	c->okreps = ok;
 	ok[c->nokreps++] = (unsigned)strtoul(row[col->rep], NULL, 10);
+	double v[MATRIX_NMETRICS];
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
-		double v = NAN, *nv;
-		if (col->metric[m] >= 0 && to_double(row[col->metric[m]], &v) < 0) {
+		v[m] = NAN;
+		if (col->metric[m] >= 0 && to_double(row[col->metric[m]], &v[m]) < 0) {
 			snprintf(err, errlen, "%s:%zu: %s '%s' is not a finite number", path,
 				 line, matrix_metrics[m], row[col->metric[m]]);
 			return -1;
 		}
-		if (isnan(v))
+	}
+	older_cpu_figures(row, col, v);
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
+		double *nv;
+		if (isnan(v[m]))
 			continue;
 		nv = realloc(c->vals[m], (c->st[m].n + 1) * sizeof(*nv));
 		if (!nv)
 			return out_of_memory(path, err, errlen);
 		c->vals[m] = nv;
-		nv[c->st[m].n++] = v;	/* st[m].n counts until summarized */
+		nv[c->st[m].n++] = v[m];	/* st[m].n counts until summarized */
 	}
 	return 0;
 }

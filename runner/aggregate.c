@@ -1,5 +1,7 @@
 /* Result records -> one row of figures: see aggregate.h. */
 #include "aggregate.h"
+#include "clock.h"
+#include "plan.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -24,7 +26,7 @@ static void set_figures_nan(struct result_row *row)
 		&row->sent_messages, &row->sent_msgs_per_s, &row->sent_mib_per_s,
 		&row->client_cpu_s, &row->server_cpu_s, &row->cpu_us_per_msg,
 		&row->ctx_switches, &row->max_rss_kib, &row->sndbuf, &row->rcvbuf, &row->nodelay,
-		&row->lost, &row->duplicated, &row->reordered,
+		&row->lost, &row->duplicated, &row->reordered, &row->cpu_us_per_rtt,
 	};
 	for (size_t i = 0; i < sizeof(nanf) / sizeof(nanf[0]); i++)
 		*nanf[i] = NAN;
@@ -59,7 +61,7 @@ static double *row_metric(struct result_row *row, const char *name)
 		{ "rtt_mean_us", &row->rtt_mean_us }, { "rtt_p50_us", &row->rtt_p50_us },
 		{ "rtt_p90_us", &row->rtt_p90_us }, { "rtt_p99_us", &row->rtt_p99_us },
 		{ "rtt_p999_us", &row->rtt_p999_us }, { "rtt_max_us", &row->rtt_max_us },
-		{ "cpu_us_per_msg", &row->cpu_us_per_msg },
+		{ "cpu_us_per_msg", &row->cpu_us_per_msg }, { "cpu_us_per_rtt", &row->cpu_us_per_rtt },
 		{ "sent_msgs_per_s", &row->sent_msgs_per_s },
 	};
 
@@ -69,26 +71,54 @@ static double *row_metric(struct result_row *row, const char *name)
 	return NULL;
 }
 
-/* What program clients printed: times are averaged over the clients,
- * rates and throughputs added up. */
+/* What program clients printed, combined over the clients as the metric
+ * table says, so that each figure means what the built-in one means; the
+ * row is then measured_by "printed" and names the metrics. */
 static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 			    struct result_row *row)
 {
+	size_t len = 0;
+
 	for (int m = 0; m < MATRIX_NMETRICS; m++) {
 		double *fig = row_metric(row, metrics[m].name);
-		double sum = 0;
+		double shares = 0, wsum = 0, longest = 0, top = -INFINITY;
 		unsigned n = 0;
 		for (unsigned i = 0; i < o->nclients; i++) {
 			double v = o->printed[i * MATRIX_NMETRICS + (unsigned)m];
-			if (!isnan(v)) {
-				sum += v;
-				n++;
-			}
+			double share = (double)plan_client_share(&c->p, i + 1);
+			if (isnan(v))
+				continue;
+			n++;
+			shares += share;
+			wsum += share * v;
+			if (v > 0 && share / v > longest)
+				longest = share / v;	/* this client's window */
+			if (v > top)
+				top = v;
 		}
-		if (n && fig)
-			*fig = metrics[m].is_time ? sum / n : sum;
+		if (!n || !fig)
+			continue;
+		switch (metrics[m].combine) {
+		case COMBINE_RATE:
+			*fig = longest > 0 ? shares / longest : NAN;
+			break;
+		case COMBINE_MEAN:
+			*fig = shares > 0 ? wsum / shares : NAN;
+			break;
+		case COMBINE_MAX:
+			*fig = top;
+			break;
+		case COMBINE_ONE:
+			*fig = o->nclients == 1 ? top : NAN;
+			break;
+		}
+		len += (size_t)snprintf(row->printed_metrics + len, sizeof(row->printed_metrics) - len,
+					"%s%s", len ? ";" : "", metrics[m].name);
+		if (len >= sizeof(row->printed_metrics))
+			len = sizeof(row->printed_metrics) - 1;
 	}
-	(void)c;
+	if (len)
+		row->measured_by = "printed";
 }
 
 static void loss_figures(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
@@ -133,6 +163,7 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
+	row->start_spread_us = NAN;
 }
 
 /* A reliable transport must deliver every message it accepted: a stream
@@ -149,6 +180,68 @@ static void delivery_check(const struct cell *c, const struct cell_outcome *o, u
 		 "the senders sent, over %s, which should lose none",
 		 (unsigned long long)o->server.messages, (unsigned long long)sent,
 		 c->p.transport->name);
+}
+
+/* A stream receiver cannot finish before the last message began to go
+ * out: if it did (beyond the clock's resolution), its rate would exceed
+ * what the senders could send, and the row fails its check. */
+static void causality_check(const struct cell_outcome *o, struct result_row *row)
+{
+	uint64_t last_send = 0, res = clock_resolution_ns();
+
+	for (unsigned i = 0; i < o->nclients; i++)
+		if (o->clients[i].last_send_ns > last_send)
+			last_send = o->clients[i].last_send_ns;
+	if (!row->ok || !last_send || !o->server.end_ns || o->server.end_ns + res >= last_send)
+		return;
+	row->ok = 0;
+	snprintf(row->status, sizeof(row->status), "check: receiver faster than its senders");
+	snprintf(row->error, sizeof(row->error), "the receiver's last read ended %.3f us before "
+		 "the last send began, so its rate (%.6g msg/s) would exceed what the senders "
+		 "could send: a clock or a count is wrong",
+		 (double)(last_send - o->server.end_ns) / 1e3, row->msgs_per_s);
+}
+
+/* How far apart the worker clients started, and each one's delay after
+ * the release of the start signal. */
+static void start_figures(const struct cell_outcome *o, struct result_row *row)
+{
+	uint64_t first = UINT64_MAX, last = 0;
+	size_t len = 0;
+
+	if (o->measured_by_process || !o->nclients || !o->release_ns)
+		return;
+	for (unsigned i = 0; i < o->nclients; i++) {
+		uint64_t t = o->clients[i].start_ns;
+		if (t < first)
+			first = t;
+		if (t > last)
+			last = t;
+		double off = t > o->release_ns ? (double)(t - o->release_ns) / 1e3 : 0;
+		if (len + 32 < sizeof(row->start_offsets_us))
+			len += (size_t)snprintf(row->start_offsets_us + len,
+						sizeof(row->start_offsets_us) - len, "%s%.3f",
+						i ? ";" : "", off);
+		else if (len + 5 < sizeof(row->start_offsets_us))
+			len += (size_t)snprintf(row->start_offsets_us + len,
+						sizeof(row->start_offsets_us) - len, ";...");
+	}
+	row->start_spread_us = (double)(last - first) / 1e3;
+}
+
+/* CPU over the timed window per message each way (a round trip is two
+ * messages), and per round trip. */
+static void cpu_figures(const struct cell *c, uint64_t window_cpu_ns, uint64_t msgs,
+			struct result_row *row)
+{
+	double us = (double)window_cpu_ns / 1e3;
+
+	if (c->p.pattern == PAT_STREAM) {
+		row->cpu_us_per_msg = ratio(us, (double)msgs);
+	} else {
+		row->cpu_us_per_msg = ratio(us, 2.0 * (double)msgs);
+		row->cpu_us_per_rtt = ratio(us, (double)msgs);
+	}
 }
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
@@ -174,31 +267,27 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		window_cpu_ns += w->cpu_ns;
 	}
 	double sender_s = cend > cstart ? (double)(cend - cstart) / 1e9 : NAN;
-	double window_msgs;
 	if (c->p.pattern == PAT_STREAM) {
 		msgs = o->server.messages;
 		bytes = o->server.bytes;
-		/* the receiver's window opens when its first read returns: what that
-		 * read brought arrived before, and is not in the rate */
-		window_msgs = (double)o->server.window_messages;
-		row->elapsed_s = o->server.end_ns > o->server.start_ns
-				 ? (double)(o->server.end_ns - o->server.start_ns) / 1e9 : NAN;
+		/* from the senders' start to the last read: what was queued
+		 * before the receiver first ran is inside the window too */
+		row->elapsed_s = o->server.end_ns > cstart && cstart != UINT64_MAX
+				 ? (double)(o->server.end_ns - cstart) / 1e9 : NAN;
 	} else {
 		row->elapsed_s = sender_s;
 		rtt_figures(o, row);
-		window_msgs = (double)msgs;
 	}
 	row->messages = (double)msgs;
 	row->bytes = (double)bytes;
-	row->msgs_per_s = ratio(window_msgs, row->elapsed_s);
-	row->mib_per_s = ratio(msgs ? window_msgs * ((double)bytes / (double)msgs) / 1048576.0 : 0,
-			       row->elapsed_s);
+	row->msgs_per_s = ratio((double)msgs, row->elapsed_s);
+	row->mib_per_s = ratio((double)bytes / 1048576.0, row->elapsed_s);
 	row->sent_messages = (double)sent;
 	row->sent_msgs_per_s = ratio((double)sent, sender_s);
 	row->sent_mib_per_s = ratio((double)sent_bytes / 1048576.0, sender_s);
 	row->client_cpu_s = tv_s(o->clients_ru.ru_utime) + tv_s(o->clients_ru.ru_stime);
 	row->server_cpu_s = tv_s(o->server_ru.ru_utime) + tv_s(o->server_ru.ru_stime);
-	row->cpu_us_per_msg = ratio((double)window_cpu_ns / 1e3, (double)msgs);
+	cpu_figures(c, window_cpu_ns, msgs, row);
 	row->ctx_switches = (double)(o->clients_ru.ru_nvcsw + o->clients_ru.ru_nivcsw +
 				     o->server_ru.ru_nvcsw + o->server_ru.ru_nivcsw);
 	row->max_rss_kib = (double)(o->clients_ru.ru_maxrss > o->server_ru.ru_maxrss
@@ -208,10 +297,13 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
+	start_figures(o, row);
 	if (o->measured_by_process && o->printed)
 		printed_figures(c, o, row);
 	if (c->p.transport->lossy)
 		loss_figures(c, o, sent, row);
 	else
 		delivery_check(c, o, sent, row);
+	if (c->p.pattern == PAT_STREAM)
+		causality_check(o, row);
 }

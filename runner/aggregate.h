@@ -7,14 +7,21 @@
  *   client's last response; RTT percentiles come from the clients'
  *   histograms merged; bytes count request and response.
  * stream: messages and bytes are what the server received (whole messages
- *   only); the rate's window runs from the receiver's first timed read to
- *   its last, and counts the messages that arrived inside it (those of the
- *   first read came earlier); the sender-side rate (sent_msgs_per_s) is
- *   reported beside it.
+ *   only, every timed one); the rate's window runs from the earliest
+ *   sender's start (the start signal) to the receiver's last timed read, so
+ *   what was queued in the socket before the receiver ran is inside it.
+ *   The sender-side rate (sent_msgs_per_s) is reported beside it.  A row
+ *   whose receiver finished before the last send began (beyond the clock's
+ *   resolution) fails its check: its receiver rate would exceed what the
+ *   senders could send.
  * CPU: client_cpu_s and server_cpu_s are whole-process figures from wait4
- *   (setup and warmup included); cpu_us_per_msg uses the CPU the workers
- *   measured over the timed window only.  ctx_switches is every worker's
- *   voluntary + involuntary switches from wait4.
+ *   (setup and warmup included); cpu_us_per_msg (per message each way: a
+ *   round trip is two) and cpu_us_per_rtt (per round trip) use the CPU the
+ *   workers measured over the timed window only.  ctx_switches is every
+ *   worker's voluntary + involuntary switches from wait4.
+ * Start: start_spread_us is how far apart the worker clients' first clock
+ *   reads after the start signal were; start_offsets_us each one's delay
+ *   after the runner released them.
  * Lossy transports (udp): `lost` counts stream messages sent but never
  *   received, or pingpong requests never answered in time; `duplicated`
  *   and `reordered` what the stream receiver saw.  Loss makes the row
@@ -22,8 +29,10 @@
  * Program clients (programs:): the runner knows their wall time (spawn to
  *   reap), rusage and share of the count, so messages and msgs_per_s are
  *   whole-process figures (measured_by = process); figures the programs
- *   print (result: regexes) replace them: times averaged over the clients,
- *   rates summed.
+ *   print (result: regexes) replace them (measured_by = printed), combined
+ *   over clients as the metric table says (vocab.h enum combine), so that
+ *   they mean what the built-in figures mean; a percentile printed by
+ *   several clients is left empty.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -47,13 +56,19 @@ struct result_row {
 	       rtt_max_us;
 	double rtt_samples;
 	double sent_messages, sent_msgs_per_s, sent_mib_per_s;
-	double client_cpu_s, server_cpu_s, cpu_us_per_msg;
+	double client_cpu_s, server_cpu_s, cpu_us_per_msg, cpu_us_per_rtt;
 	double ctx_switches, max_rss_kib;
 	double sndbuf, rcvbuf, nodelay;
 	double wall_s;			/* the whole repetition, fork to reap */
 	double lost, duplicated, reordered;	/* lossy transports; NaN for others */
 	const char *measured_by;	/* "worker": our clients timed it; "process": a
-					 * program client, timed from spawn to exit */
+					 * program client, timed from spawn to exit;
+					 * "printed": some figures are what program
+					 * clients printed (printed_metrics says which) */
+	char printed_metrics[256];	/* ';'-separated metric names, "" if none */
+	double start_spread_us;		/* last client's start - first client's */
+	char start_offsets_us[1024];	/* each worker client's start after the
+					 * release, ';'-separated, "" if unknown */
 };
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,

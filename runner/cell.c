@@ -202,7 +202,8 @@ static void send_go(struct run *r)
 	for (unsigned i = 0; i < r->nslots; i++)
 		n += !r->slots[i].prog;	/* programs do not read the start pipe */
 	memset(go, 'g', n);
-	/* one write: every worker blocked on the pipe wakes to its byte */
+	/* one write: every worker polling the pipe wakes to its byte */
+	r->out->release_ns = clock_now_ns();
 	if (n && write(r->start_wr, go, n) != (ssize_t)n)
 		fail(r, NULL, 1, "start failed", "write to start pipe: %s", strerror(errno));
 	close(r->start_wr);

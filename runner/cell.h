@@ -54,6 +54,7 @@ struct cell_outcome {
 	int measured_by_process;	/* program clients: timed from spawn to reap */
 	double *printed;		/* [client][metric]: what program clients printed, NaN if not */
 	double wall_s;			/* first fork to last reap */
+	uint64_t release_ns;		/* the start signal went out; 0 if it never did */
 };
 
 /* Runs one repetition; always fills out (release it with

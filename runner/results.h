@@ -13,7 +13,14 @@
  *   rtt_min_us rtt_samples sent_messages sent_msgs_per_s sent_mib_per_s
  *   sndbuf rcvbuf nodelay max_rss_kib wall_s started_at
  *   lost duplicated reordered   (lossy transports only; empty for others)
- *   measured_by                 worker (our clients timed it) or process
+ *   measured_by                 worker (our clients timed it), process (a
+ *                               program client timed from spawn to exit) or
+ *                               printed (some figures are the programs' own)
+ *   cpu_us_per_rtt              CPU per round trip (cpu_us_per_msg is per
+ *                               message each way since this column came)
+ *   start_spread_us start_offsets_us   how far apart the clients started;
+ *                               each one's delay after the release (';' list)
+ *   printed_metrics             the metrics program clients printed (';' list)
  * (see aggregate.h for what each figure means).  Columns are only ever
  * added at the end; readers find them by name.
  *

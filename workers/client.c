@@ -27,6 +27,7 @@ struct client {
 	size_t reqlen, resplen;
 	struct hist *hist;
 	uint64_t messages, mismatches, start_ns, end_ns;
+	uint64_t last_send_ns;	/* stream: just before the last send began */
 	uint64_t lost;		/* lossy transports: requests with no reply in time */
 	char err[512];
 	const char *stage;
@@ -300,6 +301,12 @@ static int stream_send(struct client *cl, uint64_t *sent)
 	cl->start_ns = now = clock_now_ns();
 	while (!done(o, n, now, cl->start_ns)) {
 		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
+		/* by time, `now` was read after the send before; by count, one
+		 * clock read before the last send */
+		if (o->duration_ns)
+			cl->last_send_ns = now;
+		else if (n + 1 == o->count)
+			cl->last_send_ns = clock_now_ns();
 		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
 			return client_error(cl, "send", "send to");
 		n++;
@@ -395,6 +402,7 @@ static void client_result(const struct client *cl, const struct conn_info *ci,
 	if (cl->o->pattern == PAT_STREAM) {
 		r->sent_messages = sent;
 		r->sent_bytes = sent * cl->reqlen;
+		r->last_send_ns = cl->last_send_ns;
 	} else {
 		r->messages = cl->messages;
 		r->sent_messages = cl->messages + cl->lost;	/* requests that went out */

@@ -3,6 +3,7 @@
 #include "options.h"
 
 #include <errno.h>
+#include <poll.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -34,6 +35,11 @@ int wait_start(int fd)
 
 	if (fd < 0)
 		return 0;
+	/* poll first: one write wakes every poller at once, where readers
+	 * blocked in read() would be woken one after another */
+	struct pollfd p = { .fd = fd, .events = POLLIN };
+	while (poll(&p, 1, -1) < 0 && errno == EINTR)
+		;
 	do
 		n = read(fd, &c, 1);
 	while (n < 0 && errno == EINTR);

@@ -27,7 +27,6 @@ struct conn_job {
 	struct conn c;
 	pthread_t thread;
 	uint64_t messages, bytes, first_ns, last_ns;
-	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
 	uint64_t duplicated, reordered;	/* lossy stream receivers */
 	struct timeline tl;
 	struct conn_info info;
@@ -169,10 +168,8 @@ static void serve_stream(struct conn_job *j)
 			continue;
 		uint64_t now = clock_now_ns();
 		uint64_t msgs = (total - warm) / size;
-		if (!j->first_ns) {
+		if (!j->first_ns)
 			j->first_ns = now;
-			j->first_read_msgs = msgs;
-		}
 		if (msgs > timed_msgs) {
 			size_t idx = timeline_index(now, server_t0(s, now), o->interval_ns);
 			timeline_add(&j->tl, idx, msgs - timed_msgs, (msgs - timed_msgs) * size);
@@ -252,10 +249,8 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->reordered++;
 		if (idx > max_seen || !unique)
 			max_seen = idx;
-		if (!j->first_ns) {
+		if (!j->first_ns)
 			j->first_ns = now;
-			j->first_read_msgs = 1;
-		}
 		unique++;
 		timeline_add(&j->tl, timeline_index(now, server_t0(s, now), o->interval_ns), 1, size);
 		j->last_ns = now;
@@ -283,14 +278,16 @@ static void *conn_thread(void *arg)
 
 static void server_report_human(const struct wopts *o, const struct worker_result *r)
 {
-	double secs = r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
+	/* a stream by hand has no start signal: its window opens at the
+	 * first timed byte (t0), so the first read's messages are in it */
+	uint64_t from = o->pattern == PAT_STREAM && r->t0_ns ? r->t0_ns : r->start_ns;
+	double secs = r->end_ns > from ? (double)(r->end_ns - from) / 1e9 : 0;
 
 	printf("server: %llu messages, %llu bytes in %.3f s", (unsigned long long)r->messages,
 	       (unsigned long long)r->bytes, secs);
 	if (secs > 0 && o->pattern == PAT_STREAM)
-		printf(" = %.0f msg/s, %.2f MiB/s at the receiver",
-		       (double)r->window_messages / secs,
-		       (double)r->window_messages * (double)o->topts.size / secs / 1048576.0);
+		printf(" = %.0f msg/s, %.2f MiB/s at the receiver", (double)r->messages / secs,
+		       (double)r->messages * (double)o->topts.size / secs / 1048576.0);
 	printf("\n");
 }
 
@@ -344,10 +341,9 @@ static int server_accept(struct server *s, int lfd, unsigned *accepted,
 
 /* Joins the connection threads and sums their counts into r and tl (the
  * first connection's buffer sizes stand for all).  rc is the failure so
- * far: only the first one is reported.  *before_window: the messages of
- * the earliest first read, which came in before the stream window. */
+ * far: only the first one is reported. */
 static int server_collect(struct server *s, unsigned accepted, struct worker_result *r,
-			  struct timeline *tl, uint64_t *before_window, int rc)
+			  struct timeline *tl, int rc)
 {
 	for (unsigned i = 0; i < accepted; i++) {
 		struct conn_job *j = &s->jobs[i];
@@ -358,10 +354,8 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 		r->bytes += j->bytes;
 		r->duplicated += j->duplicated;
 		r->reordered += j->reordered;
-		if (j->first_ns && j->first_ns < r->start_ns) {
+		if (j->first_ns && j->first_ns < r->start_ns)
 			r->start_ns = j->first_ns;
-			*before_window = j->first_read_msgs;
-		}
 		if (j->last_ns > r->end_ns)
 			r->end_ns = j->last_ns;
 		timeline_merge(tl, &j->tl);
@@ -378,7 +372,7 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 /* The timed window of the record: t0, its CPU since cpu0 (or since the
  * start signal when there was one), and its start and end. */
 static void server_window(struct server *s, struct worker_result *r, uint64_t cpu0,
-			  uint64_t first_accept_ns, uint64_t before_window)
+			  uint64_t first_accept_ns)
 {
 	r->t0_ns = atomic_load(&s->t0);
 	/* the timed window's CPU: from the start signal when there was one */
@@ -390,8 +384,6 @@ static void server_window(struct server *s, struct worker_result *r, uint64_t cp
 		r->end_ns = clock_now_ns();
 	} else if (r->start_ns == UINT64_MAX) {
 		r->start_ns = 0;
-	} else {
-		r->window_messages = r->messages - before_window;
 	}
 }
 
@@ -423,12 +415,11 @@ int server_run(const struct wopts *o)
 
 	struct worker_result r;
 	struct timeline tl = TIMELINE_INIT;
-	uint64_t before_window = 0;
 	worker_result_init(&r);
 	r.role = ROLE_SERVER;
 	r.start_ns = UINT64_MAX;
-	rc = server_collect(&s, accepted, &r, &tl, &before_window, rc);
-	server_window(&s, &r, cpu0, first_accept_ns, before_window);
+	rc = server_collect(&s, accepted, &r, &tl, rc);
+	server_window(&s, &r, cpu0, first_accept_ns);
 	/* only now: a zmq server's one socket is its connections' socket too */
 	o->t->unlisten(lfd, addr);
 	if (!rc && tl.overflow)

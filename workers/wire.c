@@ -189,7 +189,7 @@ int wire_write_result(int fd, const struct worker_result *r)
 	struct line l = { .len = 0 };
 
 	add(&l, "result role=%s messages=%llu bytes=%llu sent_messages=%llu sent_bytes=%llu"
-	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu window_messages=%llu t0_ns=%llu"
+	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu last_send_ns=%llu t0_ns=%llu"
 	    " lost=%llu duplicated=%llu reordered=%llu"
 	    " sndbuf=%d rcvbuf=%d nodelay=%d",
 	    r->role == ROLE_SERVER ? "server" : "client",
@@ -197,7 +197,7 @@ int wire_write_result(int fd, const struct worker_result *r)
 	    (unsigned long long)r->sent_messages, (unsigned long long)r->sent_bytes,
 	    (unsigned long long)r->start_ns, (unsigned long long)r->end_ns,
 	    (unsigned long long)r->cpu_ns, (unsigned long long)r->mismatches,
-	    (unsigned long long)r->window_messages, (unsigned long long)r->t0_ns,
+	    (unsigned long long)r->last_send_ns, (unsigned long long)r->t0_ns,
 	    (unsigned long long)r->lost, (unsigned long long)r->duplicated,
 	    (unsigned long long)r->reordered, r->sndbuf, r->rcvbuf, r->nodelay);
 	if (flush_line(fd, &l) < 0)
@@ -307,7 +307,7 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "sent_messages", &r->sent_messages }, { "sent_bytes", &r->sent_bytes },
 		{ "start_ns", &r->start_ns }, { "end_ns", &r->end_ns },
 		{ "cpu_ns", &r->cpu_ns }, { "mismatches", &r->mismatches },
-		{ "window_messages", &r->window_messages }, { "t0_ns", &r->t0_ns },
+		{ "last_send_ns", &r->last_send_ns }, { "t0_ns", &r->t0_ns },
 		{ "lost", &r->lost }, { "duplicated", &r->duplicated }, { "reordered", &r->reordered },
 	};
 	struct { const char *key; int *dst; } s[] = {
@@ -416,6 +416,24 @@ static const char *find(struct kv *kv, size_t n, const char *key)
 	return NULL;
 }
 
+/* A record's histogram must account for every sample it claims: the
+ * bucket counts and the overflow add up to its count.  0, or -1 with err. */
+static int hist_adds_up(const struct hist *h, char *err, size_t errlen)
+{
+	uint64_t sum = 0;
+
+	if (!h)
+		return 0;
+	for (size_t i = 0; i < HIST_BUCKETS; i++)
+		sum += h->buckets[i];
+	if (sum + h->overflow == h->count)
+		return 0;
+	snprintf(err, errlen, "malformed histogram: its buckets hold %llu samples and %llu "
+		 "overflowed, but it counts %llu", (unsigned long long)sum,
+		 (unsigned long long)h->overflow, (unsigned long long)h->count);
+	return -1;
+}
+
 int wire_apply(struct worker_result *r, const char *line, char *err, size_t errlen)
 {
 	struct kv kv[32];
@@ -465,6 +483,10 @@ int wire_apply(struct worker_result *r, const char *line, char *err, size_t errl
 		wire_unescape(st ? st : "worker", r->error_stage, sizeof(r->error_stage));
 		wire_unescape(msg ? msg : "unknown error", r->error, sizeof(r->error));
 	} else if (!strcmp(keyword, "end")) {
+		if (hist_adds_up(r->hist, err, errlen) < 0) {
+			free(copy);
+			return -1;
+		}
 		r->ended = 1;
 	}
 	/* anything else: a newer worker's line, ignored */

@@ -13,22 +13,26 @@
  *   listen address=ADDR                      server, once bound
  *   ready                                    client, connected and warmed up
  *   result role=R messages=N bytes=N sent_messages=N sent_bytes=N
- *          start_ns=N end_ns=N cpu_ns=N mismatches=N window_messages=N t0_ns=N
+ *          start_ns=N end_ns=N cpu_ns=N mismatches=N last_send_ns=N t0_ns=N
  *          lost=N duplicated=N reordered=N    lossy transports
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
  *   hist count=N overflow=N min=N max=N sum=N
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
  *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
  *   error stage=STAGE message=TEXT           what went wrong (bind, connect, send...)
- *   end                                      the record is complete
+ *   end                                      the record is complete; its hist
+ *                                            (if any) must add up: buckets plus
+ *                                            overflow equal count
  *
  * Timestamps are CLOCK_MONOTONIC nanoseconds, comparable between processes
  * on one host.  "messages" is what the worker counted in the timed window:
  * round trips for a pingpong client, messages received for a stream
- * receiver; "sent_messages" what it sent.  A stream receiver's window runs
- * from the end of its first timed read (start_ns) to the end of its last
- * (end_ns); "window_messages" are the messages that arrived inside it, that
- * is all but those of the first read, which came in before start_ns.
+ * receiver; "sent_messages" what it sent.  A client's window runs from
+ * its first clock read after the start signal (start_ns) to the end of its
+ * last response or send (end_ns); a stream sender's "last_send_ns" is read
+ * just before its last send began, so no receiver can finish before it.
+ * A stream receiver's start_ns and end_ns are the ends of its first and
+ * last timed reads: the runner times its rate from the senders' start.
  * "t0_ns" is when the server saw the start signal: timeline intervals count
  * from there.
  *
@@ -36,6 +40,9 @@
  * server) reads one byte: 'g' starts the timed window; end of file without
  * it means the runner is gone and the worker stops.  The runner starts every
  * worker of a cell with one write of one 'g' per worker on one shared pipe.
+ * The workers wait for it in poll(), which one write wakes all together; a
+ * read() blocked on a pipe would be woken one at a time (exclusive waits,
+ * Linux 5.5 and later), each after the one before had run.
  */
 #ifndef MATRIX_WIRE_H
 #define MATRIX_WIRE_H
@@ -58,7 +65,7 @@ struct worker_result {
 	int has_result;
 	uint64_t messages, bytes, sent_messages, sent_bytes;
 	uint64_t start_ns, end_ns, cpu_ns, mismatches;
-	uint64_t window_messages;	/* stream receiver; see above */
+	uint64_t last_send_ns;		/* stream sender; see above */
 	uint64_t t0_ns;			/* server: the start signal */
 	uint64_t lost;			/* pingpong client: requests never answered */
 	uint64_t duplicated, reordered;	/* stream receiver */

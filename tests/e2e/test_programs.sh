@@ -17,8 +17,11 @@ t_three_servers_by_three_clients() {
 	expect_all $r status ok
 	expect_all $r messages 300
 	# who measured what
-	[ "$(csvq $r client measured_by | sort -u | tr '\t\n' ': ')" = "builtin:worker perl:process python:process " ] ||
+	[ "$(csvq $r client measured_by | sort -u | tr '\t\n' ': ')" = "builtin:worker perl:printed python:printed " ] ||
 		die "measured_by: $(csvq $r client measured_by | sort -u)"
+	# which figures the programs printed themselves
+	[ "$(csvq $r client printed_metrics | sort -u | tr '\t\n' ': ')" = "builtin: perl:rtt_mean_us python:rtt_mean_us " ] ||
+		die "printed_metrics: $(csvq $r client printed_metrics | sort -u)"
 	# the programs' own figures were read from their output
 	csvq $r client rtt_mean_us | awk -F'\t' '$1 != "builtin" && !($2 > 0) { bad = 1 } END { exit bad }' ||
 		die "a program client's rtt_mean_us is missing"

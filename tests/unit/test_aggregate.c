@@ -141,7 +141,8 @@ static void test_pingpong_two_clients(void **state)
 	EXPECT(row.sent_messages, 1000);
 	EXPECT(row.sent_msgs_per_s, 250);
 	EXPECT(row.sent_mib_per_s, 0.02384185791015625);	/* 100000 / 2^20 / 4 */
-	EXPECT(row.cpu_us_per_msg, 1.5);	/* (250 + 500 + 750) us / 1000 */
+	EXPECT(row.cpu_us_per_rtt, 1.5);	/* (250 + 500 + 750) us / 1000 round trips */
+	EXPECT(row.cpu_us_per_msg, 0.75);	/* the same / 2000 messages, each way */
 	EXPECT(row.client_cpu_s, 1.75);		/* 1.25 + 0.5 */
 	EXPECT(row.server_cpu_s, 0.375);	/* 0.125 + 0.25 */
 	EXPECT(row.ctx_switches, 4330);		/* 10 + 20 + 300 + 4000 */
@@ -198,7 +199,8 @@ static void test_pingpong_lost_requests(void **state)
 	EXPECT(row.sent_messages, 1000);
 	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / 2 */
 	EXPECT(row.sent_mib_per_s, 0.0476837158203125);	/* 100000 / 2^20 / 2 */
-	EXPECT(row.cpu_us_per_msg, 0.1);	/* 95 us / 950 */
+	EXPECT(row.cpu_us_per_rtt, 0.1);	/* 95 us / 950 */
+	EXPECT(row.cpu_us_per_msg, 0.05);	/* 95 us / 1900 messages */
 	EXPECT(row.lost, 50);
 	EXPECT(row.duplicated, 0);
 	EXPECT(row.reordered, 0);
@@ -214,8 +216,8 @@ static void test_pingpong_lost_requests(void **state)
 }
 
 /* udp stream: two senders of 1000-byte messages, 600 + 400 sent from
- * t = 1 s to 3 s; the receiver got 900, 880 of them inside its window
- * t = 1.1 s .. 3.6 s, 3 duplicated, 7 reordered. */
+ * t = 1 s to 3 s; the receiver got 900 from its first read at 1.1 s to its
+ * last at 3.6 s, 3 duplicated, 7 reordered. */
 static void lossy_stream(int allow_loss, struct result_row *row)
 {
 	struct cell c = make_cell(PAT_STREAM, "udp", allow_loss);
@@ -228,16 +230,17 @@ static void lossy_stream(int allow_loss, struct result_row *row)
 	cl[0].sent_messages = 600;
 	cl[0].sent_bytes = 600000;
 	cl[0].cpu_ns = 300000;
+	cl[0].last_send_ns = 1999000000;
 	cl[1].start_ns = 1200000000;
 	cl[1].end_ns = 3000000000;
 	cl[1].sent_messages = 400;
 	cl[1].sent_bytes = 400000;
 	cl[1].cpu_ns = 150000;
+	cl[1].last_send_ns = 2999000000;
 	o.server.start_ns = 1100000000;
 	o.server.end_ns = 3600000000;
 	o.server.messages = 900;
 	o.server.bytes = 900000;
-	o.server.window_messages = 880;
 	o.server.duplicated = 3;
 	o.server.reordered = 7;
 	o.server.cpu_ns = 540000;
@@ -252,15 +255,16 @@ static void test_stream_lossy_counts_the_receiver(void **state)
 	lossy_stream(1, &row);
 	assert_true(row.ok);
 	assert_string_equal(row.status, "ok");
-	EXPECT(row.elapsed_s, 2.5);		/* the receiver's 1.1 s .. 3.6 s */
+	EXPECT(row.elapsed_s, 2.6);		/* the senders' start 1 s .. last read 3.6 s */
 	EXPECT(row.messages, 900);
 	EXPECT(row.bytes, 900000);
-	EXPECT(row.msgs_per_s, 352);		/* 880 in the window / 2.5 */
-	EXPECT(row.mib_per_s, 0.335693359375);	/* 880 * 1000 / 2^20 / 2.5 */
+	EXPECT(row.msgs_per_s, 900 / 2.6);	/* every timed message, first read too */
+	EXPECT(row.mib_per_s, 900000 / 1048576.0 / 2.6);
 	EXPECT(row.sent_messages, 1000);
 	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / (3 s - 1 s) */
 	EXPECT(row.sent_mib_per_s, 0.476837158203125);	/* 10^6 / 2^20 / 2 */
 	EXPECT(row.cpu_us_per_msg, 1.1);	/* (540 + 300 + 150) us / 900 */
+	EXPECT_NAN(row.cpu_us_per_rtt);		/* no round trips in a stream */
 	EXPECT(row.lost, 100);			/* 1000 - 900 */
 	EXPECT(row.duplicated, 3);
 	EXPECT(row.reordered, 7);
@@ -272,11 +276,13 @@ static void test_stream_lossy_counts_the_receiver(void **state)
 	assert_string_equal(row.status, "loss: 100 of 1000 lost");
 	assert_string_equal(row.error, "100 of 1000 messages lost; set allow_loss: true to "
 			    "accept loss");
-	EXPECT(row.msgs_per_s, 352);
+	EXPECT(row.msgs_per_s, 900 / 2.6);
 }
 
-/* tcp stream, one sender: 1000 messages of 64 bytes, t = 2 s .. 4 s. */
-static void reliable_stream(uint64_t received, struct result_row *row)
+/* tcp stream, one sender: 1000 messages of 64 bytes, t = 2 s .. 4 s, the
+ * last send begun at 3.9 s.  The receiver got the CPU late (its first read
+ * at 3.5 s brought the backlog) and read the last message at last_read. */
+static void reliable_stream(uint64_t received, uint64_t last_read, struct result_row *row)
 {
 	struct cell c = make_cell(PAT_STREAM, "tcp", 0);
 	struct worker_result cl[1];
@@ -287,11 +293,11 @@ static void reliable_stream(uint64_t received, struct result_row *row)
 	cl[0].end_ns = 4000000000;
 	cl[0].sent_messages = 1000;
 	cl[0].sent_bytes = 64000;
-	o.server.start_ns = 2000000000;
-	o.server.end_ns = 4500000000;
+	cl[0].last_send_ns = 3900000000;
+	o.server.start_ns = 3500000000;
+	o.server.end_ns = last_read;
 	o.server.messages = received;
 	o.server.bytes = received * 64;
-	o.server.window_messages = received - 10;
 	aggregate_row(&c, 1, &o, STARTED, row);
 }
 
@@ -300,22 +306,103 @@ static void test_stream_reliable_must_deliver_all(void **state)
 	struct result_row row;
 
 	(void)state;
-	reliable_stream(1000, &row);
+	reliable_stream(1000, 4500000000, &row);
 	assert_true(row.ok);
 	assert_string_equal(row.status, "ok");
-	EXPECT(row.msgs_per_s, 396);		/* 990 / 2.5 */
+	/* the window opens at the senders' start, not at the late first read:
+	 * 1000 / (4.5 s - 2 s), not 1000 / (4.5 s - 3.5 s) */
+	EXPECT(row.msgs_per_s, 400);
 	EXPECT(row.sent_msgs_per_s, 500);	/* 1000 / 2 */
 	EXPECT_NAN(row.lost);
 	EXPECT_NAN(row.duplicated);
 	EXPECT_NAN(row.reordered);
 
-	reliable_stream(990, &row);
+	reliable_stream(990, 4500000000, &row);
 	assert_false(row.ok);
 	assert_string_equal(row.status, "lost: 990 of 1000 received");
 	assert_string_equal(row.error, "the receiver got 990 of the 1000 messages the senders "
 			    "sent, over tcp, which should lose none");
 	EXPECT(row.messages, 990);
-	EXPECT(row.msgs_per_s, 392);		/* 980 / 2.5 */
+	EXPECT(row.msgs_per_s, 396);		/* 990 / 2.5 */
+}
+
+/* A receiver that read its last message before the last send began would
+ * be faster than its senders: a clock or a count is wrong, and the row
+ * fails its check (but keeps its figures). */
+static void test_stream_receiver_faster_than_senders_fails(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	reliable_stream(1000, 3800000000, &row);
+	assert_false(row.ok);
+	assert_string_equal(row.status, "check: receiver faster than its senders");
+	assert_string_equal(row.error, "the receiver's last read ended 100000.000 us before the "
+			    "last send began, so its rate (555.556 msg/s) would exceed what the "
+			    "senders could send: a clock or a count is wrong");
+	EXPECT(row.msgs_per_s, 1000 / 1.8);
+	/* the last read just after the last send began is right */
+	reliable_stream(1000, 3900000001, &row);
+	assert_true(row.ok);
+}
+
+/* nclients program clients of an echo cell of count 400 (shares of 400 /
+ * nclients each) printed these figures. */
+static void printed_by(unsigned nclients, const double *rate, const double *mean,
+		       const double *p99, const double *max, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_ECHO, "tcp", 0);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+	double printed[2 * MATRIX_NMETRICS];
+
+	c.p.count = 400;
+	c.p.concurrency = nclients;
+	c.p.size = c.p.response_size = 10;
+	outcome_init(&o, cl, nclients);
+	o.measured_by_process = 1;
+	o.printed = printed;
+	for (size_t i = 0; i < 2 * MATRIX_NMETRICS; i++)
+		printed[i] = NAN;
+	for (unsigned i = 0; i < nclients; i++) {
+		cl[i].start_ns = 1000000000;
+		cl[i].end_ns = 2000000000;
+		cl[i].messages = cl[i].sent_messages = 400 / nclients;
+		printed[i * MATRIX_NMETRICS + matrix_metric_index("msgs_per_s")] = rate[i];
+		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_mean_us")] = mean[i];
+		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_p99_us")] = p99[i];
+		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_max_us")] = max[i];
+	}
+	aggregate_row(&c, 1, &o, STARTED, row);
+}
+
+/* What program clients print means what the built-in figures mean: the
+ * rate of all messages over the longest client's window, the mean of all
+ * samples, the largest maximum; several clients' percentiles make no
+ * percentile of all their samples, so that column stays empty. */
+static void test_printed_figures_combine_like_builtin_ones(void **state)
+{
+	const double rate[] = { 1000, 400 }, mean[] = { 10, 30 }, p99[] = { 50, 90 },
+		     max[] = { 70, 200 };
+	struct result_row row;
+
+	(void)state;
+	printed_by(2, rate, mean, p99, max, &row);
+	assert_true(row.ok);
+	assert_string_equal(row.measured_by, "printed");
+	assert_string_equal(row.printed_metrics, "msgs_per_s;rtt_mean_us;rtt_p99_us;rtt_max_us");
+	EXPECT(row.msgs_per_s, 800);	/* 400 messages / max(200/1000, 200/400) s */
+	EXPECT(row.rtt_mean_us, 20);	/* (200 * 10 + 200 * 30) / 400 */
+	EXPECT(row.rtt_max_us, 200);
+	EXPECT_NAN(row.rtt_p99_us);	/* not the 70 an average would say */
+	EXPECT_NAN(row.rtt_p50_us);	/* never printed */
+
+	printed_by(1, rate, mean, p99, max, &row);
+	assert_string_equal(row.measured_by, "printed");
+	EXPECT(row.msgs_per_s, 1000);
+	EXPECT(row.rtt_mean_us, 10);
+	EXPECT(row.rtt_p99_us, 50);	/* one client's percentile stands */
+	EXPECT(row.rtt_max_us, 70);
 }
 
 static void test_failed_outcome_has_no_figures(void **state)
@@ -363,6 +450,8 @@ int main(void)
 		cmocka_unit_test(test_pingpong_lost_requests),
 		cmocka_unit_test(test_stream_lossy_counts_the_receiver),
 		cmocka_unit_test(test_stream_reliable_must_deliver_all),
+		cmocka_unit_test(test_stream_receiver_faster_than_senders_fails),
+		cmocka_unit_test(test_printed_figures_combine_like_builtin_ones),
 		cmocka_unit_test(test_failed_outcome_has_no_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -114,7 +114,11 @@ static void fill_row(struct result_row *row)
 	row->lost = 26;
 	row->duplicated = 27;
 	row->reordered = 28;
-	row->measured_by = "worker";
+	row->measured_by = "printed";
+	row->cpu_us_per_rtt = 29.5;
+	row->start_spread_us = 30.5;
+	strcpy(row->start_offsets_us, "1.250;31.750");
+	strcpy(row->printed_metrics, "rtt_mean_us;msgs_per_s");
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -153,7 +157,9 @@ static void test_results_columns_by_name(void **state)
 		{ "sent_mib_per_s", "20.5" }, { "sndbuf", "21" }, { "rcvbuf", "22" },
 		{ "nodelay", "23" }, { "max_rss_kib", "24" }, { "wall_s", "25.5" },
 		{ "started_at", "2024-05-06T07:08:09Z" }, { "lost", "26" },
-		{ "duplicated", "27" }, { "reordered", "28" }, { "measured_by", "worker" },
+		{ "duplicated", "27" }, { "reordered", "28" }, { "measured_by", "printed" },
+		{ "cpu_us_per_rtt", "29.5" }, { "start_spread_us", "30.5" },
+		{ "start_offsets_us", "1.250;31.750" }, { "printed_metrics", "rtt_mean_us;msgs_per_s" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -184,7 +190,8 @@ static void test_results_columns_by_name(void **state)
 		"cpu_us_per_msg", "ctx_switches", "rtt_min_us", "rtt_samples", "sent_messages",
 		"sent_msgs_per_s", "sent_mib_per_s", "sndbuf", "rcvbuf", "nodelay",
 		"max_rss_kib", "wall_s", "started_at", "lost", "duplicated", "reordered",
-		"measured_by",
+		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
+		"printed_metrics",
 	};
 	assert_int_equal(t.ncols, sizeof(header) / sizeof(header[0]));
 	for (size_t i = 0; i < t.ncols; i++)

@@ -29,11 +29,15 @@ static void test_metric_table(void **state)
 	for (int i = 0; i < MATRIX_NMETRICS; i++) {
 		assert_string_equal(metrics[i].name, matrix_metrics[i]);
 		assert_int_equal(matrix_metric_index(metrics[i].name), i);
-		/* times are averaged and lower is better; rates the other way */
-		assert_int_equal(metrics[i].is_time, strstr(metrics[i].name, "_us") != NULL);
-		assert_int_equal(metrics[i].better,
-				 metrics[i].is_time ? LOWER_IS_BETTER : HIGHER_IS_BETTER);
-		assert_true(metrics[i].title[0] && metrics[i].unit[0]);
+		/* times are lower-better and never added up as rates; rates are
+		 * higher-better and combine as rates */
+		int is_time = strstr(metrics[i].name, "_us") != NULL;
+		assert_int_equal(metrics[i].better, is_time ? LOWER_IS_BETTER : HIGHER_IS_BETTER);
+		assert_int_equal(metrics[i].combine == COMBINE_RATE, !is_time);
+		/* a percentile cannot be made of several clients' percentiles */
+		assert_int_equal(metrics[i].combine == COMBINE_ONE,
+				 strncmp(metrics[i].name, "rtt_p", 5) == 0);
+		assert_true(metrics[i].title[0] && metrics[i].unit[0] && metrics[i].counts[0]);
 	}
 	assert_string_equal(metrics[3].name, "rtt_p50_us");
 	assert_string_equal(metrics[3].title, "round-trip time, median (p50)");

@@ -75,7 +75,7 @@ static void test_record_round_trip(void **state)
 	out.end_ns = 999999999999ull;
 	out.cpu_ns = 77;
 	out.mismatches = 5;
-	out.window_messages = 11;
+	out.last_send_ns = 11;
 	out.t0_ns = 18446744073709551615ull;	/* the largest value survives */
 	out.lost = 4;
 	out.duplicated = 6;
@@ -111,7 +111,7 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(in.end_ns, 999999999999ull);
 	assert_int_equal(in.cpu_ns, 77);
 	assert_int_equal(in.mismatches, 5);
-	assert_int_equal(in.window_messages, 11);
+	assert_int_equal(in.last_send_ns, 11);
 	assert_int_equal(in.t0_ns, 18446744073709551615ull);
 	assert_int_equal(in.lost, 4);
 	assert_int_equal(in.duplicated, 6);
@@ -145,7 +145,7 @@ static void test_decode_hand_written_record(void **state)
 		"ready",
 		"result role=client messages=500000 bytes=10000000 sent_messages=500001"
 		" sent_bytes=10000020 start_ns=100 end_ns=2000000100 cpu_ns=1500000000"
-		" mismatches=2 window_messages=499990 t0_ns=50 lost=1 duplicated=3 reordered=9"
+		" mismatches=2 last_send_ns=499990 t0_ns=50 lost=1 duplicated=3 reordered=9"
 		" sndbuf=212992 rcvbuf=425984 nodelay=0 future_key=7",
 		"hist count=3 overflow=0 min=9000 max=1532009 sum=1550129",
 		"buckets 908:1,910:1",
@@ -177,7 +177,7 @@ static void test_decode_hand_written_record(void **state)
 	assert_int_equal(r.end_ns, 2000000100);
 	assert_int_equal(r.cpu_ns, 1500000000);
 	assert_int_equal(r.mismatches, 2);
-	assert_int_equal(r.window_messages, 499990);
+	assert_int_equal(r.last_send_ns, 499990);
 	assert_int_equal(r.t0_ns, 50);
 	assert_int_equal(r.lost, 1);
 	assert_int_equal(r.duplicated, 3);
@@ -246,6 +246,41 @@ static void test_errors_and_versions(void **state)
 	worker_result_release(&r);
 }
 
+/* A histogram must hold every sample it counts: a record whose buckets
+ * and overflow do not add up to its count is refused at its end. */
+static void test_histogram_must_add_up(void **state)
+{
+	static const char *const counts[] = {
+		"hist count=3 overflow=0 min=9000 max=1532009 sum=1550129",	/* 2 in buckets */
+		"hist count=1 overflow=0 min=9000 max=9000 sum=9000",		/* 3 in buckets */
+		"hist count=3 overflow=1 min=9000 max=1532009 sum=1550129",	/* 2 + 1 = 3: ok */
+	};
+	struct worker_result r;
+	char err[256];
+
+	(void)state;
+	for (size_t i = 0; i < 3; i++) {
+		worker_result_init(&r);
+		assert_int_equal(wire_apply(&r, counts[i], err, sizeof(err)), 0);
+		assert_int_equal(wire_apply(&r, i == 1 ? "buckets 908:2,910:1" : "buckets 908:1,910:1",
+					    err, sizeof(err)), 0);
+		int rc = wire_apply(&r, "end", err, sizeof(err));
+		if (i == 2) {
+			assert_int_equal(rc, 0);
+			assert_true(r.ended);
+		} else {
+			assert_int_equal(rc, -1);
+			assert_false(r.ended);
+			assert_string_equal(err, i == 0
+				? "malformed histogram: its buckets hold 2 samples and 0 overflowed, "
+				  "but it counts 3"
+				: "malformed histogram: its buckets hold 3 samples and 0 overflowed, "
+				  "but it counts 1");
+		}
+		worker_result_release(&r);
+	}
+}
+
 static void test_reader_splits_partial_lines(void **state)
 {
 	struct wire_reader rd;
@@ -280,6 +315,7 @@ int main(void)
 		cmocka_unit_test(test_record_round_trip),
 		cmocka_unit_test(test_decode_hand_written_record),
 		cmocka_unit_test(test_errors_and_versions),
+		cmocka_unit_test(test_histogram_must_add_up),
 		cmocka_unit_test(test_reader_splits_partial_lines),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
