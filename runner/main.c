@@ -219,6 +219,29 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet)
 	return rc < 0 ? 1 : 0;
 }
 
+/* The metric table, for `report --help`: each metric's name, unit and
+ * what it counts, wrapped to 78 columns. */
+static void print_metrics(FILE *f)
+{
+	fputs("\nMETRIC is a column of results.csv:\n", f);
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		const char *w = metrics[m].counts;
+		fprintf(f, "  %-16s %s, %s\n", metrics[m].name, metrics[m].unit, metrics[m].title);
+		while (*w) {
+			size_t n = strlen(w), cut = n;
+			if (n > 58)
+				for (cut = 58; cut > 0 && w[cut] != ' '; cut--)
+					;
+			if (!cut)
+				cut = n;
+			fprintf(f, "  %-16s   %.*s\n", "", (int)cut, w);
+			w += cut;
+			while (*w == ' ')
+				w++;
+		}
+	}
+}
+
 static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -233,6 +256,7 @@ static int cmd_report(int argc, char **argv)
 		switch (ch) {
 		case 'h':
 			fputs(usage_report, stdout);
+			print_metrics(stdout);
 			exit(0);
 		case 'r':
 			if (o.nratios == sizeof(o.ratios) / sizeof(o.ratios[0])) {

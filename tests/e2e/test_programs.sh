@@ -9,7 +9,7 @@ need_programs() {
 
 t_three_servers_by_three_clients() {
 	need_programs
-	sed -e 's/^repeat: 3/repeat: 1/' -e 's/^  count: 2000/  count: 300/' \
+	sed -e 's/^repeat: [0-9]*/repeat: 1/' -e 's/^  count: 2000/  count: 300/' \
 		matrices/byo_example.yaml >m.yaml
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	local r=out/results.csv
