@@ -184,6 +184,9 @@ static void ratio_text(const struct rpair *p, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (isnan(p->lo))
 		snprintf(buf, len, "%.2f×", p->ratio);
+	else if (p->level < STATS_LEVEL - 1e-12)	/* too few repetitions: say so */
+		snprintf(buf, len, "%.2f× (%.2f–%.2f, %.4g%%)", p->ratio, p->lo, p->hi,
+			 p->level * 100);
 	else
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
@@ -412,10 +415,13 @@ static void header(const struct report *r, FILE *f)
 		fprintf(f, ", which with %zu repetitions covers the median with %.4g%% confidence%s",
 			nmin, lvl * 100, lvl < STATS_LEVEL ? " (95% needs 6 or more repetitions)" : "");
 	}
-	fprintf(f, ". Ratios are ratios of medians, with a 95%% percentile-bootstrap "
-		"interval (%d resamples, seed %#llx). `~`: CV above %.4g%% (noisy); "
-		"`(k/n ok)`: k of n repetitions succeeded.\n", STATS_BOOT_RESAMPLES,
-		(unsigned long long)STATS_BOOT_SEED, r->m.report.noisy_cv * 100);
+	fprintf(f, ". Ratios are ratios of medians, with a distribution-free interval (Moses' "
+		"interval for a shift, on logarithms; it assumes the two cells differ by a factor) "
+		"that covers the true ratio with at least %.4g%% confidence; with too few "
+		"repetitions for that, it is the widest one, with its real confidence beside it "
+		"(90%% for 3 and 3). "
+		"`~`: CV above %.4g%% (noisy); `(k/n ok)`: k of n repetitions succeeded.\n",
+		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 }
 
 static void headline(const struct report *r, FILE *f)

@@ -413,8 +413,8 @@ static int pair_up(struct report *r)
 			p->num = c;
 			p->den = o;
 			stats_ratio_ci(c->vals[def->metric], c->st[def->metric].n, o->vals[def->metric],
-				       o->st[def->metric].n, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
-				       STATS_LEVEL, &p->ratio, &p->lo, &p->hi);
+				       o->st[def->metric].n, STATS_LEVEL, &p->ratio, &p->lo, &p->hi,
+				       &p->level);
 			if (isfinite(p->ratio))
 				logs[nl++] = p->ratio;
 		}

@@ -47,7 +47,8 @@ struct rratio_def {
 struct rpair {
 	size_t def;			/* index into defs */
 	const struct rcell *num, *den;
-	double ratio, lo, hi;
+	double ratio, lo, hi;		/* ratio of medians, its interval (stats.h) */
+	double level;			/* the interval's real coverage */
 };
 
 struct report_opts {

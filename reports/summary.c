@@ -93,7 +93,7 @@ static void ratios_header(struct csv_out *w, const struct report *r)
 	for (size_t d = 0; d < r->ndims; d++)
 		csv_out_field(w, r->dimnames[d]);
 	const char *tail[] = { "ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs", "resamples",
-			       "seed" };
+			       "seed", "ci_level" };
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		csv_out_field(w, tail[i]);
 	csv_out_end_row(w);
@@ -125,8 +125,9 @@ static void pair_row(struct csv_out *w, const struct report *r, const struct rra
 	csv_out_u64(w, p->num->st[def->metric].n);
 	csv_out_u64(w, p->den->st[def->metric].n);
 	csv_out_u64(w, 1);
-	csv_out_u64(w, STATS_BOOT_RESAMPLES);
-	csv_out_fieldf(w, "%#llx", (unsigned long long)STATS_BOOT_SEED);
+	csv_out_field(w, "");	/* resamples, seed: no bootstrap any more */
+	csv_out_field(w, "");
+	csv_out_double(w, p->level, 6);
 	csv_out_end_row(w);
 }
 
@@ -144,6 +145,7 @@ static void geomean_row(struct csv_out *w, const struct report *r, const struct 
 	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_u64(w, def->npairs);
+	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_end_row(w);

@@ -11,10 +11,13 @@
  *                 and empty figures.
  *   ratios.csv    per ratio: one row per cell pair (scope = cell), with the
  *                 pair's cell numbers, the dimensions they share (empty for
- *                 the ratio's own), ratio, ci_lo, ci_hi, n_num, n_den,
- *                 pairs = 1, resamples and seed of the bootstrap; then one
- *                 row (scope = geomean) with the geometric mean over the
- *                 pairs in `ratio` and their number in `pairs`.
+ *                 the ratio's own), ratio (of the medians), ci_lo, ci_hi
+ *                 (its interval, stats.h), n_num, n_den, pairs = 1,
+ *                 resamples and seed (empty: kept for readers of the
+ *                 bootstrap interval this replaced), ci_level (the
+ *                 interval's real coverage); then one row (scope = geomean)
+ *                 with the geometric mean over the pairs in `ratio` and
+ *                 their number in `pairs`.
  *
  * Each call replaces its file.  Call them after report_load() and before
  * report_release(); neither calls another writer.

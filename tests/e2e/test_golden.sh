@@ -129,6 +129,9 @@ t_golden7_ratios_csv_values() {
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ratio 2.041338583	# 10370 / 5080
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 den_cell 3
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 n_den 10
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.957430	# 1 - 2 * 6882/323323 (k = 30)
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 resamples ""	# no bootstrap any more
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 ci_level ""
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 ratio ""		# tcp 1KiB failed
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 n_den 0
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ratio 0.6560582275	# 459700 / 700700
@@ -240,15 +243,22 @@ t_golden_old_layout_values() {
 	expect_at out/summary.csv cell=1 sent_msgs_per_s_median ""
 	expect_rows out/ratios.csv 6
 	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ratio 2
+	# 3 and 3: no k reaches 95%, so k = 1: [min/max, max/min] at 1 - 2/20
+	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_lo 1.111111111	# 1000 / 900
+	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_hi 2.4		# 1200 / 500
+	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.9
+	expect_at out/ratios.csv "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_lo 0.4166666667	# 10 / 24
+	expect_at out/ratios.csv "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_hi 0.6		# 12 / 20
+	expect_at out/ratios.csv name=UNIX/TCP,scope=geomean,num_cell= ci_level ""
 	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md differs from the hand-written rows (above)"
 ## pingpong
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
-| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*) |
+| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*, 90%) |
 | 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
-| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*) |
+| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*, 90%) |
 | 1KiB | 21.0 ± 1.0 µs (2/3 ok) | failed: timeout | - |
 ## Ratios over all cells
 | ratio | metric | geometric mean | cell pairs measured |
