@@ -205,6 +205,39 @@ static void md_cell(FILE *f, const char *s)
 	fputc(' ', f);
 }
 
+/* Under a metric's table: the confidence of its intervals of the median.
+ * Each is the metric's own, from its own number of values, which can be
+ * fewer than the successful repetitions (a figure one of them lacks). */
+static void median_levels(const struct page *p, int m)
+{
+	size_t ns[32], k = 0;
+	double lv[32];
+	int low = 0;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct stat_summary *s = &p->cells[i]->st[m];
+		size_t j;
+		if (s->n < 2)	/* one value shows no interval */
+			continue;
+		for (j = 0; j < k && ns[j] != s->n; j++)
+			;
+		if (j < k || k == 32)
+			continue;
+		for (j = k++; j > 0 && ns[j - 1] < s->n; j--) {	/* most values first */
+			ns[j] = ns[j - 1];
+			lv[j] = lv[j - 1];
+		}
+		ns[j] = s->n;
+		lv[j] = s->ci_level;
+		low |= s->ci_level < STATS_LEVEL;
+	}
+	for (size_t j = 0; j < k; j++)
+		fprintf(p->f, j ? ", %.4g%% with %zu" : "\nIntervals of the median: %.4g%% confidence "
+			"with %zu repetitions", lv[j] * 100, ns[j]);
+	if (k)
+		fprintf(p->f, "%s.\n", low ? " (95% needs 6 or more)" : "");
+}
+
 static void table(struct page *p, int m)
 {
 	const struct report *r = p->r;
@@ -275,6 +308,7 @@ static void table(struct page *p, int m)
 		}
 		fputs("|\n", f);
 	}
+	median_levels(p, m);
 }
 
 /* A ratio over another dimension than the tables' columns (say size:
@@ -378,8 +412,6 @@ static void pattern_section(struct page *p)
 
 static void header(const struct report *r, FILE *f)
 {
-	size_t nmin = SIZE_MAX, nmax = 0;
-
 	fprintf(f, "# %s\n\n", r->m.name);
 	if (r->m.description && *r->m.description)
 		fprintf(f, "%s\n\n", r->m.description);
@@ -398,23 +430,10 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
-	for (size_t i = 0; i < r->ncells; i++) {
-		size_t ok = r->cells[i].reps - r->cells[i].failed;
-		if (ok < nmin)
-			nmin = ok;
-		if (ok > nmax)
-			nmax = ok;
-	}
 	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
-		"width of the order-statistic interval of that median");
-	if (r->ncells && nmin == nmax && nmin > 0) {
-		double lo, hi, lvl, x[512];
-		for (size_t i = 0; i < nmin && i < 512; i++)
-			x[i] = (double)i;
-		stats_median_ci(x, nmin < 512 ? nmin : 512, STATS_LEVEL, &lo, &hi, &lvl);
-		fprintf(f, ", which with %zu repetitions covers the median with %.4g%% confidence%s",
-			nmin, lvl * 100, lvl < STATS_LEVEL ? " (95% needs 6 or more repetitions)" : "");
-	}
+		"width of the order-statistic interval of that median, whose confidence depends on "
+		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
+		"each table", STATS_LEVEL * 100);
 	fprintf(f, ". Ratios are ratios of medians, with a distribution-free interval (Moses' "
 		"interval for a shift, on logarithms; it assumes the two cells differ by a factor) "
 		"that covers the true ratio with at least %.4g%% confidence; with too few "

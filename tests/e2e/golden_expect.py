@@ -14,10 +14,11 @@ anything differs or is missing (a file, a column, a row), 0 otherwise.
 
 SPEC for md: blocks of a "## SECTION" line, an optional "### TABLE" line,
 then the table's lines as they must appear (header, then every data row, in
-order; the |---| line is left out).  A cell written "R× (*)" is a ratio
-with an interval at 95% or more: the page must show "R× (L–H)" with
-L <= R <= H; "R× (*, P%)" one whose interval has only P%, which the page
-must show as "R× (L–H, P%)".
+order; the |---| line is left out), then optionally the lines that must
+stand under the table, all of them (up to the next heading, blank lines
+aside).  A cell written "R× (*)" is a ratio with an interval at 95% or
+more: the page must show "R× (L–H)" with L <= R <= H; "R× (*, P%)" one
+whose interval has only P%, which the page must show as "R× (L–H, P%)".
 
 The interval of a ratio is recomputed from scratch: Moses' interval for a
 shift of logarithms, from all pairwise ratios and the exact distribution of
@@ -193,11 +194,14 @@ def check_summary(d, noisy_cv):
     dims, cells = load_results(d)
     path = d + "/summary.csv"
     header, rows = load_csv(path)
+    levels = ["%s_ci_level" % m for m in METRICS]
     cols = ["cell"] + dims + ["reps", "ok", "failed", "status", "noisy", "ci_level"] + \
         ["%s_%s" % (m, s) for m in METRICS for s in STATS]
-    require_cols(path, header, cols)
+    require_cols(path, header, cols + levels)
     if header[:1 + len(dims)] != ["cell"] + dims:
         fail("%s: header starts %s, expected cell then %s" % (path, header[:1 + len(dims)], dims))
+    if header[-len(levels):] != levels:	# added later, so at the end
+        fail("%s: header ends %s, expected %s" % (path, header[-len(levels):], levels))
     if len(rows) != len(cells):
         fail("%s: %d data rows, expected %d (one per cell)" % (path, len(rows), len(cells)))
     by_cell = {}
@@ -228,7 +232,9 @@ def check_summary(d, noisy_cv):
             compare_str("%s %s_n" % (w, m), str(s["n"]), r[m + "_n"])
             for st in STATS[1:]:
                 compare_num("%s %s_%s" % (w, m, st), s[st], r["%s_%s" % (m, st)])
-            checked += len(STATS)
+            compare_num("%s %s_ci_level (its own coverage)" % (w, m), level,
+                        r[m + "_ci_level"], REL_LEVEL)
+            checked += len(STATS) + 1
         compare_str(w + " noisy", ";".join(noisy), r["noisy"])
         compare_num(w + " ci_level (coverage of msgs_per_s's interval)", level0,
                     r["ci_level"], REL_LEVEL)
@@ -374,15 +380,17 @@ def check_md(path, spec):
     blocks, cur = [], None
     for line in spec.split("\n"):
         if line.startswith("## "):
-            cur = {"section": line, "table": None, "rows": []}
+            cur = {"section": line, "table": None, "rows": [], "notes": []}
             blocks.append(cur)
         elif line.startswith("### "):
             if cur["rows"] or cur["table"]:
-                cur = {"section": cur["section"], "table": None, "rows": []}
+                cur = {"section": cur["section"], "table": None, "rows": [], "notes": []}
                 blocks.append(cur)
             cur["table"] = line
         elif line.startswith("|"):
             cur["rows"].append(line)
+        elif line.strip():
+            cur["notes"].append(line)
     checked = 0
     for b in blocks:
         where = "%s: %s%s" % (path, b["section"], " > " + b["table"] if b["table"] else "")
@@ -411,6 +419,13 @@ def check_md(path, spec):
         if len(table) < 2 or not re.match(r"^(\|---:?)+\|$", table[1]):
             fail("%s: no table after the heading" % where)
             continue
+        if b["notes"]:	# the lines under the table, up to the next heading
+            end = next((k for k in range(j, len(page)) if page[k].startswith("#")), len(page))
+            under = [line for line in page[j:end] if line.strip()]
+            if under != b["notes"]:
+                fail("%s: under the table:\n  expected: %s\n  got:      %s" % (where,
+                     "\n            ".join(b["notes"]), "\n            ".join(under)))
+            checked += len(b["notes"])
         got = [table[0]] + table[2:]
         if len(got) != len(b["rows"]):
             fail("%s: %d data rows, expected %d:\n  got: %s" % (where, len(got) - 1,

@@ -114,6 +114,15 @@ t_golden7_summary_csv_values() {
 	expect_at $s cell=8 msgs_per_s_ci_lo 688000
 	expect_at $s cell=8 msgs_per_s_ci_hi 715600
 	expect_at $s cell=8 cpu_us_per_msg_n 11
+	# each metric's interval has its own coverage: cpu_us_per_msg 11 values
+	# (k = 2: 1 - 2 * 12/2048), msgs_per_s 12 (k = 3: 1 - 2 * 79/4096);
+	# ci_level stays msgs_per_s's
+	expect_at $s cell=8 cpu_us_per_msg_ci_level 0.988281
+	expect_at $s cell=8 msgs_per_s_ci_level 0.961426
+	expect_at $s cell=8 ci_level 0.961426
+	expect_at $s cell=6 rtt_p50_us_ci_level ""	# a stream has no RTT
+	expect_at $s cell=6 msgs_per_s_ci_level 0.992188
+	expect_at $s cell=3 rtt_p99_us_ci_level 0.978516
 	expect_at $s cell=8 cpu_us_per_msg_median 1.52
 	expect_at $s cell=8 cpu_us_per_msg_ci_lo 1.47
 	expect_at $s cell=8 cpu_us_per_msg_ci_hi 1.56
@@ -156,10 +165,12 @@ t_golden7_summary_md_tables() {
 | size | unix | tcp | UNIX/TCP |
 | 16B | 10.4k ± 0.5k msg/s ~ | 5.08k ± 0.20k msg/s ~ (10/12 ok) | 2.04× (*) |
 | 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
+Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 94.3 ± 4.6 µs ~ | 195 ± 8 µs ~ (10/12 ok) | 0.48× (*) |
 | 1KiB | 101 ± 3 µs (11/12 ok) | failed: timeout | - |
+Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### 1KiB/16 (msgs_per_s over size)
 | transport | 1KiB/16 |
 | unix | 0.87× (*) |
@@ -168,9 +179,11 @@ t_golden7_summary_md_tables() {
 ### messages per second
 |  | unix | tcp | UNIX/TCP |
 | stream | 460k ± 41k msg/s ~ (8/12 ok) | 701k ± 14k msg/s | 0.66× (*) |
+Intervals of the median: 96.14% confidence with 12 repetitions, 99.22% with 8.
 ### CPU time per message (all workers)
 |  | unix | tcp |
 | stream | 1.81 ± 0.16 µs/msg ~ (8/12 ok) | 1.52 ± 0.05 µs/msg |
+Intervals of the median: 98.83% confidence with 11 repetitions, 99.22% with 8.
 ## Ratios over all cells
 | ratio | metric | geometric mean | cell pairs measured |
 | UNIX/TCP | msgs_per_s | 1.16× | 2 |
@@ -237,6 +250,8 @@ t_golden_old_layout_values() {
 	expect_at out/summary.csv cell=1 ci_level 0.75
 	expect_at out/summary.csv cell=2 msgs_per_s_median 950
 	expect_at out/summary.csv cell=2 ci_level 0.5
+	expect_at out/summary.csv cell=2 rtt_p50_us_ci_level 0.5	# 1 - 2/4
+	expect_at out/summary.csv cell=1 sent_msgs_per_s_ci_level ""
 	expect_at out/summary.csv cell=3 msgs_per_s_stdev 217.9449472	# sqrt(95000 / 2)
 	expect_at out/summary.csv cell=3 noisy "msgs_per_s;mib_per_s"
 	expect_at out/summary.csv cell=1 sent_msgs_per_s_n 0	# no such column then
@@ -256,6 +271,7 @@ t_golden_old_layout_values() {
 | size | unix | tcp | UNIX/TCP |
 | 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*, 90%) |
 | 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |
+Intervals of the median: 75% confidence with 3 repetitions, 50% with 2 (95% needs 6 or more).
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*, 90%) |
