@@ -154,6 +154,20 @@ static int same_row(const struct page *p, const struct rcell *a, const struct rc
 	return 1;
 }
 
+/* The metrics measured on round trips, which a lost request never enters
+ * (the metric table has no field that says so; the names do). */
+static int round_trip_metric(int m)
+{
+	return !strncmp(metrics[m].name, "rtt_", 4);
+}
+
+/* A cell's figure of metric m that leaves lost requests out: marked with a
+ * dagger, and said how many under the table (lost_notes). */
+static int leaves_out_lost(const struct rcell *c, int m)
+{
+	return round_trip_metric(m) && c->st[m].n > 0 && c->lost > 0;
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -169,6 +183,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	/* one repetition has no interval to speak of */
 	markdown_format_metric(matrix_metrics[m], s->median,
 			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
+	if (leaves_out_lost(c, m))
+		strcat(marks, " †");
 	if (c->noisy[m])
 		strcat(marks, " ~");
 	if (c->failed)
@@ -203,6 +219,67 @@ static void md_cell(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	fputc(' ', f);
+}
+
+/* A count with thousands separators: 29,812. */
+static const char *count_text(double v, char *buf, size_t len)
+{
+	char digits[32];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* What names a cell of a table: its column as the heading says it, then
+ * the row's dimensions, name and value ("udp, size 16B"). */
+static void cell_label(const struct page *p, const struct rcell *c, char *buf, size_t len)
+{
+	const struct report *r = p->r;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (p->col >= 0 && strcmp(r->dimnames[p->col], "transport"))
+		o += (size_t)snprintf(buf, len, "%s ", r->dimnames[p->col]);
+	if (p->col >= 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s",
+				      human(r, (size_t)p->col, c->dims[p->col]));
+	for (size_t i = 0; i < p->nrowdims && o < len; i++) {
+		size_t d = (size_t)p->rowdims[i];
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", o ? ", " : "", r->dimnames[d],
+				      human(r, d, c->dims[d]));
+	}
+	if (!o)
+		snprintf(buf, len, "%s", p->pattern);
+}
+
+/* Under a round-trip table: for each cell marked †, how many requests were
+ * lost (summed over its successful repetitions) and left out of it. */
+static void lost_notes(const struct page *p, int m)
+{
+	char label[256], lost[32], answered[32];
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		if (!leaves_out_lost(c, m))
+			continue;
+		cell_label(p, c, label, sizeof(label));
+		fprintf(p->f, "\n† %s: %s %s lost (no reply within loss_timeout), summed over its "
+			"%zu successful repetition%s, %s not in these round-trip times", label,
+			count_text(c->lost, lost, sizeof(lost)), c->lost == 1 ? "request" : "requests",
+			c->nokreps, c->nokreps == 1 ? "" : "s", c->lost == 1 ? "is" : "are");
+		if (c->rtt_samples > 0)
+			fprintf(p->f, ", which are of the %s answered round trips",
+				count_text(c->rtt_samples, answered, sizeof(answered)));
+		fputs(".\n", p->f);
+	}
 }
 
 /* Under a metric's table: the confidence of its intervals of the median.
@@ -309,6 +386,7 @@ static void table(struct page *p, int m)
 		fputs("|\n", f);
 	}
 	median_levels(p, m);
+	lost_notes(p, m);
 }
 
 /* A ratio over another dimension than the tables' columns (say size:

@@ -84,6 +84,8 @@ static void test_golden_cells_and_pairs(void **state)
 	assert_int_equal(r.cells[1].failed, 1);
 	assert_string_equal(r.cells[1].status, "ok, 1 of 3 failed (timeout)");
 	assert_float_equal(r.cells[1].st[0].median, 950, 1e-9);
+	/* an older results.csv, without `lost` or `rtt_samples`: no loss to tell */
+	assert_true(isnan(r.cells[0].lost) && isnan(r.cells[0].rtt_samples));
 	assert_string_equal(r.cells[3].status, "timeout");
 	assert_int_equal(r.cells[3].st[0].n, 0);
 	assert_true(isnan(r.cells[3].st[0].median));
