@@ -131,14 +131,15 @@ static double mw_normal_cdf(size_t m, size_t n, size_t u)
 	return 0.5 * erfc(-((double)u + 0.5 - mn / 2) / (sd * sqrt(2.0)));
 }
 
-/* P(U <= u) for u = 0..d into cdf: exact or approximated, see stats.h. */
-static int mw_cdf(size_t m, size_t n, size_t d, double *cdf)
+/* Is m * n small enough for the exact distribution (stats.h)? */
+static int mw_is_exact(size_t m, size_t n)
 {
-	if ((double)m * (double)n > STATS_MW_EXACT_MAX) {
-		for (size_t u = 0; u <= d; u++)
-			cdf[u] = mw_normal_cdf(m, n, u);
-		return 0;
-	}
+	return (double)m * (double)n <= STATS_MW_EXACT_MAX;
+}
+
+/* P(U <= u) for u = 0..d into cdf, exactly; -1 when memory runs out. */
+static int mw_exact_cdf(size_t m, size_t n, size_t d, double *cdf)
+{
 	if (mw_exact(m, n, d, cdf) < 0)
 		return -1;
 	for (size_t u = 1; u <= d; u++)
@@ -154,7 +155,9 @@ double stats_mw_cdf(size_t m, size_t n, size_t u)
 		return NAN;
 	if (u >= m * n)
 		return 1;
-	if (!(cdf = malloc((u + 1) * sizeof(*cdf))) || mw_cdf(m, n, u, cdf) < 0) {
+	if (!mw_is_exact(m, n))
+		return mw_normal_cdf(m, n, u);
+	if (!(cdf = malloc((u + 1) * sizeof(*cdf))) || mw_exact_cdf(m, n, u, cdf) < 0) {
 		free(cdf);
 		return NAN;
 	}
@@ -163,30 +166,39 @@ double stats_mw_cdf(size_t m, size_t n, size_t u)
 	return v;
 }
 
+/* The coverage of [D(k), D(mn+1-k)]: from cdf, the exact P(U <= u) for
+ * u < k, or without it from the normal approximation. */
+static double rank_cover(size_t m, size_t n, const double *cdf, size_t k)
+{
+	return 1 - 2 * (cdf ? cdf[k - 1] : mw_normal_cdf(m, n, k - 1));
+}
+
 size_t stats_ratio_rank(size_t m, size_t n, double level, double *achieved)
 {
-	size_t kmax = (m * n + 1) / 2, best = 1;	/* D(k) <= D(mn+1-k) */
-	double *cdf;
+	size_t lo = 1, hi = (m * n + 1) / 2;	/* D(k) <= D(mn+1-k) */
+	double *cdf = NULL;
 
 	*achieved = NAN;
-	if (!m || !n || !(cdf = malloc(kmax * sizeof(*cdf))))
+	if (!m || !n)
 		return 0;
-	if (mw_cdf(m, n, kmax - 1, cdf) < 0) {
+	if (mw_is_exact(m, n) &&
+	    (!(cdf = malloc(hi * sizeof(*cdf))) || mw_exact_cdf(m, n, hi - 1, cdf) < 0)) {
 		free(cdf);
 		return 0;
 	}
-	/* the widest (k = 1) is the fallback when no k reaches the level; the
-	 * 1e-12 keeps a coverage of exactly `level` from rounding below it */
-	*achieved = 1 - 2 * cdf[0];
-	for (size_t k = 2; k <= kmax; k++) {
-		double cover = 1 - 2 * cdf[k - 1];
-		if (cover < level - 1e-12)
-			break;
-		best = k;
-		*achieved = cover;
+	/* the coverage falls as k grows: bisect for the largest k that still
+	 * reaches the level, or keep the widest (k = 1) when none does.  The
+	 * 1e-12 keeps a coverage of exactly `level` from rounding below it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+		if (rank_cover(m, n, cdf, mid) >= level - 1e-12)
+			lo = mid;
+		else
+			hi = mid - 1;
 	}
+	*achieved = rank_cover(m, n, cdf, lo);
 	free(cdf);
-	return best;
+	return lo;
 }
 
 /* The values of v that are not NaN, into a new array (*n of them); NULL
@@ -203,13 +215,13 @@ static double *present(const double *v, size_t nv, size_t *n)
 }
 
 /* [D(k), D(mn+1-k)] of the sorted pairwise ratios a(i) / b(j), all
- * positive; -1 when there are too many or memory runs out. */
+ * positive; -1 when memory runs out. */
 static int pairwise_interval(const double *a, size_t m, const double *b, size_t n, size_t k,
 			     double *lo, double *hi)
 {
 	double *d;
 
-	if ((double)m * (double)n > STATS_RATIO_MAX_PAIRS || !(d = malloc(m * n * sizeof(*d))))
+	if (!(d = malloc(m * n * sizeof(*d))))
 		return -1;
 	for (size_t i = 0; i < m; i++)
 		for (size_t j = 0; j < n; j++)
@@ -245,8 +257,9 @@ int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, d
 		goto out;
 	*ratio = stats_median_sorted(a, m) / stats_median_sorted(b, n);
 	rc = 0;
-	if (!all_positive(a, m) || !all_positive(b, n) || !(k = stats_ratio_rank(m, n, level, &lvl)) ||
-	    pairwise_interval(a, m, b, n, k, &l, &h) < 0)
+	if (!all_positive(a, m) || !all_positive(b, n) ||
+	    (double)m * (double)n > STATS_RATIO_MAX_PAIRS ||
+	    !(k = stats_ratio_rank(m, n, level, &lvl)) || pairwise_interval(a, m, b, n, k, &l, &h) < 0)
 		goto out;
 	/* the figure is the ratio of medians, not the Hodges-Lehmann estimate
 	 * (the median of the pairwise ratios): an interval that misses it is

@@ -136,6 +136,14 @@ static void test_ratio_rank(void **state)
 			fail_msg("%zu and %zu: k %zu at %.9f, expected %zu at %.9f", want[i].m,
 				 want[i].n, k, cover, want[i].k, want[i].cover);
 	}
+	/* above STATS_MW_EXACT_MAX, the normal approximation (its k and
+	 * coverage from Python's erfc; the exact ones are 4242 at 0.950244 and
+	 * 40840 at 0.950011), with no table of U the size of m * n */
+	assert_int_equal(stats_ratio_rank(100, 101, 0.95, &cover), 4242);
+	assert_float_equal(cover, 0.9500981569133764, 1e-9);
+	assert_int_equal(stats_ratio_rank(300, 300, 0.95, &cover), 40839);
+	assert_float_equal(cover, 0.9500179022860514, 1e-9);
+	assert_true(stats_ratio_rank(100000, 100000, 0.95, &cover) > 1 && cover >= 0.95);
 	/* at 90%: P(U <= 4) = 12/252 */
 	assert_int_equal(stats_ratio_rank(5, 5, 0.9, &cover), 5);
 	assert_float_equal(cover, 1 - 24.0 / 252, 1e-12);
@@ -214,6 +222,14 @@ static void test_ratio_without_interval(void **state)
 	/* a value that is not positive: the ratio, but no interval */
 	assert_int_equal(stats_ratio_ci(a, 3, neg, 3, 0.95, &r, &lo, &hi, &lvl), 0);
 	assert_true(r == 3 && isnan(lo) && isnan(hi) && isnan(lvl));
+	/* more pairs than STATS_RATIO_MAX_PAIRS: likewise */
+	static double many[2049];
+	for (size_t i = 0; i < 2049; i++)
+		many[i] = 1 + (double)i;
+	assert_int_equal(stats_ratio_ci(many, 2049, many, 2049, 0.95, &r, &lo, &hi, &lvl), 0);
+	assert_true(r == 1 && isnan(lo) && isnan(lvl));
+	assert_int_equal(stats_ratio_ci(many, 2048, many, 2048, 0.95, &r, &lo, &hi, &lvl), 0);
+	assert_true(lo < 1 && hi > 1 && lvl >= 0.95);
 }
 
 /* splitmix64, and standard normal values from it (Box-Muller). */
