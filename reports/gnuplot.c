@@ -425,7 +425,8 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 	write_tables(c, rows, nrows, xs, nx);
 	fprintf(f, "set datafile separator whitespace\n");
 	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
-		 rows[0].refline ? "95%% bootstrap interval" : "interval of the median");
+		 rows[0].refline ? "interval of the ratio, its level in ratios.csv"
+		 : "interval of the median");
 	quote_title(label, q, sizeof(q));
 	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
 	write_x_axis(c, xs, nx);

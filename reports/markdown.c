@@ -156,6 +156,20 @@ static int same_row(const struct page *p, const struct rcell *a, const struct rc
 	return 1;
 }
 
+/* The metrics measured on round trips, which a lost request never enters
+ * (the metric table has no field that says so; the names do). */
+static int round_trip_metric(int m)
+{
+	return !strncmp(metrics[m].name, "rtt_", 4);
+}
+
+/* A cell's figure of metric m that leaves lost requests out: marked with a
+ * dagger, and said how many under the table (lost_notes). */
+static int leaves_out_lost(const struct rcell *c, int m)
+{
+	return round_trip_metric(m) && c->st[m].n > 0 && c->lost > 0;
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -171,6 +185,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	/* one repetition has no interval to speak of */
 	markdown_format_metric(matrix_metrics[m], s->median,
 			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
+	if (leaves_out_lost(c, m))
+		strcat(marks, " †");
 	if (c->noisy[m])
 		strcat(marks, " ~");
 	if (c->failed)
@@ -186,6 +202,9 @@ static void ratio_text(const struct rpair *p, char *buf, size_t len)
 		snprintf(buf, len, "-");
 	else if (isnan(p->lo))
 		snprintf(buf, len, "%.2f×", p->ratio);
+	else if (p->level < STATS_LEVEL - 1e-12)	/* too few repetitions: say so */
+		snprintf(buf, len, "%.2f× (%.2f–%.2f, %.4g%%)", p->ratio, p->lo, p->hi,
+			 p->level * 100);
 	else
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
@@ -202,6 +221,100 @@ static void md_cell(FILE *f, const char *s)
 		else
 			fputc(*s, f);
 	fputc(' ', f);
+}
+
+/* A count with thousands separators: 29,812. */
+static const char *count_text(double v, char *buf, size_t len)
+{
+	char digits[32];
+	size_t n, o = 0;
+
+	snprintf(digits, sizeof(digits), "%.0f", v);
+	n = strlen(digits);
+	for (size_t i = 0; i < n && o + 2 < len; i++) {
+		if (i && (n - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = digits[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+/* What names a cell of a table: its column as the heading says it, then
+ * the row's dimensions, name and value ("udp, size 16B"). */
+static void cell_label(const struct page *p, const struct rcell *c, char *buf, size_t len)
+{
+	const struct report *r = p->r;
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (p->col >= 0 && strcmp(r->dimnames[p->col], "transport"))
+		o += (size_t)snprintf(buf, len, "%s ", r->dimnames[p->col]);
+	if (p->col >= 0 && o < len)
+		o += (size_t)snprintf(buf + o, len - o, "%s",
+				      human(r, (size_t)p->col, c->dims[p->col]));
+	for (size_t i = 0; i < p->nrowdims && o < len; i++) {
+		size_t d = (size_t)p->rowdims[i];
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", o ? ", " : "", r->dimnames[d],
+				      human(r, d, c->dims[d]));
+	}
+	if (!o)
+		snprintf(buf, len, "%s", p->pattern);
+}
+
+/* Under a round-trip table: for each cell marked †, how many requests were
+ * lost (summed over its successful repetitions) and left out of it. */
+static void lost_notes(const struct page *p, int m)
+{
+	char label[256], lost[32], answered[32];
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		if (!leaves_out_lost(c, m))
+			continue;
+		cell_label(p, c, label, sizeof(label));
+		fprintf(p->f, "\n† %s: %s %s lost (no reply within loss_timeout), summed over its "
+			"%zu successful repetition%s, %s not in these round-trip times", label,
+			count_text(c->lost, lost, sizeof(lost)), c->lost == 1 ? "request" : "requests",
+			c->nokreps, c->nokreps == 1 ? "" : "s", c->lost == 1 ? "is" : "are");
+		if (c->rtt_samples > 0)
+			fprintf(p->f, ", which are of the %s answered round trips",
+				count_text(c->rtt_samples, answered, sizeof(answered)));
+		fputs(".\n", p->f);
+	}
+}
+
+/* Under a metric's table: the confidence of its intervals of the median.
+ * Each is the metric's own, from its own number of values, which can be
+ * fewer than the successful repetitions (a figure one of them lacks). */
+static void median_levels(const struct page *p, int m)
+{
+	size_t ns[32], k = 0;
+	double lv[32];
+	int low = 0;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct stat_summary *s = &p->cells[i]->st[m];
+		size_t j;
+		if (s->n < 2)	/* one value shows no interval */
+			continue;
+		for (j = 0; j < k && ns[j] != s->n; j++)
+			;
+		if (j < k || k == 32)
+			continue;
+		for (j = k++; j > 0 && ns[j - 1] < s->n; j--) {	/* most values first */
+			ns[j] = ns[j - 1];
+			lv[j] = lv[j - 1];
+		}
+		ns[j] = s->n;
+		lv[j] = s->ci_level;
+		low |= s->ci_level < STATS_LEVEL;
+	}
+	for (size_t j = 0; j < k; j++)
+		fprintf(p->f, j ? ", %.4g%% with %zu" : "\nIntervals of the median: %.4g%% confidence "
+			"with %zu repetitions", lv[j] * 100, ns[j]);
+	if (k)
+		fprintf(p->f, "%s.\n", low ? " (95% needs 6 or more)" : "");
 }
 
 static void table(struct page *p, int m)
@@ -274,6 +387,8 @@ static void table(struct page *p, int m)
 		}
 		fputs("|\n", f);
 	}
+	median_levels(p, m);
+	lost_notes(p, m);
 }
 
 /* A ratio over another dimension than the tables' columns (say size:
@@ -377,8 +492,6 @@ static void pattern_section(struct page *p)
 
 static void header(const struct report *r, FILE *f)
 {
-	size_t nmin = SIZE_MAX, nmax = 0;
-
 	fprintf(f, "# %s\n\n", r->m.name);
 	if (r->m.description && *r->m.description)
 		fprintf(f, "%s\n\n", r->m.description);
@@ -397,27 +510,17 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
-	for (size_t i = 0; i < r->ncells; i++) {
-		size_t ok = r->cells[i].reps - r->cells[i].failed;
-		if (ok < nmin)
-			nmin = ok;
-		if (ok > nmax)
-			nmax = ok;
-	}
 	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
-		"width of the order-statistic interval of that median");
-	if (r->ncells && nmin == nmax && nmin > 0) {
-		double lo, hi, lvl, x[512];
-		for (size_t i = 0; i < nmin && i < 512; i++)
-			x[i] = (double)i;
-		stats_median_ci(x, nmin < 512 ? nmin : 512, STATS_LEVEL, &lo, &hi, &lvl);
-		fprintf(f, ", which with %zu repetitions covers the median with %.4g%% confidence%s",
-			nmin, lvl * 100, lvl < STATS_LEVEL ? " (95% needs 6 or more repetitions)" : "");
-	}
-	fprintf(f, ". Ratios are ratios of medians, with a 95%% percentile-bootstrap "
-		"interval (%d resamples, seed %#llx). `~`: CV above %.4g%% (noisy); "
-		"`(k/n ok)`: k of n repetitions succeeded.\n", STATS_BOOT_RESAMPLES,
-		(unsigned long long)STATS_BOOT_SEED, r->m.report.noisy_cv * 100);
+		"width of the order-statistic interval of that median, whose confidence depends on "
+		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
+		"each table", STATS_LEVEL * 100);
+	fprintf(f, ". Ratios are ratios of medians, with a distribution-free interval (Moses' "
+		"interval for a shift, on logarithms; it assumes the two cells differ by a factor) "
+		"that covers the true ratio with at least %.4g%% confidence; with too few "
+		"repetitions for that, it is the widest one, with its real confidence beside it "
+		"(90%% for 3 and 3). "
+		"`~`: CV above %.4g%% (noisy); `(k/n ok)`: k of n repetitions succeeded.\n",
+		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 }
 
 static void headline(const struct report *r, FILE *f)

@@ -86,6 +86,7 @@ static struct rcell *cell_for(struct report *r, unsigned number, char **row, siz
 	struct rcell *c = &cells[r->ncells];
 	memset(c, 0, sizeof(*c));
 	c->number = number;
+	c->lost = c->rtt_samples = NAN;
 	c->dims = calloc(r->ndims + 1, sizeof(*c->dims));
 	if (!c->dims)
 		return NULL;
@@ -131,6 +132,7 @@ struct columns {
 	int rep, status;
 	int pattern;			/* -1: no pattern column (pingpong) */
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
+	int lost, rtt_samples;		/* -1: likewise */
 };
 
 /* The columns of results.csv, and its dimension names (the columns between
@@ -157,6 +159,27 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		col->pattern = -1;
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
+	col->lost = csv_table_col(t, "lost");
+	col->rtt_samples = csv_table_col(t, "rtt_samples");
+	return 0;
+}
+
+/* A count of a successful repetition (column `col`, -1 for none) added to
+ * *sum, which stays NaN until a repetition has the count; -1 with err. */
+static int add_count(double *sum, char **row, int col, const char *name, size_t line,
+		     const char *path, char *err, size_t errlen)
+{
+	double v;
+
+	if (col < 0)
+		return 0;
+	if (to_double(row[col], &v) < 0) {
+		snprintf(err, errlen, "%s:%zu: %s '%s' is not a finite number", path, line, name,
+			 row[col]);
+		return -1;
+	}
+	if (!isnan(v))
+		*sum = isnan(*sum) ? v : *sum + v;
 	return 0;
 }
 
@@ -185,6 +208,10 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 		return out_of_memory(path, err, errlen);
 	c->okreps = ok;
 	ok[c->nokreps++] = (unsigned)strtoul(row[col->rep], NULL, 10);
+	if (add_count(&c->lost, row, col->lost, "lost", line, path, err, errlen) < 0 ||
+	    add_count(&c->rtt_samples, row, col->rtt_samples, "rtt_samples", line, path, err,
+		      errlen) < 0)
+		return -1;
 	double v[MATRIX_NMETRICS];
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 		v[m] = NAN;
@@ -437,8 +464,8 @@ static int pair_up(struct report *r)
 			p->num = c;
 			p->den = o;
 			stats_ratio_ci(c->vals[def->metric], c->st[def->metric].n, o->vals[def->metric],
-				       o->st[def->metric].n, STATS_BOOT_RESAMPLES, STATS_BOOT_SEED,
-				       STATS_LEVEL, &p->ratio, &p->lo, &p->hi);
+				       o->st[def->metric].n, STATS_LEVEL, &p->ratio, &p->lo, &p->hi,
+				       &p->level);
 			if (isfinite(p->ratio))
 				logs[nl++] = p->ratio;
 		}

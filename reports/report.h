@@ -33,6 +33,11 @@ struct rcell {
 	double *vals[MATRIX_NMETRICS];	/* one per successful repetition */
 	struct stat_summary st[MATRIX_NMETRICS];
 	int noisy[MATRIX_NMETRICS];	/* CV above report.noisy_cv */
+	/* results.csv's `lost` and `rtt_samples`, each summed over the
+	 * successful repetitions that have it; NaN when none has (a reliable
+	 * transport, or an older results.csv without the column).  A lost
+	 * request is in no round-trip time. */
+	double lost, rtt_samples;
 };
 
 struct rratio_def {
@@ -47,7 +52,8 @@ struct rratio_def {
 struct rpair {
 	size_t def;			/* index into defs */
 	const struct rcell *num, *den;
-	double ratio, lo, hi;
+	double ratio, lo, hi;		/* ratio of medians, its interval (stats.h) */
+	double level;			/* the interval's real coverage */
 };
 
 struct report_opts {

@@ -1,4 +1,4 @@
-/* Medians, order-statistic intervals, bootstrap ratios: see stats.h. */
+/* Medians, order-statistic intervals, ratio intervals: see stats.h. */
 #include "stats.h"
 
 #include <math.h>
@@ -87,69 +87,189 @@ void stats_summarize(const double *v, size_t n, struct stat_summary *s)
 	free(x);
 }
 
-uint64_t stats_rng_next(uint64_t *state)
+/*
+ * P(U = u) for u = 0..d, samples of m and n, into p (d + 1 values): the
+ * counting recursion c(i, j, u) = c(i-1, j, u-j) + c(i, j-1, u) (is the
+ * largest of all i + j values one of the first sample's, beating all j of
+ * the second, or not), over the smaller size as j, in place: row i - 1 is
+ * overwritten by row i, j ascending and u descending, so that c(i, j-1, .)
+ * is already new and c(i-1, j, u-j) still old.  Only additions: the counts
+ * are exact while they fit a double's 53 bits (to 28 and 28), and off by a
+ * few units in the 15th digit beyond.  -1 when memory runs out.
+ */
+static int mw_exact(size_t m, size_t n, size_t d, double *p)
 {
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+	size_t rows = m > n ? m : n, cols = m > n ? n : m, w = d + 1;
+	double *c = calloc((cols + 1) * w, sizeof(*c)), *total = malloc((cols + 1) * sizeof(*total));
 
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
-/* Median of a resample of v (n values) drawn into tmp. */
-static double resample_median(const double *v, size_t n, double *tmp, uint64_t *rng)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[stats_rng_next(rng) % n];
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return stats_median_sorted(tmp, n);
-}
-
-int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd,
-		   unsigned resamples, uint64_t seed, double level,
-		   double *ratio, double *lo, double *hi)
-{
-	struct stat_summary a, b;
-	double *tmp, *r;
-	size_t nr = 0;
-	uint64_t rng = seed;
-
-	*ratio = *lo = *hi = NAN;
-	stats_summarize(num, nn, &a);
-	stats_summarize(den, nd, &b);
-	if (!a.n || !b.n || b.median == 0)
+	if (!c || !total) {
+		free(c), free(total);
 		return -1;
-	*ratio = a.median / b.median;
-	tmp = malloc((nn > nd ? nn : nd) * sizeof(*tmp));
-	r = malloc(resamples * sizeof(*r));
-	double *xa = malloc(a.n * sizeof(*xa)), *xb = malloc(b.n * sizeof(*xb));
-	if (!tmp || !r || !xa || !xb) {
-		free(tmp), free(r), free(xa), free(xb);
+	}
+	for (size_t j = 0; j <= cols; j++) {	/* no value in the first sample: U = 0 */
+		c[j * w] = 1;
+		total[j] = 1;
+	}
+	for (size_t i = 1; i <= rows; i++)
+		for (size_t j = 1; j <= cols; j++) {
+			double *cur = c + j * w, *left = c + (j - 1) * w;
+			for (size_t u = d + 1; u-- > 0;)
+				cur[u] = (u >= j ? cur[u - j] : 0) + left[u];
+			total[j] += total[j - 1];	/* C(i + j, j) */
+		}
+	for (size_t u = 0; u <= d; u++)
+		p[u] = c[cols * w + u] / total[cols];
+	free(c), free(total);
+	return 0;
+}
+
+/* P(U <= u) by the normal approximation with continuity correction. */
+static double mw_normal_cdf(size_t m, size_t n, size_t u)
+{
+	double mn = (double)m * (double)n, sd = sqrt(mn * ((double)m + (double)n + 1) / 12);
+
+	return 0.5 * erfc(-((double)u + 0.5 - mn / 2) / (sd * sqrt(2.0)));
+}
+
+/* Is m * n small enough for the exact distribution (stats.h)? */
+static int mw_is_exact(size_t m, size_t n)
+{
+	return (double)m * (double)n <= STATS_MW_EXACT_MAX;
+}
+
+/* P(U <= u) for u = 0..d into cdf, exactly; -1 when memory runs out. */
+static int mw_exact_cdf(size_t m, size_t n, size_t d, double *cdf)
+{
+	if (mw_exact(m, n, d, cdf) < 0)
+		return -1;
+	for (size_t u = 1; u <= d; u++)
+		cdf[u] += cdf[u - 1];
+	return 0;
+}
+
+double stats_mw_cdf(size_t m, size_t n, size_t u)
+{
+	double *cdf, v;
+
+	if (!m || !n)
+		return NAN;
+	if (u >= m * n)
+		return 1;
+	if (!mw_is_exact(m, n))
+		return mw_normal_cdf(m, n, u);
+	if (!(cdf = malloc((u + 1) * sizeof(*cdf))) || mw_exact_cdf(m, n, u, cdf) < 0) {
+		free(cdf);
+		return NAN;
+	}
+	v = cdf[u];
+	free(cdf);
+	return v;
+}
+
+/* The coverage of [D(k), D(mn+1-k)]: from cdf, the exact P(U <= u) for
+ * u < k, or without it from the normal approximation. */
+static double rank_cover(size_t m, size_t n, const double *cdf, size_t k)
+{
+	return 1 - 2 * (cdf ? cdf[k - 1] : mw_normal_cdf(m, n, k - 1));
+}
+
+size_t stats_ratio_rank(size_t m, size_t n, double level, double *achieved)
+{
+	size_t lo = 1, hi = (m * n + 1) / 2;	/* D(k) <= D(mn+1-k) */
+	double *cdf = NULL;
+
+	*achieved = NAN;
+	if (!m || !n)
+		return 0;
+	if (mw_is_exact(m, n) &&
+	    (!(cdf = malloc(hi * sizeof(*cdf))) || mw_exact_cdf(m, n, hi - 1, cdf) < 0)) {
+		free(cdf);
 		return 0;
 	}
-	size_t ia = 0, ib = 0;
-	for (size_t i = 0; i < nn; i++)
-		if (!isnan(num[i]))
-			xa[ia++] = num[i];
-	for (size_t i = 0; i < nd; i++)
-		if (!isnan(den[i]))
-			xb[ib++] = den[i];
-	for (unsigned i = 0; i < resamples; i++) {
-		double ma = resample_median(xa, ia, tmp, &rng);
-		double mb = resample_median(xb, ib, tmp, &rng);
-		if (mb != 0)
-			r[nr++] = ma / mb;
+	/* the coverage falls as k grows: bisect for the largest k that still
+	 * reaches the level, or keep the widest (k = 1) when none does.  The
+	 * 1e-12 keeps a coverage of exactly `level` from rounding below it. */
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo + 1) / 2;
+		if (rank_cover(m, n, cdf, mid) >= level - 1e-12)
+			lo = mid;
+		else
+			hi = mid - 1;
 	}
-	if (nr) {
-		qsort(r, nr, sizeof(*r), cmp_double);
-		double alpha = (1 - level) / 2;
-		size_t ilo = (size_t)floor(alpha * (double)(nr - 1));
-		size_t ihi = (size_t)ceil((1 - alpha) * (double)(nr - 1));
-		*lo = r[ilo];
-		*hi = r[ihi];
-	}
-	free(tmp), free(r), free(xa), free(xb);
+	*achieved = rank_cover(m, n, cdf, lo);
+	free(cdf);
+	return lo;
+}
+
+/* The values of v that are not NaN, into a new array (*n of them); NULL
+ * when memory runs out. */
+static double *present(const double *v, size_t nv, size_t *n)
+{
+	double *x = malloc((nv ? nv : 1) * sizeof(*x));
+
+	*n = 0;
+	for (size_t i = 0; x && i < nv; i++)
+		if (!isnan(v[i]))
+			x[(*n)++] = v[i];
+	return x;
+}
+
+/* [D(k), D(mn+1-k)] of the sorted pairwise ratios a(i) / b(j), all
+ * positive; -1 when memory runs out. */
+static int pairwise_interval(const double *a, size_t m, const double *b, size_t n, size_t k,
+			     double *lo, double *hi)
+{
+	double *d;
+
+	if (!(d = malloc(m * n * sizeof(*d))))
+		return -1;
+	for (size_t i = 0; i < m; i++)
+		for (size_t j = 0; j < n; j++)
+			d[i * n + j] = a[i] / b[j];
+	qsort(d, m * n, sizeof(*d), cmp_double);
+	*lo = d[k - 1];
+	*hi = d[m * n - k];
+	free(d);
 	return 0;
+}
+
+static int all_positive(const double *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!(v[i] > 0 && isfinite(v[i])))
+			return 0;
+	return 1;
+}
+
+int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, double level,
+		   double *ratio, double *lo, double *hi, double *achieved)
+{
+	size_t m, n, k;
+	double *a = present(num, nn, &m), *b = present(den, nd, &n), lvl, l, h;
+	int rc = -1;
+
+	*ratio = *lo = *hi = *achieved = NAN;
+	if (!a || !b || !m || !n)
+		goto out;
+	qsort(a, m, sizeof(*a), cmp_double);
+	qsort(b, n, sizeof(*b), cmp_double);
+	if (stats_median_sorted(b, n) == 0)
+		goto out;
+	*ratio = stats_median_sorted(a, m) / stats_median_sorted(b, n);
+	rc = 0;
+	if (!all_positive(a, m) || !all_positive(b, n) ||
+	    (double)m * (double)n > STATS_RATIO_MAX_PAIRS ||
+	    !(k = stats_ratio_rank(m, n, level, &lvl)) || pairwise_interval(a, m, b, n, k, &l, &h) < 0)
+		goto out;
+	/* the figure is the ratio of medians, not the Hodges-Lehmann estimate
+	 * (the median of the pairwise ratios): an interval that misses it is
+	 * widened to hold it, which can only raise its coverage */
+	*lo = l < *ratio ? l : *ratio;
+	*hi = h > *ratio ? h : *ratio;
+	*achieved = lvl;
+out:
+	free(a), free(b);
+	return rc;
 }
 
 double stats_geomean(const double *v, size_t n)

@@ -32,9 +32,13 @@ static void summary_header(struct csv_out *w, const struct report *r)
 		csv_out_field(w, fixed[i]);
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++) {
-			snprintf(name, sizeof(name), "%s_%s", matrix_metrics[m], stat_cols[s]);
+			snprintf(name, sizeof(name), "%s_%s", metrics[m].name, stat_cols[s]);
 			csv_out_field(w, name);
 		}
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {	/* added later: at the end */
+		snprintf(name, sizeof(name), "%s_ci_level", metrics[m].name);
+		csv_out_field(w, name);
+	}
 	csv_out_end_row(w);
 }
 
@@ -52,15 +56,17 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		if (c->noisy[m])
 			snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
-				 noisy[0] ? ";" : "", matrix_metrics[m]);
+				 noisy[0] ? ";" : "", metrics[m].name);
 	csv_out_field(w, noisy);
-	csv_out_double(w, c->st[0].ci_level, 6);
+	csv_out_double(w, c->st[matrix_metric_index("msgs_per_s")].ci_level, 6);
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 		double v[ARRAY_SIZE(stat_cols)];
 		stat_values(&c->st[m], v);
 		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++)
 			csv_out_double(w, v[s], 10);
 	}
+	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
+		csv_out_double(w, c->st[m].ci_level, 6);
 	csv_out_end_row(w);
 }
 
@@ -93,7 +99,7 @@ static void ratios_header(struct csv_out *w, const struct report *r)
 	for (size_t d = 0; d < r->ndims; d++)
 		csv_out_field(w, r->dimnames[d]);
 	const char *tail[] = { "ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs", "resamples",
-			       "seed" };
+			       "seed", "ci_level" };
 	for (size_t i = 0; i < ARRAY_SIZE(tail); i++)
 		csv_out_field(w, tail[i]);
 	csv_out_end_row(w);
@@ -125,8 +131,9 @@ static void pair_row(struct csv_out *w, const struct report *r, const struct rra
 	csv_out_u64(w, p->num->st[def->metric].n);
 	csv_out_u64(w, p->den->st[def->metric].n);
 	csv_out_u64(w, 1);
-	csv_out_u64(w, STATS_BOOT_RESAMPLES);
-	csv_out_fieldf(w, "%#llx", (unsigned long long)STATS_BOOT_SEED);
+	csv_out_field(w, "");	/* resamples, seed: no bootstrap any more */
+	csv_out_field(w, "");
+	csv_out_double(w, p->level, 6);
 	csv_out_end_row(w);
 }
 
@@ -144,6 +151,7 @@ static void geomean_row(struct csv_out *w, const struct report *r, const struct 
 	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_u64(w, def->npairs);
+	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_field(w, "");
 	csv_out_end_row(w);

@@ -5,16 +5,24 @@
  *   summary.csv   one row per cell, in cell order:
  *                 cell, the dimensions (as results.csv writes them), reps,
  *                 ok, failed, status, noisy (the metrics whose CV is above
- *                 noisy_cv, ';'-separated), ci_level, then per metric M (in
- *                 matrix_metrics order): M_n M_median M_ci_lo M_ci_hi M_min
- *                 M_max M_mean M_stdev M_cv.  A failed cell has its status
+ *                 noisy_cv, ';'-separated), ci_level (msgs_per_s's, as it
+ *                 always was: kept for old readers), then per metric M (in
+ *                 the order of the metric table, vocab.h): M_n M_median
+ *                 M_ci_lo M_ci_hi M_min M_max M_mean M_stdev M_cv; then per
+ *                 metric M, in the same order, M_ci_level: the real coverage
+ *                 of M's interval of the median, from M's own n (an RTT
+ *                 metric has none in a stream cell; a figure a repetition
+ *                 lacks makes its n smaller).  A failed cell has its status
  *                 and empty figures.
  *   ratios.csv    per ratio: one row per cell pair (scope = cell), with the
  *                 pair's cell numbers, the dimensions they share (empty for
- *                 the ratio's own), ratio, ci_lo, ci_hi, n_num, n_den,
- *                 pairs = 1, resamples and seed of the bootstrap; then one
- *                 row (scope = geomean) with the geometric mean over the
- *                 pairs in `ratio` and their number in `pairs`.
+ *                 the ratio's own), ratio (of the medians), ci_lo, ci_hi
+ *                 (its interval, stats.h), n_num, n_den, pairs = 1,
+ *                 resamples and seed (empty: kept for readers of the
+ *                 bootstrap interval this replaced), ci_level (the
+ *                 interval's real coverage); then one row (scope = geomean)
+ *                 with the geometric mean over the pairs in `ratio` and
+ *                 their number in `pairs`.
  *
  * Each call replaces its file.  Call them after report_load() and before
  * report_release(); neither calls another writer.

@@ -14,13 +14,16 @@ anything differs or is missing (a file, a column, a row), 0 otherwise.
 
 SPEC for md: blocks of a "## SECTION" line, an optional "### TABLE" line,
 then the table's lines as they must appear (header, then every data row, in
-order; the |---| line is left out).  A cell written "R× (*)" is a ratio
-with a bootstrap interval: the page must show "R× (L–H)" with L <= R <= H.
+order; the |---| line is left out), then optionally the lines that must
+stand under the table, all of them (up to the next heading, blank lines
+aside).  A cell written "R× (*)" is a ratio with an interval at 95% or
+more: the page must show "R× (L–H)" with L <= R <= H; "R× (*, P%)" one
+whose interval has only P%, which the page must show as "R× (L–H, P%)".
 
-The bootstrap interval of a ratio uses the tool's RNG, so it is not
-recomputed; its bounds must hold the ratio, lie within [min(num)/max(den),
-max(num)/min(den)], each be a ratio of two medians a resample can have, and
-sit near the 2.5% and 97.5% points of the exact bootstrap distribution.
+The interval of a ratio is recomputed from scratch: Moses' interval for a
+shift of logarithms, from all pairwise ratios and the exact distribution of
+the Mann-Whitney U (a Gaussian binomial coefficient in exact integers, not
+the tool's counting recursion), widened to hold the ratio of medians.
 """
 import csv
 import math
@@ -31,11 +34,10 @@ from fractions import Fraction
 from math import comb
 
 METRICS = ["msgs_per_s", "mib_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p90_us",
-           "rtt_p99_us", "rtt_p999_us", "rtt_max_us", "cpu_us_per_msg", "sent_msgs_per_s"]
+           "rtt_p99_us", "rtt_p999_us", "rtt_max_us", "cpu_us_per_msg", "sent_msgs_per_s",
+           "cpu_us_per_rtt"]
 STATS = ["n", "median", "ci_lo", "ci_hi", "min", "max", "mean", "stdev", "cv"]
 LEVEL = 0.95
-RESAMPLES = "10000"
-SEED = "0x6d61747269780001"
 REL = 1e-9        # summary.csv and ratios.csv write 10 significant digits
 REL_LEVEL = 1e-5  # ci_level is written with 6
 
@@ -145,9 +147,15 @@ def load_results(d):
             if c.first_failure is None:
                 c.first_failure = r["status"]
             continue		# figures of a failed row count for nothing
-        for m in METRICS:
-            if r.get(m, "") != "":
-                c.vals[m].append(float(r[m]))
+        v = {m: float(r[m]) for m in METRICS if r.get(m, "") != ""}
+        # a file from before cpu_us_per_rtt kept a round trip's CPU in
+        # cpu_us_per_msg; a round trip is two messages
+        if "cpu_us_per_rtt" not in header and r.get("pattern", "pingpong") != "stream" \
+                and "cpu_us_per_msg" in v:
+            v["cpu_us_per_rtt"] = v["cpu_us_per_msg"]
+            v["cpu_us_per_msg"] /= 2
+        for m in v:
+            c.vals[m].append(v[m])
     return dims, [cells[k] for k in sorted(cells)]
 
 
@@ -193,11 +201,14 @@ def check_summary(d, noisy_cv):
     dims, cells = load_results(d)
     path = d + "/summary.csv"
     header, rows = load_csv(path)
+    levels = ["%s_ci_level" % m for m in METRICS]
     cols = ["cell"] + dims + ["reps", "ok", "failed", "status", "noisy", "ci_level"] + \
         ["%s_%s" % (m, s) for m in METRICS for s in STATS]
-    require_cols(path, header, cols)
+    require_cols(path, header, cols + levels)
     if header[:1 + len(dims)] != ["cell"] + dims:
         fail("%s: header starts %s, expected cell then %s" % (path, header[:1 + len(dims)], dims))
+    if header[-len(levels):] != levels:	# added later, so at the end
+        fail("%s: header ends %s, expected %s" % (path, header[-len(levels):], levels))
     if len(rows) != len(cells):
         fail("%s: %d data rows, expected %d (one per cell)" % (path, len(rows), len(cells)))
     by_cell = {}
@@ -228,7 +239,9 @@ def check_summary(d, noisy_cv):
             compare_str("%s %s_n" % (w, m), str(s["n"]), r[m + "_n"])
             for st in STATS[1:]:
                 compare_num("%s %s_%s" % (w, m, st), s[st], r["%s_%s" % (m, st)])
-            checked += len(STATS)
+            compare_num("%s %s_ci_level (its own coverage)" % (w, m), level,
+                        r[m + "_ci_level"], REL_LEVEL)
+            checked += len(STATS) + 1
         compare_str(w + " noisy", ";".join(noisy), r["noisy"])
         compare_num(w + " ci_level (coverage of msgs_per_s's interval)", level0,
                     r["ci_level"], REL_LEVEL)
@@ -238,83 +251,39 @@ def check_summary(d, noisy_cv):
 
 # ---- ratios.csv ----
 
-def possible_medians(vals):
-    """Every value the median of a resample (with replacement) can take."""
-    x = sorted(set(vals))
-    if len(vals) % 2:
-        return x
-    return sorted({(a + b) / 2 for i, a in enumerate(x) for b in x[i:]})
+def mann_whitney_counts(m, n):
+    """How many of the C(m+n, m) orderings of samples of m and n give
+    U = u, for u = 0..mn: the coefficients of the Gaussian binomial
+    [m+n choose m]_q = prod over i = 1..m of (1 - q^(n+i)) / (1 - q^i), as
+    a power series in exact integers."""
+    deg = m * n
+    p = [1] + [0] * deg
+    for i in range(1, m + 1):
+        for u in range(deg, n + i - 1, -1):	# times (1 - q^(n+i))
+            p[u] -= p[u - n - i]
+        for u in range(i, deg + 1):		# over (1 - q^i)
+            p[u] += p[u - i]
+    if sum(p) != comb(m + n, m) or p != p[::-1] or min(p) < 0:
+        raise AssertionError("U counts for %d, %d are wrong" % (m, n))
+    return p
 
 
-def median_distribution(vals):
-    """The exact distribution of the median of a resample of vals (n draws
-    with replacement): {median: probability}.  Odd n = 2h+1: the median is
-    X(h+1), at most v_i when at least h+1 draws are.  Even n = 2h: it is
-    (X(h) + X(h+1)) / 2; for X(h) = v_i < X(h+1) = v_j exactly h draws are at
-    most v_i, the largest of them v_i, and the smallest of the others v_j."""
-    n = len(vals)
-    v = sorted(set(vals))
-    p = [vals.count(x) / n for x in v]
-    F = [sum(p[:i + 1]) for i in range(len(v))]
-    Fb = lambda i: F[i] if i >= 0 else 0.0
-    out = {}
-    if n % 2:
-        h = n // 2
-        at_most = lambda i: sum(comb(n, k) * Fb(i) ** k * (1 - Fb(i)) ** (n - k)
-                                for k in range(h + 1, n + 1))
-        for i, x in enumerate(v):
-            out[x] = out.get(x, 0) + at_most(i) - at_most(i - 1)
-        return out
-    h = n // 2
-    for i in range(len(v)):
-        low = Fb(i) ** h - Fb(i - 1) ** h
-        for j in range(i + 1, len(v)):
-            high = (1 - Fb(j - 1)) ** h - (1 - Fb(j)) ** h
-            m = (v[i] + v[j]) / 2
-            out[m] = out.get(m, 0) + comb(n, h) * low * high
-        same = 0.0		# X(h) = X(h+1) = v_i
-        for a in range(h):			# draws below v_i
-            for b in range(h + 1, n + 1):	# draws at most v_i
-                if b - a >= 1:
-                    same += (comb(n, a) * comb(n - a, b - a) * Fb(i - 1) ** a *
-                             p[i] ** (b - a) * (1 - Fb(i)) ** (n - b))
-        out[v[i]] = out.get(v[i], 0) + same
-    return out
-
-
-def ratio_distribution(a, b):
-    da, db = median_distribution(a), median_distribution(b)
-    for d in (da, db):
-        if abs(sum(d.values()) - 1) > 1e-9:
-            raise AssertionError("median distribution sums to %r" % sum(d.values()))
-    out = {}
-    for x, px in da.items():
-        for y, py in db.items():
-            if y != 0:
-                out[x / y] = out.get(x / y, 0) + px * py
-    return out
-
-
-BOOT_SLACK = 0.01	# 6 standard errors of a 2.5% quantile from 10,000 resamples
-
-
-def check_boot_level(w, a, b, lo, hi):
-    """The percentile bootstrap's bounds must sit near the 2.5% and 97.5%
-    quantiles of the exact bootstrap distribution of the ratio: their RNG is
-    the tool's, but 10,000 resamples put a percentile within a few tenths of
-    a percent of the exact one."""
-    dist = ratio_distribution(a, b)
-    tail = (1 - LEVEL) / 2
-    below = lambda x: sum(p for r, p in dist.items() if r < x * (1 - REL))
-    upto = lambda x: sum(p for r, p in dist.items() if r <= x * (1 + REL))
-    if not (below(lo) <= tail + BOOT_SLACK and upto(lo) >= tail - BOOT_SLACK):
-        fail("%s ci_lo: %s lies at the %.2f%%-%.2f%% point of the exact bootstrap "
-             "distribution, not near %.1f%%" % (w, lo, 100 * below(lo), 100 * upto(lo),
-                                                100 * tail))
-    if not (1 - upto(hi) <= tail + BOOT_SLACK and 1 - below(hi) >= tail - BOOT_SLACK):
-        fail("%s ci_hi: %s lies at the %.2f%%-%.2f%% point of the exact bootstrap "
-             "distribution, not near %.1f%%" % (w, hi, 100 * below(hi), 100 * upto(hi),
-                                                100 * (1 - tail)))
+def ratio_ci(a, b):
+    """Moses' interval of the ratio num/den, assuming the two differ by a
+    factor: of the sorted pairwise ratios D, [D(k), D(mn+1-k)] with the
+    largest k whose coverage 1 - 2 P(U <= k-1) is at least LEVEL, k = 1
+    when none is; widened to hold the ratio of medians.  Returns (lo, hi,
+    coverage)."""
+    m, n = len(a), len(b)
+    counts, total = mann_whitney_counts(m, n), comb(m + n, m)
+    cover = lambda k: 1 - 2 * Fraction(sum(counts[:k]), total)
+    best = 1
+    for k in range(1, (m * n + 1) // 2 + 1):
+        if cover(k) >= Fraction(LEVEL):
+            best = k
+    d = sorted(x / y for x in a for y in b)
+    r = statistics.median(a) / statistics.median(b)
+    return min(d[best - 1], r), max(d[m * n - best], r), float(cover(best))
 
 
 def check_ratios(d, defs):
@@ -323,7 +292,7 @@ def check_ratios(d, defs):
     header, rows = load_csv(path)
     cols = ["name", "metric", "dimension", "numerator", "denominator", "scope", "num_cell",
             "den_cell"] + dims + ["ratio", "ci_lo", "ci_hi", "n_num", "n_den", "pairs",
-                                  "resamples", "seed"]
+                                  "resamples", "seed", "ci_level"]
     require_cols(path, header, cols)
     if not defs:
         fail("no --ratio given")
@@ -342,14 +311,17 @@ def check_ratios(d, defs):
                 continue
             o = o[0]
             a, b = c.vals[metric], o.vals[metric]
-            ratio = float("nan")
+            ratio = lo = hi = level = float("nan")
             if a and b and statistics.median(b) != 0:
                 ratio = statistics.median(a) / statistics.median(b)
                 logs.append(ratio)
+                if min(a) > 0 and min(b) > 0:
+                    lo, hi, level = ratio_ci(a, b)
             e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
                  "denominator": den, "scope": "cell", "num_cell": str(c.number),
-                 "den_cell": str(o.number), "ratio": ratio, "n_num": str(len(a)),
-                 "n_den": str(len(b)), "pairs": "1", "resamples": RESAMPLES, "seed": SEED}
+                 "den_cell": str(o.number), "ratio": ratio, "ci_lo": lo, "ci_hi": hi,
+                 "n_num": str(len(a)), "n_den": str(len(b)), "pairs": "1", "resamples": "",
+                 "seed": "", "ci_level": level}
             for k in dims:
                 e[k] = "" if k == dim else c.dims[k]
             expected.append(((name, "cell", str(c.number)), e, (a, b)))
@@ -358,7 +330,7 @@ def check_ratios(d, defs):
         e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
              "denominator": den, "scope": "geomean", "num_cell": "", "den_cell": "",
              "ratio": g, "ci_lo": "", "ci_hi": "", "n_num": "", "n_den": "",
-             "pairs": str(len(logs)), "resamples": "", "seed": ""}
+             "pairs": str(len(logs)), "resamples": "", "seed": "", "ci_level": ""}
         for k in dims:
             e[k] = ""
         expected.append(((name, "geomean", ""), e, None))
@@ -379,39 +351,16 @@ def check_ratios(d, defs):
             fail("%s: no such row" % w)
             continue
         for col, v in e.items():
-            if col == "ratio":
-                compare_num(w + " ratio", v, r["ratio"])
+            if col in ("ratio", "ci_lo", "ci_hi") and not isinstance(v, str):
+                compare_num("%s %s" % (w, col), v, r[col])
+            elif col == "ci_level" and not isinstance(v, str):
+                compare_num(w + " ci_level", v, r[col], REL_LEVEL)
             else:
                 compare_str("%s %s" % (w, col), v, r[col])
             checked += 1
-        if pair is None:
-            continue
-        a, b = pair
-        if math.isnan(e["ratio"]):
-            compare_str(w + " ci_lo", "", r["ci_lo"])
-            compare_str(w + " ci_hi", "", r["ci_hi"])
-            continue
-        # the bootstrap interval: its RNG is the tool's, but its bounds must
-        # hold the ratio, stay within what resampling can reach, and each be
-        # a ratio of two medians some resample can have
-        try:
-            lo, hi = float(r["ci_lo"]), float(r["ci_hi"])
-        except ValueError:
-            fail("%s: ci_lo '%s' / ci_hi '%s' are not numbers" % (w, r["ci_lo"], r["ci_hi"]))
-            continue
-        ratio, t = e["ratio"], 1 + REL
-        if not (lo <= ratio * t and ratio <= hi * t):
-            fail("%s: interval [%s, %s] does not hold the ratio %.10g" % (w, lo, hi, ratio))
-        floor_, ceil_ = min(a) / max(b), max(a) / min(b)
-        if lo * t < floor_ or hi > ceil_ * t:
-            fail("%s: interval [%s, %s] outside [min(num)/max(den), max(num)/min(den)] = "
-                 "[%.10g, %.10g]" % (w, lo, hi, floor_, ceil_))
-        reach = [x / y for x in possible_medians(a) for y in possible_medians(b)]
-        for bound, v in (("ci_lo", lo), ("ci_hi", hi)):
-            if not any(close(x, v, REL) for x in reach):
-                fail("%s %s: %s is no ratio of two resample medians" % (w, bound, v))
-        check_boot_level(w, a, b, lo, hi)
-        checked += 2
+        if pair is not None and not math.isnan(e["ci_lo"]) and \
+                not e["ci_lo"] <= e["ratio"] <= e["ci_hi"]:
+            fail("%s: golden_expect.py's own interval misses the ratio" % w)
     finish(path, checked)
 
 
@@ -424,7 +373,8 @@ def md_cells(line):
     return [c.strip() for c in s[1:-1].split(" | ")]
 
 
-RATIO_IV = re.compile(r"^(\d+\.\d\d)× \((\d+\.\d\d)–(\d+\.\d\d)\)$")
+RATIO_IV = re.compile(r"^(\d+\.\d\d)× \((\d+\.\d\d)–(\d+\.\d\d)(?:, ([\d.]+%))?\)$")
+RATIO_SPEC = re.compile(r"^(\d+\.\d\d×) \(\*(?:, ([\d.]+%))?\)$")
 
 
 def check_md(path, spec):
@@ -437,15 +387,17 @@ def check_md(path, spec):
     blocks, cur = [], None
     for line in spec.split("\n"):
         if line.startswith("## "):
-            cur = {"section": line, "table": None, "rows": []}
+            cur = {"section": line, "table": None, "rows": [], "notes": []}
             blocks.append(cur)
         elif line.startswith("### "):
             if cur["rows"] or cur["table"]:
-                cur = {"section": cur["section"], "table": None, "rows": []}
+                cur = {"section": cur["section"], "table": None, "rows": [], "notes": []}
                 blocks.append(cur)
             cur["table"] = line
         elif line.startswith("|"):
             cur["rows"].append(line)
+        elif line.strip():
+            cur["notes"].append(line)
     checked = 0
     for b in blocks:
         where = "%s: %s%s" % (path, b["section"], " > " + b["table"] if b["table"] else "")
@@ -474,6 +426,13 @@ def check_md(path, spec):
         if len(table) < 2 or not re.match(r"^(\|---:?)+\|$", table[1]):
             fail("%s: no table after the heading" % where)
             continue
+        if b["notes"]:	# the lines under the table, up to the next heading
+            end = next((k for k in range(j, len(page)) if page[k].startswith("#")), len(page))
+            under = [line for line in page[j:end] if line.strip()]
+            if under != b["notes"]:
+                fail("%s: under the table:\n  expected: %s\n  got:      %s" % (where,
+                     "\n            ".join(b["notes"]), "\n            ".join(under)))
+            checked += len(b["notes"])
         got = [table[0]] + table[2:]
         if len(got) != len(b["rows"]):
             fail("%s: %d data rows, expected %d:\n  got: %s" % (where, len(got) - 1,
@@ -487,9 +446,10 @@ def check_md(path, spec):
                 continue
             for n, (w, h) in enumerate(zip(wc, hc)):
                 checked += 1
-                if w.endswith("× (*)"):
+                spec = RATIO_SPEC.match(w)
+                if spec:
                     m = RATIO_IV.match(h)
-                    if not m or m.group(1) + "×" != w[:-4]:
+                    if not m or m.group(1) + "×" != spec.group(1) or m.group(4) != spec.group(2):
                         fail("%s %s column %d: expected '%s', got '%s'" % (where, label, n + 1,
                              w, h))
                     elif not float(m.group(2)) <= float(m.group(1)) <= float(m.group(3)):

@@ -84,6 +84,8 @@ static void test_golden_cells_and_pairs(void **state)
 	assert_int_equal(r.cells[1].failed, 1);
 	assert_string_equal(r.cells[1].status, "ok, 1 of 3 failed (timeout)");
 	assert_float_equal(r.cells[1].st[0].median, 950, 1e-9);
+	/* an older results.csv, without `lost` or `rtt_samples`: no loss to tell */
+	assert_true(isnan(r.cells[0].lost) && isnan(r.cells[0].rtt_samples));
 	assert_string_equal(r.cells[3].status, "timeout");
 	assert_int_equal(r.cells[3].st[0].n, 0);
 	assert_true(isnan(r.cells[3].st[0].median));
@@ -97,7 +99,12 @@ static void test_golden_cells_and_pairs(void **state)
 	assert_int_equal(r.pairs[0].num->number, 1);
 	assert_int_equal(r.pairs[0].den->number, 3);
 	assert_float_equal(r.pairs[0].ratio, 1100.0 / 550, 1e-9);
+	/* 3 and 3 repetitions: the widest interval, at 1 - 2/20 */
+	assert_float_equal(r.pairs[0].lo, 1000.0 / 900, 1e-12);
+	assert_float_equal(r.pairs[0].hi, 1200.0 / 500, 1e-12);
+	assert_float_equal(r.pairs[0].level, 0.9, 1e-12);
 	assert_true(isnan(r.pairs[1].ratio));	/* 2 vs 4: tcp side failed */
+	assert_true(isnan(r.pairs[1].level));
 	assert_float_equal(r.defs[0].geomean, 2, 1e-9);
 	assert_int_equal(r.defs[0].npairs, 1);
 	report_release(&r);
@@ -152,9 +159,10 @@ static void test_golden_markdown_page(void **state)
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
 	char *got = slurp(path), *want = slurp("tests/data/golden-summary.md");
 	int differs = first_difference(got, want, msg, sizeof(msg));
-	/* the pivot: a row per size, a column per transport, then the ratio */
+	/* the pivot: a row per size, a column per transport, then the ratio,
+	 * whose interval at 3 and 3 is [1000 / 900, 1200 / 500] at 1 - 2/20 */
 	int pivot = strstr(got, "| size | unix | tcp | UNIX/TCP |\n|---|---:|---:|---:|\n"
-			   "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40) |\n"
+			   "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40, 90%) |\n"
 			   "| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |\n") != NULL;
 	free(got);
 	free(want);
