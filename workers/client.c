@@ -120,10 +120,13 @@ static int pingpong_serial(struct client *cl)
 
 /* inflight > 1: the connection's descriptor non-blocking, driven by poll,
  * up to `inflight` requests written ahead of their responses.  Responses
- * come back in order, so request i's start time is t_start[i % inflight]. */
+ * come back in order, so request i's start time is t_start[i % inflight].
+ * A request's clock starts at the first try to write it: time spent
+ * waiting for room in the send buffer is part of its round trip. */
 struct pipeline {
 	uint64_t *t_start;
 	uint64_t sent, recvd, seq0;
+	uint64_t started;	/* requests whose clock runs: sent, or sent + 1 */
 	size_t woff, roff;	/* bytes done of the request, of the response */
 	int stop_sending;
 };
@@ -137,9 +140,10 @@ static int pipeline_send(struct client *cl, struct pipeline *pl)
 	int progress = 0;
 
 	while (!pl->stop_sending && pl->sent - pl->recvd < o->inflight) {
-		if (pl->woff == 0) {
+		if (pl->started == pl->sent) {	/* not on a retry after EAGAIN */
 			stamp_seq(cl->req, cl->reqlen, pl->seq0 + pl->sent);
 			pl->t_start[pl->sent % o->inflight] = clock_now_ns();
+			pl->started++;
 		}
 		ssize_t n = write(cl->c.wfd, cl->req + pl->woff, cl->reqlen - pl->woff);
 		if (n < 0) {
@@ -246,7 +250,8 @@ out:
 
 /* inflight > 1 over a transport without a descriptor (zmq DEALER): its
  * sends queue without blocking, so `inflight` requests go out first, then
- * each response read lets the next request go. */
+ * each response read lets the next request go.  A send that does wait
+ * (the high-water mark) waits inside t->send, after the clock started. */
 static int pingpong_window(struct client *cl)
 {
 	const struct wopts *o = cl->o;
