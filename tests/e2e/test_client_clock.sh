@@ -1,6 +1,8 @@
-# The client's clock, with a worker run by hand against small servers that
-# misbehave on purpose: with inflight > 1 a request's clock starts at the
-# first try to send it, even when the send buffer is full.
+# The client's clock and syscalls, with a worker run by hand against small
+# servers that misbehave on purpose: with inflight > 1 a request's clock
+# starts at the first try to send it, even when the send buffer is full; a
+# udp round trip is the same syscalls as any other transport's, and its
+# losses are still found by the receive timeout alone.
 
 # wire_field FILE KEYWORD KEY: the value of KEY on the KEYWORD line of a
 # worker's wire record (workers/wire.h); dies when there is none.
@@ -52,5 +54,102 @@ t_inflight_clock_starts_at_the_first_try() {
 	local min; min=$(wire_field wire.out hist min)
 	le 320000000 "$min" ||
 		die "shortest of $n round trips ($fit fit the send buffer) is $min ns: it must include the server's ${delay} s"
+	expect_no_leftovers
+}
+
+# strace_calls FILE SYSCALL...: the calls of these syscalls in an `strace
+# -c` summary (0 when none); "total" is every syscall.
+strace_calls() {
+	local f=$1; shift
+	awk -v names=" $* " '$1 ~ /^[0-9.]+$/ && index(names, " " $NF " ") { s += $4 }
+		END { print s + 0 }' "$f"
+}
+
+# traced_pingpong TRANSPORT BIND COUNT: a pingpong of COUNT 16-byte round
+# trips by hand, the client under `strace -c` (summary in TRANSPORT.strace).
+traced_pingpong() {
+	"$MATRIX_BIN" worker server -t "$1" -b "$2" -s 16 -w 0 >"srv-$1.out" 2>&1 &
+	local srv=$! addr
+	wait_line "srv-$1.out" '^listen '
+	addr=$(wire_field "srv-$1.out" listen address)
+	rc=0
+	# LeakSanitizer cannot run under ptrace: leaks are checked elsewhere
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 60 strace -f -c -o "$1.strace" \
+		"$MATRIX_BIN" worker client -t "$1" -a "$addr" -s 16 -n "$3" -w 0 \
+		>"cli-$1.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	wait "$srv" || die "$1 server failed: $(cat "srv-$1.out")"
+	[ "$(wire_field "cli-$1.out" hist count)" -eq "$3" ] || die "$1: expected $3 round trips"
+}
+
+t_udp_round_trip_makes_the_same_syscalls() {
+	command -v strace >/dev/null || skip "strace missing (make test installs it)"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+	local n=1000 t calls polls unix_total
+	traced_pingpong unix "$T/u.sock" $n
+	traced_pingpong unix_dgram "$T/d.sock" $n
+	traced_pingpong udp 127.0.0.1:0 $n
+	unix_total=$(strace_calls unix.strace total)
+	[ "$unix_total" -ge $((2 * n)) ] || die "strace counted $unix_total syscalls for $n round trips"
+	for t in unix_dgram udp; do
+		# the datagram handshake polls once; a round trip must not
+		polls=$(strace_calls $t.strace poll ppoll select pselect6 epoll_wait epoll_pwait)
+		[ "$polls" -lt $((n / 10)) ] ||
+			die "$t client: $polls poll-family calls for $n round trips: $(cat $t.strace)"
+		# the same count per round trip as a unix stream (a send and a
+		# receive); set-up differs by a few dozen calls at most
+		calls=$(strace_calls $t.strace total)
+		[ $((calls - unix_total)) -lt $((n / 10)) ] && [ $((unix_total - calls)) -lt $((n / 10)) ] ||
+			die "$t client: $calls syscalls for $n round trips, unix: $unix_total
+$(cat $t.strace)"
+	done
+	expect_no_leftovers
+}
+
+# lossy_pingpong MODE COUNT LOSS_TIMEOUT LATE_S: a udp pingpong by hand
+# against lossy_udp_server.py, bounded in time; the record in wire.out.
+lossy_pingpong() {
+	command -v python3 >/dev/null || skip "python3 missing"
+	timeout 60 python3 "$REPO/tests/e2e/programs/lossy_udp_server.py" "$1" 16 "$4" \
+		>srv.out 2>&1 &
+	local srv=$! port
+	wait_line srv.out '^listening [0-9]+$'
+	port=$(awk '{ print $2 }' srv.out)
+	rc=0
+	timeout 30 "$MATRIX_BIN" worker client -t udp -a "127.0.0.1:$port" -s 16 -r 16 -n "$2" \
+		-w 0 --loss-timeout "$3" >wire.out 2>"$T/.err" || rc=$?
+	expect_rc 0
+	wait "$srv" || die "server failed: $(cat srv.out)"
+}
+
+t_udp_loss_found_by_the_receive_timeout() {
+	# every even-numbered request is dropped: 10 of 20 lost, each waited
+	# out for its 100 ms, the other 10 timed
+	lossy_pingpong drop 20 100ms 0
+	[ "$(wire_field wire.out result lost)" -eq 10 ] || die "lost: $(cat wire.out)"
+	[ "$(wire_field wire.out result messages)" -eq 10 ] || die "messages: $(cat wire.out)"
+	[ "$(wire_field wire.out hist count)" -eq 10 ] || die "rtt samples: $(cat wire.out)"
+	local el
+	el=$(($(wire_field wire.out result end_ns) - $(wire_field wire.out result start_ns)))
+	le 900000000 $el || die "10 lost requests of 100 ms each took $el ns"
+	le $el 10000000000 || die "20 requests took $el ns"
+	le "$(wire_field wire.out hist max)" 100000000 || die "an answer later than 100 ms was timed"
+	expect_no_leftovers
+}
+
+t_udp_late_replies_cut_the_wait() {
+	# every even-numbered request is answered 450 ms late, after the client
+	# gave it up (300 ms) and sent the next, which the server answers at
+	# once: the late reply comes first, and the wait for the next one is
+	# what is left of its 300 ms, then 300 ms again for the one after
+	lossy_pingpong late 6 300ms 0.45
+	[ "$(wire_field wire.out result lost)" -eq 3 ] || die "lost: $(cat wire.out)"
+	[ "$(wire_field wire.out hist count)" -eq 3 ] || die "rtt samples: $(cat wire.out)"
+	# each answered one left when the previous was given up, 150 ms
+	# before the server got to it
+	local min max
+	min=$(wire_field wire.out hist min) max=$(wire_field wire.out hist max)
+	le 60000000 "$min" || die "shortest answered round trip $min ns, expected about 150 ms"
+	le "$max" 300000000 || die "a round trip of $max ns, more than the 300 ms loss_timeout"
 	expect_no_leftovers
 }
