@@ -48,7 +48,9 @@ static int client_error(struct client *cl, const char *stage, const char *what)
  * given-up request comes first is the next wait cut to what is left of
  * this request's loss_timeout, and set back after: the reply is lost once
  * loss_timeout has passed since the request left, however many late
- * replies came meanwhile. */
+ * replies came meanwhile.  The kernel counts a receive timeout in timer
+ * ticks, so the wait may end a little after loss_timeout; a reply in that
+ * margin is lost too. */
 static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 {
 	const struct transport *t = cl->o->t;
@@ -71,8 +73,10 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 				errno = 0;
 			return client_error(cl, "receive", "receive from");
 		}
-		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq)
+		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq) {
+			lost = t->lossy && now - t0 > limit;	/* the timeout ran over */
 			break;
+		}
 		/* a late reply to an earlier, given-up request: not this one */
 		if (now - t0 >= limit) {
 			lost = 1;

@@ -153,3 +153,15 @@ t_udp_late_replies_cut_the_wait() {
 	le "$max" 300000000 || die "a round trip of $max ns, more than the 300 ms loss_timeout"
 	expect_no_leftovers
 }
+
+t_udp_reply_after_loss_timeout_is_lost() {
+	# every even-numbered request is answered 310 ms late, with a 300 ms
+	# loss_timeout: lost, even where the kernel's receive timeout, counted
+	# in timer ticks, runs over and the reply comes in while it waits
+	lossy_pingpong late 6 300ms 0.31
+	[ "$(wire_field wire.out result lost)" -eq 3 ] || die "lost: $(cat wire.out)"
+	[ "$(wire_field wire.out hist count)" -eq 3 ] || die "rtt samples: $(cat wire.out)"
+	local max; max=$(wire_field wire.out hist max)
+	le "$max" 300000000 || die "a round trip of $max ns, more than the 300 ms loss_timeout"
+	expect_no_leftovers
+}
