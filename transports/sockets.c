@@ -112,6 +112,11 @@ int sock_recv_timeout(int fd, uint64_t ns)
 	return setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv));
 }
 
+int sock_set_recv_timeout(struct conn *c, uint64_t ns)
+{
+	return sock_recv_timeout(c->fd, ns);
+}
+
 int ip_resolve(int family, const char *addr, struct sockaddr_storage *ss, unsigned *len,
 	       char *err, size_t errlen)
 {

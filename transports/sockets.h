@@ -70,6 +70,10 @@ int ip_local_name(int fd, char *buf, size_t len);
  * transport's receive gives up with EAGAIN.  0, or -1 with errno. */
 int sock_recv_timeout(int fd, uint64_t ns);
 
+/* The set_recv_timeout op of a socket transport: sock_recv_timeout on
+ * c->fd. */
+int sock_set_recv_timeout(struct conn *c, uint64_t ns);
+
 /* The info op of a socket transport: SO_SNDBUF and SO_RCVBUF of c->fd in
  * force (-1 where getsockopt fails); nodelay -1 (not applicable). */
 void sock_info(struct conn *c, struct conn_info *ci);

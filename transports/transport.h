@@ -71,7 +71,9 @@ struct transport {
 	int has_nodelay;		/* the nodelay option means something */
 	const char *default_bind;	/* "127.0.0.1:0"; NULL: a path in the private dir */
 	uint64_t min_size;		/* smallest message (0: any) */
-	int lossy;			/* messages may be lost, duplicated, reordered */
+	int lossy;			/* messages may be lost, duplicated, reordered;
+					 * recv gives up after a timeout (EAGAIN):
+					 * set_recv_timeout is required */
 	unsigned max_inflight;		/* 0: any */
 	int quiet_ends;			/* recv may fail with EAGAIN (a receive timeout):
 					 * a long silence after the start ends a stream */
@@ -96,6 +98,11 @@ struct transport {
 	 * length, 0 at end of stream, -1 on error (a stream receiver that
 	 * counts whole messages across reads uses this). */
 	ssize_t (*recv_some)(struct conn *c, void *buf, size_t cap);
+	/* Lossy transports (NULL elsewhere): how long recv waits for a
+	 * message before it fails with EAGAIN, ns > 0.  connect sets
+	 * opts.recv_timeout_ns; a client cuts it for one wait and sets it
+	 * back.  0, or -1 with errno. */
+	int (*set_recv_timeout)(struct conn *c, uint64_t ns);
 	void (*info)(struct conn *c, struct conn_info *ci);
 	void (*close)(struct conn *c);
 	void (*unlisten)(int lfd, const char *addr);

@@ -78,6 +78,7 @@ const struct transport transport_udp = {
 	.send = fd_msg_send,
 	.recv = fd_msg_recv,
 	.recv_some = fd_msg_recv_some,
+	.set_recv_timeout = sock_set_recv_timeout,
 	.info = sock_info,
 	.close = fd_msg_close,
 	.unlisten = sock_unlisten,

@@ -17,7 +17,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 struct client {
@@ -43,52 +42,58 @@ static int client_error(struct client *cl, const char *stage, const char *what)
 }
 
 /* One request, one response: 0 with its RTT, 1 when a lossy transport
- * lost it (no reply in time; nothing is resent), -1 with cl->err set. */
+ * lost it (no reply in time; nothing is resent), -1 with cl->err set.
+ * A lossy transport's recv gives up by itself once loss_timeout has passed
+ * (its receive timeout, set at connect), so a round trip is one send and
+ * one receive on every transport.  Only when a late reply to an earlier,
+ * given-up request comes first is the next wait cut to what is left of
+ * this request's loss_timeout, and set back after: the reply is lost once
+ * loss_timeout has passed since the request left, however many late
+ * replies came meanwhile.  The kernel counts a receive timeout in timer
+ * ticks, so the wait may end a little after loss_timeout; a reply in that
+ * margin is lost too. */
 static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 {
 	const struct transport *t = cl->o->t;
-	uint64_t t0;
-	int rc;
+	uint64_t t0, now, limit = cl->o->loss_timeout_ns;
+	int rc, lost = 0, cut = 0;
 
 	stamp_seq(cl->req, cl->reqlen, seq);
 	t0 = clock_now_ns();
 	if (t->send(&cl->c, cl->req, cl->reqlen) < 0)
 		return client_error(cl, "send", "send to");
 	for (;;) {
-		if (t->lossy && cl->c.fd >= 0) {
-			/* the reply is lost once loss_timeout has passed since the
-			 * request left, however many late replies came meanwhile */
-			uint64_t now = clock_now_ns(), deadline = t0 + cl->o->loss_timeout_ns;
-			struct timespec left = { 0, 0 };
-			struct pollfd p = { .fd = cl->c.fd, .events = POLLIN };
-			if (now < deadline)
-				left = (struct timespec){ (time_t)((deadline - now) / 1000000000ull),
-							  (long)((deadline - now) % 1000000000ull) };
-			int pr = now < deadline ? ppoll(&p, 1, &left, NULL) : 0;
-			if (pr == 0) {
-				cl->lost++;
-				return 1;
-			}
-			if (pr < 0 && errno != EINTR)
-				return client_error(cl, "receive", "poll");
-			if (pr < 0)
-				continue;
-		}
 		rc = t->recv(&cl->c, cl->resp, cl->resplen);
+		now = clock_now_ns();
 		if (rc < 0 && errno == EAGAIN && t->lossy) {
-			cl->lost++;
-			return 1;
+			lost = 1;
+			break;
 		}
 		if (rc) {
 			if (rc == 1)
 				errno = 0;
 			return client_error(cl, "receive", "receive from");
 		}
-		/* a late reply to an earlier, given-up request: not this one */
-		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq)
+		if (!t->lossy || read_seq(cl->resp, cl->resplen < 8 ? cl->resplen : 8) >= seq) {
+			lost = t->lossy && now - t0 > limit;	/* the timeout ran over */
 			break;
+		}
+		/* a late reply to an earlier, given-up request: not this one */
+		if (now - t0 >= limit) {
+			lost = 1;
+			break;
+		}
+		if (t->set_recv_timeout(&cl->c, t0 + limit - now) < 0)
+			return client_error(cl, "receive", "receive timeout for");
+		cut = 1;
 	}
-	*rtt = clock_now_ns() - t0;
+	if (cut && t->set_recv_timeout(&cl->c, limit) < 0)
+		return client_error(cl, "receive", "receive timeout for");
+	if (lost) {
+		cl->lost++;
+		return 1;
+	}
+	*rtt = now - t0;
 	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
 		cl->mismatches++;
 	return 0;
@@ -121,10 +126,13 @@ static int pingpong_serial(struct client *cl)
 
 /* inflight > 1: the connection's descriptor non-blocking, driven by poll,
  * up to `inflight` requests written ahead of their responses.  Responses
- * come back in order, so request i's start time is t_start[i % inflight]. */
+ * come back in order, so request i's start time is t_start[i % inflight].
+ * A request's clock starts at the first try to write it: time spent
+ * waiting for room in the send buffer is part of its round trip. */
 struct pipeline {
 	uint64_t *t_start;
 	uint64_t sent, recvd, seq0;
+	uint64_t started;	/* requests whose clock runs: sent, or sent + 1 */
 	size_t woff, roff;	/* bytes done of the request, of the response */
 	int stop_sending;
 };
@@ -138,9 +146,10 @@ static int pipeline_send(struct client *cl, struct pipeline *pl)
 	int progress = 0;
 
 	while (!pl->stop_sending && pl->sent - pl->recvd < o->inflight) {
-		if (pl->woff == 0) {
+		if (pl->started == pl->sent) {	/* not on a retry after EAGAIN */
 			stamp_seq(cl->req, cl->reqlen, pl->seq0 + pl->sent);
 			pl->t_start[pl->sent % o->inflight] = clock_now_ns();
+			pl->started++;
 		}
 		ssize_t n = write(cl->c.wfd, cl->req + pl->woff, cl->reqlen - pl->woff);
 		if (n < 0) {
@@ -247,7 +256,8 @@ out:
 
 /* inflight > 1 over a transport without a descriptor (zmq DEALER): its
  * sends queue without blocking, so `inflight` requests go out first, then
- * each response read lets the next request go. */
+ * each response read lets the next request go.  A send that does wait
+ * (the high-water mark) waits inside t->send, after the clock started. */
 static int pingpong_window(struct client *cl)
 {
 	const struct wopts *o = cl->o;
