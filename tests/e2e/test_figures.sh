@@ -98,3 +98,38 @@ Y
 	grep -q '^### CPU time per message, each way (all workers)$' out/summary.md ||
 		die "summary.md has no CPU-per-message table for the stream"
 }
+
+# The start byte wakes every worker together: each waits in poll(), which
+# one write wakes all at once, and reads its byte only then (a read()
+# blocked on a pipe is woken one reader at a time, since Linux 5.5).
+t_every_worker_waits_for_the_start_in_poll() {
+	command -v strace >/dev/null || skip "strace missing (make test installs it)"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+	mat m.yaml <<Y
+name: release
+repeat: 2
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  concurrency: 3
+  count: 10
+Y
+	rc=0
+	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 60 strace -f -qq \
+		-e trace=poll,ppoll,read -e signal=none -o run.trace \
+		"$MATRIX_BIN" run m.yaml -o out --quiet >run.out 2>&1 || rc=$?
+	[ "$rc" -eq 0 ] || die "run under strace: exit $rc: $(cat run.out)"
+	expect_all out/results.csv status ok
+	# per process: a poll on the control descriptor (fd 4), then its byte
+	awk '
+		/poll\(\[\{fd=4, events=POLLIN\}\]/ { polled[$1] = 1 }
+		/read\(4, +(<unfinished \.\.\.>|"g")/ { reader[$1] = 1; if (!polled[$1]) early[$1] = 1 }
+		END {
+			for (p in reader) n++
+			for (p in early) { print "process " p " read the start byte without polling"; bad = 1 }
+			if (n != 8) { print n " processes read fd 4, expected 8 (server + 3 clients, twice)"; bad = 1 }
+			exit bad
+		}' run.trace || die "the start byte was not waited for in poll (above)"
+}
