@@ -163,7 +163,7 @@ struct matrix {
 /* The program a server/client dimension value names, NULL for builtin. */
 const struct program *matrix_program(const struct matrix *m, const char *name);
 
-#define MATRIX_DEFAULT_REPEAT 6	/* the fewest whose median interval reaches 95% */
+#define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 #define MATRIX_DEFAULT_WARMUP 100
 #define MATRIX_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
 

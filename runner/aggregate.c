@@ -196,7 +196,7 @@ static void causality_check(const struct cell_outcome *o, struct result_row *row
 		return;
 	row->ok = 0;
 	snprintf(row->status, sizeof(row->status), "check: receiver faster than its senders");
-	snprintf(row->error, sizeof(row->error), "the receiver's last read ended %.3f us before "
+	snprintf(row->error, sizeof(row->error), "the receiver's last read ended %.3f µs before "
 		 "the last send began, so its rate (%.6g msg/s) would exceed what the senders "
 		 "could send: a clock or a count is wrong",
 		 (double)(last_send - o->server.end_ns) / 1e3, row->msgs_per_s);
@@ -208,6 +208,7 @@ static void start_figures(const struct cell_outcome *o, struct result_row *row)
 {
 	uint64_t first = UINT64_MAX, last = 0;
 	size_t len = 0;
+	int cut = 0;	/* the list did not fit: it ends with ";..." */
 
 	if (o->measured_by_process || !o->nclients || !o->release_ns)
 		return;
@@ -222,9 +223,11 @@ static void start_figures(const struct cell_outcome *o, struct result_row *row)
 			len += (size_t)snprintf(row->start_offsets_us + len,
 						sizeof(row->start_offsets_us) - len, "%s%.3f",
 						i ? ";" : "", off);
-		else if (len + 5 < sizeof(row->start_offsets_us))
-			len += (size_t)snprintf(row->start_offsets_us + len,
-						sizeof(row->start_offsets_us) - len, ";...");
+		else if (!cut) {
+			snprintf(row->start_offsets_us + len, sizeof(row->start_offsets_us) - len,
+				 ";...");
+			cut = 1;
+		}
 	}
 	row->start_spread_us = (double)(last - first) / 1e3;
 }

@@ -27,6 +27,7 @@ struct conn_job {
 	struct conn c;
 	pthread_t thread;
 	uint64_t messages, bytes, first_ns, last_ns;
+	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
 	uint64_t duplicated, reordered;	/* lossy stream receivers */
 	struct timeline tl;
 	struct conn_info info;
@@ -168,8 +169,10 @@ static void serve_stream(struct conn_job *j)
 			continue;
 		uint64_t now = clock_now_ns();
 		uint64_t msgs = (total - warm) / size;
-		if (!j->first_ns)
+		if (!j->first_ns) {
 			j->first_ns = now;
+			j->first_read_msgs = msgs;
+		}
 		if (msgs > timed_msgs) {
 			size_t idx = timeline_index(now, server_t0(s, now), o->interval_ns);
 			timeline_add(&j->tl, idx, msgs - timed_msgs, (msgs - timed_msgs) * size);
@@ -249,8 +252,10 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->reordered++;
 		if (idx > max_seen || !unique)
 			max_seen = idx;
-		if (!j->first_ns)
+		if (!j->first_ns) {
 			j->first_ns = now;
+			j->first_read_msgs = 1;
+		}
 		unique++;
 		timeline_add(&j->tl, timeline_index(now, server_t0(s, now), o->interval_ns), 1, size);
 		j->last_ns = now;
@@ -276,18 +281,22 @@ static void *conn_thread(void *arg)
 	return NULL;
 }
 
-static void server_report_human(const struct wopts *o, const struct worker_result *r)
+/* By hand there is no start signal and no senders' start: a stream's rate
+ * runs from the end of the receiver's first read to its last, so the
+ * messages of that first read (maybe a backlog) are left out of it. */
+static void server_report_human(const struct wopts *o, const struct worker_result *r,
+				uint64_t first_read_msgs)
 {
-	/* a stream by hand has no start signal: its window opens at the
-	 * first timed byte (t0), so the first read's messages are in it */
-	uint64_t from = o->pattern == PAT_STREAM && r->t0_ns ? r->t0_ns : r->start_ns;
-	double secs = r->end_ns > from ? (double)(r->end_ns - from) / 1e9 : 0;
+	double secs = r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
+	double inside = (double)(r->messages - first_read_msgs);
 
 	printf("server: %llu messages, %llu bytes in %.3f s", (unsigned long long)r->messages,
 	       (unsigned long long)r->bytes, secs);
 	if (secs > 0 && o->pattern == PAT_STREAM)
-		printf(" = %.0f msg/s, %.2f MiB/s at the receiver", (double)r->messages / secs,
-		       (double)r->messages * (double)o->topts.size / secs / 1048576.0);
+		printf(" = %.0f msg/s, %.2f MiB/s at the receiver (from its first read to its "
+		       "last, without the %llu messages of the first)", inside / secs,
+		       inside * (double)o->topts.size / secs / 1048576.0,
+		       (unsigned long long)first_read_msgs);
 	printf("\n");
 }
 
@@ -341,9 +350,10 @@ static int server_accept(struct server *s, int lfd, unsigned *accepted,
 
 /* Joins the connection threads and sums their counts into r and tl (the
  * first connection's buffer sizes stand for all).  rc is the failure so
- * far: only the first one is reported. */
+ * far: only the first one is reported.  *first_read_msgs: the messages of
+ * the earliest first read. */
 static int server_collect(struct server *s, unsigned accepted, struct worker_result *r,
-			  struct timeline *tl, int rc)
+			  struct timeline *tl, uint64_t *first_read_msgs, int rc)
 {
 	for (unsigned i = 0; i < accepted; i++) {
 		struct conn_job *j = &s->jobs[i];
@@ -354,8 +364,10 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 		r->bytes += j->bytes;
 		r->duplicated += j->duplicated;
 		r->reordered += j->reordered;
-		if (j->first_ns && j->first_ns < r->start_ns)
+		if (j->first_ns && j->first_ns < r->start_ns) {
 			r->start_ns = j->first_ns;
+			*first_read_msgs = j->first_read_msgs;
+		}
 		if (j->last_ns > r->end_ns)
 			r->end_ns = j->last_ns;
 		timeline_merge(tl, &j->tl);
@@ -418,7 +430,8 @@ int server_run(const struct wopts *o)
 	worker_result_init(&r);
 	r.role = ROLE_SERVER;
 	r.start_ns = UINT64_MAX;
-	rc = server_collect(&s, accepted, &r, &tl, rc);
+	uint64_t first_read_msgs = 0;
+	rc = server_collect(&s, accepted, &r, &tl, &first_read_msgs, rc);
 	server_window(&s, &r, cpu0, first_accept_ns);
 	/* only now: a zmq server's one socket is its connections' socket too */
 	o->t->unlisten(lfd, addr);
@@ -434,7 +447,7 @@ int server_run(const struct wopts *o)
 		r.tl_bytes = tl.bytes;
 		r.tl_len = tl.len;
 		if (o->human)
-			server_report_human(o, &r);
+			server_report_human(o, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)
 			rc = failf(o, "report", "write result");
 	}

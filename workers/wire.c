@@ -424,9 +424,12 @@ static int hist_adds_up(const struct hist *h, char *err, size_t errlen)
 
 	if (!h)
 		return 0;
+	int wrapped = 0;
 	for (size_t i = 0; i < HIST_BUCKETS; i++)
-		sum += h->buckets[i];
-	if (sum + h->overflow == h->count)
+		wrapped |= __builtin_add_overflow(sum, h->buckets[i], &sum);
+	uint64_t all;
+	wrapped |= __builtin_add_overflow(sum, h->overflow, &all);
+	if (!wrapped && all == h->count)
 		return 0;
 	snprintf(err, errlen, "malformed histogram: its buckets hold %llu samples and %llu "
 		 "overflowed, but it counts %llu", (unsigned long long)sum,

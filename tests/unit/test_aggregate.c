@@ -337,7 +337,7 @@ static void test_stream_receiver_faster_than_senders_fails(void **state)
 	reliable_stream(1000, 3800000000, &row);
 	assert_false(row.ok);
 	assert_string_equal(row.status, "check: receiver faster than its senders");
-	assert_string_equal(row.error, "the receiver's last read ended 100000.000 us before the "
+	assert_string_equal(row.error, "the receiver's last read ended 100000.000 µs before the "
 			    "last send began, so its rate (555.556 msg/s) would exceed what the "
 			    "senders could send: a clock or a count is wrong");
 	EXPECT(row.msgs_per_s, 1000 / 1.8);
@@ -405,6 +405,43 @@ static void test_printed_figures_combine_like_builtin_ones(void **state)
 	EXPECT(row.rtt_max_us, 70);
 }
 
+/* Each client's start after the release, and the spread; a list too long
+ * for its field ends with one ";...". */
+static void test_start_offsets(void **state)
+{
+	static struct worker_result cl[150];
+	struct cell c = make_cell(PAT_PINGPONG, "tcp", 0);
+	struct cell_outcome o;
+	struct result_row row;
+
+	(void)state;
+	outcome_init(&o, cl, 3);
+	o.release_ns = 1000000000;
+	cl[0].start_ns = 1000012500;	/* 12.5 us after the release */
+	cl[1].start_ns = 1000002000;
+	cl[2].start_ns = 1000140250;
+	aggregate_row(&c, 1, &o, STARTED, &row);
+	assert_string_equal(row.start_offsets_us, "12.500;2.000;140.250");
+	EXPECT(row.start_spread_us, 138.25);
+
+	outcome_init(&o, cl, 150);
+	o.release_ns = 1000000000;
+	for (unsigned i = 0; i < 150; i++)
+		cl[i].start_ns = 1000000000 + 1000000ull * i;	/* i ms: "1000.000" */
+	aggregate_row(&c, 1, &o, STARTED, &row);
+	size_t len = strlen(row.start_offsets_us);
+	assert_true(len < sizeof(row.start_offsets_us));
+	assert_string_equal(row.start_offsets_us + len - 4, ";...");
+	assert_null(strstr(row.start_offsets_us, ";...;"));
+	assert_int_equal(strstr(row.start_offsets_us, "...") - row.start_offsets_us, len - 3);
+	EXPECT(row.start_spread_us, 149000);
+
+	o.release_ns = 0;	/* never released: nothing to say */
+	aggregate_row(&c, 1, &o, STARTED, &row);
+	assert_string_equal(row.start_offsets_us, "");
+	EXPECT_NAN(row.start_spread_us);
+}
+
 static void test_failed_outcome_has_no_figures(void **state)
 {
 	struct cell c = make_cell(PAT_PINGPONG, "tcp", 0);
@@ -452,6 +489,7 @@ int main(void)
 		cmocka_unit_test(test_stream_reliable_must_deliver_all),
 		cmocka_unit_test(test_stream_receiver_faster_than_senders_fails),
 		cmocka_unit_test(test_printed_figures_combine_like_builtin_ones),
+		cmocka_unit_test(test_start_offsets),
 		cmocka_unit_test(test_failed_outcome_has_no_figures),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -50,8 +50,8 @@ static void test_product_order_first_key_slowest(void **state)
 	assert_string_equal(pl.cells[11].p.transport->name, "tcp");
 	assert_int_equal(pl.cells[11].p.size, 4096);
 	assert_int_equal(pl.cells[11].p.concurrency, 2);
-	/* 6 cells x (1+1) + 6 x (1+2), x 6 repetitions by default */
-	assert_int_equal(plan_worker_runs(&pl), (6 * 2 + 6 * 3) * 6);
+	/* 6 cells x (1+1) + 6 x (1+2), x 7 repetitions by default */
+	assert_int_equal(plan_worker_runs(&pl), (6 * 2 + 6 * 3) * 7);
 	plan_release(&pl);
 	matrix_release(&m);
 }

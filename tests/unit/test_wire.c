@@ -279,6 +279,15 @@ static void test_histogram_must_add_up(void **state)
 		}
 		worker_result_release(&r);
 	}
+	/* counts that wrap around 2^64 to the claimed count do not add up */
+	worker_result_init(&r);
+	assert_int_equal(wire_apply(&r, "hist count=1 overflow=0 min=9000 max=9000 sum=9000",
+				    err, sizeof(err)), 0);
+	assert_int_equal(wire_apply(&r, "buckets 908:18446744073709551615,910:2", err, sizeof(err)),
+			 0);
+	assert_int_equal(wire_apply(&r, "end", err, sizeof(err)), -1);
+	assert_false(r.ended);
+	worker_result_release(&r);
 }
 
 static void test_reader_splits_partial_lines(void **state)
