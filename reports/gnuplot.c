@@ -233,7 +233,7 @@ static int series_has(const struct chart *c, size_t s, size_t p, const struct ro
 	return 0;
 }
 
-static void preamble(FILE *f, const char *name, const char *data, const char *what,
+void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *what,
 		     size_t w, size_t h)
 {
 	fprintf(f,
@@ -421,7 +421,7 @@ static void write_chart(struct chart *c, const char *name, const char *data, con
 	if (!(c->f = fopen(path, "we")))
 		return;
 	FILE *f = c->f;
-	preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
+	gnuplot_preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
 	write_tables(c, rows, nrows, xs, nx);
 	fprintf(f, "set datafile separator whitespace\n");
 	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
@@ -493,7 +493,7 @@ static void timeline_chart(const struct report *r)
 		return;
 	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
 	size_t rows = (panels + cols - 1) / cols;
-	preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols, 300 * rows + 40);
+	gnuplot_preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols, 300 * rows + 40);
 	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval%s",
 		 r->m.name, n > MAXP ? " (first 12 stream cells)" : "");
 	quote_title(label, q, sizeof(q));

@@ -23,6 +23,7 @@
 #define MATRIX_GNUPLOT_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct report;
 
@@ -37,6 +38,19 @@ int gnuplot_quote(const char *in, char *out, size_t outlen);
  * be created is left out.  The scripts read summary.csv, ratios.csv and
  * timeline.csv only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
+
+/* The head of every chart script: its comment, the terminal by the
+ * output's extension (ARG2), comma-separated data, v(COL) for a figure
+ * that may be empty (NaN, a gap); `what` is its description, w x h its
+ * size in pixels. */
+void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *what,
+		      size_t w, size_t h);
+
+/* Renders one chart, plots/NAME.gp over DATA, to .svg and .png in dir;
+ * messages go to plots/NAME.log, removed when empty.  0, 1 when gnuplot is
+ * not installed, -1 when it failed (err says so). */
+int gnuplot_render_chart(const char *dir, const char *name, const char *data, char *err,
+			 size_t errlen);
 
 /* Renders every script of DIR/plots to .svg and .png with gnuplot, after
  * gnuplot_write_scripts and the CSV files they read (summary.h) are written;

@@ -54,6 +54,37 @@ static int run_gnuplot(const char *gp, const char *dir, const char *name, const 
 	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }
 
+int gnuplot_render_chart(const char *dir, const char *name, const char *data, char *err,
+			 size_t errlen)
+{
+	static const char *const exts[] = { "svg", "png" };
+	char gp[4200], log[4200];
+	struct stat st;
+	int logfd, rc = 0;
+
+	if (find_gnuplot(gp, sizeof(gp)) < 0) {
+		snprintf(err, errlen, "gnuplot is not installed: render the chart with: cd %s && "
+			 "gnuplot -c plots/%s.gp %s plots/%s.svg", dir, name, data, name);
+		return 1;
+	}
+	snprintf(log, sizeof(log), "%s/plots/%s.log", dir, name);
+	logfd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (logfd < 0) {
+		snprintf(err, errlen, "%s: %s", log, strerror(errno));
+		return -1;
+	}
+	for (size_t e = 0; e < 2; e++)
+		if (run_gnuplot(gp, dir, name, data, exts[e], logfd) < 0 && !rc) {
+			snprintf(err, errlen, "gnuplot failed on %s/plots/%s.gp (%s); see %s", dir,
+				 name, exts[e], log);
+			rc = -1;
+		}
+	close(logfd);
+	if (stat(log, &st) == 0 && st.st_size == 0)
+		unlink(log);
+	return rc;
+}
+
 int gnuplot_render(const char *dir, char *err, size_t errlen)
 {
 	static const char *const charts[][2] = {

@@ -1,4 +1,5 @@
 /* matrix: the command line.  The only place that calls exit(). */
+#include "compare.h"
 #include "gnuplot.h"
 #include "markdown.h"
 #include "matrix.h"
@@ -12,11 +13,13 @@
 #include "version.h"
 #include "worker.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define EXIT_BADINPUT 2
 
@@ -32,6 +35,7 @@ static const char usage_main[] =
 "  run FILE        run every cell of a matrix and write a run folder\n"
 "  plan FILE       validate a matrix and print its cells, running nothing\n"
 "  report DIR      rebuild a run folder's summary, ratios and charts\n"
+"  compare BASE NEW  regression verdicts of a new run folder against a baseline\n"
 "  transports      list the transports, their patterns and limits\n"
 "  worker ROLE     run one server or client worker by hand\n"
 "\n"
@@ -66,6 +70,28 @@ static const char usage_report[] =
 "                             repeat for more\n"
 "      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
 "  -q, --quiet                print only errors\n";
+
+static const char usage_compare[] =
+"usage: matrix compare BASE_DIR NEW_DIR [--threshold PCT] [--metric METRIC ...]\n"
+"                      [-o DIR] [--force] [--quiet]\n"
+"\n"
+"Compares two run folders cell by cell (cells matched by their parameters)\n"
+"and writes compare.csv, compare.md and plots/compare.gp (and its images)\n"
+"into NEW_DIR, or DIR.  A change is `regressed` or `improved` only when a\n"
+"one-sided Mann-Whitney test, corrected for every comparison made\n"
+"(Benjamini-Hochberg), says so at 5% AND its whole interval lies beyond the\n"
+"threshold; `unchanged` when its whole interval lies within it; else\n"
+"`inconclusive`.\n"
+"\n"
+"      --threshold PCT  the smallest change that matters (default 5%)\n"
+"      --metric METRIC  compare this metric; repeat for more (default\n"
+"                       msgs_per_s and rtt_p50_us)\n"
+"  -o, --output DIR     write the files here instead of into NEW_DIR\n"
+"      --force          compare folders whose machine or inputs differ\n"
+"  -q, --quiet          print only the summary line and errors\n"
+"\n"
+"exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
+"cell failed, 3 inconclusive\n";
 
 static const char usage_plan[] =
 "usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...]\n"
@@ -363,6 +389,155 @@ static int cmd_plan(int argc, char **argv)
 	return 0;
 }
 
+/* What `compare`, `run --baseline` and `--compare` share. */
+struct compare_args {
+	double threshold;
+	int metrics[MATRIX_NMETRICS];
+	size_t nmetrics;
+	const char *out;
+	int force, quiet;
+};
+
+/* --threshold: "5%" or a fraction below 1 ("0.05"). */
+static int parse_threshold(const char *cmd, const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end != s && !errno && !strcmp(end, "%"))
+		*v /= 100;
+	else if (end == s || errno || *end || *v >= 1)
+		*v = -1;
+	if (*v > 0 && *v < 10)
+		return 0;
+	fprintf(stderr, "matrix %s: --threshold %s: give a percentage above 0 such as 5%%\n",
+		cmd, s);
+	return -1;
+}
+
+static int parse_metric(const char *cmd, const char *s, struct compare_args *a)
+{
+	char hint[128];
+	int m = matrix_metric_index(s);
+
+	if (m < 0) {
+		fprintf(stderr, "matrix %s: --metric %s: no such metric%s (matrix report --help "
+			"lists them)\n", cmd, s,
+			suggest_hint(s, matrix_metrics, MATRIX_NMETRICS, hint, sizeof(hint)));
+		return -1;
+	}
+	for (size_t i = 0; i < a->nmetrics; i++)
+		if (a->metrics[i] == m)
+			return 0;
+	a->metrics[a->nmetrics++] = m;
+	return 0;
+}
+
+/* Writes, renders and prints a judged comparison into dir; its exit
+ * status (a chart that fails is said, and changes nothing). */
+static int finish_compare(const struct comparison *c, const char *dir, int quiet,
+			  const char *cmd)
+{
+	char err[1024];
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "matrix %s: %s: %s\n", cmd, dir, strerror(errno));
+		return 2;
+	}
+	if (compare_write(c, dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (gnuplot_render_chart(dir, "compare", "compare.csv", err, sizeof(err)))
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+	compare_print(c, stderr, !quiet);
+	fprintf(stderr, "matrix: comparison in %s/compare.md\n", dir);
+	return compare_exit_status(c);
+}
+
+/* Baseline folder against a new one: loads both, checks their
+ * fingerprints, judges, writes.  The exit status of compare. */
+static int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
+			const char *cmd)
+{
+	struct report rb, rn;
+	struct comparison c;
+	char err[1024], diff[2048];
+	int rc = 2;
+
+	if (report_load(&rb, base, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (report_load(&rn, cand, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		report_release(&rb);
+		return 2;
+	}
+	size_t ndiff = compare_fingerprint(&rb, &rn, diff, sizeof(diff));
+	if (ndiff && !a->force) {
+		fprintf(stderr, "matrix %s: %s and %s differ in machine or inputs (--force compares "
+			"them anyway):\n%s", cmd, base, cand, diff);
+	} else if (compare_folders(&c, &rb, &rn, a->threshold, a->metrics, a->nmetrics, err,
+				   sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		compare_release(&c);
+	} else {
+		c.forced = ndiff ? diff : NULL;
+		rc = finish_compare(&c, a->out ? a->out : cand, a->quiet, cmd);
+		compare_release(&c);
+	}
+	report_release(&rn);
+	report_release(&rb);
+	return rc;
+}
+
+static int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
+		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD };
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage_compare, stdout);
+			exit(0);
+		case 't':
+			if (parse_threshold("compare", optarg, &a.threshold) < 0)
+				return EXIT_BADINPUT;
+			break;
+		case 'm':
+			if (parse_metric("compare", optarg, &a) < 0)
+				return EXIT_BADINPUT;
+			break;
+		case 'o':
+			a.out = optarg;
+			break;
+		case 'f':
+			a.force = 1;
+			break;
+		case 'q':
+			a.quiet = 1;
+			break;
+		default:
+			fputs(usage_compare, stderr);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 2) {
+		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
+		return EXIT_BADINPUT;
+	}
+	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare");
+}
+
 static int cmd_transports(void)
 {
 	printf("%-15s %-21s %-32s %s\n", "transport", "patterns", "limits", "options");
@@ -412,13 +587,15 @@ int main(int argc, char **argv)
 		exit(cmd_plan(argc - 1, argv + 1));
 	if (!strcmp(cmd, "report"))
 		exit(cmd_report(argc - 1, argv + 1));
+	if (!strcmp(cmd, "compare"))
+		exit(cmd_compare(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
 		exit(cmd_transports());
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "report", "transports", "worker" };
+	const char *cmds[] = { "run", "plan", "report", "compare", "transports", "worker" };
 	char hint[128];
 	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
-		suggest_hint(cmd, cmds, 5, hint, sizeof(hint)), usage_main);
+		suggest_hint(cmd, cmds, 6, hint, sizeof(hint)), usage_main);
 	exit(EXIT_BADINPUT);
 }
