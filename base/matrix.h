@@ -134,10 +134,20 @@ struct program {
 	size_t nresults;
 };
 
+/* `report: compare:`, an in-run A/B along one dimension. */
+struct compare_spec {
+	int set;			/* 0: none asked for */
+	size_t dim;			/* index into matrix.dims */
+	struct mvalue baseline, candidate;
+	double threshold;		/* fraction; 0 when not given (the default) */
+	struct srcpos pos;
+};
+
 struct report_spec {
 	double noisy_cv;		/* fraction; default 0.10 */
 	struct ratio_spec *ratios;
 	size_t nratios;			/* 0: the default ratios */
+	struct compare_spec compare;
 };
 
 #define MATRIX_DEFAULT_NOISY_CV 0.10

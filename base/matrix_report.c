@@ -51,6 +51,88 @@ static int load_ratio_value(struct loader *L, const struct dimension *d,
 }
 
 
+/* The `dimension:` of a ratios: or compare: mapping, a dimension of the
+ * matrix; NULL after the error. */
+static const struct dimension *load_dimension(struct loader *L, const yaml_node_t *map,
+					      const char *what)
+{
+	const struct dimension *d;
+	const yaml_node_t *k, *v;
+	char why[512];
+
+	if (!(v = ml_find_key(L, map, "dimension", &k))) {
+		error_node(L, map, "%s: missing dimension:", what);
+		return NULL;
+	}
+	if (ml_want_scalar(L, k, v))
+		return NULL;
+	if ((d = matrix_dim(L->m, scalar(v))))
+		return d;
+	const char **names = calloc(L->m->ndims + 1, sizeof *names);
+	if (!names) {
+		ml_oom(L, v);
+		return NULL;
+	}
+	for (size_t i = 0; i < L->m->ndims; i++)
+		names[i] = L->m->dims[i].key;
+	ml_unknown_name("dimension", scalar(v), names, L->m->ndims, why, sizeof why);
+	free(names);
+	error_node(L, v, "%s: %s", what, why);
+	return NULL;
+}
+
+/* report: compare: {dimension, baseline, candidate, threshold} */
+static int load_compare(struct loader *L, const yaml_node_t *key, const yaml_node_t *map)
+{
+	static const char *const keys[] = { "dimension", "baseline", "candidate", "threshold" };
+	struct compare_spec *c = &L->m->report.compare;
+	const struct dimension *d;
+	const yaml_node_t *k, *v;
+	char why[512];
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, at(key, map), "compare: expected a mapping with dimension:, "
+				  "baseline: and candidate:");
+	if (ml_check_keys(L, map))
+		return -1;
+	for (size_t i = 0; i < npairs(map); i++) {
+		k = pair_key(L, map, i);
+		size_t j;
+		for (j = 0; j < ARRAY_SIZE(keys) && strcmp(scalar(k), keys[j]); j++)
+			;
+		if (j == ARRAY_SIZE(keys)) {
+			ml_unknown_name("key", scalar(k), keys, ARRAY_SIZE(keys), why, sizeof why);
+			return error_node(L, k, "compare: %s", why);
+		}
+	}
+	if (!(d = load_dimension(L, map, "compare")))
+		return -1;
+	c->dim = (size_t)(d - L->m->dims);
+	c->pos = ml_node_pos(map);
+	if (!(v = ml_find_key(L, map, "baseline", &k)))
+		return error_node(L, map, "compare: missing baseline:");
+	if (load_ratio_value(L, d, k, v, &c->baseline))
+		return -1;
+	if (!(v = ml_find_key(L, map, "candidate", &k)))
+		return error_node(L, map, "compare: missing candidate:");
+	if (load_ratio_value(L, d, k, v, &c->candidate))
+		return -1;
+	if (c->baseline.num == c->candidate.num)
+		return error_node(L, v, "compare: baseline and candidate are the same value");
+	if ((v = ml_find_key(L, map, "threshold", &k))) {
+		char *end;
+		if (ml_want_scalar(L, k, v))
+			return -1;
+		c->threshold = strtod(scalar(v), &end) / 100;
+		if (end == scalar(v) || strcmp(end, "%") || !(c->threshold > 0) ||
+		    c->threshold >= 10)
+			return error_node(L, v, "compare: threshold: '%s' is not a percentage such "
+					  "as 5%% (above 0)", scalar(v));
+	}
+	c->set = 1;
+	return 0;
+}
+
 static int load_ratio(struct loader *L, const yaml_node_t *map);
 
 /* Each ratio once by name: reports and charts tell them apart by it. */
@@ -97,20 +179,8 @@ static int load_ratio(struct loader *L, const yaml_node_t *map)
 	r->pos = ml_node_pos(map);
 	r->metric = matrix_metrics[0];
 	L->m->report.nratios++;
-	if (!(v = ml_find_key(L, map, "dimension", &k)))
-		return error_node(L, map, "ratios: missing dimension:");
-	if (ml_want_scalar(L, k, v))
+	if (!(d = load_dimension(L, map, "ratios")))
 		return -1;
-	if (!(d = matrix_dim(L->m, scalar(v)))) {
-		const char **names = calloc(L->m->ndims + 1, sizeof *names);
-		if (!names)
-			return ml_oom(L, v);
-		for (size_t i = 0; i < L->m->ndims; i++)
-			names[i] = L->m->dims[i].key;
-		ml_unknown_name("dimension", scalar(v), names, L->m->ndims, why, sizeof why);
-		free(names);
-		return error_node(L, v, "ratios: %s", why);
-	}
 	r->dim = (size_t)(d - L->m->dims);
 	if (!(v = ml_find_key(L, map, "numerator", &k)))
 		return error_node(L, map, "ratios: missing numerator:");
@@ -154,19 +224,23 @@ static int load_ratio(struct loader *L, const yaml_node_t *map)
 
 int ml_load_report(struct loader *L, const yaml_node_t *val)
 {
-	static const char *const keys[] = { "noisy_cv", "ratios" };
+	static const char *const keys[] = { "noisy_cv", "ratios", "compare" };
 	char why[512];
 
 	if (is_null(val))
 		return 0;
 	if (val->type != YAML_MAPPING_NODE)
-		return error_node(L, val, "report: expected a mapping with noisy_cv: or ratios:");
+		return error_node(L, val, "report: expected a mapping with noisy_cv:, ratios: or "
+				  "compare:");
 	if (ml_check_keys(L, val))
 		return -1;
 	for (size_t i = 0; i < npairs(val); i++) {
 		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
 		if (!strcmp(scalar(k), "noisy_cv")) {
 			if (load_noisy_cv(L, k, v))
+				return -1;
+		} else if (!strcmp(scalar(k), "compare")) {
+			if (load_compare(L, k, v))
 				return -1;
 		} else if (!strcmp(scalar(k), "ratios")) {
 			if (v->type != YAML_SEQUENCE_NODE || !nitems(v))

@@ -1,4 +1,5 @@
 /* matrix: the command line.  The only place that calls exit(). */
+#include "cmd_compare.h"
 #include "compare.h"
 #include "gnuplot.h"
 #include "markdown.h"
@@ -44,6 +45,7 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
+"                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
 "fresh clients, and writes results.csv, timeline.csv (stream cells), meta.csv\n"
@@ -55,11 +57,20 @@ static const char usage_run[] =
 "      --only KEY=VALUE  run only cells whose KEY is VALUE; repeat for more\n"
 "                        values (same key: any of them; different keys: all)\n"
 "  -q, --quiet           print only failures and the final line\n"
+"      --baseline DIR    then compare the run folder with DIR, as `matrix compare`\n"
+"      --compare DIM=BASE:CAND  then the in-run A/B of `matrix report --compare`\n"
+"      --threshold PCT   of either comparison (default 5%)\n"
+"      --metric METRIC   compared by either; repeat for more\n"
 "\n"
-"exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130 interrupted\n";
+"The run folder's path is the last line on stdout (all else is on stderr).\n"
+"exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130\n"
+"interrupted; with --baseline or --compare (or the matrix's report: compare:),\n"
+"those of `matrix compare`: 0 nothing regressed, 1 a regression, 2 a failure,\n"
+"3 inconclusive\n";
 
 static const char usage_report[] =
-"usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC] [--quiet]\n"
+"usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC]\n"
+"                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
 "\n"
 "Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
 "its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
@@ -69,29 +80,12 @@ static const char usage_report[] =
 "                             transport) with DEN, instead of the matrix's ratios;\n"
 "                             repeat for more\n"
 "      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
+"      --compare DIM=BASE:CAND  in-run A/B: regression verdicts of every cell\n"
+"                             with DIM=CAND against its twin with DIM=BASE\n"
+"                             (compare.csv, compare.md; exit status as `matrix\n"
+"                             compare`); the matrix's report: compare: does the same\n"
+"      --threshold PCT        the smallest change that matters (default 5%)\n"
 "  -q, --quiet                print only errors\n";
-
-static const char usage_compare[] =
-"usage: matrix compare BASE_DIR NEW_DIR [--threshold PCT] [--metric METRIC ...]\n"
-"                      [-o DIR] [--force] [--quiet]\n"
-"\n"
-"Compares two run folders cell by cell (cells matched by their parameters)\n"
-"and writes compare.csv, compare.md and plots/compare.gp (and its images)\n"
-"into NEW_DIR, or DIR.  A change is `regressed` or `improved` only when a\n"
-"one-sided Mann-Whitney test, corrected for every comparison made\n"
-"(Benjamini-Hochberg), says so at 5% AND its whole interval lies beyond the\n"
-"threshold; `unchanged` when its whole interval lies within it; else\n"
-"`inconclusive`.\n"
-"\n"
-"      --threshold PCT  the smallest change that matters (default 5%)\n"
-"      --metric METRIC  compare this metric; repeat for more (default\n"
-"                       msgs_per_s and rtt_p50_us)\n"
-"  -o, --output DIR     write the files here instead of into NEW_DIR\n"
-"      --force          compare folders whose machine or inputs differ\n"
-"  -q, --quiet          print only the summary line and errors\n"
-"\n"
-"exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
-"cell failed, 3 inconclusive\n";
 
 static const char usage_plan[] =
 "usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...]\n"
@@ -106,6 +100,8 @@ struct common {
 	size_t nonly;
 	const char *outdir;
 	int quiet;
+	const char *ab, *baseline;	/* run --compare, --baseline */
+	struct compare_args ca;
 };
 
 /* Parses run/plan options; returns -1 after printing a message. */
@@ -113,7 +109,9 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 {
 	static const struct option longopts[] = {
 		{ "output", 1, 0, 'o' }, { "repeat", 1, 0, 'r' }, { "only", 1, 0, 'O' },
-		{ "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "quiet", 0, 0, 'q' }, { "compare", 1, 0, 'c' }, { "baseline", 1, 0, 'b' },
+		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
 	};
 	char why[256];
 	uint64_t v;
@@ -133,7 +131,21 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		case 'q':
 			if (!is_run)
 				goto bad;
-			c->quiet = 1;
+			c->quiet = c->ca.quiet = 1;
+			break;
+		case 'c':
+		case 'b':
+			if (!is_run)
+				goto bad;
+			*(ch == 'c' ? &c->ab : &c->baseline) = optarg;
+			break;
+		case 't':
+			if (!is_run || parse_threshold("run", optarg, &c->ca.threshold) < 0)
+				goto bad;
+			break;
+		case 'm':
+			if (!is_run || parse_metric("run", optarg, &c->ca) < 0)
+				goto bad;
 			break;
 		case 'r':
 			if (units_parse_count(optarg, &v, why, sizeof(why)) < 0) {
@@ -213,13 +225,17 @@ static char *join_argv(int argc, char **argv)
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
- * rendering.  0, 1 (a write or the rendering failed) or 2 (bad input). */
-static int build_report(const char *dir, const struct report_opts *o, int quiet)
+ * in-run A/B when --compare (ab) or the matrix asks for one (its exit
+ * status in *cmp, else -1), then the rendering.  0, 1 (a write or the
+ * rendering failed) or 2 (bad input). */
+static int build_report(const char *dir, const struct report_opts *o, int quiet,
+			const char *ab, const struct compare_args *ca, int *cmp)
 {
 	struct report r;
 	char err[1024];
 	int rc = 0;
 
+	*cmp = -1;
 	if (report_load(&r, dir, o, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix report: %s\n", err);
 		return EXIT_BADINPUT;
@@ -232,6 +248,8 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet)
 	    markdown_write(&r, err, sizeof(err)) < 0 ||
 	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
 		rc = -1;
+	if (!rc)
+		*cmp = compare_in_run(&r, ab, ca, "report");
 	report_release(&r);
 	if (rc < 0) {
 		fprintf(stderr, "matrix report: %s\n", err);
@@ -272,10 +290,13 @@ static int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
 		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
-		{ "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+		{ "compare", 1, 0, 'c' }, { "threshold", 1, 0, 't' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
 	};
 	struct report_opts o = { .nratios = 0 };
-	int ch, quiet = 0;
+	struct compare_args ca = { .threshold = 0 };
+	const char *ab = NULL;
+	int ch, quiet = 0, cmp;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -295,7 +316,14 @@ static int cmd_report(int argc, char **argv)
 			o.metric = optarg;
 			break;
 		case 'q':
-			quiet = 1;
+			quiet = ca.quiet = 1;
+			break;
+		case 'c':
+			ab = optarg;
+			break;
+		case 't':
+			if (parse_threshold("report", optarg, &ca.threshold) < 0)
+				return EXIT_BADINPUT;
 			break;
 		default:
 			fputs(usage_report, stderr);
@@ -306,7 +334,32 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	return build_report(argv[optind], &o, quiet);
+	int rc = build_report(argv[optind], &o, quiet, ab, &ca, &cmp);
+	/* a report that could not be written is a tool failure, as compare's 2 */
+	return cmp < 0 ? rc : rc ? EXIT_BADINPUT : cmp;
+}
+
+/* After a run: its report (read back from the folder, as `matrix report`
+ * does), then the comparisons asked for.  Without one, the run's status (1
+ * when the report failed too); with one, compare's: 1 a regression, else 2
+ * a failed repetition or tool, else 3 inconclusive, else 0. */
+static int run_verdict(const struct common *c, const char *dir, int status)
+{
+	struct report_opts ro = { .nratios = 0 };
+	int cmp, base = -1;
+	int rc = build_report(dir, &ro, c->quiet, c->ab, &c->ca, &cmp);
+
+	if (status == 130)
+		return status;
+	if (c->baseline)
+		base = compare_dirs(c->baseline, dir, &c->ca, "run");
+	if (cmp < 0 && base < 0)
+		return rc && !status ? 1 : status;
+	if (cmp == 1 || base == 1)
+		return 1;
+	if (status || rc || cmp == EXIT_BADINPUT || base == EXIT_BADINPUT)
+		return EXIT_BADINPUT;
+	return cmp == 3 || base == 3 ? 3 : 0;
 }
 
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
@@ -331,10 +384,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
 	} else if (dir[0]) {
-		/* the report reads back what the run wrote, as `matrix report` does */
-		struct report_opts ro = { .nratios = 0 };
-		if (build_report(dir, &ro, c.quiet) && !status)
-			status = 1;
+		status = run_verdict(&c, dir, status);
+		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */
 	}
 	free(cmdline);
 	plan_release(&pl);
@@ -387,155 +438,6 @@ static int cmd_plan(int argc, char **argv)
 	plan_release(&pl);
 	matrix_release(&m);
 	return 0;
-}
-
-/* What `compare`, `run --baseline` and `--compare` share. */
-struct compare_args {
-	double threshold;
-	int metrics[MATRIX_NMETRICS];
-	size_t nmetrics;
-	const char *out;
-	int force, quiet;
-};
-
-/* --threshold: "5%" or a fraction below 1 ("0.05"). */
-static int parse_threshold(const char *cmd, const char *s, double *v)
-{
-	char *end;
-
-	errno = 0;
-	*v = strtod(s, &end);
-	if (end != s && !errno && !strcmp(end, "%"))
-		*v /= 100;
-	else if (end == s || errno || *end || *v >= 1)
-		*v = -1;
-	if (*v > 0 && *v < 10)
-		return 0;
-	fprintf(stderr, "matrix %s: --threshold %s: give a percentage above 0 such as 5%%\n",
-		cmd, s);
-	return -1;
-}
-
-static int parse_metric(const char *cmd, const char *s, struct compare_args *a)
-{
-	char hint[128];
-	int m = matrix_metric_index(s);
-
-	if (m < 0) {
-		fprintf(stderr, "matrix %s: --metric %s: no such metric%s (matrix report --help "
-			"lists them)\n", cmd, s,
-			suggest_hint(s, matrix_metrics, MATRIX_NMETRICS, hint, sizeof(hint)));
-		return -1;
-	}
-	for (size_t i = 0; i < a->nmetrics; i++)
-		if (a->metrics[i] == m)
-			return 0;
-	a->metrics[a->nmetrics++] = m;
-	return 0;
-}
-
-/* Writes, renders and prints a judged comparison into dir; its exit
- * status (a chart that fails is said, and changes nothing). */
-static int finish_compare(const struct comparison *c, const char *dir, int quiet,
-			  const char *cmd)
-{
-	char err[1024];
-
-	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
-		fprintf(stderr, "matrix %s: %s: %s\n", cmd, dir, strerror(errno));
-		return 2;
-	}
-	if (compare_write(c, dir, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		return 2;
-	}
-	if (gnuplot_render_chart(dir, "compare", "compare.csv", err, sizeof(err)))
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-	compare_print(c, stderr, !quiet);
-	fprintf(stderr, "matrix: comparison in %s/compare.md\n", dir);
-	return compare_exit_status(c);
-}
-
-/* Baseline folder against a new one: loads both, checks their
- * fingerprints, judges, writes.  The exit status of compare. */
-static int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-			const char *cmd)
-{
-	struct report rb, rn;
-	struct comparison c;
-	char err[1024], diff[2048];
-	int rc = 2;
-
-	if (report_load(&rb, base, NULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		return 2;
-	}
-	if (report_load(&rn, cand, NULL, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		report_release(&rb);
-		return 2;
-	}
-	size_t ndiff = compare_fingerprint(&rb, &rn, diff, sizeof(diff));
-	if (ndiff && !a->force) {
-		fprintf(stderr, "matrix %s: %s and %s differ in machine or inputs (--force compares "
-			"them anyway):\n%s", cmd, base, cand, diff);
-	} else if (compare_folders(&c, &rb, &rn, a->threshold, a->metrics, a->nmetrics, err,
-				   sizeof(err)) < 0) {
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		compare_release(&c);
-	} else {
-		c.forced = ndiff ? diff : NULL;
-		rc = finish_compare(&c, a->out ? a->out : cand, a->quiet, cmd);
-		compare_release(&c);
-	}
-	report_release(&rn);
-	report_release(&rb);
-	return rc;
-}
-
-static int cmd_compare(int argc, char **argv)
-{
-	static const struct option longopts[] = {
-		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
-		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
-		{ 0, 0, 0, 0 }
-	};
-	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD };
-	int ch;
-
-	optind = 1;
-	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
-		switch (ch) {
-		case 'h':
-			fputs(usage_compare, stdout);
-			exit(0);
-		case 't':
-			if (parse_threshold("compare", optarg, &a.threshold) < 0)
-				return EXIT_BADINPUT;
-			break;
-		case 'm':
-			if (parse_metric("compare", optarg, &a) < 0)
-				return EXIT_BADINPUT;
-			break;
-		case 'o':
-			a.out = optarg;
-			break;
-		case 'f':
-			a.force = 1;
-			break;
-		case 'q':
-			a.quiet = 1;
-			break;
-		default:
-			fputs(usage_compare, stderr);
-			return EXIT_BADINPUT;
-		}
-	}
-	if (optind != argc - 2) {
-		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
-		return EXIT_BADINPUT;
-	}
-	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare");
 }
 
 static int cmd_transports(void)

@@ -37,11 +37,12 @@ t_folders_include_only_layers_below() {
 	done
 	[ "$n" -gt 50 ] || die "only $n #include lines read: the check read nothing"
 	[ "$bad" -eq 0 ] || die "a folder includes a layer above it (above)"
-	# the command is the top: of the runner, main.c alone calls the reports
+	# the commands are the top: of the runner, main.c and the cmd_*.c
+	# files (the commands it dispatches to) alone call the reports
 	local callers
-	callers=$(grep -l -E '#include "(report|summary|markdown|gnuplot|stats)\.h"' "$REPO"/runner/*.[ch] |
-		grep -v '/runner/main\.c$' || true)
-	[ -z "$callers" ] || die "only runner/main.c may include the reports: $callers"
+	callers=$(grep -l -E '#include "(report|summary|markdown|gnuplot|stats|compare)\.h"' \
+		"$REPO"/runner/*.[ch] | grep -v -E '/runner/(main|cmd_[a-z_]+)\.c$' || true)
+	[ -z "$callers" ] || die "only runner/main.c and runner/cmd_*.c may include the reports: $callers"
 	# the matrix model's private header stays inside the model
 	local users
 	users=$(grep -l '#include "matrix_load.h"' "$REPO"/*/*.[ch] | grep -v '/base/matrix[a-z_]*\.[ch]$' || true)

@@ -1,0 +1,253 @@
+/* `matrix compare`, and the comparisons `run` and `report` make: see
+ * cmd_compare.h. */
+#include "cmd_compare.h"
+#include "compare.h"
+#include "gnuplot.h"
+#include "matrix.h"
+#include "report.h"
+#include "suggest.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define EXIT_BADINPUT 2
+
+static const char usage_compare[] =
+"usage: matrix compare BASE_DIR NEW_DIR [--threshold PCT] [--metric METRIC ...]\n"
+"                      [-o DIR] [--force] [--quiet]\n"
+"\n"
+"Compares two run folders cell by cell (cells matched by their parameters)\n"
+"and writes compare.csv, compare.md and plots/compare.gp (and its images)\n"
+"into NEW_DIR, or DIR.  A change is `regressed` or `improved` only when a\n"
+"one-sided Mann-Whitney test, corrected for every comparison made\n"
+"(Benjamini-Hochberg), says so at 5% AND its whole interval lies beyond the\n"
+"threshold; `unchanged` when its whole interval lies within it; else\n"
+"`inconclusive`.\n"
+"\n"
+"      --threshold PCT  the smallest change that matters (default 5%)\n"
+"      --metric METRIC  compare this metric; repeat for more (default\n"
+"                       msgs_per_s and rtt_p50_us)\n"
+"  -o, --output DIR     write the files here instead of into NEW_DIR\n"
+"      --force          compare folders whose machine or inputs differ\n"
+"  -q, --quiet          print only the summary line and errors\n"
+"\n"
+"exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
+"cell failed, 3 inconclusive\n";
+
+/* --threshold: "5%" or a fraction below 1 ("0.05"). */
+int parse_threshold(const char *cmd, const char *s, double *v)
+{
+	char *end;
+
+	errno = 0;
+	*v = strtod(s, &end);
+	if (end != s && !errno && !strcmp(end, "%"))
+		*v /= 100;
+	else if (end == s || errno || *end || *v >= 1)
+		*v = -1;
+	if (*v > 0 && *v < 10)
+		return 0;
+	fprintf(stderr, "matrix %s: --threshold %s: give a percentage above 0 such as 5%%\n",
+		cmd, s);
+	return -1;
+}
+
+int parse_metric(const char *cmd, const char *s, struct compare_args *a)
+{
+	char hint[128];
+	int m = matrix_metric_index(s);
+
+	if (m < 0) {
+		fprintf(stderr, "matrix %s: --metric %s: no such metric%s (matrix report --help "
+			"lists them)\n", cmd, s,
+			suggest_hint(s, matrix_metrics, MATRIX_NMETRICS, hint, sizeof(hint)));
+		return -1;
+	}
+	for (size_t i = 0; i < a->nmetrics; i++)
+		if (a->metrics[i] == m)
+			return 0;
+	a->metrics[a->nmetrics++] = m;
+	return 0;
+}
+
+/* Writes, renders and prints a judged comparison into dir; its exit
+ * status (a chart that fails is said, and changes nothing). */
+static int finish_compare(const struct comparison *c, const char *dir, int quiet,
+			  const char *cmd)
+{
+	char err[1024];
+
+	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "matrix %s: %s: %s\n", cmd, dir, strerror(errno));
+		return 2;
+	}
+	if (compare_write(c, dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (gnuplot_render_chart(dir, "compare", "compare.csv", err, sizeof(err)))
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+	compare_print(c, stderr, !quiet);
+	fprintf(stderr, "matrix: comparison in %s/compare.md\n", dir);
+	return compare_exit_status(c);
+}
+
+/* Baseline folder against a new one: loads both, checks their
+ * fingerprints, judges, writes.  The exit status of compare. */
+int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
+			const char *cmd)
+{
+	struct report rb, rn;
+	struct comparison c;
+	char err[1024], diff[2048];
+	int rc = 2;
+
+	if (report_load(&rb, base, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		return 2;
+	}
+	if (report_load(&rn, cand, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		report_release(&rb);
+		return 2;
+	}
+	size_t ndiff = compare_fingerprint(&rb, &rn, diff, sizeof(diff));
+	if (ndiff && !a->force) {
+		fprintf(stderr, "matrix %s: %s and %s differ in machine or inputs (--force compares "
+			"them anyway):\n%s", cmd, base, cand, diff);
+	} else if (compare_folders(&c, &rb, &rn, a->threshold ? a->threshold
+				   : COMPARE_DEFAULT_THRESHOLD, a->metrics, a->nmetrics, err,
+				   sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		compare_release(&c);
+	} else {
+		c.forced = ndiff ? diff : NULL;
+		rc = finish_compare(&c, a->out ? a->out : cand, a->quiet, cmd);
+		compare_release(&c);
+	}
+	report_release(&rn);
+	report_release(&rb);
+	return rc;
+}
+
+int cmd_compare(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
+		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD };
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage_compare, stdout);
+			exit(0);
+		case 't':
+			if (parse_threshold("compare", optarg, &a.threshold) < 0)
+				return EXIT_BADINPUT;
+			break;
+		case 'm':
+			if (parse_metric("compare", optarg, &a) < 0)
+				return EXIT_BADINPUT;
+			break;
+		case 'o':
+			a.out = optarg;
+			break;
+		case 'f':
+			a.force = 1;
+			break;
+		case 'q':
+			a.quiet = 1;
+			break;
+		default:
+			fputs(usage_compare, stderr);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 2) {
+		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
+		return EXIT_BADINPUT;
+	}
+	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare");
+}
+
+
+/* One value of dimension `name` as results.csv writes it, from a value as
+ * a person writes it ("1KiB" for 1024); -1 after a message. */
+static int csv_value(const struct report *r, const char *cmd, const char *name,
+		     const char *text, char *out, size_t len)
+{
+	const struct dimension *d = matrix_dim(&r->m, name);
+	struct mvalue v;
+	char why[256];
+
+	if (!d) {
+		fprintf(stderr, "matrix %s: --compare: %s is not a dimension of %s/matrix.yaml\n",
+			cmd, name, r->dir);
+		return -1;
+	}
+	if (matrix_parse_value(d->kind, text, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "matrix %s: --compare: %s: %s\n", cmd, text, why);
+		return -1;
+	}
+	matrix_format_value(d, &v, out, len);
+	free(v.text);
+	return 0;
+}
+
+int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
+		   const char *cmd)
+{
+	const struct compare_spec *ms = &r->m.report.compare;
+	struct compare_args args = *a;
+	struct comparison c;
+	char name[256], base[256], cand[256], err[1024];
+
+	if (spec) {
+		const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
+		if (!eq || !colon || eq == spec || colon == eq + 1 || !colon[1] ||
+		    (size_t)(eq - spec) >= sizeof(name) || (size_t)(colon - eq) >= sizeof(base)) {
+			fprintf(stderr, "matrix %s: --compare %s: expected DIM=BASELINE:CANDIDATE, "
+				"e.g. server=old:new\n", cmd, spec);
+			return EXIT_BADINPUT;
+		}
+		snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+		snprintf(base, sizeof(base), "%.*s", (int)(colon - eq - 1), eq + 1);
+		if (csv_value(r, cmd, name, base, base, sizeof(base)) < 0 ||
+		    csv_value(r, cmd, name, colon + 1, cand, sizeof(cand)) < 0)
+			return EXIT_BADINPUT;
+	} else if (ms->set) {
+		const struct dimension *d = &r->m.dims[ms->dim];
+		snprintf(name, sizeof(name), "%s", d->key);
+		matrix_format_value(d, &ms->baseline, base, sizeof(base));
+		matrix_format_value(d, &ms->candidate, cand, sizeof(cand));
+		if (!args.threshold)
+			args.threshold = ms->threshold;
+	} else {
+		return -1;
+	}
+	if (!args.threshold)
+		args.threshold = COMPARE_DEFAULT_THRESHOLD;
+	int dim = report_dim(r, name);
+	if (dim < 0) {
+		fprintf(stderr, "matrix %s: --compare: %s takes one value in this run: there is "
+			"nothing to compare along it\n", cmd, name);
+		return EXIT_BADINPUT;
+	}
+	int rc = compare_along(&c, r, (size_t)dim, base, cand, args.threshold, args.metrics,
+			       args.nmetrics, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "matrix %s: --compare %s=%s:%s: %s\n", cmd, name, base, cand, err);
+	else
+		rc = finish_compare(&c, r->dir, args.quiet, cmd);
+	compare_release(&c);
+	return rc < 0 ? EXIT_BADINPUT : rc;
+}

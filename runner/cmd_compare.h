@@ -1,0 +1,43 @@
+/*
+ * cmd_compare: `matrix compare BASE_DIR NEW_DIR`, and the comparisons that
+ * `matrix run --baseline DIR`, `run --compare` and `report --compare` make
+ * with it (reports/compare.h judges; this reads the options, loads the
+ * folders, writes the files and says the verdicts).  Every one exits with
+ * compare's status: 0 nothing regressed, 1 a regression, 2 bad input, a
+ * tool or a cell failed, 3 inconclusive.
+ */
+#ifndef MATRIX_CMD_COMPARE_H
+#define MATRIX_CMD_COMPARE_H
+
+#include <stddef.h>
+
+#include "vocab.h"
+
+struct report;
+
+/* What the three share: the options of a comparison. */
+struct compare_args {
+	double threshold;		/* fraction; 0 = the default */
+	int metrics[MATRIX_NMETRICS];
+	size_t nmetrics;		/* 0 = the default metrics */
+	const char *out;		/* compare: -o DIR, else NEW_DIR */
+	int force, quiet;
+};
+
+/* --threshold PCT and --metric M of any command; -1 after a message. */
+int parse_threshold(const char *cmd, const char *s, double *v);
+int parse_metric(const char *cmd, const char *s, struct compare_args *a);
+
+int cmd_compare(int argc, char **argv);
+
+/* A baseline folder against a new one; compare's exit status. */
+int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
+		 const char *cmd);
+
+/* The in-run A/B of a loaded run folder: `spec` DIM=BASE:CAND (from
+ * --compare), else the matrix's report: compare:.  Writes compare.* into
+ * the folder.  compare's exit status, or -1 when neither asks for one. */
+int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
+		   const char *cmd);
+
+#endif
