@@ -113,10 +113,12 @@ size_t compare_fingerprint(const struct report *a, const struct report *b, char 
  * (the new figure first), then one line of counts. */
 void compare_print(const struct comparison *c, FILE *f, int every_row);
 
-/* compare.csv and compare.md into dir, and plots/compare.gp (its chart:
- * relative change per pair with its interval, a band at +-threshold).
- * -1 with err naming the file. */
-int compare_write(const struct comparison *c, const char *dir, char *err, size_t errlen);
+/* NAME.csv and NAME.md into dir, and plots/NAME.gp (its chart: relative
+ * change per pair with its interval, a band at +-threshold); NAME is
+ * "compare" for two folders, "ab" for an in-run A/B, so both can sit in
+ * one run folder.  -1 with err naming the file. */
+int compare_write(const struct comparison *c, const char *dir, const char *name, char *err,
+		  size_t errlen);
 
 /* The pure parts, for tests.  One-sided Mann-Whitney p-value that x tends
  * to be smaller than y: P(U >= u) under the null, U = pairs with x < y

@@ -56,7 +56,8 @@ void compare_print(const struct comparison *c, FILE *f, int every_row)
 		side_name(c, 0));
 }
 
-static int write_csv(const struct comparison *c, const char *dir, char *err, size_t errlen)
+static int write_csv(const struct comparison *c, const char *dir, const char *name, char *err,
+		     size_t errlen)
 {
 	static const char *const cols[] = {
 		"label", "metric", "base_cell", "new_cell", "base_n", "new_n", "base_median",
@@ -66,7 +67,7 @@ static int write_csv(const struct comparison *c, const char *dir, char *err, siz
 	char path[4200];
 	struct csv_out w;
 
-	snprintf(path, sizeof(path), "%s/compare.csv", dir);
+	snprintf(path, sizeof(path), "%s/%s.csv", dir, name);
 	if (csv_out_open(&w, path, "w", err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
@@ -135,17 +136,18 @@ static void md_rows(const struct comparison *c, FILE *f)
 	}
 }
 
-static int write_md(const struct comparison *c, const char *dir, char *err, size_t errlen)
+static int write_md(const struct comparison *c, const char *dir, const char *name, char *err,
+		    size_t errlen)
 {
 	char path[4200];
 	FILE *f;
 
-	snprintf(path, sizeof(path), "%s/compare.md", dir);
+	snprintf(path, sizeof(path), "%s/%s.md", dir, name);
 	if (!(f = fopen(path, "w"))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	fprintf(f, "# compare\n\n");
+	fprintf(f, "# %s\n\n", c->along < 0 ? "compare" : "in-run A/B");
 	if (c->along < 0)
 		fprintf(f, "Baseline `%s`, new `%s`.\n\n", c->base->dir, c->cand->dir);
 	else
@@ -156,9 +158,9 @@ static int write_md(const struct comparison *c, const char *dir, char *err, size
 		c->count[V_INCONCLUSIVE]);
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fprintf(f, ", %zu added, %zu removed", c->count[V_ADDED], c->count[V_REMOVED]);
-	fprintf(f, ".\n\nA change is the %s median over the %s median, minus 1, with an interval "
-		"that covers the true change with at least the confidence in compare.csv's "
-		"`ci_level`. `regressed` and `improved` need a one-sided Mann-Whitney p-value "
+	fprintf(f, ".\n\nA change is the %s median over the %s median, minus 1, with a 95%% "
+		"percentile-bootstrap interval (a fixed seed: the same data give the same "
+		"interval; its real coverage is lower with few repetitions). `regressed` and `improved` need a one-sided Mann-Whitney p-value "
 		"below %g after a Benjamini-Hochberg correction over every row AND the whole "
 		"interval beyond the threshold of %g%%; `unchanged` needs the whole interval "
 		"within it; anything else is `inconclusive`.\n\n", side_name(c, 1), side_name(c, 0),
@@ -183,7 +185,8 @@ static int write_md(const struct comparison *c, const char *dir, char *err, size
 
 /* plots/compare.gp: each row's change in percent with its interval as an
  * error bar, one bar per row, and a band at +-threshold. */
-static int write_chart(const struct comparison *c, const char *dir, char *err, size_t errlen)
+static int write_chart(const struct comparison *c, const char *dir, const char *name, char *err,
+		       size_t errlen)
 {
 	char path[4200];
 	size_t n = c->nrows - c->count[V_ADDED] - c->count[V_REMOVED];
@@ -194,16 +197,18 @@ static int write_chart(const struct comparison *c, const char *dir, char *err, s
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	snprintf(path, sizeof(path), "%s/plots/compare.gp", dir);
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, name);
 	if (!(f = fopen(path, "w"))) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
 	}
-	gnuplot_preamble(f, "compare", "compare.csv", "relative change per cell and metric",
-			 900, 220 + 22 * (n ? n : 1));
+	char data[64];
+	snprintf(data, sizeof(data), "%s.csv", name);
+	gnuplot_preamble(f, name, data, "relative change per cell and metric", 900,
+			 220 + 22 * (n ? n : 1));
 	fprintf(f,
 "thr = %.10g\n"
-"set title sprintf('change, new over base, with its interval; band at +-%%g%%%%', thr) noenhanced\n"
+"set title sprintf('change, %s over %s, with its interval; band at +-%%g%%%%', thr) noenhanced\n"
 "set xlabel 'change (%%)'\n"
 "set ytics noenhanced font ',8'\n"
 "set offsets 0, 0, 0.5, 0.5\n"
@@ -214,7 +219,7 @@ static int write_chart(const struct comparison *c, const char *dir, char *err, s
 "plot ARG1 using (100 * column('change')):0:(100 * column('change_lo')):(100 * column('change_hi')):"
 "(ok(strcol('verdict'))):yticlabels(strcol('label') . ' ' . strcol('metric')) "
 "skip 0 with xerrorbars lc variable pt 7\n",
-		c->threshold * 100);
+		c->threshold * 100, side_name(c, 1), side_name(c, 0));
 	if (fclose(f) != 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -222,9 +227,10 @@ static int write_chart(const struct comparison *c, const char *dir, char *err, s
 	return 0;
 }
 
-int compare_write(const struct comparison *c, const char *dir, char *err, size_t errlen)
+int compare_write(const struct comparison *c, const char *dir, const char *name, char *err,
+		  size_t errlen)
 {
-	if (write_csv(c, dir, err, errlen) < 0 || write_md(c, dir, err, errlen) < 0)
+	if (write_csv(c, dir, name, err, errlen) < 0 || write_md(c, dir, name, err, errlen) < 0)
 		return -1;
-	return write_chart(c, dir, err, errlen);
+	return write_chart(c, dir, name, err, errlen);
 }

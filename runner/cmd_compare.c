@@ -79,20 +79,23 @@ int parse_metric(const char *cmd, const char *s, struct compare_args *a)
 static int finish_compare(const struct comparison *c, const char *dir, int quiet,
 			  const char *cmd)
 {
-	char err[1024];
+	const char *name = c->along < 0 ? "compare" : "ab";
+	char err[1024], data[64];
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "matrix %s: %s: %s\n", cmd, dir, strerror(errno));
 		return 2;
 	}
-	if (compare_write(c, dir, err, sizeof(err)) < 0) {
+	if (compare_write(c, dir, name, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
 		return 2;
 	}
-	if (gnuplot_render_chart(dir, "compare", "compare.csv", err, sizeof(err)))
+	snprintf(data, sizeof(data), "%s.csv", name);
+	if (gnuplot_render_chart(dir, name, data, err, sizeof(err)))
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
 	compare_print(c, stderr, !quiet);
-	fprintf(stderr, "matrix: comparison in %s/compare.md\n", dir);
+	fprintf(stderr, "matrix: %s in %s/%s.md\n", c->along < 0 ? "comparison" : "in-run A/B",
+		dir, name);
 	return compare_exit_status(c);
 }
 

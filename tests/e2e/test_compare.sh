@@ -1,0 +1,155 @@
+# matrix compare, run --baseline and the in-run A/B: verdicts and exit
+# statuses on hand-made run folders (tests/data/compare, whose matrix.yaml
+# says what each cell holds), and on real runs.
+
+compare_copy() {
+	cp -r "$REPO/tests/data/compare/base" "$REPO/tests/data/compare/new" .
+}
+
+# verdict_of FILE LABEL METRIC: the verdict column of that row of compare.csv
+verdict_of() {
+	csvq "$1" label metric verdict | awk -F'\t' -v l="$2" -v m="$3" '$1 == l && $2 == m { print $3 }'
+}
+
+# The exit status must agree with the verdicts in compare.csv.
+expect_status_of_verdicts() {
+	local csv=$1 want=0 verdicts
+	verdicts=$(csvq "$csv" verdict)
+	grep -qx inconclusive <<<"$verdicts" && want=3
+	grep -qx regressed <<<"$verdicts" && want=1
+	[ "$rc" -eq "$want" ] || die "exit status $rc with verdicts $(sort <<<"$verdicts" | uniq -c | tr '\n' ' ')"
+}
+
+t_compare_verdicts_of_known_changes() {
+	compare_copy
+	run_matrix compare base new; expect_rc 1
+	local c=new/compare.csv
+	local l16="pattern=pingpong size=16 transport" l1k="pattern=pingpong size=1024 transport"
+	[ "$(verdict_of $c "$l16=unix" msgs_per_s)" = regressed ] || die "unix 16: $(verdict_of $c "$l16=unix" msgs_per_s)"
+	[ "$(verdict_of $c "$l16=unix" rtt_p50_us)" = regressed ] || die "unix 16 rtt: not regressed"
+	[ "$(verdict_of $c "$l16=tcp" msgs_per_s)" = improved ] || die "tcp 16: not improved"
+	[ "$(verdict_of $c "$l16=tcp" rtt_p50_us)" = improved ] || die "tcp 16 rtt: not improved"
+	[ "$(verdict_of $c "$l16=udp" msgs_per_s)" = inconclusive ] || die "udp 16: not inconclusive"
+	[ "$(verdict_of $c "$l1k=unix" msgs_per_s)" = unchanged ] || die "unix 1KiB: not unchanged"
+	[ "$(verdict_of $c "$l1k=tcp" msgs_per_s)" = inconclusive ] || die "tcp 1KiB: not inconclusive"
+	[ "$(verdict_of $c "$l1k=udp" "")" = added ] || die "udp 1KiB: not added"
+	# why, and the figures of the regression: 16000 / 20000 - 1
+	csvq $c label metric why | grep -qF "$l1k=tcp	msgs_per_s	too few repetitions" ||
+		die "tcp 1KiB is not said to have too few repetitions"
+	csvq $c label metric change base_median new_median base_n new_n |
+		grep -qF "$l16=unix	msgs_per_s	-0.2	20000	16000	7	7" ||
+		die "unix 16 figures: $(csvq $c label metric change base_median new_median | head -1)"
+	[ "$(csvq $c --rows)" -eq 11 ] || die "$(csvq $c --rows) rows, expected 11 (5 cells x 2 metrics + 1 added)"
+	expect_err "$l16=unix: msgs_per_s 16.0k msg/s vs 20.0k msg/s, -20.0% ("
+	expect_err "compare: 2 regressed, 2 improved, 2 unchanged, 4 inconclusive, 1 added, 0 removed (threshold 5%, new vs base)"
+	grep -qF '**2 regressed, 2 improved, 2 unchanged, 4 inconclusive**, 1 added, 0 removed.' new/compare.md ||
+		die "compare.md lacks the counts"
+	grep -qF "| $l16=unix | msgs_per_s | 20.0k msg/s | 16.0k msg/s | -20.0% (" new/compare.md ||
+		die "compare.md lacks the unix 16 row"
+	[ -s new/plots/compare.gp ] || die "no chart script"
+	if command -v gnuplot >/dev/null; then
+		[ -s new/plots/compare.svg ] && [ -s new/plots/compare.png ] || die "no chart images"
+	fi
+	# at a 25% threshold the 20% regression is no longer beyond it
+	run_matrix compare base new --threshold 25% -o t25 --metric msgs_per_s; expect_rc 3
+	[ "$(verdict_of t25/compare.csv "$l16=unix" msgs_per_s)" = unchanged ] || die "25%: unix 16 not unchanged"
+	[ "$(verdict_of t25/compare.csv "$l16=tcp" msgs_per_s)" = improved ] || die "25%: tcp 16 not improved"
+	csvq t25/compare.csv metric | grep -q rtt_p50_us && die "--metric msgs_per_s compared rtt_p50_us"
+	return 0
+}
+
+t_compare_a_folder_with_itself() {
+	compare_copy
+	run_matrix compare base base -o aa; expect_rc 3
+	csvq aa/compare.csv verdict | grep -qE '^(regressed|improved)$' && die "a folder against itself changed"
+	expect_status_of_verdicts aa/compare.csv
+	# only the cells that do not tell: too noisy or too few
+	run_matrix compare base base -o aa2 --metric rtt_p50_us; expect_rc 3
+}
+
+t_compare_refuses_other_machines_unless_forced() {
+	compare_copy
+	sed -i 's/^kernel,.*/kernel,Linux 9.9.9 other/' new/meta.csv
+	run_matrix compare base new; expect_rc 2
+	expect_err "matrix compare: base and new differ in machine or inputs (--force compares them anyway):"
+	expect_err "  kernel: Linux 6.1.0 golden vs Linux 9.9.9 other"
+	[ -e new/compare.csv ] && die "a refused comparison wrote compare.csv"
+	run_matrix compare base new --force; expect_rc 1
+	grep -qF "kernel: Linux 6.1.0 golden vs Linux 9.9.9 other" new/compare.md ||
+		die "compare.md does not say what was forced"
+	echo "# edited" >>new/matrix.yaml
+	sed -i 's/^kernel,.*/kernel,Linux 6.1.0 golden/' new/meta.csv
+	run_matrix compare base new; expect_rc 2
+	expect_err "  matrix.yaml: the two files differ"
+}
+
+t_compare_failed_cell_is_status_2() {
+	compare_copy
+	cp -r base failed
+	# cell 2 (tcp 16) timed out in every repetition of the new folder
+	awk -F, -v OFS=, 'NR > 1 && $1 == 2 { $6 = "timeout"; $8 = ""; $9 = "" } { print }' \
+		base/results.csv >failed/results.csv
+	run_matrix compare base failed -q; expect_rc 2
+	csvq failed/compare.csv label metric why |
+		grep -qF "pattern=pingpong size=16 transport=tcp	msgs_per_s	failed on a side" ||
+		die "the failed cell is not said to have failed"
+}
+
+t_compare_bad_input() {
+	compare_copy
+	run_matrix compare base; expect_rc 2
+	expect_err "matrix compare: expected BASE_DIR and NEW_DIR"
+	run_matrix compare base nowhere; expect_rc 2
+	expect_err "matrix compare: nowhere/results.csv"
+	run_matrix compare base new --threshold 5; expect_rc 2
+	expect_err "matrix compare: --threshold 5: give a percentage above 0 such as 5%"
+	run_matrix compare base new --metric msgs_per_sec; expect_rc 2
+	expect_err "matrix compare: --metric msgs_per_sec: no such metric (did you mean msgs_per_s?)"
+	[ -e new/compare.csv ] && die "bad input wrote compare.csv"
+	return 0
+}
+
+# A real run: the matrix's report: compare: makes the in-run A/B, the
+# folder's path is stdout's last line, and the exit status is compare's.
+t_in_run_ab_and_baseline() {
+	mat m.yaml <<'Y'
+name: ab
+repeat: 5
+warmup: 5
+matrix:
+  pattern: pingpong
+  transport: [unix, tcp]
+  size: 16
+  count: 300
+report:
+  compare: {dimension: transport, baseline: unix, candidate: tcp, threshold: 10%}
+Y
+	rc=0
+	"$MATRIX_BIN" run m.yaml -o out >run.out 2>run.err || rc=$?
+	[ "$(tail -n 1 run.out)" = out ] || die "stdout's last line: '$(tail -n 1 run.out)'"
+	[ "$(wc -l <run.out)" -eq 1 ] || die "stdout holds more than the folder: $(cat run.out)"
+	expect_all out/results.csv status ok
+	expect_status_of_verdicts out/ab.csv
+	[ "$(csvq out/ab.csv --rows)" -eq 2 ] || die "expected 2 rows (msgs_per_s, rtt_p50_us)"
+	expect_all out/ab.csv label "pattern=pingpong size=16 count=300"
+	grep -qF 'compare: ' run.err || die "no verdict line on stderr"
+	grep -qF "In-run A/B in \`out\` along \`transport\`." out/ab.md || die "compare.md header"
+	# the same from the folder, the other way round, by flag
+	run_matrix report out --compare transport=tcp:unix --metric msgs_per_s
+	expect_status_of_verdicts out/ab.csv
+	expect_all out/ab.csv base_cell 2
+	run_matrix report out --compare size=16:64; expect_rc 2
+	expect_err "matrix report: --compare: size takes one value in this run"
+	run_matrix report out --compare transport=unix; expect_rc 2
+	expect_err "expected DIM=BASELINE:CANDIDATE"
+	# and a second run against the first
+	rc=0
+	"$MATRIX_BIN" run m.yaml -o again --baseline out -q >run2.out 2>run2.err || rc=$?
+	[ "$(tail -n 1 run2.out)" = again ] || die "stdout's last line: $(tail -n 1 run2.out)"
+	# the in-run A/B (ab.*) and the comparison with the baseline (compare.*)
+	[ -s again/ab.csv ] && [ -s again/compare.csv ] || die "no ab.csv or compare.csv in the second run"
+	csvq again/compare.csv base_cell new_cell | awk -F'\t' '$1 != $2 { exit 1 }' ||
+		die "a cell was matched to another cell number"
+	case $rc in 0 | 1 | 3) ;; *) die "run --baseline exit $rc: $(cat run2.err)" ;; esac
+	expect_no_leftovers
+}
