@@ -203,8 +203,8 @@ static void ratio_text(const struct rpair *p, char *buf, size_t len)
 	else if (isnan(p->lo))
 		snprintf(buf, len, "%.2f×", p->ratio);
 	else if (p->level < STATS_LEVEL - 1e-12)	/* too few repetitions: say so */
-		snprintf(buf, len, "%.2f× (%.2f–%.2f, %.4g%%)", p->ratio, p->lo, p->hi,
-			 p->level * 100);
+		snprintf(buf, len, "%.2f× (%.2f–%.2f, ≥%.0f%%)", p->ratio, p->lo, p->hi,
+			 floor(p->level * 100 + 1e-9));	/* a lower bound rounds down */
 	else
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
@@ -490,6 +490,24 @@ static void pattern_section(struct page *p)
 	}
 }
 
+/* The header's key to the figures, the ratios and the marks. */
+static void legend(const struct report *r, FILE *f)
+{
+	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
+		"width of the order-statistic interval of that median, whose confidence depends on "
+		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
+		"each table", STATS_LEVEL * 100);
+	fprintf(f, ". Ratios are ratios of medians. A ratio's interval is made of the two "
+		"cells' own intervals of the median, each at %.4g%%: from the numerator's lower end "
+		"over the denominator's upper end to the numerator's upper end over the "
+		"denominator's lower end. It assumes nothing about the shape of either cell's "
+		"distribution and holds the true ratio with at least the product of the two "
+		"confidences: %.4g%% needs 7 or more repetitions on each side, and below that the "
+		"lower bound stands beside the interval (≥56%% for 3 and 3). `~`: CV above %.4g%% "
+		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
+		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
+}
+
 static void header(const struct report *r, FILE *f)
 {
 	fprintf(f, "# %s\n\n", r->m.name);
@@ -510,17 +528,7 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
-	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
-		"width of the order-statistic interval of that median, whose confidence depends on "
-		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
-		"each table", STATS_LEVEL * 100);
-	fprintf(f, ". Ratios are ratios of medians, with a distribution-free interval (Moses' "
-		"interval for a shift, on logarithms; it assumes the two cells differ by a factor) "
-		"that covers the true ratio with at least %.4g%% confidence; with too few "
-		"repetitions for that, it is the widest one, with its real confidence beside it "
-		"(90%% for 3 and 3). "
-		"`~`: CV above %.4g%% (noisy); `(k/n ok)`: k of n repetitions succeeded.\n",
-		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
+	legend(r, f);
 }
 
 static void headline(const struct report *r, FILE *f)
