@@ -528,6 +528,11 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
+	if (report_stale_stream_rates(r))
+		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
+			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "
+			"from the receiver's first read, leaving out what that read found queued, and "
+			"may read high (1.5x to 2.7x the senders' rate over tcp); rerun those cells.\n");
 	legend(r, f);
 }
 

@@ -3,16 +3,17 @@
  * that also renders as Markdown.
  *
  * A header (matrix name, description, host, kernel, CPU, date, tool
- * version; the key to figures, intervals and marks), then per pattern a
- * pivot table per metric shaped like the source experiments' tables: one
- * row per combination of the dimensions that vary (other than the column
- * dimension), one column per value of the column dimension (transport, or
- * the first ratio's dimension), each "median ± half the width of its
- * interval" in human units, then one column per ratio of that metric,
- * written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)" with the level
- * its interval is sure of (rounded down) when that is below 95%.  RTT
- * figures that leave lost requests out carry "†", noisy cells (CV above
- * report.noisy_cv) "~", partly failed ones "(k/n ok)", failed ones
+ * version; a line when the folder's stream rates predate the fix, see
+ * report_stale_stream_rates; the key to figures, intervals and marks), then
+ * per pattern a pivot table per metric shaped like the source experiments'
+ * tables: one row per combination of the dimensions that vary (other than
+ * the column dimension), one column per value of the column dimension
+ * (transport, or the first ratio's dimension), each "median ± half the
+ * width of its interval" in human units, then one column per ratio of that
+ * metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)" with
+ * the level its interval is sure of (rounded down) when that is below 95%.
+ * RTT figures that leave lost requests out carry "†", noisy cells (CV
+ * above report.noisy_cv) "~", partly failed ones "(k/n ok)", failed ones
  * "failed: STATUS": marked, never hidden.  Last, each ratio's geometric
  * mean over its cell pairs, as the headline.
  */

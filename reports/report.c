@@ -19,6 +19,16 @@ const char *report_meta(const struct report *r, const char *key)
 	return "";
 }
 
+int report_stale_stream_rates(const struct report *r)
+{
+	int d = report_dim(r, "pattern");
+
+	for (size_t i = 0; r->before_stream_fix && d >= 0 && i < r->ncells; i++)
+		if (!strcmp(r->cells[i].dims[d], "stream") && r->cells[i].nokreps)
+			return 1;
+	return 0;
+}
+
 int report_dim(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ndims; i++)
@@ -161,6 +171,7 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
 	col->lost = csv_table_col(t, "lost");
 	col->rtt_samples = csv_table_col(t, "rtt_samples");
+	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
 }
 

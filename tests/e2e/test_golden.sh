@@ -206,6 +206,12 @@ Intervals of the median: 98.83% confidence with 11 repetitions, 99.22% with 8.
 | 1KiB/16 | msgs_per_s | 0.87× | 1 |
 MD
 	grep -qF '`~`: CV above 5% (noisy)' out/summary.md || die "summary.md does not state noisy_cv 5%"
+	# no cpu_us_per_rtt column, and stream rows: their rates were timed
+	# the old way, which the page says once, above the key
+	[ "$(grep -c '^\*\*This run folder predates the fixed stream rate\*\* (its results.csv has no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed from the receiver.s first read' out/summary.md)" -eq 1 ] ||
+		die "summary.md does not say once that its stream rates predate the fix"
+	[ "$(grep -n 'predates' out/summary.md | cut -d: -f1)" -lt "$(grep -n '^Each figure' out/summary.md | cut -d: -f1)" ] ||
+		die "the older-stream line is not above the key"
 	grep -q '^### round-trip time, median (p50)$' <(sed -n '/^## stream$/,$p' out/summary.md) &&
 		die "summary.md: an RTT table for stream cells, which have no RTT"
 	return 0
@@ -328,6 +334,7 @@ t_golden_old_layout_values() {
 	expect_at out/ratios.csv "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_hi 0.6		# 12 / 20
 	expect_at out/ratios.csv name=UNIX/TCP,scope=geomean,num_cell= ci_level ""
 	grep -q '†' out/summary.md && die "summary.md notes lost requests of a run without the column"
+	grep -q 'predates' out/summary.md && die "summary.md speaks of stream rates in a run without streams"
 	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md differs from the hand-written rows (above)"
 ## pingpong
 ### messages per second

@@ -204,6 +204,92 @@ static void test_report_options(void **state)
 	remove_tree(dir);
 }
 
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * A hand-made run folder: a pingpong cell whose program clients printed
+ * msgs_per_s in rep 1 and rtt_mean_us in reps 1 and 2 (rep 3 timed from
+ * spawn to exit: measured_by process, no RTT), and a stream cell measured
+ * by matrix's own workers.  cpu_us_per_rtt is a column or not (with_rtt_cpu).
+ */
+static char *provenance_folder(int with_rtt_cpu)
+{
+	static char dir[] = "/tmp/matrix-printed.XXXXXX";
+	char csv[1024];
+
+	strcpy(dir, "/tmp/matrix-printed.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "matrix.yaml", "name: printed\nrepeat: 3\nmatrix:\n"
+		   "  pattern: [pingpong, stream]\n  transport: unix\n  count: 100\n");
+	snprintf(csv, sizeof(csv),
+		 "cell,pattern,transport,count,rep,status,msgs_per_s,rtt_mean_us,rtt_p50_us,"
+		 "mib_per_s%s,measured_by,printed_metrics\n"
+		 "1,pingpong,unix,100,1,ok,100,10,9,0.1%s,printed,msgs_per_s;rtt_mean_us\n"
+		 "1,pingpong,unix,100,2,ok,110,11,10,0.1%s,printed,rtt_mean_us\n"
+		 "1,pingpong,unix,100,3,ok,120,,,0.1%s,process,\n"
+		 "2,stream,unix,100,1,ok,1000,,,1%s,worker,\n"
+		 "2,stream,unix,100,2,ok,1100,,,1.1%s,worker,\n",
+		 with_rtt_cpu ? ",cpu_us_per_rtt" : "", with_rtt_cpu ? ",5" : "",
+		 with_rtt_cpu ? ",5" : "", with_rtt_cpu ? ",5" : "", with_rtt_cpu ? "," : "",
+		 with_rtt_cpu ? "," : "");
+	write_file(dir, "results.csv", csv);
+	return dir;
+}
+
+static char *report_page(const char *dir, struct report *r)
+{
+	char err[512], path[512];
+
+	if (report_load(r, dir, NULL, err, sizeof(err)) < 0 || markdown_write(r, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	return slurp(path);
+}
+
+/* Before cpu_us_per_rtt was a column, stream rates were timed from the
+ * receiver's first read: the page says so when it has stream figures.
+ * (tests/data/golden has no cpu_us_per_rtt but no stream either: its page,
+ * test_golden_markdown_page, has no such line.) */
+static void test_older_stream_rates_noted(void **state)
+{
+	struct report r;
+	char err[512], *dir = provenance_folder(0), *page = report_page(dir, &r);
+
+	(void)state;
+	assert_true(r.before_stream_fix);
+	assert_true(report_stale_stream_rates(&r));
+	report_release(&r);
+	assert_non_null(strstr(page, "\n**This run folder predates the fixed stream rate** (its "
+			       "results.csv has no `cpu_us_per_rtt` column): its stream msgs_per_s "
+			       "and mib_per_s were timed from the receiver's first read"));
+	assert_true(strstr(page, "predates") < strstr(page, "Each figure is the median"));
+	free(page);
+	remove_tree(dir);
+	/* the same rows with the column: timed the new way, no line */
+	dir = provenance_folder(1);
+	page = report_page(dir, &r);
+	assert_false(r.before_stream_fix || report_stale_stream_rates(&r));
+	report_release(&r);
+	assert_null(strstr(page, "predates"));
+	free(page);
+	remove_tree(dir);
+	dir = golden_copy();
+	if (report_load(&r, dir, NULL, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_true(r.before_stream_fix && !report_stale_stream_rates(&r));
+	report_release(&r);
+	remove_tree(dir);
+}
+
 static void test_gnuplot_quote(void **state)
 {
 	char out[256];
@@ -250,6 +336,7 @@ int main(void)
 		cmocka_unit_test(test_golden_cells_and_pairs),
 		cmocka_unit_test(test_golden_markdown_page),
 		cmocka_unit_test(test_report_options),
+		cmocka_unit_test(test_older_stream_rates_noted),
 		cmocka_unit_test(test_gnuplot_quote),
 		cmocka_unit_test(test_human_units),
 	};
