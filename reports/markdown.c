@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAXV 4096
+/* beside a figure the programs printed: apart from `~` and the dagger */
+#define PRINTED_MARK "ᵖ"
 
 /* Three significant digits, keeping trailing zeros: 10.0, 1.23, 123. */
 static void sig3(double v, char *buf, size_t len)
@@ -170,6 +172,14 @@ static int leaves_out_lost(const struct rcell *c, int m)
 	return round_trip_metric(m) && c->st[m].n > 0 && c->lost > 0;
 }
 
+/* A cell's figure of metric m that comes, in some successful repetition,
+ * from what its program clients printed: marked, and the mark explained
+ * in the header (printed_legend). */
+static int printed_by_programs(const struct rcell *c, int m)
+{
+	return c->st[m].n > 0 && c->printed[m] > 0;
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -185,6 +195,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	/* one repetition has no interval to speak of */
 	markdown_format_metric(matrix_metrics[m], s->median,
 			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
+	if (printed_by_programs(c, m))
+		strcat(marks, " " PRINTED_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -490,6 +502,24 @@ static void pattern_section(struct page *p)
 	}
 }
 
+/* The key to PRINTED_MARK, when a figure has it. */
+static void printed_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (printed_by_programs(&r->cells[i], m)) {
+				fputs("\n`" PRINTED_MARK "`: figures the programs printed themselves "
+				      "(their `result:` patterns) in some or all of the cell's "
+				      "successful repetitions, not measured by matrix; combined over "
+				      "clients so that they mean what the built-in figures mean: rates "
+				      "as all messages over the longest client's window, means weighted "
+				      "by each client's share of the count, the largest maximum (a "
+				      "percentile printed by several clients cannot be combined and is "
+				      "left empty).\n", f);
+				return;
+			}
+}
+
 /* The header's key to the figures, the ratios and the marks. */
 static void legend(const struct report *r, FILE *f)
 {
@@ -506,6 +536,7 @@ static void legend(const struct report *r, FILE *f)
 		"lower bound stands beside the interval (≥56%% for 3 and 3). `~`: CV above %.4g%% "
 		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
 		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
+	printed_legend(r, f);
 }
 
 static void header(const struct report *r, FILE *f)

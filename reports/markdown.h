@@ -12,10 +12,11 @@
  * width of its interval" in human units, then one column per ratio of that
  * metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)" with
  * the level its interval is sure of (rounded down) when that is below 95%.
- * RTT figures that leave lost requests out carry "†", noisy cells (CV
- * above report.noisy_cv) "~", partly failed ones "(k/n ok)", failed ones
- * "failed: STATUS": marked, never hidden.  Last, each ratio's geometric
- * mean over its cell pairs, as the headline.
+ * Figures the program clients printed carry "ᵖ", RTT figures that leave
+ * lost requests out "†", noisy cells (CV above report.noisy_cv) "~",
+ * partly failed ones "(k/n ok)", failed ones "failed: STATUS": marked,
+ * never hidden.  Last, each ratio's geometric mean over its cell pairs, as
+ * the headline.
  */
 #ifndef MATRIX_MARKDOWN_H
 #define MATRIX_MARKDOWN_H

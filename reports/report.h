@@ -38,6 +38,13 @@ struct rcell {
 	 * transport, or an older results.csv without the column).  A lost
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
+	/* results.csv's measured_by of the successful repetitions: "worker",
+	 * "process" or "printed" when they agree, "mixed" when not, "" in an
+	 * older file without the column (see results.h) */
+	char measured_by[16];
+	/* of the values in vals[m], how many the program clients printed
+	 * themselves (m named in that repetition's printed_metrics) */
+	size_t printed[MATRIX_NMETRICS];
 };
 
 struct rratio_def {

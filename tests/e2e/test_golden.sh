@@ -212,6 +212,7 @@ MD
 		die "summary.md does not say once that its stream rates predate the fix"
 	[ "$(grep -n 'predates' out/summary.md | cut -d: -f1)" -lt "$(grep -n '^Each figure' out/summary.md | cut -d: -f1)" ] ||
 		die "the older-stream line is not above the key"
+	grep -q 'ᵖ' out/summary.md && die "summary.md marks a figure as printed in a run without program clients"
 	grep -q '^### round-trip time, median (p50)$' <(sed -n '/^## stream$/,$p' out/summary.md) &&
 		die "summary.md: an RTT table for stream cells, which have no RTT"
 	return 0

@@ -255,6 +255,35 @@ static char *report_page(const char *dir, struct report *r)
 	return slurp(path);
 }
 
+/* Figures the programs printed are marked apart, with a key in the header;
+ * built-in ones are not. */
+static void test_printed_figures_marked(void **state)
+{
+	struct report r;
+	char *dir = provenance_folder(1), *page = report_page(dir, &r);
+	int msgs = matrix_metric_index("msgs_per_s"), mean = matrix_metric_index("rtt_mean_us");
+
+	(void)state;
+	assert_string_equal(r.cells[0].measured_by, "mixed");	/* printed, printed, process */
+	assert_string_equal(r.cells[1].measured_by, "worker");
+	assert_int_equal(r.cells[0].printed[msgs], 1);
+	assert_int_equal(r.cells[0].printed[mean], 2);
+	assert_int_equal(r.cells[0].printed[matrix_metric_index("rtt_p50_us")], 0);
+	assert_int_equal(r.cells[1].printed[msgs], 0);
+	assert_false(r.before_stream_fix);
+	assert_false(report_stale_stream_rates(&r));
+	report_release(&r);
+	if (!strstr(page, "| pingpong | 110 ± 10 msg/s ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 10.5 ± 0.5 µs ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 9.50 ± 0.50 µs |\n") ||
+	    !strstr(page, "| stream | 1.05k ± 0.05k msg/s |\n"))
+		fail_msg("marks of printed figures wrong in:\n%s", page);
+	assert_non_null(strstr(page, "\n`ᵖ`: figures the programs printed themselves"));
+	assert_null(strstr(page, "predates"));	/* it has cpu_us_per_rtt */
+	free(page);
+	remove_tree(dir);
+}
+
 /* Before cpu_us_per_rtt was a column, stream rates were timed from the
  * receiver's first read: the page says so when it has stream figures.
  * (tests/data/golden has no cpu_us_per_rtt but no stream either: its page,
@@ -336,6 +365,7 @@ int main(void)
 		cmocka_unit_test(test_golden_cells_and_pairs),
 		cmocka_unit_test(test_golden_markdown_page),
 		cmocka_unit_test(test_report_options),
+		cmocka_unit_test(test_printed_figures_marked),
 		cmocka_unit_test(test_older_stream_rates_noted),
 		cmocka_unit_test(test_gnuplot_quote),
 		cmocka_unit_test(test_human_units),
