@@ -11,6 +11,8 @@
 #include <string.h>
 
 #define MAXV 4096
+/* beside a figure the programs printed: apart from `~` and the dagger */
+#define PRINTED_MARK "ᵖ"
 
 /* Three significant digits, keeping trailing zeros: 10.0, 1.23, 123. */
 static void sig3(double v, char *buf, size_t len)
@@ -170,6 +172,14 @@ static int leaves_out_lost(const struct rcell *c, int m)
 	return round_trip_metric(m) && c->st[m].n > 0 && c->lost > 0;
 }
 
+/* A cell's figure of metric m that comes, in some successful repetition,
+ * from what its program clients printed: marked, and the mark explained
+ * in the header (printed_legend). */
+static int printed_by_programs(const struct rcell *c, int m)
+{
+	return c->st[m].n > 0 && c->printed[m] > 0;
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -185,6 +195,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	/* one repetition has no interval to speak of */
 	markdown_format_metric(matrix_metrics[m], s->median,
 			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
+	if (printed_by_programs(c, m))
+		strcat(marks, " " PRINTED_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -203,8 +215,8 @@ static void ratio_text(const struct rpair *p, char *buf, size_t len)
 	else if (isnan(p->lo))
 		snprintf(buf, len, "%.2f×", p->ratio);
 	else if (p->level < STATS_LEVEL - 1e-12)	/* too few repetitions: say so */
-		snprintf(buf, len, "%.2f× (%.2f–%.2f, %.4g%%)", p->ratio, p->lo, p->hi,
-			 p->level * 100);
+		snprintf(buf, len, "%.2f× (%.2f–%.2f, ≥%.0f%%)", p->ratio, p->lo, p->hi,
+			 floor(p->level * 100 + 1e-9));	/* a lower bound rounds down */
 	else
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
@@ -490,6 +502,43 @@ static void pattern_section(struct page *p)
 	}
 }
 
+/* The key to PRINTED_MARK, when a figure has it. */
+static void printed_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (printed_by_programs(&r->cells[i], m)) {
+				fputs("\n`" PRINTED_MARK "`: figures the programs printed themselves "
+				      "(their `result:` patterns) in some or all of the cell's "
+				      "successful repetitions, not measured by matrix; combined over "
+				      "clients so that they mean what the built-in figures mean: rates "
+				      "as all messages over the longest client's window, means weighted "
+				      "by each client's share of the count, the largest maximum (a "
+				      "percentile printed by several clients cannot be combined and is "
+				      "left empty).\n", f);
+				return;
+			}
+}
+
+/* The header's key to the figures, the ratios and the marks. */
+static void legend(const struct report *r, FILE *f)
+{
+	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
+		"width of the order-statistic interval of that median, whose confidence depends on "
+		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
+		"each table", STATS_LEVEL * 100);
+	fprintf(f, ". Ratios are ratios of medians. A ratio's interval is made of the two "
+		"cells' own intervals of the median, each at %.4g%%: from the numerator's lower end "
+		"over the denominator's upper end to the numerator's upper end over the "
+		"denominator's lower end. It assumes nothing about the shape of either cell's "
+		"distribution and holds the true ratio with at least the product of the two "
+		"confidences: %.4g%% needs 7 or more repetitions on each side, and below that the "
+		"lower bound stands beside the interval (≥56%% for 3 and 3). `~`: CV above %.4g%% "
+		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
+		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
+	printed_legend(r, f);
+}
+
 static void header(const struct report *r, FILE *f)
 {
 	fprintf(f, "# %s\n\n", r->m.name);
@@ -510,17 +559,12 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
-	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
-		"width of the order-statistic interval of that median, whose confidence depends on "
-		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
-		"each table", STATS_LEVEL * 100);
-	fprintf(f, ". Ratios are ratios of medians, with a distribution-free interval (Moses' "
-		"interval for a shift, on logarithms; it assumes the two cells differ by a factor) "
-		"that covers the true ratio with at least %.4g%% confidence; with too few "
-		"repetitions for that, it is the widest one, with its real confidence beside it "
-		"(90%% for 3 and 3). "
-		"`~`: CV above %.4g%% (noisy); `(k/n ok)`: k of n repetitions succeeded.\n",
-		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
+	if (report_stale_stream_rates(r))
+		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
+			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "
+			"from the receiver's first read, leaving out what that read found queued, and "
+			"may read high (1.5x to 2.7x the senders' rate over tcp); rerun those cells.\n");
+	legend(r, f);
 }
 
 static void headline(const struct report *r, FILE *f)

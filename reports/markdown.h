@@ -3,15 +3,20 @@
  * that also renders as Markdown.
  *
  * A header (matrix name, description, host, kernel, CPU, date, tool
- * version), then per pattern a pivot table per metric shaped like the
- * source experiments' tables: one row per combination of the dimensions
- * that vary (other than the column dimension), one column per value of the
- * column dimension (transport, or the first ratio's dimension), each
- * "median ± half the width of its interval" in human units, then one column
- * per ratio of that metric, written "5.70× (5.1–6.3)".  Noisy cells (CV
- * above report.noisy_cv) carry "~", partly failed ones "(k/n ok)", failed
- * ones "failed: STATUS": marked, never hidden.  Last, each ratio's
- * geometric mean over its cell pairs, as the headline.
+ * version; a line when the folder's stream rates predate the fix, see
+ * report_stale_stream_rates; the key to figures, intervals and marks), then
+ * per pattern a pivot table per metric shaped like the source experiments'
+ * tables: one row per combination of the dimensions that vary (other than
+ * the column dimension), one column per value of the column dimension
+ * (transport, or the first ratio's dimension), each "median ± half the
+ * width of its interval" in human units, then one column per ratio of that
+ * metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)" with
+ * the level its interval is sure of (rounded down) when that is below 95%.
+ * Figures the program clients printed carry "ᵖ", RTT figures that leave
+ * lost requests out "†", noisy cells (CV above report.noisy_cv) "~",
+ * partly failed ones "(k/n ok)", failed ones "failed: STATUS": marked,
+ * never hidden.  Last, each ratio's geometric mean over its cell pairs, as
+ * the headline.
  */
 #ifndef MATRIX_MARKDOWN_H
 #define MATRIX_MARKDOWN_H

@@ -19,6 +19,16 @@ const char *report_meta(const struct report *r, const char *key)
 	return "";
 }
 
+int report_stale_stream_rates(const struct report *r)
+{
+	int d = report_dim(r, "pattern");
+
+	for (size_t i = 0; r->before_stream_fix && d >= 0 && i < r->ncells; i++)
+		if (!strcmp(r->cells[i].dims[d], "stream") && r->cells[i].nokreps)
+			return 1;
+	return 0;
+}
+
 int report_dim(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ndims; i++)
@@ -133,6 +143,7 @@ struct columns {
 	int pattern;			/* -1: no pattern column (pingpong) */
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
 	int lost, rtt_samples;		/* -1: likewise */
+	int measured_by, printed_metrics;	/* -1: likewise */
 };
 
 /* The columns of results.csv, and its dimension names (the columns between
@@ -161,6 +172,9 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
 	col->lost = csv_table_col(t, "lost");
 	col->rtt_samples = csv_table_col(t, "rtt_samples");
+	col->measured_by = csv_table_col(t, "measured_by");
+	col->printed_metrics = csv_table_col(t, "printed_metrics");
+	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
 }
 
@@ -198,6 +212,32 @@ static void older_cpu_figures(char **row, const struct columns *col, double *v)
 	v[per_msg] = v[per_msg] / 2;
 }
 
+/* Who measured a successful repetition, already counted in c->nokreps:
+ * its measured_by into the cell's, and in printed[m] each metric m named in
+ * its printed_metrics whose figure v[m] it has. */
+static void add_provenance(struct rcell *c, char **row, const struct columns *col,
+			   const double *v)
+{
+	if (col->measured_by >= 0) {
+		const char *by = row[col->measured_by];
+		if (c->nokreps == 1)
+			snprintf(c->measured_by, sizeof(c->measured_by), "%s", by);
+		else if (strcmp(c->measured_by, by))
+			snprintf(c->measured_by, sizeof(c->measured_by), "mixed");
+	}
+	if (col->printed_metrics < 0)
+		return;
+	for (const char *s = row[col->printed_metrics]; *s;) {
+		size_t len = strcspn(s, ";");
+		char name[64];
+		int m;
+		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), s);
+		if ((m = matrix_metric_index(name)) >= 0 && !isnan(v[m]))
+			c->printed[m]++;
+		s += len + (s[len] == ';');
+	}
+}
+
 /* A successful repetition (results.csv line `line`) added to its cell:
  * its number, and every figure it has; -1 with err. */
 static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct columns *col,
@@ -222,6 +262,7 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 		}
 	}
 	older_cpu_figures(row, col, v);
+	add_provenance(c, row, col, v);
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 		double *nv;
 		if (isnan(v[m]))

@@ -38,6 +38,13 @@ struct rcell {
 	 * transport, or an older results.csv without the column).  A lost
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
+	/* results.csv's measured_by of the successful repetitions: "worker",
+	 * "process" or "printed" when they agree, "mixed" when not, "" in an
+	 * older file without the column (see results.h) */
+	char measured_by[16];
+	/* of the values in vals[m], how many the program clients printed
+	 * themselves (m named in that repetition's printed_metrics) */
+	size_t printed[MATRIX_NMETRICS];
 };
 
 struct rratio_def {
@@ -76,6 +83,11 @@ struct report {
 	struct { char *key, *value; } *meta;
 	size_t nmeta;
 	int dropped_row;		/* results.csv ended in a row cut short */
+	/* results.csv has no cpu_us_per_rtt column: it was written before the
+	 * stream rate was fixed, when a receiver's msgs_per_s and mib_per_s
+	 * were timed from its first read (README, "Figures in older run
+	 * folders"); report_stale_stream_rates says whether that matters */
+	int before_stream_fix;
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and
@@ -91,6 +103,10 @@ void report_release(struct report *r);
 
 /* A fact from meta.csv, or "" */
 const char *report_meta(const struct report *r, const char *key);
+/* Does the run have stream figures timed the old way (before_stream_fix
+ * and a stream cell with a successful repetition)?  They may read high and
+ * cannot be recomputed: the summary says so. */
+int report_stale_stream_rates(const struct report *r);
 /* Index of a dimension column, or -1. */
 int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into

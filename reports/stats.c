@@ -1,4 +1,5 @@
-/* Medians, order-statistic intervals, ratio intervals: see stats.h. */
+/* Medians, order-statistic intervals, ratio intervals, the Mann-Whitney
+ * distribution: see stats.h. */
 #include "stats.h"
 
 #include <math.h>
@@ -166,41 +167,6 @@ double stats_mw_cdf(size_t m, size_t n, size_t u)
 	return v;
 }
 
-/* The coverage of [D(k), D(mn+1-k)]: from cdf, the exact P(U <= u) for
- * u < k, or without it from the normal approximation. */
-static double rank_cover(size_t m, size_t n, const double *cdf, size_t k)
-{
-	return 1 - 2 * (cdf ? cdf[k - 1] : mw_normal_cdf(m, n, k - 1));
-}
-
-size_t stats_ratio_rank(size_t m, size_t n, double level, double *achieved)
-{
-	size_t lo = 1, hi = (m * n + 1) / 2;	/* D(k) <= D(mn+1-k) */
-	double *cdf = NULL;
-
-	*achieved = NAN;
-	if (!m || !n)
-		return 0;
-	if (mw_is_exact(m, n) &&
-	    (!(cdf = malloc(hi * sizeof(*cdf))) || mw_exact_cdf(m, n, hi - 1, cdf) < 0)) {
-		free(cdf);
-		return 0;
-	}
-	/* the coverage falls as k grows: bisect for the largest k that still
-	 * reaches the level, or keep the widest (k = 1) when none does.  The
-	 * 1e-12 keeps a coverage of exactly `level` from rounding below it. */
-	while (lo < hi) {
-		size_t mid = lo + (hi - lo + 1) / 2;
-		if (rank_cover(m, n, cdf, mid) >= level - 1e-12)
-			lo = mid;
-		else
-			hi = mid - 1;
-	}
-	*achieved = rank_cover(m, n, cdf, lo);
-	free(cdf);
-	return lo;
-}
-
 /* The values of v that are not NaN, into a new array (*n of them); NULL
  * when memory runs out. */
 static double *present(const double *v, size_t nv, size_t *n)
@@ -214,38 +180,22 @@ static double *present(const double *v, size_t nv, size_t *n)
 	return x;
 }
 
-/* [D(k), D(mn+1-k)] of the sorted pairwise ratios a(i) / b(j), all
- * positive; -1 when memory runs out. */
-static int pairwise_interval(const double *a, size_t m, const double *b, size_t n, size_t k,
-			     double *lo, double *hi)
+static double min2(double x, double y)
 {
-	double *d;
-
-	if (!(d = malloc(m * n * sizeof(*d))))
-		return -1;
-	for (size_t i = 0; i < m; i++)
-		for (size_t j = 0; j < n; j++)
-			d[i * n + j] = a[i] / b[j];
-	qsort(d, m * n, sizeof(*d), cmp_double);
-	*lo = d[k - 1];
-	*hi = d[m * n - k];
-	free(d);
-	return 0;
+	return x < y ? x : y;
 }
 
-static int all_positive(const double *v, size_t n)
+static double max2(double x, double y)
 {
-	for (size_t i = 0; i < n; i++)
-		if (!(v[i] > 0 && isfinite(v[i])))
-			return 0;
-	return 1;
+	return x > y ? x : y;
 }
 
 int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, double level,
 		   double *ratio, double *lo, double *hi, double *achieved)
 {
-	size_t m, n, k;
-	double *a = present(num, nn, &m), *b = present(den, nd, &n), lvl, l, h;
+	size_t m, n;
+	double *a = present(num, nn, &m), *b = present(den, nd, &n);
+	double side = sqrt(level), nlo, nhi, nlvl, dlo, dhi, dlvl;
 	int rc = -1;
 
 	*ratio = *lo = *hi = *achieved = NAN;
@@ -257,16 +207,15 @@ int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, d
 		goto out;
 	*ratio = stats_median_sorted(a, m) / stats_median_sorted(b, n);
 	rc = 0;
-	if (!all_positive(a, m) || !all_positive(b, n) ||
-	    (double)m * (double)n > STATS_RATIO_MAX_PAIRS ||
-	    !(k = stats_ratio_rank(m, n, level, &lvl)) || pairwise_interval(a, m, b, n, k, &l, &h) < 0)
+	stats_median_ci(a, m, side, &nlo, &nhi, &nlvl);
+	stats_median_ci(b, n, side, &dlo, &dhi, &dlvl);
+	if (!(dlo > 0))		/* a denominator that may be 0 bounds no ratio */
 		goto out;
-	/* the figure is the ratio of medians, not the Hodges-Lehmann estimate
-	 * (the median of the pairwise ratios): an interval that misses it is
-	 * widened to hold it, which can only raise its coverage */
-	*lo = l < *ratio ? l : *ratio;
-	*hi = h > *ratio ? h : *ratio;
-	*achieved = lvl;
+	/* num / den over the box [nlo, nhi] x [dlo, dhi], den > 0: its least
+	 * and greatest values are at corners, whatever num's sign */
+	*lo = min2(nlo / dhi, nlo / dlo);
+	*hi = max2(nhi / dlo, nhi / dhi);
+	*achieved = nlvl * dlvl;
 out:
 	free(a), free(b);
 	return rc;

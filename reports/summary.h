@@ -20,7 +20,9 @@
  *                 (its interval, stats.h), n_num, n_den, pairs = 1,
  *                 resamples and seed (empty: kept for readers of the
  *                 bootstrap interval this replaced), ci_level (the
- *                 interval's real coverage); then one row (scope = geomean)
+ *                 coverage the interval is sure of: it holds the true
+ *                 ratio of medians at least this often, stats.h); then
+ *                 one row (scope = geomean)
  *                 with the geometric mean over the pairs in `ratio` and
  *                 their number in `pairs`.
  *

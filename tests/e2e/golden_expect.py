@@ -17,13 +17,15 @@ then the table's lines as they must appear (header, then every data row, in
 order; the |---| line is left out), then optionally the lines that must
 stand under the table, all of them (up to the next heading, blank lines
 aside).  A cell written "R× (*)" is a ratio with an interval at 95% or
-more: the page must show "R× (L–H)" with L <= R <= H; "R× (*, P%)" one
-whose interval has only P%, which the page must show as "R× (L–H, P%)".
+more: the page must show "R× (L–H)" with L <= R <= H; "R× (*, ≥P%)" one
+whose interval is sure of only P% (rounded down), which the page must show
+as "R× (L–H, ≥P%)".
 
-The interval of a ratio is recomputed from scratch: Moses' interval for a
-shift of logarithms, from all pairwise ratios and the exact distribution of
-the Mann-Whitney U (a Gaussian binomial coefficient in exact integers, not
-the tool's counting recursion), widened to hold the ratio of medians.
+The interval of a ratio is recomputed from scratch: each cell's
+order-statistic interval of its median, with the largest k whose exact
+coverage c (a fraction of binomial counts) has c * c >= 95%, so that the
+two together reach 95%; then the least and the greatest of the four ratios
+of their ends, at the product of the two coverages.
 """
 import csv
 import math
@@ -89,17 +91,23 @@ def require_cols(path, header, cols):
 
 # ---- statistics, from scratch ----
 
-def median_ci(sorted_vals):
+def order_interval(sorted_vals, enough):
     """Order-statistic interval [x(k), x(n+1-k)]: the largest k whose
-    coverage 1 - 2 P(Binom(n, 1/2) <= k-1) is at least LEVEL; k = 1 when
-    none is.  Returns (lo, hi, coverage), exact binomial sums."""
+    coverage 1 - 2 P(Binom(n, 1/2) <= k-1), an exact fraction, is enough;
+    k = 1 when none is.  Returns (lo, hi, coverage as a fraction)."""
     n = len(sorted_vals)
     cover = lambda k: 1 - 2 * Fraction(sum(comb(n, i) for i in range(k)), 2 ** n)
     best = 1
     for k in range(1, (n + 1) // 2 + 1):
-        if cover(k) >= Fraction(LEVEL):
+        if enough(cover(k)):
             best = k
-    return sorted_vals[best - 1], sorted_vals[n - best], float(cover(best))
+    return sorted_vals[best - 1], sorted_vals[n - best], cover(best)
+
+
+def median_ci(sorted_vals):
+    """The interval of a median at LEVEL: (lo, hi, coverage)."""
+    lo, hi, c = order_interval(sorted_vals, lambda c: c >= Fraction(LEVEL))
+    return lo, hi, float(c)
 
 
 def summarize(vals):
@@ -251,39 +259,23 @@ def check_summary(d, noisy_cv):
 
 # ---- ratios.csv ----
 
-def mann_whitney_counts(m, n):
-    """How many of the C(m+n, m) orderings of samples of m and n give
-    U = u, for u = 0..mn: the coefficients of the Gaussian binomial
-    [m+n choose m]_q = prod over i = 1..m of (1 - q^(n+i)) / (1 - q^i), as
-    a power series in exact integers."""
-    deg = m * n
-    p = [1] + [0] * deg
-    for i in range(1, m + 1):
-        for u in range(deg, n + i - 1, -1):	# times (1 - q^(n+i))
-            p[u] -= p[u - n - i]
-        for u in range(i, deg + 1):		# over (1 - q^i)
-            p[u] += p[u - i]
-    if sum(p) != comb(m + n, m) or p != p[::-1] or min(p) < 0:
-        raise AssertionError("U counts for %d, %d are wrong" % (m, n))
-    return p
-
-
 def ratio_ci(a, b):
-    """Moses' interval of the ratio num/den, assuming the two differ by a
-    factor: of the sorted pairwise ratios D, [D(k), D(mn+1-k)] with the
-    largest k whose coverage 1 - 2 P(U <= k-1) is at least LEVEL, k = 1
-    when none is; widened to hold the ratio of medians.  Returns (lo, hi,
-    coverage)."""
-    m, n = len(a), len(b)
-    counts, total = mann_whitney_counts(m, n), comb(m + n, m)
-    cover = lambda k: 1 - 2 * Fraction(sum(counts[:k]), total)
-    best = 1
-    for k in range(1, (m * n + 1) // 2 + 1):
-        if cover(k) >= Fraction(LEVEL):
-            best = k
-    d = sorted(x / y for x in a for y in b)
-    r = statistics.median(a) / statistics.median(b)
-    return min(d[best - 1], r), max(d[m * n - best], r), float(cover(best))
+    """The interval of the ratio of medians num/den from the two cells' own
+    intervals of the median, each at sqrt(LEVEL) (c * c >= LEVEL, exactly):
+    if both hold their true medians, every ratio of a value in the first
+    over one in the second, the true ratio among them, lies between the
+    least and the greatest of the four ratios of their ends (the second
+    interval above 0).  The cells are independent, so that happens with
+    probability at least the product of the two coverages.  Returns (lo,
+    hi, coverage), all NaN when the denominator's interval reaches 0."""
+    enough = lambda c: c * c >= Fraction(str(LEVEL))
+    nlo, nhi, ncover = order_interval(sorted(a), enough)
+    dlo, dhi, dcover = order_interval(sorted(b), enough)
+    if not dlo > 0:
+        nan = float("nan")
+        return nan, nan, nan
+    ends = [Fraction(x) / Fraction(y) for x in (nlo, nhi) for y in (dlo, dhi)]
+    return float(min(ends)), float(max(ends)), float(ncover * dcover)
 
 
 def check_ratios(d, defs):
@@ -315,8 +307,7 @@ def check_ratios(d, defs):
             if a and b and statistics.median(b) != 0:
                 ratio = statistics.median(a) / statistics.median(b)
                 logs.append(ratio)
-                if min(a) > 0 and min(b) > 0:
-                    lo, hi, level = ratio_ci(a, b)
+                lo, hi, level = ratio_ci(a, b)
             e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
                  "denominator": den, "scope": "cell", "num_cell": str(c.number),
                  "den_cell": str(o.number), "ratio": ratio, "ci_lo": lo, "ci_hi": hi,
@@ -373,8 +364,8 @@ def md_cells(line):
     return [c.strip() for c in s[1:-1].split(" | ")]
 
 
-RATIO_IV = re.compile(r"^(\d+\.\d\d)× \((\d+\.\d\d)–(\d+\.\d\d)(?:, ([\d.]+%))?\)$")
-RATIO_SPEC = re.compile(r"^(\d+\.\d\d×) \(\*(?:, ([\d.]+%))?\)$")
+RATIO_IV = re.compile(r"^(\d+\.\d\d)× \((-?\d+\.\d\d)–(-?\d+\.\d\d)(?:, (≥\d+%))?\)$")
+RATIO_SPEC = re.compile(r"^(\d+\.\d\d×) \(\*(?:, (≥\d+%))?\)$")
 
 
 def check_md(path, spec):

@@ -140,15 +140,28 @@ t_golden7_ratios_csv_values() {
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ratio 2.041338583	# 10370 / 5080
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 den_cell 3
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 n_den 10
-	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.957430	# 1 - 2 * 6882/323323 (k = 30)
+	# each side's interval of the median at sqrt(95%): unix 12 values, k = 2
+	# ([9800, 11800] at 1 - 2 * 13/4096; k = 3 has only 96.14%); tcp 10
+	# values, k = 2 ([4900, 5300] at 1 - 2 * 11/1024); the ratio's interval
+	# is [9800 / 5300, 11800 / 4900], sure of 4070/4096 x 1002/1024
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ci_lo 1.849056604
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ci_hi 2.408163265
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.972304
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 resamples ""	# no bootstrap any more
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 ci_level ""
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 ratio ""		# tcp 1KiB failed
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=2 n_den 0
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ratio 0.6560582275	# 459700 / 700700
+	# unix 8 values: [min, max] = [430000, 512000] at 1 - 2/256; tcp 12:
+	# [684000, 725000] at 1 - 2 * 13/4096
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ci_lo 0.5931034483	# 430000 / 725000
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ci_hi 0.7485380117	# 512000 / 684000
+	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ci_level 0.985889
 	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= ratio 1.157254066
 	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= pairs 2
 	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ratio 0.4843348742	# 94.3 / 194.7
+	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_lo 0.4100397614	# 82.5 / 201.2
+	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_hi 0.5394594595	# 99.8 / 185.0
 	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=6" ratio ""	# streams have no RTT
 	expect_at $r "name=UNIX/TCP p50,scope=geomean,num_cell=" pairs 1
 	expect_at $r name=1KiB/16,scope=cell,num_cell=2 ratio 0.8698167792	# 9020 / 10370
@@ -193,6 +206,13 @@ Intervals of the median: 98.83% confidence with 11 repetitions, 99.22% with 8.
 | 1KiB/16 | msgs_per_s | 0.87× | 1 |
 MD
 	grep -qF '`~`: CV above 5% (noisy)' out/summary.md || die "summary.md does not state noisy_cv 5%"
+	# no cpu_us_per_rtt column, and stream rows: their rates were timed
+	# the old way, which the page says once, above the key
+	[ "$(grep -c '^\*\*This run folder predates the fixed stream rate\*\* (its results.csv has no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed from the receiver.s first read' out/summary.md)" -eq 1 ] ||
+		die "summary.md does not say once that its stream rates predate the fix"
+	[ "$(grep -n 'predates' out/summary.md | cut -d: -f1)" -lt "$(grep -n '^Each figure' out/summary.md | cut -d: -f1)" ] ||
+		die "the older-stream line is not above the key"
+	grep -q 'ᵖ' out/summary.md && die "summary.md marks a figure as printed in a run without program clients"
 	grep -q '^### round-trip time, median (p50)$' <(sed -n '/^## stream$/,$p' out/summary.md) &&
 		die "summary.md: an RTT table for stream cells, which have no RTT"
 	return 0
@@ -306,24 +326,26 @@ t_golden_old_layout_values() {
 	expect_at out/summary.csv cell=1 sent_msgs_per_s_median ""
 	expect_rows out/ratios.csv 6
 	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ratio 2
-	# 3 and 3: no k reaches 95%, so k = 1: [min/max, max/min] at 1 - 2/20
+	# 3 and 3: no side reaches sqrt(95%), so each is [min, max] at 1 - 2/8,
+	# and the ratio's interval [min/max, max/min] is sure of (3/4)^2
 	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_lo 1.111111111	# 1000 / 900
 	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_hi 2.4		# 1200 / 500
-	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.9
+	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ci_level 0.5625
 	expect_at out/ratios.csv "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_lo 0.4166666667	# 10 / 24
 	expect_at out/ratios.csv "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_hi 0.6		# 12 / 20
 	expect_at out/ratios.csv name=UNIX/TCP,scope=geomean,num_cell= ci_level ""
 	grep -q '†' out/summary.md && die "summary.md notes lost requests of a run without the column"
+	grep -q 'predates' out/summary.md && die "summary.md speaks of stream rates in a run without streams"
 	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md differs from the hand-written rows (above)"
 ## pingpong
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
-| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*, 90%) |
+| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*, ≥56%) |
 | 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |
 Intervals of the median: 75% confidence with 3 repetitions, 50% with 2 (95% needs 6 or more).
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
-| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*, 90%) |
+| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*, ≥56%) |
 | 1KiB | 21.0 ± 1.0 µs (2/3 ok) | failed: timeout | - |
 ## Ratios over all cells
 | ratio | metric | geometric mean | cell pairs measured |

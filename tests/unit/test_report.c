@@ -99,10 +99,11 @@ static void test_golden_cells_and_pairs(void **state)
 	assert_int_equal(r.pairs[0].num->number, 1);
 	assert_int_equal(r.pairs[0].den->number, 3);
 	assert_float_equal(r.pairs[0].ratio, 1100.0 / 550, 1e-9);
-	/* 3 and 3 repetitions: the widest interval, at 1 - 2/20 */
+	/* 3 and 3 repetitions: each side [min, max] at 1 - 2/8, so the ratio's
+	 * interval is [1000 / 900, 1200 / 500] at (3/4)^2 at least */
 	assert_float_equal(r.pairs[0].lo, 1000.0 / 900, 1e-12);
 	assert_float_equal(r.pairs[0].hi, 1200.0 / 500, 1e-12);
-	assert_float_equal(r.pairs[0].level, 0.9, 1e-12);
+	assert_float_equal(r.pairs[0].level, 0.5625, 1e-12);
 	assert_true(isnan(r.pairs[1].ratio));	/* 2 vs 4: tcp side failed */
 	assert_true(isnan(r.pairs[1].level));
 	assert_float_equal(r.defs[0].geomean, 2, 1e-9);
@@ -160,9 +161,10 @@ static void test_golden_markdown_page(void **state)
 	char *got = slurp(path), *want = slurp("tests/data/golden-summary.md");
 	int differs = first_difference(got, want, msg, sizeof(msg));
 	/* the pivot: a row per size, a column per transport, then the ratio,
-	 * whose interval at 3 and 3 is [1000 / 900, 1200 / 500] at 1 - 2/20 */
+	 * whose interval at 3 and 3 is [1000 / 900, 1200 / 500] at 56.25% or
+	 * more, a lower bound shown rounded down */
 	int pivot = strstr(got, "| size | unix | tcp | UNIX/TCP |\n|---|---:|---:|---:|\n"
-			   "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40, 90%) |\n"
+			   "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40, ≥56%) |\n"
 			   "| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |\n") != NULL;
 	free(got);
 	free(want);
@@ -199,6 +201,121 @@ static void test_report_options(void **state)
 	report_release(&r);
 	assert_int_equal(report_load(&r, "/nonexistent/run", NULL, err, sizeof(err)), -1);
 	assert_non_null(strstr(err, "/nonexistent/run"));
+	remove_tree(dir);
+}
+
+static void write_file(const char *dir, const char *name, const char *text)
+{
+	char path[256];
+	FILE *f;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	assert_non_null(f = fopen(path, "w"));
+	fputs(text, f);
+	assert_int_equal(fclose(f), 0);
+}
+
+/*
+ * A hand-made run folder: a pingpong cell whose program clients printed
+ * msgs_per_s in rep 1 and rtt_mean_us in reps 1 and 2 (rep 3 timed from
+ * spawn to exit: measured_by process, no RTT), and a stream cell measured
+ * by matrix's own workers.  cpu_us_per_rtt is a column or not (with_rtt_cpu).
+ */
+static char *provenance_folder(int with_rtt_cpu)
+{
+	static char dir[] = "/tmp/matrix-printed.XXXXXX";
+	char csv[1024];
+
+	strcpy(dir, "/tmp/matrix-printed.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "matrix.yaml", "name: printed\nrepeat: 3\nmatrix:\n"
+		   "  pattern: [pingpong, stream]\n  transport: unix\n  count: 100\n");
+	snprintf(csv, sizeof(csv),
+		 "cell,pattern,transport,count,rep,status,msgs_per_s,rtt_mean_us,rtt_p50_us,"
+		 "mib_per_s%s,measured_by,printed_metrics\n"
+		 "1,pingpong,unix,100,1,ok,100,10,9,0.1%s,printed,msgs_per_s;rtt_mean_us\n"
+		 "1,pingpong,unix,100,2,ok,110,11,10,0.1%s,printed,rtt_mean_us\n"
+		 "1,pingpong,unix,100,3,ok,120,,,0.1%s,process,\n"
+		 "2,stream,unix,100,1,ok,1000,,,1%s,worker,\n"
+		 "2,stream,unix,100,2,ok,1100,,,1.1%s,worker,\n",
+		 with_rtt_cpu ? ",cpu_us_per_rtt" : "", with_rtt_cpu ? ",5" : "",
+		 with_rtt_cpu ? ",5" : "", with_rtt_cpu ? ",5" : "", with_rtt_cpu ? "," : "",
+		 with_rtt_cpu ? "," : "");
+	write_file(dir, "results.csv", csv);
+	return dir;
+}
+
+static char *report_page(const char *dir, struct report *r)
+{
+	char err[512], path[512];
+
+	if (report_load(r, dir, NULL, err, sizeof(err)) < 0 || markdown_write(r, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	snprintf(path, sizeof(path), "%s/summary.md", dir);
+	return slurp(path);
+}
+
+/* Figures the programs printed are marked apart, with a key in the header;
+ * built-in ones are not. */
+static void test_printed_figures_marked(void **state)
+{
+	struct report r;
+	char *dir = provenance_folder(1), *page = report_page(dir, &r);
+	int msgs = matrix_metric_index("msgs_per_s"), mean = matrix_metric_index("rtt_mean_us");
+
+	(void)state;
+	assert_string_equal(r.cells[0].measured_by, "mixed");	/* printed, printed, process */
+	assert_string_equal(r.cells[1].measured_by, "worker");
+	assert_int_equal(r.cells[0].printed[msgs], 1);
+	assert_int_equal(r.cells[0].printed[mean], 2);
+	assert_int_equal(r.cells[0].printed[matrix_metric_index("rtt_p50_us")], 0);
+	assert_int_equal(r.cells[1].printed[msgs], 0);
+	assert_false(r.before_stream_fix);
+	assert_false(report_stale_stream_rates(&r));
+	report_release(&r);
+	if (!strstr(page, "| pingpong | 110 ± 10 msg/s ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 10.5 ± 0.5 µs ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 9.50 ± 0.50 µs |\n") ||
+	    !strstr(page, "| stream | 1.05k ± 0.05k msg/s |\n"))
+		fail_msg("marks of printed figures wrong in:\n%s", page);
+	assert_non_null(strstr(page, "\n`ᵖ`: figures the programs printed themselves"));
+	assert_null(strstr(page, "predates"));	/* it has cpu_us_per_rtt */
+	free(page);
+	remove_tree(dir);
+}
+
+/* Before cpu_us_per_rtt was a column, stream rates were timed from the
+ * receiver's first read: the page says so when it has stream figures.
+ * (tests/data/golden has no cpu_us_per_rtt but no stream either: its page,
+ * test_golden_markdown_page, has no such line.) */
+static void test_older_stream_rates_noted(void **state)
+{
+	struct report r;
+	char err[512], *dir = provenance_folder(0), *page = report_page(dir, &r);
+
+	(void)state;
+	assert_true(r.before_stream_fix);
+	assert_true(report_stale_stream_rates(&r));
+	report_release(&r);
+	assert_non_null(strstr(page, "\n**This run folder predates the fixed stream rate** (its "
+			       "results.csv has no `cpu_us_per_rtt` column): its stream msgs_per_s "
+			       "and mib_per_s were timed from the receiver's first read"));
+	assert_true(strstr(page, "predates") < strstr(page, "Each figure is the median"));
+	free(page);
+	remove_tree(dir);
+	/* the same rows with the column: timed the new way, no line */
+	dir = provenance_folder(1);
+	page = report_page(dir, &r);
+	assert_false(r.before_stream_fix || report_stale_stream_rates(&r));
+	report_release(&r);
+	assert_null(strstr(page, "predates"));
+	free(page);
+	remove_tree(dir);
+	dir = golden_copy();
+	if (report_load(&r, dir, NULL, err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	assert_true(r.before_stream_fix && !report_stale_stream_rates(&r));
+	report_release(&r);
 	remove_tree(dir);
 }
 
@@ -248,6 +365,8 @@ int main(void)
 		cmocka_unit_test(test_golden_cells_and_pairs),
 		cmocka_unit_test(test_golden_markdown_page),
 		cmocka_unit_test(test_report_options),
+		cmocka_unit_test(test_printed_figures_marked),
+		cmocka_unit_test(test_older_stream_rates_noted),
 		cmocka_unit_test(test_gnuplot_quote),
 		cmocka_unit_test(test_human_units),
 	};
