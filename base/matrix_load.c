@@ -498,6 +498,8 @@ void matrix_release(struct matrix *m)
 		free(m->report.ratios[i].denominator.text);
 	}
 	free(m->report.ratios);
+	free(m->report.compare.baseline.text);
+	free(m->report.compare.candidate.text);
 	for (size_t i = 0; i < m->nprograms; i++) {
 		struct program *pr = &m->programs[i];
 		for (size_t k = 0; k < pr->nserver; k++)

@@ -100,11 +100,11 @@ t_compare_bad_input() {
 	run_matrix compare base; expect_rc 2
 	expect_err "matrix compare: expected BASE_DIR and NEW_DIR"
 	run_matrix compare base nowhere; expect_rc 2
-	expect_err "matrix compare: nowhere/results.csv"
+	expect_err "matrix compare: nowhere: not a run folder: No such file or directory"
 	run_matrix compare base new --threshold 5; expect_rc 2
 	expect_err "matrix compare: --threshold 5: give a percentage above 0 such as 5%"
 	run_matrix compare base new --metric msgs_per_sec; expect_rc 2
-	expect_err "matrix compare: --metric msgs_per_sec: no such metric (did you mean msgs_per_s?)"
+	expect_err "matrix compare: --metric msgs_per_sec: no such metric; did you mean 'msgs_per_s'? (matrix report --help lists them)"
 	[ -e new/compare.csv ] && die "bad input wrote compare.csv"
 	return 0
 }
@@ -139,7 +139,9 @@ Y
 	expect_status_of_verdicts out/ab.csv
 	expect_all out/ab.csv base_cell 2
 	run_matrix report out --compare size=16:64; expect_rc 2
-	expect_err "matrix report: --compare: size takes one value in this run"
+	expect_err "matrix report: --compare size=16:64: no cell has size 64"
+	run_matrix report out --compare sizes=16:64; expect_rc 2
+	expect_err "matrix report: --compare: sizes is not a dimension of out/matrix.yaml"
 	run_matrix report out --compare transport=unix; expect_rc 2
 	expect_err "expected DIM=BASELINE:CANDIDATE"
 	# and a second run against the first

@@ -3,6 +3,7 @@
  * "FILE:LINE:COL:" the message must start with, and a part of the message.
  */
 #include <errno.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -216,6 +217,22 @@ static const struct error_case error_cases[] = {
 	  "not a value of dimension 'size'" },
 	{ "exclude:\n  - {size: 1}\nname: t\n", "t.yaml:1:1: ",
 	  "missing required key 'matrix'" },
+	/* report: compare: */
+#define AB M("  transport: [tcp, unix]\n") "report:\n  compare: "
+	{ AB "[tcp]\n", "t.yaml:5:12: ", "compare: expected a mapping with dimension:" },
+	{ AB "{dimension: transprt, baseline: tcp, candidate: unix}\n", "t.yaml:5:24: ",
+	  "compare: unknown dimension 'transprt'; did you mean 'transport'?" },
+	{ AB "{dimension: transport, baseline: tcp}\n", "t.yaml:5:12: ",
+	  "compare: missing candidate:" },
+	{ AB "{dimension: transport, baseline: tcp, candidate: tcp}\n", "t.yaml:5:61: ",
+	  "compare: baseline and candidate are the same value" },
+	{ AB "{dimension: transport, baseline: tcp, candidate: udp}\n", "t.yaml:5:61: ",
+	  "candidate: udp is not a value of dimension 'transport'" },
+	{ AB "{dimension: transport, baseline: tcp, candidate: unix, threshold: 5}\n",
+	  "t.yaml:5:78: ", "compare: threshold: '5' is not a percentage such as 5%" },
+	{ AB "{dimension: transport, baseline: tcp, candidate: unix, metric: x}\n",
+	  "t.yaml:5:67: ", "compare: unknown key 'metric'" },
+#undef AB
 };
 
 static int check_error_case(const struct error_case *c)
@@ -251,6 +268,30 @@ static void errors(void **state)
 	for (size_t i = 0; i < ARRAY_SIZE(error_cases); i++)
 		failed += check_error_case(&error_cases[i]);
 	assert_int_equal(failed, 0);
+}
+
+/* report: compare: an in-run A/B along a dimension. */
+static void compare_spec(void **state)
+{
+	struct matrix m;
+	char err[512];
+
+	(void)state;
+	if (load(&m, M("  size: [64, 1KiB]\n  transport: [tcp, unix]\n")
+		 "report:\n  compare: {dimension: size, baseline: 1KiB, candidate: 64, "
+		 "threshold: 2.5%}\n", err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_true(m.report.compare.set);
+	assert_int_equal(m.report.compare.dim, 0);
+	assert_int_equal(m.report.compare.baseline.num, 1024);
+	assert_string_equal(m.report.compare.baseline.text, "1KiB");
+	assert_int_equal(m.report.compare.candidate.num, 64);
+	assert_true(fabs(m.report.compare.threshold - 0.025) < 1e-12);
+	matrix_release(&m);
+	if (load(&m, M("  size: 64\n"), err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_false(m.report.compare.set);	/* none asked for */
+	matrix_release(&m);
 }
 
 static const char full_example[] =
@@ -636,6 +677,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(errors),
+		cmocka_unit_test(compare_spec),
 		cmocka_unit_test(full),
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(lists_and_quotes),
