@@ -155,3 +155,39 @@ Y
 	case $rc in 0 | 1 | 3) ;; *) die "run --baseline exit $rc: $(cat run2.err)" ;; esac
 	expect_no_leftovers
 }
+
+# The README's recipe for gating a build: two builds of the server as two
+# values of a programs dimension, judged by the in-run A/B (here the same
+# binary twice: an A/A pair, which must not regress far beyond noise).
+t_two_builds_as_programs() {
+	mat m.yaml <<Y
+name: builds
+repeat: 4
+warmup: 5
+timeout: 20s
+programs:
+  old:
+    server: [$MATRIX_BIN, worker, server, -t, tcp, -p, pingpong, -s, "{size}",
+             -b, "127.0.0.1:{port}", --connections, "64"]
+    ready: 'listen address='
+  new:
+    server: [$MATRIX_BIN, worker, server, -t, tcp, -p, pingpong, -s, "{size}",
+             -b, "127.0.0.1:{port}", --connections, "64"]
+    ready: 'listen address='
+matrix:
+  pattern: pingpong
+  transport: tcp
+  server: [old, new]
+  size: [64, 4KiB]
+  count: 200
+report:
+  compare: {dimension: server, baseline: old, candidate: new, threshold: 5%}
+Y
+	run_matrix run m.yaml -o out
+	expect_all out/results.csv status ok
+	[ "$(csvq out/ab.csv --rows)" -eq 4 ] || die "expected 4 rows: 2 sizes x 2 metrics"
+	# 4 and 4 repetitions: the least that can reach p < 0.05 at all
+	csvq out/ab.csv why | grep -q "too few repetitions" && die "4 and 4 called too few"
+	expect_status_of_verdicts out/ab.csv
+	expect_no_leftovers
+}
