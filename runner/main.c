@@ -1,5 +1,6 @@
 /* matrix: the command line.  The only place that calls exit(). */
 #include "cmd_compare.h"
+#include "cmd_history.h"
 #include "compare.h"
 #include "gnuplot.h"
 #include "markdown.h"
@@ -37,6 +38,7 @@ static const char usage_main[] =
 "  plan FILE       validate a matrix and print its cells, running nothing\n"
 "  report DIR      rebuild a run folder's summary, ratios and charts\n"
 "  compare BASE NEW  regression verdicts of a new run folder against a baseline\n"
+"  history DIR     each cell's median across the run folders in DIR, steps marked\n"
 "  transports      list the transports, their patterns and limits\n"
 "  worker ROLE     run one server or client worker by hand\n"
 "\n"
@@ -491,13 +493,17 @@ int main(int argc, char **argv)
 		exit(cmd_report(argc - 1, argv + 1));
 	if (!strcmp(cmd, "compare"))
 		exit(cmd_compare(argc - 1, argv + 1));
+	if (!strcmp(cmd, "history"))
+		exit(cmd_history(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
 		exit(cmd_transports());
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "report", "compare", "transports", "worker" };
+	const char *cmds[] = { "run", "plan", "report", "compare", "history", "transports",
+			       "worker" };
 	char hint[128];
 	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
-		suggest_hint(cmd, cmds, 6, hint, sizeof(hint)), usage_main);
+		suggest_hint(cmd, cmds, sizeof(cmds) / sizeof(cmds[0]), hint, sizeof(hint)),
+		usage_main);
 	exit(EXIT_BADINPUT);
 }

@@ -1,0 +1,286 @@
+/* `matrix history`: see cmd_history.h. */
+#include "cmd_compare.h"
+#include "cmd_history.h"
+#include "gnuplot.h"
+#include "history.h"
+#include "report.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#define EXIT_BADINPUT 2
+
+static const char usage_history[] =
+"usage: matrix history DIR | RUN_DIR... [--metric METRIC ...] [--threshold PCT]\n"
+"                      [-o DIR] [--quiet]\n"
+"\n"
+"The run folders in DIR (such as results/NAME/: every folder in it with a\n"
+"results.csv; symbolic links such as `latest` are passed over), or the run\n"
+"folders listed, as a history: ordered by their start time (meta.csv's\n"
+"start_utc, else the folder's name), each cell's median per run and metric,\n"
+"and the steps: the runs that `matrix compare` finds regressed or improved\n"
+"against the previous run that measured the cell.  Runs whose machine or\n"
+"inputs differ (kernel, CPU model, cores, governor, matrix version,\n"
+"matrix.yaml) are kept apart, each fingerprint a group of its own.  Writes\n"
+"history.csv, history.md and plots/history.gp (and its images).\n"
+"\n"
+"      --metric METRIC  this metric; repeat for more (default msgs_per_s and\n"
+"                       rtt_p50_us)\n"
+"      --threshold PCT  the smallest change that is a step (default 5%)\n"
+"  -o, --output DIR     write the files here (default: DIR, or the current\n"
+"                       folder for a list of run folders)\n"
+"  -q, --quiet          print only the groups and errors\n"
+"\n"
+"exit status: 0, or 2 bad input (no run folder, a folder that cannot be read)\n";
+
+/* A list of paths, each malloc'd. */
+struct paths {
+	char **v;
+	size_t n, cap;
+};
+
+static int paths_add(struct paths *p, const char *dir, const char *name)
+{
+	size_t len = strlen(dir);
+
+	if (p->n == p->cap) {
+		size_t cap = p->cap ? 2 * p->cap : 16;
+		char **nv = realloc(p->v, cap * sizeof(*nv));
+		if (!nv)
+			return -1;
+		p->v = nv;
+		p->cap = cap;
+	}
+	while (name && len > 1 && dir[len - 1] == '/')
+		len--;
+	size_t size = len + (name ? strlen(name) + 2 : 1);
+	if (!(p->v[p->n] = malloc(size)))
+		return -1;
+	if (name)
+		snprintf(p->v[p->n], size, "%.*s/%s", (int)len, dir, name);
+	else
+		snprintf(p->v[p->n], size, "%s", dir);
+	p->n++;
+	return 0;
+}
+
+static void paths_release(struct paths *p)
+{
+	for (size_t i = 0; i < p->n; i++)
+		free(p->v[i]);
+	free(p->v);
+}
+
+/* Is dir a run folder: does it hold a results.csv? */
+static int has_results(const char *dir)
+{
+	char path[PATH_MAX + 16];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+}
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* The run folders in dir: its folders (not symbolic links) that hold a
+ * results.csv, by name.  0, or -1 after a message. */
+static int scan(const char *dir, struct paths *out)
+{
+	DIR *d = opendir(dir);
+	struct dirent *e;
+	struct stat st;
+
+	if (!d) {
+		fprintf(stderr, "matrix history: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((e = readdir(d))) {
+		if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, ".."))
+			continue;
+		if (paths_add(out, dir, e->d_name) < 0) {
+			closedir(d);
+			fprintf(stderr, "matrix history: out of memory\n");
+			return -1;
+		}
+		char *p = out->v[out->n - 1];
+		if (lstat(p, &st) < 0 || !S_ISDIR(st.st_mode) || !has_results(p))
+			free(out->v[--out->n]);
+	}
+	closedir(d);
+	if (!out->n) {
+		fprintf(stderr, "matrix history: %s: no run folder in it (a folder holding a "
+			"results.csv)\n", dir);
+		return -1;
+	}
+	qsort(out->v, out->n, sizeof(*out->v), cmp_str);
+	return 0;
+}
+
+/* The run folders of the arguments: those in DIR when it is the one
+ * argument and no run folder itself, else the arguments, each a run
+ * folder (the same folder twice, as through `latest`, counts once).
+ * Sets *parent when DIR was scanned.  0, or -1 after a message. */
+static int find_runs(int argc, char **argv, struct paths *out, int *parent)
+{
+	struct stat st;
+
+	*parent = 0;
+	if (argc == 1 && !has_results(argv[0])) {
+		errno = 0;
+		if (stat(argv[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
+			fprintf(stderr, "matrix history: %s: %s\n", argv[0],
+				errno ? strerror(errno) : "not a folder");
+			return -1;
+		}
+		*parent = 1;
+		return scan(argv[0], out);
+	}
+	for (int i = 0; i < argc; i++) {
+		char real[PATH_MAX], other[PATH_MAX];
+		int dup = 0;
+		if (!has_results(argv[i])) {
+			fprintf(stderr, "matrix history: %s: not a run folder (no results.csv in it)%s\n",
+				argv[i], argc > 1 ? "; give the folder that holds the runs alone to read "
+				"every run folder in it" : "");
+			return -1;
+		}
+		for (size_t k = 0; k < out->n && !dup && realpath(argv[i], real); k++)
+			dup = realpath(out->v[k], other) && !strcmp(real, other);
+		if (!dup && paths_add(out, argv[i], NULL) < 0) {
+			fprintf(stderr, "matrix history: out of memory\n");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+struct history_args {
+	struct compare_args ca;
+	int first;		/* argv index of the first folder */
+};
+
+static int parse_args(int argc, char **argv, struct history_args *a)
+{
+	static const struct option longopts[] = {
+		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
+		{ "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' }, { 0, 0, 0, 0 }
+	};
+	int ch;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage_history, stdout);
+			return 1;
+		case 't':
+			if (parse_threshold("history", optarg, &a->ca.threshold) < 0)
+				return -1;
+			break;
+		case 'm':
+			if (parse_metric("history", optarg, &a->ca) < 0)
+				return -1;
+			break;
+		case 'o':
+			a->ca.out = optarg;
+			break;
+		case 'q':
+			a->ca.quiet = 1;
+			break;
+		default:
+			fputs(usage_history, stderr);
+			return -1;
+		}
+	}
+	if (optind >= argc) {
+		fprintf(stderr, "matrix history: expected a folder of run folders, or run "
+			"folders\n%s", usage_history);
+		return -1;
+	}
+	a->first = optind;
+	return 0;
+}
+
+/* Builds, writes and renders the history of the loaded runs into out;
+ * the exit status. */
+static int write_history(struct report *runs, size_t n, const struct compare_args *ca,
+			 const char *out)
+{
+	const struct report **rp = malloc(n * sizeof(*rp));
+	struct history h;
+	char err[1024];
+	int rc = EXIT_BADINPUT;
+
+	if (!rp) {
+		fprintf(stderr, "matrix history: out of memory\n");
+		return rc;
+	}
+	for (size_t i = 0; i < n; i++)
+		rp[i] = &runs[i];
+	if (history_build(&h, rp, n, ca->threshold, ca->metrics, ca->nmetrics, err,
+			  sizeof(err)) < 0) {
+		fprintf(stderr, "matrix history: %s\n", err);
+	} else if (mkdir(out, 0755) < 0 && errno != EEXIST) {
+		fprintf(stderr, "matrix history: %s: %s\n", out, strerror(errno));
+	} else if (history_write_csv(&h, out, err, sizeof(err)) < 0 ||
+		   history_write_md(&h, out, err, sizeof(err)) < 0 ||
+		   history_write_chart(&h, out, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix history: %s\n", err);
+	} else {
+		if (gnuplot_render_chart(out, "history", "history.csv", err, sizeof(err)))
+			fprintf(stderr, "matrix history: %s\n", err);
+		history_print(&h, stderr, !ca->quiet);
+		fprintf(stderr, "matrix: history in %s/history.md\n", out);
+		rc = 0;
+	}
+	history_release(&h);
+	free(rp);
+	return rc;
+}
+
+int cmd_history(int argc, char **argv)
+{
+	struct history_args a = { .ca = { .threshold = COMPARE_DEFAULT_THRESHOLD } };
+	struct paths dirs = { 0 };
+	struct report *runs = NULL;
+	size_t loaded = 0;
+	int parent, rc = EXIT_BADINPUT;
+	char err[1024];
+
+	int pr = parse_args(argc, argv, &a);
+	if (pr)
+		return pr > 0 ? 0 : EXIT_BADINPUT;
+	if (find_runs(argc - a.first, argv + a.first, &dirs, &parent) < 0)
+		goto out;
+	if (!(runs = calloc(dirs.n, sizeof(*runs)))) {
+		fprintf(stderr, "matrix history: out of memory\n");
+		goto out;
+	}
+	for (; loaded < dirs.n; loaded++) {
+		if (report_load(&runs[loaded], dirs.v[loaded], NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "matrix history: %s\n", err);
+			goto out;
+		}
+		if (runs[loaded].dropped_row)
+			fprintf(stderr, "matrix history: %s/results.csv ends in a row an interrupted "
+				"write cut short; it is left out\n", dirs.v[loaded]);
+	}
+	rc = write_history(runs, loaded, &a.ca,
+			   a.ca.out ? a.ca.out : parent ? argv[a.first] : ".");
+out:
+	for (size_t i = 0; i < loaded; i++)
+		report_release(&runs[i]);
+	free(runs);
+	paths_release(&dirs);
+	return rc;
+}
