@@ -51,8 +51,8 @@ int parse_threshold(const char *cmd, const char *s, double *v)
 		*v = -1;
 	if (*v > 0 && *v < 10)
 		return 0;
-	fprintf(stderr, "matrix %s: --threshold %s: give a percentage above 0 such as 5%%\n",
-		cmd, s);
+	fprintf(stderr, "matrix %s: --threshold %s: give a percentage above 0 and below 1000%%, "
+		"such as 5%%\n", cmd, s);
 	return -1;
 }
 

@@ -102,7 +102,7 @@ t_compare_bad_input() {
 	run_matrix compare base nowhere; expect_rc 2
 	expect_err "matrix compare: nowhere: not a run folder: No such file or directory"
 	run_matrix compare base new --threshold 5; expect_rc 2
-	expect_err "matrix compare: --threshold 5: give a percentage above 0 such as 5%"
+	expect_err "matrix compare: --threshold 5: give a percentage above 0 and below 1000%, such as 5%"
 	run_matrix compare base new --metric msgs_per_sec; expect_rc 2
 	expect_err "matrix compare: --metric msgs_per_sec: no such metric; did you mean 'msgs_per_s'? (matrix report --help lists them)"
 	[ -e new/compare.csv ] && die "bad input wrote compare.csv"
