@@ -149,6 +149,8 @@ struct run_state {
 	struct meta meta;
 	struct results_writer rw;
 	struct progress prog;
+	struct order order;
+	uint64_t seed;
 	unsigned failed, skipped;
 	int write_failed;
 };
@@ -168,7 +170,7 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	int rc;
 
 	plan_cell_label(s->pl, c, label, sizeof(label));
-	progress_begin(&s->prog, (unsigned)ci + 1, (unsigned)s->pl->ncells, rep, s->pl->repeat, label);
+	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
 	rc = cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
@@ -198,6 +200,11 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "end_utc", "%s", "");
 	meta_set(&s->meta, "cells", "%zu", pl->ncells);
 	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	meta_set(&s->meta, "order", "%s", order_names[s->order.kind]);
+	if (s->order.kind == ORDER_SHUFFLED)
+		meta_set(&s->meta, "seed", "%llu", (unsigned long long)s->seed);
+	else
+		meta_set(&s->meta, "seed", "%s", "");
 	meta_set(&s->meta, "status", "%s", "running");
 }
 
@@ -282,24 +289,34 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
 	struct run_state *s = calloc(1, sizeof(*s));
+	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
 	int status;
 
-	if (!s) {
+	if (!s || !idx) {
+		free(s);
+		free(idx);
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
 	s->pl = pl;
+	s->seed = o->has_seed ? o->seed : order_random_seed();
+	order_init(&s->order, o->order, s->seed);
 	if (open_run(s, o, err, errlen) < 0) {
 		free(s);
+		free(idx);
 		return 2;
 	}
 	install_signals();
 	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
-	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++)
-		for (size_t ci = 0; ci < pl->ncells && !interrupted; ci++)
-			if (run_one(s, ci, rep) < 0)
+	/* rounds of one repetition of every cell, each round in its own order */
+	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++) {
+		order_next_round(&s->order, idx, pl->ncells);
+		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
+			if (run_one(s, idx[k], rep) < 0)
 				break;
+	}
 	status = close_run(s, err, errlen);
 	free(s);
+	free(idx);
 	return status;
 }
