@@ -31,6 +31,10 @@ void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 /* Writes DIR/meta.csv (replacing it atomically). */
 int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen);
 
+/* The 1-minute load average, the first figure of /proc/loadavg; NaN when
+ * it cannot be read. */
+double meta_loadavg(void);
+
 /* Now as "2026-11-30T07:15:02Z". */
 void meta_utc_now(char *buf, size_t len);
 

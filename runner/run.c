@@ -172,8 +172,11 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	plan_cell_label(s->pl, c, label, sizeof(label));
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
+	double load_before = meta_loadavg();
 	rc = cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
+	row.loadavg_before = load_before;
+	row.loadavg_after = meta_loadavg();
 	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0 && !s->write_failed) {
 		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
 		s->write_failed = 1;

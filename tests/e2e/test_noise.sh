@@ -102,3 +102,20 @@ t_bad_order_and_seed() {
 	run_matrix run m.yaml -o big --seed 18446744073709551615 --quiet; expect_rc 0
 	[ "$(meta big/meta.csv seed)" = 18446744073709551615 ] || die "seed 2^64-1 not kept"
 }
+
+t_loadavg_around_each_repetition() {
+	six_cells
+	run_matrix run m.yaml -o a --quiet; expect_rc 0
+	# appended at the end: every older column stays where it was
+	[ "$(csvq a/results.csv --header | tail -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
+		die "header ends: $(csvq a/results.csv --header | tail -3 | tr '\n' ' ')"
+	[ "$(csvq a/results.csv --header | sed -n 6p)" = status ] || die "status moved"
+	local b after n=0
+	while IFS=$'\t' read -r b after; do
+		[[ "$b" =~ ^[0-9]+(\.[0-9]+)?$ && "$after" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+			die "loadavg '$b' '$after' is not a load average"
+		le "$b" 1000 && le "$after" 1000 || die "loadavg $b $after"
+		n=$((n + 1))
+	done < <(csvq a/results.csv loadavg_before loadavg_after)
+	[ "$n" -eq 12 ] || die "$n rows with a load average"
+}
