@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -108,6 +109,20 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	if (!isnan(row->rtt_p50_us))
 		fprintf(stderr, ", rtt p50 %.2f us p99 %.2f us", row->rtt_p50_us, row->rtt_p99_us);
 	fprintf(stderr, " (%.1f s)\n", row->wall_s);
+}
+
+void progress_note(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->quiet)
+		return;
+	clear_line(p);
+	fputs("matrix: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir)

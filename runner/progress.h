@@ -30,6 +30,10 @@ void progress_begin(struct progress *p, unsigned cell, unsigned rep, unsigned nr
 void progress_tick(void *p);
 void progress_end(struct progress *p, const struct cell *c, const struct result_row *row,
 		  const char *log_hint);
+/* "matrix: MESSAGE" on a line of its own (the live line cleared and
+ * redrawn after it); nothing with --quiet. */
+void progress_note(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir);
 
 #endif

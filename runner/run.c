@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -151,6 +152,7 @@ struct run_state {
 	struct progress prog;
 	struct order order;
 	uint64_t seed;
+	unsigned char *warned;		/* by cell index: its short window was said */
 	unsigned failed, skipped;
 	int write_failed;
 };
@@ -184,6 +186,13 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	s->failed += !row.ok && !row.skipped;
 	s->skipped += row.skipped;
 	progress_end(&s->prog, c, &row, out.log);
+	if (row.ok && row.elapsed_s < MATRIX_SHORT_WINDOW_S && !s->warned[ci]) {
+		s->warned[ci] = 1;
+		/* rounded down, so that a window just under never reads as the limit */
+		progress_note(&s->prog, "cell %u: timed window %.1f ms, under %.0f ms: mostly "
+			      "start-up; raise count or set duration", c->number,
+			      floor(row.elapsed_s * 1e4) / 10, MATRIX_SHORT_WINDOW_S * 1e3);
+	}
 	cell_outcome_release(&out);
 	return rc;
 }
@@ -293,20 +302,24 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 {
 	struct run_state *s = calloc(1, sizeof(*s));
 	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
+	unsigned char *warned = calloc(pl->ncells + 1, 1);
 	int status;
 
-	if (!s || !idx) {
+	if (!s || !idx || !warned) {
 		free(s);
 		free(idx);
+		free(warned);
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
 	s->pl = pl;
+	s->warned = warned;
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
 	if (open_run(s, o, err, errlen) < 0) {
 		free(s);
 		free(idx);
+		free(warned);
 		return 2;
 	}
 	install_signals();
@@ -321,5 +334,6 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	status = close_run(s, err, errlen);
 	free(s);
 	free(idx);
+	free(warned);
 	return status;
 }

@@ -119,3 +119,25 @@ t_loadavg_around_each_repetition() {
 	done < <(csvq a/results.csv loadavg_before loadavg_after)
 	[ "$n" -eq 12 ] || die "$n rows with a load average"
 }
+
+t_short_window_warned_and_marked() {
+	mat m.yaml <<'Y'
+name: short
+repeat: 3
+warmup: 1
+matrix:
+  transport: unix
+  duration: [20ms, 150ms]
+Y
+	run_matrix run m.yaml -o a; expect_rc 0
+	# once per cell, for the short cell only
+	[ "$(grep -c '^matrix: cell 1: timed window [0-9.]* ms, under 100 ms: mostly start-up; raise count or set duration$' "$T/.err")" -eq 1 ] ||
+		die "cell 1 not warned once: $(cat "$T/.err")"
+	grep -q '^matrix: cell 2:' "$T/.err" && die "cell 2 (150 ms) warned: $(cat "$T/.err")"
+	grep -q '^| 20ms | .* ‡ |$' a/summary.md || die "cell 1 not marked: $(grep '^| 20ms' a/summary.md)"
+	grep '^| 150ms | ' a/summary.md | grep -q '‡' && die "cell 2 marked: $(grep '^| 150ms' a/summary.md)"
+	grep -q '^`‡`: the cell.s timed window' a/summary.md || die "no key to ‡ in summary.md"
+	# --quiet keeps it quiet
+	run_matrix run m.yaml -o b --quiet; expect_rc 0
+	[ ! -s "$T/.err" ] || die "--quiet printed: $(cat "$T/.err")"
+}
