@@ -7,6 +7,8 @@
  *                the registry (transports/transport.h), which maps each
  *                name to its ops table; a unit test checks that the two
  *                agree name by name
+ *   short window a timed window under which a cell's figures are mostly
+ *                start-up: the runner warns, summary.md marks the cell
  *   metrics      the figures of results.csv that reports summarize and
  *                ratios compare, ONE table: name (the column), title (a
  *                table's heading), unit (as a person reads it), which
@@ -28,6 +30,12 @@ extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
 
 #define VOCAB_NTRANSPORTS 8
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
+
+/* A cell repetition's timed window (results.csv's elapsed_s) shorter than
+ * this, in seconds, is mostly start-up (connecting, the first messages,
+ * waking the other processes): its rates and times say little about the
+ * transport. */
+#define MATRIX_SHORT_WINDOW_S 0.1
 
 enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
 

@@ -13,6 +13,8 @@
 #define MAXV 4096
 /* beside a figure the programs printed: apart from `~` and the dagger */
 #define PRINTED_MARK "ᵖ"
+/* beside every figure of a cell whose timed window is mostly start-up */
+#define SHORT_MARK "‡"
 
 /* Three significant digits, keeping trailing zeros: 10.0, 1.23, 123. */
 static void sig3(double v, char *buf, size_t len)
@@ -201,6 +203,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		strcat(marks, " †");
 	if (c->noisy[m])
 		strcat(marks, " ~");
+	if (c->short_window)
+		strcat(marks, " " SHORT_MARK);
 	if (c->failed)
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " (%zu/%zu ok)", ok,
 			 c->reps);
@@ -520,6 +524,20 @@ static void printed_legend(const struct report *r, FILE *f)
 			}
 }
 
+/* The key to SHORT_MARK, when a cell has it. */
+static void short_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		if (r->cells[i].short_window) {
+			fprintf(f, "\n`" SHORT_MARK "`: the cell's timed window (the median "
+				"`elapsed_s` of its successful repetitions) is under %.0f ms, so its "
+				"figures are mostly start-up (connecting, the first messages, waking "
+				"the other processes); raise `count` or set `duration`.\n",
+				MATRIX_SHORT_WINDOW_S * 1e3);
+			return;
+		}
+}
+
 /* The header's key to the figures, the ratios and the marks. */
 static void legend(const struct report *r, FILE *f)
 {
@@ -537,6 +555,7 @@ static void legend(const struct report *r, FILE *f)
 		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
 		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 	printed_legend(r, f);
+	short_legend(r, f);
 }
 
 static void header(const struct report *r, FILE *f)

@@ -144,6 +144,7 @@ struct columns {
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
 	int lost, rtt_samples;		/* -1: likewise */
 	int measured_by, printed_metrics;	/* -1: likewise */
+	int elapsed;			/* elapsed_s; -1 when missing */
 };
 
 /* The columns of results.csv, and its dimension names (the columns between
@@ -174,6 +175,7 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	col->rtt_samples = csv_table_col(t, "rtt_samples");
 	col->measured_by = csv_table_col(t, "measured_by");
 	col->printed_metrics = csv_table_col(t, "printed_metrics");
+	col->elapsed = csv_table_col(t, "elapsed_s");
 	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
 }
@@ -238,6 +240,29 @@ static void add_provenance(struct rcell *c, char **row, const struct columns *co
 	}
 }
 
+/* A successful repetition's timed window, kept to find the cell's median
+ * (window_s); -1 with err. */
+static int add_window(struct rcell *c, char **row, size_t line, const struct columns *col,
+		      const char *path, char *err, size_t errlen)
+{
+	double v, *nv;
+
+	if (col->elapsed < 0)
+		return 0;
+	if (to_double(row[col->elapsed], &v) < 0) {
+		snprintf(err, errlen, "%s:%zu: elapsed_s '%s' is not a finite number", path, line,
+			 row[col->elapsed]);
+		return -1;
+	}
+	if (isnan(v))
+		return 0;
+	if (!(nv = realloc(c->elapsed, (c->nelapsed + 1) * sizeof(*nv))))
+		return out_of_memory(path, err, errlen);
+	c->elapsed = nv;
+	nv[c->nelapsed++] = v;
+	return 0;
+}
+
 /* A successful repetition (results.csv line `line`) added to its cell:
  * its number, and every figure it has; -1 with err. */
 static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct columns *col,
@@ -250,7 +275,7 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 	ok[c->nokreps++] = (unsigned)strtoul(row[col->rep], NULL, 10);
 	if (add_count(&c->lost, row, col->lost, "lost", line, path, err, errlen) < 0 ||
 	    add_count(&c->rtt_samples, row, col->rtt_samples, "rtt_samples", line, path, err,
-		      errlen) < 0)
+		      errlen) < 0 || add_window(c, row, line, col, path, err, errlen) < 0)
 		return -1;
 	double v[MATRIX_NMETRICS];
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
@@ -344,6 +369,13 @@ out:
 	return rc;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
 static void summarize(struct report *r)
 {
 	for (size_t i = 0; i < r->ncells; i++) {
@@ -353,6 +385,10 @@ static void summarize(struct report *r)
 			stats_summarize(c->vals[m], n, &c->st[m]);
 			c->noisy[m] = c->st[m].cv > r->m.report.noisy_cv;
 		}
+		if (c->nelapsed)
+			qsort(c->elapsed, c->nelapsed, sizeof(*c->elapsed), cmp_double);
+		c->window_s = stats_median_sorted(c->elapsed, c->nelapsed);
+		c->short_window = c->window_s < MATRIX_SHORT_WINDOW_S;	/* NaN: no */
 	}
 }
 
@@ -566,6 +602,7 @@ void report_release(struct report *r)
 		free(r->cells[i].dims);
 		free(r->cells[i].status);
 		free(r->cells[i].okreps);
+		free(r->cells[i].elapsed);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 			free(r->cells[i].vals[m]);
 	}

@@ -45,6 +45,14 @@ struct rcell {
 	/* of the values in vals[m], how many the program clients printed
 	 * themselves (m named in that repetition's printed_metrics) */
 	size_t printed[MATRIX_NMETRICS];
+	/* the median of results.csv's elapsed_s (the timed window) over the
+	 * successful repetitions, NaN when none has one; under
+	 * MATRIX_SHORT_WINDOW_S (vocab.h) the cell's figures are mostly
+	 * start-up, and short_window says so */
+	double window_s;
+	int short_window;
+	double *elapsed;		/* each successful repetition's, until summarized */
+	size_t nelapsed;
 };
 
 struct rratio_def {

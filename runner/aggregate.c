@@ -164,6 +164,7 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
 	row->start_spread_us = NAN;
+	row->loadavg_before = row->loadavg_after = NAN;
 }
 
 /* A reliable transport must deliver every message it accepted: a stream

@@ -69,6 +69,10 @@ struct result_row {
 	double start_spread_us;		/* last client's start - first client's */
 	char start_offsets_us[1024];	/* each worker client's start after the
 					 * release, ';'-separated, "" if unknown */
+	double loadavg_before, loadavg_after;	/* the machine's 1-minute load average
+						 * just before and after the repetition
+						 * (the runner's, not a figure; NaN
+						 * until set, or when unreadable) */
 };
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,

@@ -15,6 +15,7 @@
 #include "version.h"
 #include "worker.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
@@ -47,6 +48,7 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
+"                  [--order shuffled|sequential] [--seed N]\n"
 "                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
@@ -59,6 +61,12 @@ static const char usage_run[] =
 "      --only KEY=VALUE  run only cells whose KEY is VALUE; repeat for more\n"
 "                        values (same key: any of them; different keys: all)\n"
 "  -q, --quiet           print only failures and the final line\n"
+"      --order ORDER     repetitions run in rounds (repetition 1 of every cell,\n"
+"                        then 2, ...); within a round the cells run shuffled\n"
+"                        (the default: afresh each round) or sequential (in\n"
+"                        cell order)\n"
+"      --seed N          the shuffle's seed (0 to 2^64-1), to replay a run's\n"
+"                        order; default random; meta.csv keeps the one used\n"
 "      --baseline DIR    then compare the run folder with DIR, as `matrix compare`\n"
 "      --compare DIM=BASE:CAND  then the in-run A/B of `matrix report --compare`\n"
 "      --threshold PCT   of either comparison (default 5%)\n"
@@ -104,7 +112,32 @@ struct common {
 	int quiet;
 	const char *ab, *baseline;	/* run --compare, --baseline */
 	struct compare_args ca;
+	enum run_order order;		/* run --order, --seed */
+	int has_seed;
+	uint64_t seed;
 };
+
+/* run --seed N, --order ORDER; -1 after printing a message. */
+static int parse_order(int ch, const char *arg, struct common *c)
+{
+	char *end;
+
+	if (ch == 'R' && order_parse(arg, &c->order) < 0) {
+		fprintf(stderr, "matrix: --order %s: expected shuffled or sequential\n", arg);
+		return -1;
+	}
+	if (ch != 'S')
+		return 0;
+	errno = 0;
+	c->seed = strtoull(arg, &end, 10);
+	if (!isdigit((unsigned char)*arg) || *end || errno) {
+		fprintf(stderr, "matrix: --seed %s: expected a whole number from 0 to %llu\n", arg,
+			(unsigned long long)UINT64_MAX);
+		return -1;
+	}
+	c->has_seed = 1;
+	return 0;
+}
 
 /* Parses run/plan options; returns -1 after printing a message. */
 static int parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage)
@@ -113,7 +146,7 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		{ "output", 1, 0, 'o' }, { "repeat", 1, 0, 'r' }, { "only", 1, 0, 'O' },
 		{ "quiet", 0, 0, 'q' }, { "compare", 1, 0, 'c' }, { "baseline", 1, 0, 'b' },
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
-		{ 0, 0, 0, 0 }
+		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { 0, 0, 0, 0 }
 	};
 	char why[256];
 	uint64_t v;
@@ -149,6 +182,13 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 			if (!is_run || parse_metric("run", optarg, &c->ca) < 0)
 				goto bad;
 			break;
+		case 'R':
+		case 'S':
+			if (!is_run)
+				goto bad;
+			if (parse_order(ch, optarg, c) < 0)
+				return -1;
+			break;
 		case 'r':
 			if (units_parse_count(optarg, &v, why, sizeof(why)) < 0) {
 				fprintf(stderr, "matrix: --repeat %s: %s\n", optarg, why);
@@ -179,6 +219,10 @@ bad:
 		return -1;
 	}
 	c->file = argv[optind];
+	if (c->has_seed && c->order == ORDER_SEQUENTIAL) {
+		fprintf(stderr, "matrix: --seed orders a shuffled run; --order sequential has none\n");
+		return -1;
+	}
 	return 0;
 }
 
@@ -381,7 +425,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	char dir[PATH_MAX] = "";
 	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
-			      .command_line = cmdline };
+			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
+			      .seed = c.seed };
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);

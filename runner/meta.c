@@ -5,8 +5,10 @@
 #include "version.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
@@ -81,6 +83,17 @@ void meta_collect_host(struct meta *m)
 	meta_set(m, "tool_version", "%s", MATRIX_VERSION);
 	meta_set(m, "git_revision", "%s", MATRIX_GIT_REV);
 	meta_set(m, "hist_rel_error", "%.6f", HIST_REL_ERROR);
+}
+
+double meta_loadavg(void)
+{
+	char buf[128], *end;
+	double v;
+
+	if (read_fact("/proc/loadavg", NULL, buf, sizeof(buf)) < 0)
+		return NAN;
+	v = strtod(buf, &end);
+	return end == buf || !isfinite(v) || v < 0 ? NAN : v;
 }
 
 void meta_utc_now(char *buf, size_t len)

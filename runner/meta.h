@@ -3,7 +3,9 @@
  * two columns, key and value, one row per fact:
  *   matrix_name matrix_file host kernel arch cpu_model cores governor
  *   tool_version git_revision command_line start_utc end_utc
- *   cells repetitions hist_rel_error status
+ *   cells repetitions order seed hist_rel_error status
+ * (order: shuffled or sequential, seed: the shuffle's, empty when
+ * sequential; see order.h)
  * It is written when the run starts (end_utc and status empty) and again
  * when it ends, so an interrupted run still has one.
  */
@@ -28,6 +30,10 @@ void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 /* Writes DIR/meta.csv (replacing it atomically). */
 int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen);
+
+/* The 1-minute load average, the first figure of /proc/loadavg; NaN when
+ * it cannot be read. */
+double meta_loadavg(void);
 
 /* Now as "2026-11-30T07:15:02Z". */
 void meta_utc_now(char *buf, size_t len);

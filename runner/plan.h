@@ -9,7 +9,8 @@
  *
  * Repetitions run interleaved: repetition 1 of every cell, then repetition 2
  * of every cell, and so on, so slow drift on a shared machine spreads over
- * all cells instead of biasing the ones that ran last.
+ * all cells instead of biasing the ones that ran last; within each round the
+ * cells run shuffled by default (order.h).
  *
  * plan_build() also checks every cell against what its transport can do
  * and reports the first impossible one as FILE:LINE:COL of the value at

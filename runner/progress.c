@@ -3,6 +3,7 @@
 #include "clock.h"
 
 #include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -28,11 +29,10 @@ void progress_init(struct progress *p, unsigned total, int quiet)
 	p->t0 = clock_now_ns();
 }
 
-void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsigned rep,
-		    unsigned nreps, const char *label)
+void progress_begin(struct progress *p, unsigned cell, unsigned rep, unsigned nreps,
+		    const char *label)
 {
-	p->cell_i = cell_i;
-	p->ncells = ncells;
+	p->cell = cell;
 	p->rep = rep;
 	p->nreps = nreps;
 	p->rep_t0 = clock_now_ns();
@@ -53,8 +53,9 @@ void progress_tick(void *arg)
 		    (double)(clock_now_ns() - p->rep_t0) / 1e9, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--:--");
-	fprintf(stderr, "\r\033[K[cell %u/%u rep %u/%u] %.120s  %s elapsed, ETA %s", p->cell_i,
-		p->ncells, p->rep, p->nreps, p->label, hms(elapsed, e, sizeof(e)), eta);
+	fprintf(stderr, "\r\033[K[%u/%u cell %u rep %u/%u] %.120s  %s elapsed, ETA %s",
+		p->done + 1, p->total, p->cell, p->rep, p->nreps, p->label,
+		hms(elapsed, e, sizeof(e)), eta);
 	p->drawn = 1;
 }
 
@@ -91,23 +92,37 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	clear_line(p);
 	if (row->skipped) {
 		if (!p->quiet)
-			fprintf(stderr, "[cell %u/%u rep %u/%u] %s: %s (%s)\n", p->cell_i, p->ncells,
-				p->rep, p->nreps, p->label, row->status, row->error);
+			fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: %s (%s)\n", p->done, p->total,
+				p->cell, p->rep, p->nreps, p->label, row->status, row->error);
 		return;
 	}
 	if (!row->ok) {
-		fprintf(stderr, "[cell %u/%u rep %u/%u] %s: FAILED: %s\n    %s\n", p->cell_i,
-			p->ncells, p->rep, p->nreps, p->label, row->status, row->error);
+		fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: FAILED: %s\n    %s\n", p->done,
+			p->total, p->cell, p->rep, p->nreps, p->label, row->status, row->error);
 		tail_log(log_hint);
 		return;
 	}
 	if (p->quiet || p->tty)
 		return;
-	fprintf(stderr, "[cell %u/%u rep %u/%u] %s: ok %.1fk msg/s", p->cell_i, p->ncells,
-		p->rep, p->nreps, p->label, row->msgs_per_s / 1e3);
+	fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: ok %.1fk msg/s", p->done, p->total,
+		p->cell, p->rep, p->nreps, p->label, row->msgs_per_s / 1e3);
 	if (!isnan(row->rtt_p50_us))
 		fprintf(stderr, ", rtt p50 %.2f us p99 %.2f us", row->rtt_p50_us, row->rtt_p99_us);
 	fprintf(stderr, " (%.1f s)\n", row->wall_s);
+}
+
+void progress_note(struct progress *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->quiet)
+		return;
+	clear_line(p);
+	fputs("matrix: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
 }
 
 void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir)

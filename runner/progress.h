@@ -1,7 +1,8 @@
 /*
  * progress: what `matrix run` says on stderr while it works.
  * On a terminal, one live line redrawn about five times a second:
- *   [cell 3/8 rep 2/3] transport=unix size=10  0:12 elapsed, ETA 0:40
+ *   [11/24 cell 3 rep 2/3] transport=unix size=10  0:12 elapsed, ETA 0:40
+ * (the 11th of 24 cell repetitions: cell 3 of results.csv, its 2nd of 3).
  * Not on a terminal, one line per finished cell repetition.  Failures are
  * always printed, with the worker log's last lines; --quiet keeps only them.
  */
@@ -18,17 +19,21 @@ struct progress {
 	unsigned total, done;
 	uint64_t t0, rep_t0;
 	double spent_s;			/* sum of finished repetitions' wall time */
-	unsigned cell_i, ncells, rep, nreps;
+	unsigned cell, rep, nreps;	/* cell number, as results.csv's `cell` */
 	char label[256];
 	int drawn;
 };
 
 void progress_init(struct progress *p, unsigned total, int quiet);
-void progress_begin(struct progress *p, unsigned cell_i, unsigned ncells, unsigned rep,
-		    unsigned nreps, const char *label);
+void progress_begin(struct progress *p, unsigned cell, unsigned rep, unsigned nreps,
+		    const char *label);
 void progress_tick(void *p);
 void progress_end(struct progress *p, const struct cell *c, const struct result_row *row,
 		  const char *log_hint);
+/* "matrix: MESSAGE" on a line of its own (the live line cleared and
+ * redrawn after it); nothing with --quiet. */
+void progress_note(struct progress *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
 void progress_finish(struct progress *p, unsigned failed, unsigned skipped, const char *dir);
 
 #endif

@@ -16,7 +16,7 @@ static const char *const figure_cols[] = {
 /* Columns added after started_at, in the order they were added. */
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
-	"start_offsets_us", "printed_metrics",
+	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after",
 };
 
 static void figures(const struct result_row *r, double *v)
@@ -130,6 +130,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_double(&w->results, row->start_spread_us, 10);
 	csv_out_field(&w->results, row->start_offsets_us);
 	csv_out_field(&w->results, row->printed_metrics);
+	csv_out_double(&w->results, row->loadavg_before, 10);
+	csv_out_double(&w->results, row->loadavg_after, 10);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		return -1;

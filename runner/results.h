@@ -21,6 +21,10 @@
  *   start_spread_us start_offsets_us   how far apart the clients started;
  *                               each one's delay after the release (';' list)
  *   printed_metrics             the metrics program clients printed (';' list)
+ *   loadavg_before loadavg_after   the machine's 1-minute load average
+ *                               (/proc/loadavg) just before the repetition's
+ *                               workers start and just after they are reaped;
+ *                               failed rows have them too
  * (see aggregate.h for what each figure means).  Columns are only ever
  * added at the end; readers find them by name.
  *

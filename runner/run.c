@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <math.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -149,6 +150,9 @@ struct run_state {
 	struct meta meta;
 	struct results_writer rw;
 	struct progress prog;
+	struct order order;
+	uint64_t seed;
+	unsigned char *warned;		/* by cell index: its short window was said */
 	unsigned failed, skipped;
 	int write_failed;
 };
@@ -168,10 +172,13 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	int rc;
 
 	plan_cell_label(s->pl, c, label, sizeof(label));
-	progress_begin(&s->prog, (unsigned)ci + 1, (unsigned)s->pl->ncells, rep, s->pl->repeat, label);
+	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
+	double load_before = meta_loadavg();
 	rc = cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
+	row.loadavg_before = load_before;
+	row.loadavg_after = meta_loadavg();
 	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0 && !s->write_failed) {
 		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
 		s->write_failed = 1;
@@ -179,6 +186,13 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	s->failed += !row.ok && !row.skipped;
 	s->skipped += row.skipped;
 	progress_end(&s->prog, c, &row, out.log);
+	if (row.ok && row.elapsed_s < MATRIX_SHORT_WINDOW_S && !s->warned[ci]) {
+		s->warned[ci] = 1;
+		/* rounded down, so that a window just under never reads as the limit */
+		progress_note(&s->prog, "cell %u: timed window %.1f ms, under %.0f ms: mostly "
+			      "start-up; raise count or set duration", c->number,
+			      floor(row.elapsed_s * 1e4) / 10, MATRIX_SHORT_WINDOW_S * 1e3);
+	}
 	cell_outcome_release(&out);
 	return rc;
 }
@@ -198,6 +212,11 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "end_utc", "%s", "");
 	meta_set(&s->meta, "cells", "%zu", pl->ncells);
 	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	meta_set(&s->meta, "order", "%s", order_names[s->order.kind]);
+	if (s->order.kind == ORDER_SHUFFLED)
+		meta_set(&s->meta, "seed", "%llu", (unsigned long long)s->seed);
+	else
+		meta_set(&s->meta, "seed", "%s", "");
 	meta_set(&s->meta, "status", "%s", "running");
 }
 
@@ -282,24 +301,39 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
 	struct run_state *s = calloc(1, sizeof(*s));
+	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
+	unsigned char *warned = calloc(pl->ncells + 1, 1);
 	int status;
 
-	if (!s) {
+	if (!s || !idx || !warned) {
+		free(s);
+		free(idx);
+		free(warned);
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
 	s->pl = pl;
+	s->warned = warned;
+	s->seed = o->has_seed ? o->seed : order_random_seed();
+	order_init(&s->order, o->order, s->seed);
 	if (open_run(s, o, err, errlen) < 0) {
 		free(s);
+		free(idx);
+		free(warned);
 		return 2;
 	}
 	install_signals();
 	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
-	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++)
-		for (size_t ci = 0; ci < pl->ncells && !interrupted; ci++)
-			if (run_one(s, ci, rep) < 0)
+	/* rounds of one repetition of every cell, each round in its own order */
+	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++) {
+		order_next_round(&s->order, idx, pl->ncells);
+		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
+			if (run_one(s, idx[k], rep) < 0)
 				break;
+	}
 	status = close_run(s, err, errlen);
 	free(s);
+	free(idx);
+	free(warned);
 	return status;
 }

@@ -11,7 +11,9 @@
 #define MATRIX_RUN_H
 
 #include <stddef.h>
+#include <stdint.h>
 
+#include "order.h"
 #include "plan.h"
 
 struct run_opts {
@@ -19,9 +21,13 @@ struct run_opts {
 	char *dir;			/* out: the run folder made (PATH_MAX bytes) */
 	int quiet;
 	const char *command_line;
+	enum run_order order;		/* within each round (order.h); 0: shuffled */
+	int has_seed;			/* the shuffle's seed is `seed`; else a random one */
+	uint64_t seed;
 };
 
-/* Runs every cell repetition of pl.  Returns the exit status: 0 all ok,
+/* Runs every cell repetition of pl, in rounds of one repetition of every
+ * cell, each round in o->order (meta.csv keeps the order and the seed).  Returns the exit status: 0 all ok,
  * 1 some repetition failed or a file could not be written (message on
  * stderr), 2 the run folder could not be made (message in err), 130
  * interrupted (what was measured is kept). */

@@ -319,6 +319,58 @@ static void test_older_stream_rates_noted(void **state)
 	remove_tree(dir);
 }
 
+/* A cell whose timed window (median elapsed_s of its successful
+ * repetitions) is under 100 ms is marked ‡ after each figure, with a key in
+ * the header; failed repetitions do not count, and a cell at 100 ms or more
+ * (or without elapsed_s, as in tests/data/golden's cells of 1 s) is not. */
+static void test_short_window_marked(void **state)
+{
+	static char dir[] = "/tmp/matrix-short.XXXXXX";
+	struct report r;
+	char *page;
+
+	(void)state;
+	strcpy(dir, "/tmp/matrix-short.XXXXXX");
+	assert_non_null(mkdtemp(dir));
+	write_file(dir, "matrix.yaml", "name: short\nrepeat: 3\nmatrix:\n"
+		   "  transport: unix\n  size: [10, 20, 30]\n  count: 100\n");
+	write_file(dir, "results.csv",
+		   "cell,transport,size,count,rep,status,elapsed_s,msgs_per_s\n"
+		   "1,unix,10,100,1,ok,0.05,100\n"
+		   "2,unix,20,100,1,ok,0.2,100\n"
+		   "3,unix,30,100,1,ok,0.01,100\n"
+		   "1,unix,10,100,2,ok,0.09,100\n"
+		   "2,unix,20,100,2,timeout,0.001,\n"
+		   "3,unix,30,100,2,ok,0.1,100\n"
+		   "1,unix,10,100,3,ok,0.5,100\n"
+		   "2,unix,20,100,3,ok,0.05,100\n"
+		   "3,unix,30,100,3,ok,0.3,100\n");
+	page = report_page(dir, &r);
+	assert_float_equal(r.cells[0].window_s, 0.09, 1e-12);	/* 0.05 0.09 0.5 */
+	assert_true(r.cells[0].short_window);
+	assert_float_equal(r.cells[1].window_s, 0.125, 1e-12);	/* 0.2 0.05, the timeout left out */
+	assert_false(r.cells[1].short_window);
+	assert_float_equal(r.cells[2].window_s, 0.1, 1e-12);	/* 0.01 0.1 0.3: not under */
+	assert_false(r.cells[2].short_window);
+	report_release(&r);
+	if (!strstr(page, "| 10B | 100 ± 0 msg/s ‡ |\n") ||
+	    !strstr(page, "| 20B | 100 ± 0 msg/s (2/3 ok) |\n") ||
+	    !strstr(page, "| 30B | 100 ± 0 msg/s |\n"))
+		fail_msg("short-window marks wrong in:\n%s", page);
+	assert_non_null(strstr(page, "\n`‡`: the cell's timed window (the median `elapsed_s` of "
+			       "its successful repetitions) is under 100 ms"));
+	free(page);
+	remove_tree(dir);
+	/* no short cell, no key */
+	page = report_page(golden_copy(), &r);
+	assert_false(r.cells[0].short_window);
+	assert_float_equal(r.cells[0].window_s, 1, 1e-12);
+	remove_tree(r.dir);
+	report_release(&r);
+	assert_null(strstr(page, "‡"));
+	free(page);
+}
+
 static void test_gnuplot_quote(void **state)
 {
 	char out[256];
@@ -367,6 +419,7 @@ int main(void)
 		cmocka_unit_test(test_report_options),
 		cmocka_unit_test(test_printed_figures_marked),
 		cmocka_unit_test(test_older_stream_rates_noted),
+		cmocka_unit_test(test_short_window_marked),
 		cmocka_unit_test(test_gnuplot_quote),
 		cmocka_unit_test(test_human_units),
 	};

@@ -119,6 +119,8 @@ static void fill_row(struct result_row *row)
 	row->start_spread_us = 30.5;
 	strcpy(row->start_offsets_us, "1.250;31.750");
 	strcpy(row->printed_metrics, "rtt_mean_us;msgs_per_s");
+	row->loadavg_before = 0.25;
+	row->loadavg_after = 1.5;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -160,6 +162,7 @@ static void test_results_columns_by_name(void **state)
 		{ "duplicated", "27" }, { "reordered", "28" }, { "measured_by", "printed" },
 		{ "cpu_us_per_rtt", "29.5" }, { "start_spread_us", "30.5" },
 		{ "start_offsets_us", "1.250;31.750" }, { "printed_metrics", "rtt_mean_us;msgs_per_s" },
+		{ "loadavg_before", "0.25" }, { "loadavg_after", "1.5" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -176,7 +179,7 @@ static void test_results_columns_by_name(void **state)
 	/* a failed row: its figures are empty, not zero */
 	row.ok = 0;
 	strcpy(row.status, "timeout");
-	row.msgs_per_s = row.sndbuf = row.lost = NAN;
+	row.msgs_per_s = row.sndbuf = row.lost = row.loadavg_after = NAN;
 	assert_int_equal(results_write(&w, &fx->pl.cells[0], &row, &o, err, sizeof(err)), 0);
 	assert_int_equal(results_close(&w), 0);
 
@@ -191,7 +194,7 @@ static void test_results_columns_by_name(void **state)
 		"sent_msgs_per_s", "sent_mib_per_s", "sndbuf", "rcvbuf", "nodelay",
 		"max_rss_kib", "wall_s", "started_at", "lost", "duplicated", "reordered",
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
-		"printed_metrics",
+		"printed_metrics", "loadavg_before", "loadavg_after",
 	};
 	assert_int_equal(t.ncols, sizeof(header) / sizeof(header[0]));
 	for (size_t i = 0; i < t.ncols; i++)
@@ -204,6 +207,8 @@ static void test_results_columns_by_name(void **state)
 	expect_col(&t, 1, "sndbuf", "");
 	expect_col(&t, 1, "rcvbuf", "22");
 	expect_col(&t, 1, "lost", "");
+	expect_col(&t, 1, "loadavg_before", "0.25");	/* the load is known all the same */
+	expect_col(&t, 1, "loadavg_after", "");		/* unreadable: empty */
 	csv_table_release(&t);
 
 	/* a stream row with no timeline lines writes no timeline rows */

@@ -1,0 +1,81 @@
+/* The order of cell repetitions: see order.h. */
+#include "order.h"
+
+#include <fcntl.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+const char *const order_names[2] = {
+	[ORDER_SHUFFLED] = "shuffled",
+	[ORDER_SEQUENTIAL] = "sequential",
+};
+
+int order_parse(const char *text, enum run_order *out)
+{
+	for (int i = 0; i < 2; i++)
+		if (!strcmp(text, order_names[i])) {
+			*out = (enum run_order)i;
+			return 0;
+		}
+	return -1;
+}
+
+/* splitmix64 (Steele, Lea and Flood 2014; Vigna's reference code). */
+static uint64_t splitmix64(uint64_t *state)
+{
+	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+/* Uniform in [0, bound), bound > 0: draws below 2^64 mod bound are
+ * redrawn, so every value is equally likely. */
+static uint64_t below(uint64_t *state, uint64_t bound)
+{
+	uint64_t skip = -bound % bound, r;
+
+	do
+		r = splitmix64(state);
+	while (r < skip);
+	return r % bound;
+}
+
+uint64_t order_random_seed(void)
+{
+	uint64_t seed = 0;
+	int fd = open("/dev/urandom", O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		ssize_t n = read(fd, &seed, sizeof(seed));
+		close(fd);
+		if (n == (ssize_t)sizeof(seed))
+			return seed;
+	}
+	struct timespec ts;
+	clock_gettime(CLOCK_REALTIME, &ts);
+	seed = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
+	seed ^= (uint64_t)getpid() << 32;
+	return splitmix64(&seed);
+}
+
+void order_init(struct order *o, enum run_order kind, uint64_t seed)
+{
+	o->kind = kind;
+	o->state = seed;
+}
+
+void order_next_round(struct order *o, size_t *idx, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		idx[i] = i;
+	if (o->kind != ORDER_SHUFFLED)
+		return;
+	for (size_t i = n; i > 1; i--) {	/* Fisher-Yates */
+		size_t j = (size_t)below(&o->state, i), t = idx[i - 1];
+		idx[i - 1] = idx[j];
+		idx[j] = t;
+	}
+}

@@ -1,0 +1,143 @@
+# Noise handled where it starts: the order of cell repetitions (shuffled
+# within each round by default, --seed replays it, --order sequential),
+# the load average around every repetition, short timed windows flagged,
+# and --set KEY=VALUE overriding the matrix from the command line.
+
+# meta VALUE of KEY in a meta.csv
+meta() { csvq "$1" key value | awk -F'\t' -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' ||
+	die "$1 has no key $2"; }
+
+six_cells() {
+	mat m.yaml <<'Y'
+name: order
+repeat: 2
+warmup: 1
+matrix:
+  transport: unix
+  size: [10, 20, 30, 40, 50, 60]
+  count: 20
+Y
+}
+
+# The (cell, rep) pairs of a results.csv in row order, one per line.
+cell_rep_order() { csvq "$1" cell rep | tr '\t' :; }
+
+# Every round holds every cell once, and the rounds come in order.
+expect_rounds() {
+	local csv=$1 ncells=$2 nreps=$3 r
+	[ "$(csvq "$csv" --rows)" -eq $((ncells * nreps)) ] || die "$csv: $(csvq "$csv" --rows) rows"
+	for r in $(seq 1 "$nreps"); do
+		[ "$(csvq "$csv" rep | sed -n "$(((r - 1) * ncells + 1)),$((r * ncells))p" | sort -u)" = "$r" ] ||
+			die "$csv: round $r is not repetition $r of every cell: $(cell_rep_order "$csv" | tr '\n' ' ')"
+		[ "$(csvq "$csv" cell | sed -n "$(((r - 1) * ncells + 1)),$((r * ncells))p" | sort -n | tr '\n' ' ')" = \
+		  "$(seq 1 "$ncells" | tr '\n' ' ')" ] || die "$csv: round $r lacks a cell or has one twice"
+	done
+}
+
+t_seed_replays_the_order() {
+	six_cells
+	run_matrix run m.yaml -o a --seed 7; expect_rc 0
+	run_matrix run m.yaml -o b --seed 7 --order shuffled; expect_rc 0
+	expect_rounds a/results.csv 6 2
+	[ "$(cell_rep_order a/results.csv)" = "$(cell_rep_order b/results.csv)" ] ||
+		die "--seed 7 twice, two orders: $(cell_rep_order a/results.csv | tr '\n' ' ') vs $(cell_rep_order b/results.csv | tr '\n' ' ')"
+	# seed 7 shuffles 6 cells as 2 6 1 3 5 4, then 1 2 5 3 6 4 (tests/unit/test_order.c)
+	[ "$(csvq a/results.csv cell | tr '\n' ' ')" = "2 6 1 3 5 4 1 2 5 3 6 4 " ] ||
+		die "seed 7 ran cells $(csvq a/results.csv cell | tr '\n' ' ')"
+	[ "$(meta a/meta.csv seed)" = 7 ] || die "meta.csv seed: $(meta a/meta.csv seed)"
+	[ "$(meta a/meta.csv order)" = shuffled ] || die "meta.csv order: $(meta a/meta.csv order)"
+	# the progress line names the cell that ran, and how far the run is
+	run_matrix run m.yaml -o c --seed 7; expect_rc 0
+	grep -q '^\[1/12 cell 2 rep 1/2\] size=20: ok' "$T/.err" ||
+		die "progress lines: $(head -3 "$T/.err")"
+	grep -q '^\[12/12 cell 4 rep 2/2\] size=40: ok' "$T/.err" ||
+		die "progress lines: $(tail -3 "$T/.err")"
+}
+
+t_default_order_is_shuffled_with_its_seed_kept() {
+	six_cells
+	run_matrix run m.yaml -o a --quiet; expect_rc 0
+	local seed; seed=$(meta a/meta.csv seed)
+	[[ "$seed" =~ ^[0-9]+$ ]] || die "meta.csv seed '$seed' is not a number"
+	[ "$(meta a/meta.csv order)" = shuffled ] || die "meta.csv order: $(meta a/meta.csv order)"
+	expect_rounds a/results.csv 6 2
+	# the seed kept replays the run's order
+	run_matrix run m.yaml -o b --quiet --seed "$seed"; expect_rc 0
+	[ "$(cell_rep_order a/results.csv)" = "$(cell_rep_order b/results.csv)" ] ||
+		die "--seed $seed does not replay the order of the run that used it"
+	matrix report a --quiet || die "report of a shuffled run failed"
+	csvq a/summary.csv cell | tr '\n' ' ' | grep -qx '1 2 3 4 5 6 ' || die "summary.csv not in cell order"
+}
+
+t_order_sequential_is_cell_order() {
+	six_cells
+	run_matrix run m.yaml -o a --order sequential --quiet; expect_rc 0
+	[ "$(csvq a/results.csv cell | tr '\n' ' ')" = "1 2 3 4 5 6 1 2 3 4 5 6 " ] ||
+		die "--order sequential ran $(csvq a/results.csv cell | tr '\n' ' ')"
+	[ "$(csvq a/results.csv rep | tr '\n' ' ')" = "1 1 1 1 1 1 2 2 2 2 2 2 " ] ||
+		die "--order sequential reps $(csvq a/results.csv rep | tr '\n' ' ')"
+	[ "$(meta a/meta.csv order)" = sequential ] || die "meta.csv order: $(meta a/meta.csv order)"
+	[ -z "$(meta a/meta.csv seed)" ] || die "a sequential run has a seed: $(meta a/meta.csv seed)"
+}
+
+t_bad_order_and_seed() {
+	six_cells
+	run_matrix run m.yaml -o out --seed x; expect_rc 2
+	expect_err "matrix: --seed x: expected a whole number from 0 to 18446744073709551615"
+	run_matrix run m.yaml -o out --seed -1; expect_rc 2
+	expect_err "--seed -1: expected a whole number"
+	run_matrix run m.yaml -o out --seed 18446744073709551616; expect_rc 2
+	expect_err "--seed 18446744073709551616: expected a whole number"
+	run_matrix run m.yaml -o out --seed ''; expect_rc 2
+	expect_err "--seed : expected a whole number"
+	run_matrix run m.yaml -o out --order random; expect_rc 2
+	expect_err "matrix: --order random: expected shuffled or sequential"
+	run_matrix run m.yaml -o out --order sequential --seed 3; expect_rc 2
+	expect_err "--seed orders a shuffled run; --order sequential has none"
+	run_matrix plan m.yaml --seed 3; expect_rc 2
+	expect_err "usage: matrix plan"
+	[ ! -e out ] || die "a bad flag made the run folder"
+	run_matrix plan m.yaml; expect_rc 0
+	# the largest seed is a seed
+	run_matrix run m.yaml -o big --seed 18446744073709551615 --quiet; expect_rc 0
+	[ "$(meta big/meta.csv seed)" = 18446744073709551615 ] || die "seed 2^64-1 not kept"
+}
+
+t_loadavg_around_each_repetition() {
+	six_cells
+	run_matrix run m.yaml -o a --quiet; expect_rc 0
+	# appended at the end: every older column stays where it was
+	[ "$(csvq a/results.csv --header | tail -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
+		die "header ends: $(csvq a/results.csv --header | tail -3 | tr '\n' ' ')"
+	[ "$(csvq a/results.csv --header | sed -n 6p)" = status ] || die "status moved"
+	local b after n=0
+	while IFS=$'\t' read -r b after; do
+		[[ "$b" =~ ^[0-9]+(\.[0-9]+)?$ && "$after" =~ ^[0-9]+(\.[0-9]+)?$ ]] ||
+			die "loadavg '$b' '$after' is not a load average"
+		le "$b" 1000 && le "$after" 1000 || die "loadavg $b $after"
+		n=$((n + 1))
+	done < <(csvq a/results.csv loadavg_before loadavg_after)
+	[ "$n" -eq 12 ] || die "$n rows with a load average"
+}
+
+t_short_window_warned_and_marked() {
+	mat m.yaml <<'Y'
+name: short
+repeat: 3
+warmup: 1
+matrix:
+  transport: unix
+  duration: [20ms, 150ms]
+Y
+	run_matrix run m.yaml -o a; expect_rc 0
+	# once per cell, for the short cell only
+	[ "$(grep -c '^matrix: cell 1: timed window [0-9.]* ms, under 100 ms: mostly start-up; raise count or set duration$' "$T/.err")" -eq 1 ] ||
+		die "cell 1 not warned once: $(cat "$T/.err")"
+	grep -q '^matrix: cell 2:' "$T/.err" && die "cell 2 (150 ms) warned: $(cat "$T/.err")"
+	grep -q '^| 20ms | .* ‡ |$' a/summary.md || die "cell 1 not marked: $(grep '^| 20ms' a/summary.md)"
+	grep '^| 150ms | ' a/summary.md | grep -q '‡' && die "cell 2 marked: $(grep '^| 150ms' a/summary.md)"
+	grep -q '^`‡`: the cell.s timed window' a/summary.md || die "no key to ‡ in summary.md"
+	# --quiet keeps it quiet
+	run_matrix run m.yaml -o b --quiet; expect_rc 0
+	[ ! -s "$T/.err" ] || die "--quiet printed: $(cat "$T/.err")"
+}
