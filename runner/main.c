@@ -139,6 +139,34 @@ static int parse_order(int ch, const char *arg, struct common *c)
 	return 0;
 }
 
+/* The options of `run` alone (parse_common): 1 when ch is one and it was
+ * taken, 0 when it is none of them, -1 after a message. */
+static int run_option(int ch, const char *arg, struct common *c)
+{
+	switch (ch) {
+	case 'o':
+		c->outdir = arg;
+		return 1;
+	case 'q':
+		c->quiet = c->ca.quiet = 1;
+		return 1;
+	case 'c':
+		c->ab = arg;
+		return 1;
+	case 'b':
+		c->baseline = arg;
+		return 1;
+	case 't':
+		return parse_threshold("run", arg, &c->ca.threshold) < 0 ? -1 : 1;
+	case 'm':
+		return parse_metric("run", arg, &c->ca) < 0 ? -1 : 1;
+	case 'R':
+	case 'S':
+		return parse_order(ch, arg, c) < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
 /* Parses run/plan options; returns -1 after printing a message. */
 static int parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage)
 {
@@ -150,7 +178,7 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 	};
 	char why[256];
 	uint64_t v;
-	int ch;
+	int ch, rc = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, is_run ? "o:r:qh" : "r:h", longopts, NULL)) != -1) {
@@ -158,37 +186,6 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
-		case 'o':
-			if (!is_run)
-				goto bad;
-			c->outdir = optarg;
-			break;
-		case 'q':
-			if (!is_run)
-				goto bad;
-			c->quiet = c->ca.quiet = 1;
-			break;
-		case 'c':
-		case 'b':
-			if (!is_run)
-				goto bad;
-			*(ch == 'c' ? &c->ab : &c->baseline) = optarg;
-			break;
-		case 't':
-			if (!is_run || parse_threshold("run", optarg, &c->ca.threshold) < 0)
-				goto bad;
-			break;
-		case 'm':
-			if (!is_run || parse_metric("run", optarg, &c->ca) < 0)
-				goto bad;
-			break;
-		case 'R':
-		case 'S':
-			if (!is_run)
-				goto bad;
-			if (parse_order(ch, optarg, c) < 0)
-				return -1;
-			break;
 		case 'r':
 			if (units_parse_count(optarg, &v, why, sizeof(why)) < 0) {
 				fprintf(stderr, "matrix: --repeat %s: %s\n", optarg, why);
@@ -208,7 +205,10 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 			c->only[c->nonly++] = optarg;
 			break;
 		default:
-bad:
+			if (is_run && (rc = run_option(ch, optarg, c)) > 0)
+				break;
+			if (rc < 0)
+				return -1;
 			fprintf(stderr, "%s", usage);
 			return -1;
 		}
