@@ -74,6 +74,39 @@ int parse_metric(const char *cmd, const char *s, struct compare_args *a)
 	return 0;
 }
 
+static void add_cell(struct regressions *rg, unsigned number)
+{
+	for (size_t i = 0; i < rg->ncells; i++)
+		if (rg->cells[i] == number)
+			return;
+	if (rg->ncells < sizeof(rg->cells) / sizeof(rg->cells[0]))
+		rg->cells[rg->ncells++] = number;
+	else
+		rg->overflow = 1;
+}
+
+/* The regressed rows of c into rg (when not NULL). */
+static void note_regressions(const struct comparison *c, struct regressions *rg)
+{
+	if (!rg)
+		return;
+	memset(rg, 0, sizeof(*rg));
+	for (size_t i = 0; i < c->nrows; i++) {
+		const struct cmp_row *row = &c->rows[i];
+		if (row->verdict != V_REGRESSED)
+			continue;
+		if (rg->nrows == COMPARE_MAX_CONFIRM) {
+			rg->overflow = 1;
+			continue;
+		}
+		snprintf(rg->rows[rg->nrows++], sizeof(rg->rows[0]), "%s\t%s", row->label,
+			 metrics[row->metric].name);
+		add_cell(rg, row->cand->number);
+		if (c->along >= 0)
+			add_cell(rg, row->base->number);
+	}
+}
+
 /* Writes, renders and prints a judged comparison into dir; its exit
  * status (a chart that fails is said, and changes nothing). */
 static int finish_compare(const struct comparison *c, const char *dir, int quiet,
@@ -102,7 +135,7 @@ static int finish_compare(const struct comparison *c, const char *dir, int quiet
 /* Baseline folder against a new one: loads both, checks their
  * fingerprints, judges, writes.  The exit status of compare. */
 int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-			const char *cmd)
+		 const char *cmd, struct regressions *rg)
 {
 	struct report rb, rn;
 	struct comparison c;
@@ -130,6 +163,7 @@ int compare_dirs(const char *base, const char *cand, const struct compare_args *
 	} else {
 		c.forced = ndiff ? diff : NULL;
 		rc = finish_compare(&c, a->out ? a->out : cand, a->quiet, cmd);
+		note_regressions(&c, rg);
 		compare_release(&c);
 	}
 	report_release(&rn);
@@ -179,7 +213,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
 		return EXIT_BADINPUT;
 	}
-	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare");
+	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
 }
 
 
@@ -207,7 +241,7 @@ static int csv_value(const struct report *r, const char *cmd, const char *name,
 }
 
 int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		   const char *cmd)
+		   const char *cmd, struct regressions *rg)
 {
 	const struct compare_spec *ms = &r->m.report.compare;
 	struct compare_args args = *a;
@@ -251,6 +285,8 @@ int compare_in_run(const struct report *r, const char *spec, const struct compar
 		fprintf(stderr, "matrix %s: --compare %s=%s:%s: %s\n", cmd, name, base, cand, err);
 	else
 		rc = finish_compare(&c, r->dir, args.quiet, cmd);
+	if (rc >= 0)
+		note_regressions(&c, rg);
 	compare_release(&c);
 	return rc < 0 ? EXIT_BADINPUT : rc;
 }

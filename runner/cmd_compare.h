@@ -28,16 +28,29 @@ struct compare_args {
 int parse_threshold(const char *cmd, const char *s, double *v);
 int parse_metric(const char *cmd, const char *s, struct compare_args *a);
 
+/* What a comparison called regressed, for the run to confirm: the cell
+ * numbers to re-run (the new side's, and for an in-run A/B both sides'),
+ * and each regressed row as "LABEL\tMETRIC". */
+#define COMPARE_MAX_CONFIRM 64
+struct regressions {
+	unsigned cells[2 * COMPARE_MAX_CONFIRM];
+	size_t ncells;
+	char rows[COMPARE_MAX_CONFIRM][600];
+	size_t nrows;
+	int overflow;			/* more than fit: none are confirmed */
+};
+
 int cmd_compare(int argc, char **argv);
 
-/* A baseline folder against a new one; compare's exit status. */
+/* A baseline folder against a new one; compare's exit status.  rg, when
+ * not NULL, gets what regressed. */
 int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-		 const char *cmd);
+		 const char *cmd, struct regressions *rg);
 
 /* The in-run A/B of a loaded run folder: `spec` DIM=BASE:CAND (from
  * --compare), else the matrix's report: compare:.  Writes compare.* into
  * the folder.  compare's exit status, or -1 when neither asks for one. */
 int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		   const char *cmd);
+		   const char *cmd, struct regressions *rg);
 
 #endif

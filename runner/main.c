@@ -275,7 +275,8 @@ static char *join_argv(int argc, char **argv)
  * status in *cmp, else -1), then the rendering.  0, 1 (a write or the
  * rendering failed) or 2 (bad input). */
 static int build_report(const char *dir, const struct report_opts *o, int quiet,
-			const char *ab, const struct compare_args *ca, int *cmp)
+			const char *ab, const struct compare_args *ca, int *cmp,
+			struct regressions *rg)
 {
 	struct report r;
 	char err[1024];
@@ -295,7 +296,7 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet,
 	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
 		rc = -1;
 	if (!rc)
-		*cmp = compare_in_run(&r, ab, ca, "report");
+		*cmp = compare_in_run(&r, ab, ca, "report", rg);
 	report_release(&r);
 	if (rc < 0) {
 		fprintf(stderr, "matrix report: %s\n", err);
@@ -380,32 +381,117 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	int rc = build_report(argv[optind], &o, quiet, ab, &ca, &cmp);
+	int rc = build_report(argv[optind], &o, quiet, ab, &ca, &cmp, NULL);
 	/* a report that could not be written is a tool failure, as compare's 2 */
 	return cmp < 0 ? rc : rc ? EXIT_BADINPUT : cmp;
 }
 
-/* After a run: its report (read back from the folder, as `matrix report`
- * does), then the comparisons asked for.  Without one, the run's status (1
- * when the report failed too); with one, compare's: 1 a regression, else 2
- * a failed repetition or tool, else 3 inconclusive, else 0. */
-static int run_verdict(const struct common *c, const char *dir, int status)
+/* The report of a run folder and the comparisons asked for: their exit
+ * statuses in *cmp and *base (-1: none), what they called regressed in
+ * rg and rgb.  Returns build_report's status. */
+static int judge_run(const struct common *c, const char *dir, int *cmp, int *base,
+		     struct regressions *rg, struct regressions *rgb)
 {
 	struct report_opts ro = { .nratios = 0 };
-	int cmp, base = -1;
-	int rc = build_report(dir, &ro, c->quiet, c->ab, &c->ca, &cmp);
+	int rc;
+
+	memset(rg, 0, sizeof(*rg));
+	memset(rgb, 0, sizeof(*rgb));
+	rc = build_report(dir, &ro, c->quiet, c->ab, &c->ca, cmp, rg);
+	*base = c->baseline ? compare_dirs(c->baseline, dir, &c->ca, "run", rgb) : -1;
+	return rc;
+}
+
+/* How many of the rows first called regressed are regressed again. */
+static size_t confirmed(const struct regressions *first, const struct regressions *again)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < first->nrows; i++)
+		for (size_t j = 0; j < again->nrows; j++)
+			if (!strcmp(first->rows[i], again->rows[j])) {
+				n++;
+				break;
+			}
+	return n;
+}
+
+/* Cells called regressed are run once more, interleaved, into DIR/confirm
+ * (their own repetitions, the same matrix), and judged again there: a
+ * regression stands only when the second judgement says it too.  Returns
+ * 1 when one stands, 0 when none does (they become inconclusive), -1 when
+ * the confirmation could not run (the first verdict stands). */
+static int confirm_regressions(const struct common *c, const struct plan *pl, const char *dir,
+			       const struct regressions *rg, const struct regressions *rgb)
+{
+	struct plan sub = *pl;
+	struct regressions rg2, rgb2;
+	char cdir[PATH_MAX], err[1024];
+	int cmp, base, rc = -1;
+
+	if (rg->overflow || rgb->overflow)
+		return -1;
+	sub.cells = calloc(pl->ncells, sizeof(*sub.cells));
+	if (!sub.cells)
+		return -1;
+	sub.ncells = 0;
+	for (size_t i = 0; i < pl->ncells; i++) {
+		int want = 0;
+		for (size_t k = 0; k < rg->ncells; k++)
+			want |= rg->cells[k] == pl->cells[i].number;
+		for (size_t k = 0; k < rgb->ncells; k++)
+			want |= rgb->cells[k] == pl->cells[i].number;
+		if (want)
+			sub.cells[sub.ncells++] = pl->cells[i];
+	}
+	snprintf(cdir, sizeof(cdir), "%s/confirm", dir);
+	fprintf(stderr, "matrix: confirming %zu regression%s: %zu cell%s once more, into %s\n",
+		rg->nrows + rgb->nrows, rg->nrows + rgb->nrows == 1 ? "" : "s", sub.ncells,
+		sub.ncells == 1 ? "" : "s", cdir);
+	char cdirout[PATH_MAX] = "";
+	struct run_opts o = { .outdir = cdir, .dir = cdirout, .quiet = c->quiet,
+			      .command_line = "confirmation of regressions",
+			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed };
+	int status = run_plan(&sub, &o, err, sizeof(err));
+	if (status == EXIT_BADINPUT)
+		fprintf(stderr, "matrix: confirmation: %s\n", err);
+	else if (status != 130 && cdirout[0]) {
+		judge_run(c, cdirout, &cmp, &base, &rg2, &rgb2);
+		size_t n = confirmed(rg, &rg2) + confirmed(rgb, &rgb2);
+		fprintf(stderr, "matrix: %zu of %zu regression%s confirmed\n", n,
+			rg->nrows + rgb->nrows, rg->nrows + rgb->nrows == 1 ? "" : "s");
+		rc = n > 0;
+	}
+	free(sub.cells);
+	return rc;
+}
+
+/* After a run: its report (read back from the folder, as `matrix report`
+ * does), then the comparisons asked for, then the confirmation of what
+ * they called regressed.  Without a comparison, the run's status (1 when
+ * the report failed too); with one, compare's: 1 a confirmed regression,
+ * else 2 a failed repetition or tool, else 3 inconclusive (an unconfirmed
+ * regression too), else 0. */
+static int run_verdict(const struct common *c, const struct plan *pl, const char *dir,
+		       int status)
+{
+	struct regressions rg, rgb;
+	int cmp, base;
+	int rc = judge_run(c, dir, &cmp, &base, &rg, &rgb);
 
 	if (status == 130)
 		return status;
-	if (c->baseline)
-		base = compare_dirs(c->baseline, dir, &c->ca, "run");
 	if (cmp < 0 && base < 0)
 		return rc && !status ? 1 : status;
-	if (cmp == 1 || base == 1)
-		return 1;
+	int regressed = cmp == 1 || base == 1;
+	if (regressed) {
+		int conf = confirm_regressions(c, pl, dir, &rg, &rgb);
+		if (conf != 0)
+			return 1;
+	}
 	if (status || rc || cmp == EXIT_BADINPUT || base == EXIT_BADINPUT)
 		return EXIT_BADINPUT;
-	return cmp == 3 || base == 3 ? 3 : 0;
+	return regressed || cmp == 3 || base == 3 ? 3 : 0;
 }
 
 static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
@@ -431,7 +517,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
 	} else if (dir[0]) {
-		status = run_verdict(&c, dir, status);
+		status = run_verdict(&c, &pl, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */
 	}
 	free(cmdline);
