@@ -33,3 +33,12 @@ uint64_t clock_cpu_ns(void)
 	getrusage(RUSAGE_SELF, &ru);
 	return clock_rusage_ns(&ru);
 }
+
+void clock_spin(uint64_t ns)
+{
+	if (!ns)
+		return;
+	uint64_t end = clock_now_ns() + ns;
+	while (clock_now_ns() < end)
+		;
+}

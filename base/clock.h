@@ -7,6 +7,9 @@
  * user + system CPU this process has used; clock_rusage_ns() the same of a
  * struct rusage (a reaped child's, from wait4).  clock_resolution_ns() is
  * the monotonic clock's resolution (clock_getres; 1 µs if it cannot say).
+ * clock_spin(ns) busy-waits ns nanoseconds on the monotonic clock, reading
+ * it in a loop (the vDSO: no syscall, no sleep), and returns at once for 0:
+ * a fixed cost of CPU time that a test can inject (the `spin` key).
  */
 #ifndef MATRIX_CLOCK_H
 #define MATRIX_CLOCK_H
@@ -18,5 +21,6 @@ uint64_t clock_now_ns(void);
 uint64_t clock_resolution_ns(void);
 uint64_t clock_cpu_ns(void);
 uint64_t clock_rusage_ns(const struct rusage *ru);
+void clock_spin(uint64_t ns);
 
 #endif

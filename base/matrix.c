@@ -31,21 +31,22 @@ static const char *const kind_names[] = {
 
 /* The keys of `matrix:`; a new dimension is one line here. */
 static const struct dimspec dimspecs[] = {
-	{ "pattern", VK_PATTERN, 0 },
-	{ "transport", VK_TRANSPORT, 0 },
-	{ "size", VK_SIZE, 0 },
-	{ "response_size", VK_SIZE, 0 },
-	{ "concurrency", VK_COUNT, 1024 },
-	{ "count", VK_COUNT, 0 },
-	{ "duration", VK_DURATION, 0 },
-	{ "inflight", VK_COUNT, 1024 },
-	{ "nodelay", VK_BOOL, 0 },
-	{ "allow_loss", VK_BOOL, 0 },
-	{ "loss_timeout", VK_DURATION, 0 },
-	{ "endpoint", VK_ENDPOINT, 0 },
-	{ "server", VK_PROGRAM, 0 },
-	{ "client", VK_PROGRAM, 0 },
-	{ "interval", VK_DURATION, 0 },
+	{ "pattern", VK_PATTERN, 0, 0 },
+	{ "transport", VK_TRANSPORT, 0, 0 },
+	{ "size", VK_SIZE, 0, 0 },
+	{ "response_size", VK_SIZE, 0, 0 },
+	{ "concurrency", VK_COUNT, 1024, 0 },
+	{ "count", VK_COUNT, 0, 0 },
+	{ "duration", VK_DURATION, 0, 0 },
+	{ "inflight", VK_COUNT, 1024, 0 },
+	{ "nodelay", VK_BOOL, 0, 0 },
+	{ "allow_loss", VK_BOOL, 0, 0 },
+	{ "loss_timeout", VK_DURATION, 0, 0 },
+	{ "endpoint", VK_ENDPOINT, 0, 0 },
+	{ "server", VK_PROGRAM, 0, 0 },
+	{ "client", VK_PROGRAM, 0, 0 },
+	{ "interval", VK_DURATION, 0, 0 },
+	{ "spin", VK_DURATION, 0, 1 },
 };
 
 /* ---- values ---- */
@@ -131,7 +132,8 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 	if (rc)
 		return ml_failf(why, whylen, "invalid %s '%s': %s", kind_names[kind],
 			     text, r);
-	if (kind != VK_BOOL && *num == 0)
+	/* a zero duration is refused by the loader, per key (spin: 0us is fine) */
+	if (kind != VK_BOOL && kind != VK_DURATION && *num == 0)
 		return ml_failf(why, whylen, "invalid %s '%s': must be greater than zero",
 			     kind_names[kind], text);
 	return 0;

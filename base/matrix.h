@@ -23,6 +23,9 @@
  *     allow_loss: false          lossy transports: a cell with loss may be ok
  *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
  *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)
+ *     spin: 0us                  a test aid: the server busy-waits this long per
+ *                                request (pingpong, echo) or received message
+ *                                (stream); default 0, the one duration that may be 0
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
  *   programs:                    optional, the user's own servers and clients
@@ -68,7 +71,8 @@ enum value_kind {
 	VK_TRANSPORT,	/* a transport name, num = index into transport_names */
 	VK_SIZE,	/* bytes, num; zero refused */
 	VK_COUNT,	/* positive integer, num */
-	VK_DURATION,	/* nanoseconds, num; zero refused */
+	VK_DURATION,	/* nanoseconds, num; zero parses, and the loader refuses it
+			 * for every key but spin */
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
@@ -196,7 +200,9 @@ int matrix_key_kind(const char *key);
 
 /* Parse `text` as a value of `kind` into v->num (and copy the text); used
  * for YAML scalars and for `--only KEY=VALUE`.  Returns 0, or -1 with the
- * reason (no position) in why, including a did-you-mean for names. */
+ * reason (no position) in why, including a did-you-mean for names.  Zero
+ * is refused for every kind but booleans and durations (spin: 0us; the
+ * loader refuses a zero duration for the other keys). */
 int matrix_parse_value(enum value_kind kind, const char *text,
 		       struct mvalue *v, char *why, size_t whylen);
 

@@ -37,6 +37,12 @@ static int load_value(struct loader *L, struct dimension *d,
 				  d->key);
 	if (matrix_parse_value(spec->kind, scalar(val), &v, why, sizeof why))
 		return error_node(L, at(key, val), "%s: %s", d->key, why);
+	if (spec->kind == VK_DURATION && !v.num && !spec->zero_ok) {
+		error_node(L, val, "%s: invalid duration '%s': must be greater than zero", d->key,
+			   v.text);
+		free(v.text);
+		return -1;
+	}
 	v.pos = ml_node_pos(val);
 	d->values[d->nvalues++] = v;
 	if (spec->max && v.num > spec->max)

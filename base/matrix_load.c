@@ -216,6 +216,9 @@ static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
 		return -1;
 	if (ml_parse_num(kind, scalar(val), num, why, sizeof why))
 		return error_node(L, at(key, val), "%s: %s", scalar(key), why);
+	if (kind == VK_DURATION && !*num)
+		return error_node(L, val, "%s: invalid duration '%s': must be greater than zero",
+				  scalar(key), scalar(val));
 	return 0;
 }
 

@@ -37,6 +37,7 @@ struct dimspec {
 	const char *key;
 	enum value_kind kind;
 	uint64_t max;		/* largest value allowed, 0: no limit */
+	int zero_ok;		/* a duration of 0 is allowed (spin: 0us) */
 };
 
 /* ---- messages (matrix_load.c) ---- */

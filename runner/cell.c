@@ -155,6 +155,8 @@ static int start_server(struct run *r)
 	common_args(r, &a, "server");
 	spawn_argv_add(&a, "--connections=%u", p->concurrency);
 	spawn_argv_add(&a, "--inflight=%u", p->inflight);
+	if (p->spin_ns)
+		spawn_argv_add(&a, "--spin=%lluns", (unsigned long long)p->spin_ns);
 	spawn_argv_add(&a, "--bind=%s",
 		       p->transport->default_bind ? p->transport->default_bind : r->addr.path);
 	return start_slot(r, &r->slots[0], &a);

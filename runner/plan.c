@@ -90,6 +90,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->loss_timeout_ns = (v = cell_value(m, choice, "loss_timeout")) ? v->num
 			     : PLAN_DEFAULT_LOSS_TIMEOUT_NS;
 	p->endpoint = (v = cell_value(m, choice, "endpoint")) ? (int)v->num : EP_TCP;
+	p->spin_ns = (v = cell_value(m, choice, "spin")) ? v->num : 0;
 	p->server_prog = (v = cell_value(m, choice, "server")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
@@ -140,6 +141,9 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 					 "does not have", pr->name, bad, t->name);
 		}
 	}
+	if (p->server_prog && p->spin_ns)
+		CELL_ERR("spin", "spin is a busy-wait of matrix's own server; program %s cannot "
+			 "be made to spin", p->server_prog->name);
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
 	if (!(t->patterns & PAT_BIT(p->pattern)))

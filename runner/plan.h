@@ -45,6 +45,7 @@ struct cell_params {
 	int allow_loss;
 	uint64_t loss_timeout_ns;
 	int endpoint;			/* enum endpoint */
+	uint64_t spin_ns;		/* test aid: server busy-wait per message, 0 none */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 };

@@ -18,6 +18,9 @@
  *   loss_timeout_ns   lossy transports: a reply later than this is lost
  *   inflight          outstanding requests per connection (1 = serial)
  *   connections       server: connections to serve, then exit
+ *   spin_ns           server, a test aid: busy-wait this long before each
+ *                     answer (pingpong, echo) or after each whole message
+ *                     received (stream), warmup included; 0 = never
  *   id                client number, for messages
  *   human             report_fd is a terminal: readable lines, no protocol
  */
@@ -36,6 +39,7 @@ struct wopts {
 	enum pattern pattern;
 	struct transport_opts topts;
 	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns, loss_timeout_ns;
+	uint64_t spin_ns;
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;

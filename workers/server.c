@@ -114,6 +114,7 @@ static void serve_pingpong(struct conn_job *j)
 			j->stage = "receive";
 			break;
 		}
+		clock_spin(o->spin_ns);		/* a test aid: 0 unless asked */
 		memcpy(out, in, seqlen);	/* the reply carries the request's number */
 		if (t->send(&j->c, o->pattern == PAT_ECHO ? in : out,
 			    o->pattern == PAT_ECHO ? req : resp) < 0) {
@@ -164,6 +165,8 @@ static void serve_stream(struct conn_job *j)
 			j->stage = "receive";
 			break;
 		}
+		/* a test aid, 0 unless asked: per whole message this read completed */
+		clock_spin(o->spin_ns * ((total + (uint64_t)n) / size - total / size));
 		total += (uint64_t)n;
 		if (total <= warm)
 			continue;
@@ -223,6 +226,7 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->stage = "receive";
 			break;
 		}
+		clock_spin(o->spin_ns);	/* a test aid: 0 unless asked */
 		last_rx = clock_now_ns();
 		uint64_t seq = read_seq(buf, size);
 		if (seq < o->warmup)

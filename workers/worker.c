@@ -40,6 +40,8 @@ static void usage(FILE *f)
 "      --interval DUR       timeline interval of a stream server (default 1s)\n"
 "  -c, --connections N      server: connections to serve, then exit (default 1)\n"
 "  -b, --bind ADDR          server: HOST:PORT or socket path (default 127.0.0.1:0)\n"
+"      --spin DUR           server, a test aid: busy-wait DUR before each answer\n"
+"                           (pingpong, echo) or after each message (stream); default 0\n"
 "  -a, --connect ADDR       client: the server's address\n"
 "      --id N               client number, for messages\n"
 "      --report-fd FD       write the wire protocol to FD (default: stdout)\n"
@@ -83,6 +85,7 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 	case 'I': return units_parse_duration(arg, &o->interval_ns, why, wl);
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
 	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
+	case 'S': return units_parse_duration(arg, &o->spin_ns, why, wl);
 	case 'E':
 		if (strcmp(arg, "tcp") && strcmp(arg, "ipc")) {
 			snprintf(why, wl, "expected tcp or ipc");
@@ -120,7 +123,7 @@ static const struct option longopts[] = {
 	{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 	{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
-	{ "endpoint", 1, 0, 'E' },
+	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -190,6 +193,10 @@ static int check_opts(struct wopts *o)
 			return 2;
 		}
 		o->bind = o->t->default_bind;
+	}
+	if (o->role == ROLE_CLIENT && o->spin_ns) {
+		fprintf(stderr, "matrix worker: --spin is a server option\n");
+		return 2;
 	}
 	if (o->role == ROLE_CLIENT && !o->connect) {
 		fprintf(stderr, "matrix worker: --connect ADDR is required for a client\n");

@@ -38,3 +38,43 @@ Y
 	le 1.6 "$el" || die "elapsed $el s for 4 round trips of at least 0.4 s"
 	expect_no_leftovers
 }
+
+# spin (a test aid): the server busy-waits that long before each answer,
+# and after each whole message of a stream, however many one read brings.
+t_spin_adds_its_time_to_each_message() {
+	mat m.yaml <<'Y'
+name: spin
+repeat: 1
+warmup: 5
+matrix:
+  pattern: [pingpong, echo, stream]
+  transport: unix
+  size: 64
+  spin: [0us, 2ms]
+  count: 20
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	local r=out/results.csv pat spin p50 el
+	expect_all $r status ok
+	[ "$(csvq $r spin | sort -u | tr '\n' ' ')" = "0 0.002 " ] || die "spin column: $(csvq $r spin | tr '\n' ' ')"
+	# rtt_p50_us last: a stream's is empty, and read joins adjacent tabs
+	while IFS=$'\t' read -r pat spin el p50; do
+		case $pat/$spin in
+		stream/0.002)
+			# 20 timed messages, 2 ms each: at least 40 ms, though the
+			# sender fills the socket while the server spins, so a read
+			# brings many messages at once
+			le 0.040 "$el" || die "stream with spin 2ms: $el s for 20 messages" ;;
+		*/0.002)
+			le 2000 "$p50" || die "$pat with spin 2ms: p50 $p50 us, below 2 ms" ;;
+		stream/0) ;;
+		*/0)	# far below; loose: this machine is shared
+			le "$p50" 1000 || die "$pat without spin: p50 $p50 us" ;;
+		*) die "unexpected row $pat/$spin" ;;
+		esac
+	done < <(csvq $r pattern spin elapsed_s rtt_p50_us)
+	# the server alone spins, and only when asked
+	run_matrix worker client -t unix -a "$T/nowhere" --spin 1us; expect_rc 2
+	expect_err "matrix worker: --spin is a server option"
+	expect_no_leftovers
+}

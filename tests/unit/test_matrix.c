@@ -416,6 +416,50 @@ static void defaults(void **state)
 	matrix_release(&m);
 }
 
+/* spin: a duration that may be 0 (the other durations may not), in
+ * seconds in results.csv like every duration. */
+static void spin_key(void **state)
+{
+	struct matrix m;
+	char err[512] = "", buf[32];
+
+	(void)state;
+	assert_int_equal(matrix_key_kind("spin"), VK_DURATION);
+	assert_int_equal(load(&m, "name: s\nmatrix:\n  spin: [0us, 3us, 1.5ms]\n", err,
+			      sizeof err), 0);
+	const struct dimension *d = matrix_dim(&m, "spin");
+	assert_non_null(d);
+	assert_int_equal(d->kind, VK_DURATION);
+	assert_int_equal(d->nvalues, 3);
+	assert_int_equal(d->values[0].num, 0);
+	assert_int_equal(d->values[1].num, 3000);
+	assert_int_equal(d->values[2].num, 1500000);
+	matrix_format_value(d, &d->values[0], buf, sizeof buf);
+	assert_string_equal(buf, "0");
+	matrix_format_value(d, &d->values[1], buf, sizeof buf);
+	assert_string_equal(buf, "3e-06");
+	matrix_release(&m);
+
+	assert_int_equal(load(&m, "name: s\nmatrix:\n  spin: 0s\n", err, sizeof err), 0);
+	assert_int_equal(matrix_dim(&m, "spin")->values[0].num, 0);
+	matrix_release(&m);
+	/* --only and --compare parse values without a key: 0 is a duration */
+	struct mvalue v = { 0 };
+	assert_int_equal(matrix_parse_value(VK_DURATION, "0us", &v, err, sizeof err), 0);
+	assert_int_equal(v.num, 0);
+	free(v.text);
+
+	assert_int_equal(load(&m, "name: s\nmatrix:\n  spin: [0us, 0ns]\n", err, sizeof err), -1);
+	assert_string_equal(err, "t.yaml:3:15: spin: duplicate value '0ns' (same as '0us' at line 3)");
+	assert_int_equal(load(&m, "name: s\nmatrix:\n  spin: 5\n", err, sizeof err), -1);
+	assert_string_equal(err, "t.yaml:3:9: spin: invalid duration '5': missing unit: write 5s "
+			    "or 500ms");
+	assert_int_equal(load(&m, "name: s\nmatrix:\n  loss_timeout: [1ms, 0us]\n", err,
+			      sizeof err), -1);
+	assert_string_equal(err, "t.yaml:3:23: loss_timeout: invalid duration '0us': must be "
+			    "greater than zero");
+}
+
 /* Flow and block lists, quoted scalars, a list of one, an empty exclude. */
 static void lists_and_quotes(void **state)
 {
@@ -680,6 +724,7 @@ int main(void)
 		cmocka_unit_test(compare_spec),
 		cmocka_unit_test(full),
 		cmocka_unit_test(defaults),
+		cmocka_unit_test(spin_key),
 		cmocka_unit_test(lists_and_quotes),
 		cmocka_unit_test(excludes),
 		cmocka_unit_test(exclude_order),

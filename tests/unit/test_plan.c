@@ -76,6 +76,7 @@ static void test_defaults(void **state)
 	assert_int_equal(p->inflight, 1);
 	assert_int_equal(p->nodelay, 1);
 	assert_int_equal(p->interval_ns, PLAN_DEFAULT_INTERVAL_NS);
+	assert_int_equal(p->spin_ns, 0);
 	assert_string_equal(label(&pl, 0), "cell 1");	/* no dimension varies */
 	plan_release(&pl);
 	matrix_release(&m);
@@ -89,6 +90,32 @@ static void test_defaults(void **state)
 	assert_int_equal(p->response_size, 5);
 	assert_int_equal(p->nodelay, 0);
 	plan_release(&pl);
+	matrix_release(&m);
+}
+
+/* spin: each cell's own, 0 a value like the others (--only spin=0us). */
+static void test_spin(void **state)
+{
+	struct matrix m;
+	struct plan pl;
+	struct only_filter f;
+	char err[512];
+
+	(void)state;
+	load(&m, "name: p\nmatrix:\n  transport: unix\n  spin: [0us, 3us]\n  count: 10\n");
+	assert_int_equal(plan_build(&pl, &m, NULL, 0, err, sizeof(err)), 0);
+	assert_int_equal(pl.ncells, 2);
+	assert_int_equal(pl.cells[0].p.spin_ns, 0);
+	assert_int_equal(pl.cells[1].p.spin_ns, 3000);
+	assert_string_equal(label(&pl, 1), "spin=3us");
+	plan_release(&pl);
+	assert_int_equal(plan_parse_only(&m, "spin=0ns", &f, err, sizeof(err)), 0);
+	assert_int_equal(plan_build(&pl, &m, &f, 1, err, sizeof(err)), 0);
+	assert_int_equal(pl.ncells, 1);
+	assert_int_equal(pl.cells[0].p.spin_ns, 0);
+	plan_release(&pl);
+	assert_int_equal(plan_parse_only(&m, "spin=1us", &f, err, sizeof(err)), -1);
+	assert_non_null(strstr(err, "spin has no value 1us (its values: 0us, 3us)"));
 	matrix_release(&m);
 }
 
@@ -159,6 +186,9 @@ static void test_cell_errors_name_the_value(void **state)
 		  "p.yaml:4:13: inflight applies to pingpong and echo" },
 		{ "name: p\ntimeout: 5s\nmatrix:\n  duration: [1s, 5s]\n",
 		  "p.yaml:4:18: duration must be shorter than the timeout (5 s)" },
+		{ "name: p\nprograms:\n  s:\n    server: [s, '{port}']\nmatrix:\n"
+		  "  server: [builtin, s]\n  spin: 1us\n",
+		  "p.yaml:7:9: spin is a busy-wait of matrix's own server; program s cannot" },
 		{ "name: p\nmatrix:\n  size: 1\nexclude:\n  - {size: 1}\n",
 		  "p.yaml: every cell is excluded" },
 	};
@@ -182,6 +212,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_product_order_first_key_slowest),
 		cmocka_unit_test(test_defaults),
+		cmocka_unit_test(test_spin),
 		cmocka_unit_test(test_exclude_keeps_numbers),
 		cmocka_unit_test(test_only_filters),
 		cmocka_unit_test(test_cell_errors_name_the_value),
