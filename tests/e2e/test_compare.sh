@@ -196,3 +196,32 @@ Y
 	expect_status_of_verdicts out/ab.csv "$T/.err"
 	expect_no_leftovers
 }
+
+# A regression the in-run A/B finds is confirmed by running its cells once
+# more: a server that spins 2 ms per request is slower every time.
+t_regression_is_confirmed_by_a_second_run() {
+	mat m.yaml <<'Y'
+name: confirm
+repeat: 4
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  spin: [0us, 2ms]
+  size: 16
+  count: 20
+report:
+  compare: {dimension: spin, baseline: 0us, candidate: 2ms}
+Y
+	run_matrix run m.yaml -o out -q; expect_rc 1
+	[ "$(verdict_of out/ab.csv "pattern=pingpong transport=unix size=16 count=20" msgs_per_s)" = regressed ] ||
+		die "a 2 ms spin is not a regression: $(cat out/ab.csv)"
+	expect_err "matrix: confirming 2 regressions: 2 cells once more, into out/confirm"
+	expect_err "matrix: 2 of 2 regressions confirmed"
+	[ "$(csvq out/confirm/results.csv --rows)" -eq 8 ] || die "the confirmation ran $(csvq out/confirm/results.csv --rows) repetitions, not 2 cells x 4"
+	expect_all out/confirm/results.csv status ok
+	[ -s out/confirm/ab.csv ] || die "the confirmation was not judged"
+	# `report` judges once, with no confirmation
+	run_matrix report out -q; expect_rc 1
+	expect_no_leftovers
+}
