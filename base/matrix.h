@@ -160,7 +160,10 @@ struct matrix {
 	char *path;		/* as given to matrix_load */
 	char *name;
 	char *description;	/* "" when absent */
-	unsigned repeat;	/* default 3 */
+	unsigned repeat;	/* default 7; with repeat: auto, the most */
+	unsigned repeat_min;	/* repeat: auto: the fewest; 0 = a fixed repeat */
+	double repeat_width;	/* repeat: auto: stop once the median's interval of
+				 * msgs_per_s is this narrow, relative to the median */
 	uint64_t warmup;	/* default 100 */
 	uint64_t timeout_ns;	/* default 60 s */
 	struct srcpos repeat_pos, warmup_pos, timeout_pos;	/* {0,0} when defaulted */
@@ -178,6 +181,11 @@ struct matrix {
 const struct program *matrix_program(const struct matrix *m, const char *name);
 
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
+/* repeat: auto without its own figures: 7 to 30 repetitions, until the
+ * interval of the median is within 10% of the median */
+#define MATRIX_AUTO_MIN 7
+#define MATRIX_AUTO_MAX 30
+#define MATRIX_AUTO_WIDTH 0.10
 #define MATRIX_DEFAULT_WARMUP 100
 #define MATRIX_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
 

@@ -222,10 +222,55 @@ static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
 	return 0;
 }
 
+/* repeat: {min: N, max: N, width: PCT}, every key optional. */
+static int load_repeat_auto(struct loader *L, yaml_node_t *val)
+{
+	static const char *const keys[] = { "min", "max", "width" };
+	struct matrix *m = L->m;
+	char why[512];
+
+	if (ml_check_keys(L, val))
+		return -1;
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
+		uint64_t n;
+		if (!strcmp(scalar(k), "width")) {
+			char *end;
+			if (ml_want_scalar(L, k, v))
+				return -1;
+			m->repeat_width = strtod(scalar(v), &end) / 100;
+			if (end == scalar(v) || strcmp(end, "%") || !(m->repeat_width > 0) ||
+			    m->repeat_width >= 10)
+				return error_node(L, v, "repeat: width: '%s' is not a percentage such "
+						  "as 5%% (above 0)", scalar(v));
+		} else if (!strcmp(scalar(k), "min") || !strcmp(scalar(k), "max")) {
+			if (top_num(L, k, v, VK_COUNT, &n))
+				return -1;
+			if (!n || n > 100000)
+				return error_node(L, v, "repeat: %s: between 1 and 100000", scalar(k));
+			*(!strcmp(scalar(k), "min") ? &m->repeat_min : &m->repeat) = (unsigned)n;
+		} else {
+			ml_unknown_name("key", scalar(k), keys, 3, why, sizeof why);
+			return error_node(L, k, "repeat: %s", why);
+		}
+	}
+	if (m->repeat_min > m->repeat)
+		return error_node(L, val, "repeat: min %u is above max %u", m->repeat_min, m->repeat);
+	return 0;
+}
+
 static int load_repeat(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 {
 	uint64_t n;
 
+	L->m->repeat_pos = ml_node_pos(val);
+	if (val->type == YAML_MAPPING_NODE || (val->type == YAML_SCALAR_NODE &&
+					       !strcmp(scalar(val), "auto"))) {
+		L->m->repeat_min = MATRIX_AUTO_MIN;
+		L->m->repeat = MATRIX_AUTO_MAX;
+		L->m->repeat_width = MATRIX_AUTO_WIDTH;
+		return val->type == YAML_MAPPING_NODE ? load_repeat_auto(L, val) : 0;
+	}
 	if (top_num(L, key, val, VK_COUNT, &n))
 		return -1;
 	if (n > UINT_MAX)

@@ -69,6 +69,7 @@ struct result_row {
 	double start_spread_us;		/* last client's start - first client's */
 	char start_offsets_us[1024];	/* each worker client's start after the
 					 * release, ';'-separated, "" if unknown */
+	char repeat_stop[64];		/* repeat: auto: why the cell stopped here */
 	double loadavg_before, loadavg_after;	/* the machine's 1-minute load average
 						 * just before and after the repetition
 						 * (the runner's, not a figure; NaN

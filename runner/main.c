@@ -9,6 +9,7 @@
 #include "report.h"
 #include "run.h"
 #include "suggest.h"
+#include "stats.h"
 #include "summary.h"
 #include "transport.h"
 #include "units.h"
@@ -19,6 +20,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -236,8 +238,10 @@ static int load(const struct common *c, struct matrix *m, struct plan *pl)
 		fprintf(stderr, "%s\n", err);
 		return -1;
 	}
-	if (c->repeat)
+	if (c->repeat) {	/* a fixed number, also over repeat: auto */
 		m->repeat = c->repeat;
+		m->repeat_min = 0;
+	}
 	for (size_t i = 0; i < c->nonly; i++)
 		if (plan_parse_only(m, c->only[i], &only[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "matrix: %s\n", err);
@@ -386,6 +390,16 @@ static int cmd_report(int argc, char **argv)
 	return cmp < 0 ? rc : rc ? EXIT_BADINPUT : cmp;
 }
 
+/* repeat: auto's measure (run.h): the width of the interval of the median
+ * of v relative to the median, NaN when there is none. */
+static double median_rel_width(const double *v, size_t n)
+{
+	struct stat_summary st;
+
+	stats_summarize(v, n, &st);
+	return st.median > 0 ? (st.ci_hi - st.ci_lo) / st.median : NAN;
+}
+
 /* The report of a run folder and the comparisons asked for: their exit
  * statuses in *cmp and *base (-1: none), what they called regressed in
  * rg and rgb.  Returns build_report's status. */
@@ -451,7 +465,8 @@ static int confirm_regressions(const struct common *c, const struct plan *pl, co
 	char cdirout[PATH_MAX] = "";
 	struct run_opts o = { .outdir = cdir, .dir = cdirout, .quiet = c->quiet,
 			      .command_line = "confirmation of regressions",
-			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed };
+			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed,
+			      .rel_width = median_rel_width };
 	int status = run_plan(&sub, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT)
 		fprintf(stderr, "matrix: confirmation: %s\n", err);
@@ -511,6 +526,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	}
 	char dir[PATH_MAX] = "";
 	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
+			      .rel_width = median_rel_width,
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed };
 	status = run_plan(&pl, &o, err, sizeof(err));

@@ -16,7 +16,7 @@ static const char *const figure_cols[] = {
 /* Columns added after started_at, in the order they were added. */
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
-	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after",
+	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
 };
 
 static void figures(const struct result_row *r, double *v)
@@ -132,6 +132,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_field(&w->results, row->printed_metrics);
 	csv_out_double(&w->results, row->loadavg_before, 10);
 	csv_out_double(&w->results, row->loadavg_after, 10);
+	csv_out_field(&w->results, row->repeat_stop);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		return -1;

@@ -153,9 +153,40 @@ struct run_state {
 	struct order order;
 	uint64_t seed;
 	unsigned char *warned;		/* by cell index: its short window was said */
+	unsigned char *stopped;		/* by cell index: repeat: auto has enough */
+	double **vals;			/* by cell index: msgs_per_s of its ok rows */
+	size_t *nvals;
+	double (*rel_width)(const double *v, size_t n);
 	unsigned failed, skipped;
 	int write_failed;
 };
+
+/* repeat: auto: after the cell's repetition rep (row), whether it has
+ * enough: its msgs_per_s interval narrow enough after repeat_min, or the
+ * most repetitions.  The row says why it stopped. */
+static void auto_stop(struct run_state *s, size_t ci, unsigned rep, struct result_row *row)
+{
+	const struct matrix *m = s->pl->m;
+
+	if (!m->repeat_min || !s->rel_width)
+		return;
+	if (row->ok && !isnan(row->msgs_per_s)) {
+		double *nv = realloc(s->vals[ci], (s->nvals[ci] + 1) * sizeof(*nv));
+		if (nv) {
+			nv[s->nvals[ci]++] = row->msgs_per_s;
+			s->vals[ci] = nv;
+		}
+	}
+	if (rep < m->repeat_min)
+		return;
+	double w = s->rel_width(s->vals[ci], s->nvals[ci]);
+	if (!isnan(w) && w <= m->repeat_width)
+		snprintf(row->repeat_stop, sizeof(row->repeat_stop), "narrow (%.1f%%)", w * 100);
+	else if (rep >= s->pl->repeat)
+		snprintf(row->repeat_stop, sizeof(row->repeat_stop), "max (%.1f%%)",
+			 w * 100);
+	s->stopped[ci] = row->repeat_stop[0] != '\0';
+}
 
 /* Runs one repetition of one cell and records it; -1 when interrupted. */
 static int run_one(struct run_state *s, size_t ci, unsigned rep)
@@ -179,6 +210,7 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	aggregate_row(c, rep, &out, started, &row);
 	row.loadavg_before = load_before;
 	row.loadavg_after = meta_loadavg();
+	auto_stop(s, ci, rep, &row);
 	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0 && !s->write_failed) {
 		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
 		s->write_failed = 1;
@@ -212,6 +244,9 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "end_utc", "%s", "");
 	meta_set(&s->meta, "cells", "%zu", pl->ncells);
 	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	if (pl->m->repeat_min)
+		meta_set(&s->meta, "repeat_auto", "min %u, max %u, width %g%%", pl->m->repeat_min,
+			 pl->repeat, pl->m->repeat_width * 100);
 	meta_set(&s->meta, "order", "%s", order_names[s->order.kind]);
 	if (s->order.kind == ORDER_SHUFFLED)
 		meta_set(&s->meta, "seed", "%llu", (unsigned long long)s->seed);
@@ -314,13 +349,20 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	s->pl = pl;
 	s->warned = warned;
+	s->rel_width = o->rel_width;
+	s->stopped = calloc(pl->ncells + 1, 1);
+	s->vals = calloc(pl->ncells + 1, sizeof(*s->vals));
+	s->nvals = calloc(pl->ncells + 1, sizeof(*s->nvals));
+	if (!s->stopped || !s->vals || !s->nvals) {
+		snprintf(err, errlen, "out of memory");
+		status = 2;
+		goto out;
+	}
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
 	if (open_run(s, o, err, errlen) < 0) {
-		free(s);
-		free(idx);
-		free(warned);
-		return 2;
+		status = 2;
+		goto out;
 	}
 	install_signals();
 	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
@@ -328,10 +370,16 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++) {
 		order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
-			if (run_one(s, idx[k], rep) < 0)
+			if (!s->stopped[idx[k]] && run_one(s, idx[k], rep) < 0)
 				break;
 	}
 	status = close_run(s, err, errlen);
+out:
+	for (size_t i = 0; s->vals && i < pl->ncells; i++)
+		free(s->vals[i]);
+	free(s->vals);
+	free(s->nvals);
+	free(s->stopped);
 	free(s);
 	free(idx);
 	free(warned);

@@ -24,13 +24,19 @@ struct run_opts {
 	enum run_order order;		/* within each round (order.h); 0: shuffled */
 	int has_seed;			/* the shuffle's seed is `seed`; else a random one */
 	uint64_t seed;
+	/* repeat: auto (matrix.h repeat_min > 0): the width of the interval of
+	 * the median of n values relative to the median, NaN if none */
+	double (*rel_width)(const double *v, size_t n);
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every
  * cell, each round in o->order (meta.csv keeps the order and the seed).  Returns the exit status: 0 all ok,
  * 1 some repetition failed or a file could not be written (message on
  * stderr), 2 the run folder could not be made (message in err), 130
- * interrupted (what was measured is kept). */
+ * interrupted (what was measured is kept).  With repeat: auto, a cell's
+ * repetitions stop after repeat_min once o->rel_width of its msgs_per_s is
+ * at most repeat_width, or at repeat (the most); the row where it stopped
+ * says why in repeat_stop. */
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen);
 
 #endif

@@ -107,7 +107,7 @@ t_loadavg_around_each_repetition() {
 	six_cells
 	run_matrix run m.yaml -o a --quiet; expect_rc 0
 	# appended at the end: every older column stays where it was
-	[ "$(csvq a/results.csv --header | tail -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
+	[ "$(csvq a/results.csv --header | tail -3 | head -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
 		die "header ends: $(csvq a/results.csv --header | tail -3 | tr '\n' ' ')"
 	[ "$(csvq a/results.csv --header | sed -n 6p)" = status ] || die "status moved"
 	local b after n=0
@@ -140,4 +140,35 @@ Y
 	# --quiet keeps it quiet
 	run_matrix run m.yaml -o b --quiet; expect_rc 0
 	[ ! -s "$T/.err" ] || die "--quiet printed: $(cat "$T/.err")"
+}
+
+# repeat: auto stops a cell once its interval of msgs_per_s is narrow
+# enough, or at the most; the row where it stopped says which.
+t_repeat_auto_stops_when_narrow_or_at_max() {
+	mat m.yaml <<'Y'
+name: auto
+repeat: {min: 3, max: 6, width: 900%}
+warmup: 5
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  count: 200
+Y
+	run_matrix run m.yaml -o wide -q; expect_rc 0
+	# any interval is within 900%: every cell stops at its minimum
+	[ "$(csvq wide/results.csv --rows)" -eq 3 ] || die "$(csvq wide/results.csv --rows) rows, not 3"
+	csvq wide/results.csv rep repeat_stop | grep -qE '^3	narrow \([0-9.]+%\)$' ||
+		die "the third row does not say narrow: $(csvq wide/results.csv rep repeat_stop)"
+	grep -q '^repeat_auto,"min 3, max 6, width 900%"$' wide/meta.csv || die "meta.csv lacks repeat_auto"
+	sed -i 's/width: 900%/width: 0.0001%/' m.yaml
+	run_matrix run m.yaml -o narrow -q; expect_rc 0
+	# no interval is that narrow: the most repetitions, and the last says so
+	[ "$(csvq narrow/results.csv --rows)" -eq 6 ] || die "$(csvq narrow/results.csv --rows) rows, not 6"
+	csvq narrow/results.csv rep repeat_stop | grep -qE '^6	max \([0-9.]+%\)$' ||
+		die "the last row does not say max: $(csvq narrow/results.csv rep repeat_stop)"
+	[ "$(csvq narrow/results.csv repeat_stop | grep -c .)" -eq 1 ] || die "more than one row says why"
+	# --repeat is a fixed number, over repeat: auto
+	run_matrix run m.yaml -o fixed -q --repeat 2; expect_rc 0
+	[ "$(csvq fixed/results.csv --rows)" -eq 2 ] || die "--repeat 2 ran $(csvq fixed/results.csv --rows)"
 }

@@ -233,6 +233,18 @@ static const struct error_case error_cases[] = {
 	{ AB "{dimension: transport, baseline: tcp, candidate: unix, metric: x}\n",
 	  "t.yaml:5:67: ", "compare: unknown key 'metric'" },
 #undef AB
+	/* repeat: auto */
+	{ "repeat: {min: 9, max: 5}\n" M("  size: 1\n"), "t.yaml:1:9: ",
+	  "repeat: min 9 is above max 5" },
+	{ "repeat: {width: 5}\n" M("  size: 1\n"), "t.yaml:1:17: ",
+	  "repeat: width: '5' is not a percentage such as 5%" },
+	{ "repeat: {mn: 5}\n" M("  size: 1\n"), "t.yaml:1:10: ",
+	  "repeat: unknown key 'mn'; did you mean 'min'?" },
+	{ "repeat: {max: 0}\n" M("  size: 1\n"), "t.yaml:1:15: ",
+	  "max: invalid count '0': must be greater than zero" },
+	{ "repeat: {max: 100001}\n" M("  size: 1\n"), "t.yaml:1:15: ",
+	  "repeat: max: between 1 and 100000" },
+	{ "repeat: automatic\n" M("  size: 1\n"), "t.yaml:1:9: ", "repeat:" },
 };
 
 static int check_error_case(const struct error_case *c)
@@ -291,6 +303,33 @@ static void compare_spec(void **state)
 	if (load(&m, M("  size: 64\n"), err, sizeof err) < 0)
 		fail_msg("%s", err);
 	assert_false(m.report.compare.set);	/* none asked for */
+	matrix_release(&m);
+}
+
+/* repeat: auto, and its mapping form. */
+static void repeat_auto(void **state)
+{
+	struct matrix m;
+	char err[512];
+
+	(void)state;
+	if (load(&m, "repeat: auto\n" M("  size: 1\n"), err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(m.repeat_min, MATRIX_AUTO_MIN);
+	assert_int_equal(m.repeat, MATRIX_AUTO_MAX);
+	assert_true(m.repeat_width == MATRIX_AUTO_WIDTH);
+	matrix_release(&m);
+	if (load(&m, "repeat: {min: 4, max: 9, width: 2.5%}\n" M("  size: 1\n"), err,
+		 sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(m.repeat_min, 4);
+	assert_int_equal(m.repeat, 9);
+	assert_true(fabs(m.repeat_width - 0.025) < 1e-12);
+	matrix_release(&m);
+	if (load(&m, "repeat: 5\n" M("  size: 1\n"), err, sizeof err) < 0)
+		fail_msg("%s", err);
+	assert_int_equal(m.repeat_min, 0);	/* a fixed number */
+	assert_int_equal(m.repeat, 5);
 	matrix_release(&m);
 }
 
@@ -722,6 +761,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(errors),
 		cmocka_unit_test(compare_spec),
+		cmocka_unit_test(repeat_auto),
 		cmocka_unit_test(full),
 		cmocka_unit_test(defaults),
 		cmocka_unit_test(spin_key),

@@ -121,6 +121,7 @@ static void fill_row(struct result_row *row)
 	strcpy(row->printed_metrics, "rtt_mean_us;msgs_per_s");
 	row->loadavg_before = 0.25;
 	row->loadavg_after = 1.5;
+	strcpy(row->repeat_stop, "narrow (4.2%)");
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -163,6 +164,7 @@ static void test_results_columns_by_name(void **state)
 		{ "cpu_us_per_rtt", "29.5" }, { "start_spread_us", "30.5" },
 		{ "start_offsets_us", "1.250;31.750" }, { "printed_metrics", "rtt_mean_us;msgs_per_s" },
 		{ "loadavg_before", "0.25" }, { "loadavg_after", "1.5" },
+		{ "repeat_stop", "narrow (4.2%)" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -194,7 +196,7 @@ static void test_results_columns_by_name(void **state)
 		"sent_msgs_per_s", "sent_mib_per_s", "sndbuf", "rcvbuf", "nodelay",
 		"max_rss_kib", "wall_s", "started_at", "lost", "duplicated", "reordered",
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
-		"printed_metrics", "loadavg_before", "loadavg_after",
+		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
 	};
 	assert_int_equal(t.ncols, sizeof(header) / sizeof(header[0]));
 	for (size_t i = 0; i < t.ncols; i++)
