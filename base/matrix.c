@@ -163,6 +163,15 @@ const struct dimspec *ml_find_dimspec(const char *key)
 	return NULL;
 }
 
+size_t ml_dimspec_keys(const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(dimspecs) && n < max; i++)
+		out[n++] = dimspecs[i].key;
+	return n;
+}
+
 int matrix_key_kind(const char *key)
 {
 	const struct dimspec *s = ml_find_dimspec(key);

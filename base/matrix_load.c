@@ -470,9 +470,7 @@ int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
 	return 0;
 }
 
-/* The whole file in a malloc'd buffer. */
-static int read_file(const char *path, char **out, size_t *outlen,
-		     char *err, size_t errlen)
+int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen)
 {
 	FILE *f = fopen(path, "rb");
 	char *buf = NULL;
@@ -520,7 +518,7 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 	int rc;
 
 	ml_matrix_init(m);
-	if (read_file(path, &buf, &len, err, errlen))
+	if (ml_read_file(path, &buf, &len, err, errlen))
 		return -1;
 	rc = matrix_load_buffer(m, path, buf, len, err, errlen);
 	free(buf);

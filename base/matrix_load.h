@@ -68,10 +68,14 @@ int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none tw
 int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *val);
 int ml_oom(struct loader *L, const yaml_node_t *n);
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
+/* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */
+int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen);
 
 /* ---- values (matrix.c) ---- */
 
 const struct dimspec *ml_find_dimspec(const char *key);	/* NULL: unknown key */
+/* The keys of `matrix:`, in schema order, into out (at most max); how many. */
+size_t ml_dimspec_keys(const char **out, size_t max);
 /* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
 int ml_unknown_dimension(struct loader *L, const yaml_node_t *key);
 int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *why,

@@ -5,6 +5,7 @@
 #include "gnuplot.h"
 #include "markdown.h"
 #include "matrix.h"
+#include "matrix_set.h"
 #include "plan.h"
 #include "report.h"
 #include "run.h"
@@ -50,7 +51,7 @@ static const char usage_main[] =
 
 static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
-"                  [--order shuffled|sequential] [--seed N]\n"
+"                  [--set KEY=VALUE ...] [--order shuffled|sequential] [--seed N]\n"
 "                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
@@ -62,6 +63,10 @@ static const char usage_run[] =
 "  -r, --repeat N        repetitions per cell, instead of the file's `repeat`\n"
 "      --only KEY=VALUE  run only cells whose KEY is VALUE; repeat for more\n"
 "                        values (same key: any of them; different keys: all)\n"
+"      --set KEY=VALUE   override the file: KEY is repeat, warmup, timeout or a\n"
+"                        key of matrix: (a dimension becomes this one value),\n"
+"                        checked as if written there; repeat for more keys;\n"
+"                        the run folder's matrix.yaml has the change made\n"
 "  -q, --quiet           print only failures and the final line\n"
 "      --order ORDER     repetitions run in rounds (repetition 1 of every cell,\n"
 "                        then 2, ...); within a round the cells run shuffled\n"
@@ -100,10 +105,11 @@ static const char usage_report[] =
 "  -q, --quiet                print only errors\n";
 
 static const char usage_plan[] =
-"usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...]\n"
+"usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...] [--set KEY=VALUE ...]\n"
 "\n"
 "Validates FILE and prints one line per cell with its parameters, and the\n"
-"number of worker processes a run would start.  Runs nothing.\n";
+"number of worker processes a run would start.  Runs nothing.  --repeat,\n"
+"--only and --set as for `matrix run`.\n";
 
 struct common {
 	const char *file;
@@ -117,13 +123,18 @@ struct common {
 	enum run_order order;		/* run --order, --seed */
 	int has_seed;
 	uint64_t seed;
+	struct matrix_sets sets;	/* --set */
 };
 
-/* run --seed N, --order ORDER; -1 after printing a message. */
-static int parse_order(int ch, const char *arg, struct common *c)
+/* --set KEY=VALUE, run --seed N, --order ORDER; -1 after printing a message. */
+static int parse_noise_flag(int ch, const char *arg, struct common *c)
 {
-	char *end;
+	char *end, why[1024];
 
+	if (ch == 'E' && matrix_sets_add(&c->sets, arg, why, sizeof(why)) < 0) {
+		fprintf(stderr, "matrix: %s\n", why);
+		return -1;
+	}
 	if (ch == 'R' && order_parse(arg, &c->order) < 0) {
 		fprintf(stderr, "matrix: --order %s: expected shuffled or sequential\n", arg);
 		return -1;
@@ -164,7 +175,17 @@ static int run_option(int ch, const char *arg, struct common *c)
 		return parse_metric("run", arg, &c->ca) < 0 ? -1 : 1;
 	case 'R':
 	case 'S':
-		return parse_order(ch, arg, c) < 0 ? -1 : 1;
+		return parse_noise_flag(ch, arg, c) < 0 ? -1 : 1;
+	}
+	return 0;
+}
+
+/* --seed with --order sequential: -1 after printing a message. */
+static int check_seed(const struct common *c)
+{
+	if (c->has_seed && c->order == ORDER_SEQUENTIAL) {
+		fprintf(stderr, "matrix: --seed orders a shuffled run; --order sequential has none\n");
+		return -1;
 	}
 	return 0;
 }
@@ -176,7 +197,8 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		{ "output", 1, 0, 'o' }, { "repeat", 1, 0, 'r' }, { "only", 1, 0, 'O' },
 		{ "quiet", 0, 0, 'q' }, { "compare", 1, 0, 'c' }, { "baseline", 1, 0, 'b' },
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
-		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { 0, 0, 0, 0 }
+		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { "set", 1, 0, 'E' },
+		{ 0, 0, 0, 0 }
 	};
 	char why[256];
 	uint64_t v;
@@ -188,6 +210,10 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		case 'h':
 			fputs(usage, stdout);
 			exit(0);
+		case 'E':	/* --set: run and plan */
+			if (parse_noise_flag(ch, optarg, c) < 0)
+				return -1;
+			break;
 		case 'r':
 			if (units_parse_count(optarg, &v, why, sizeof(why)) < 0) {
 				fprintf(stderr, "matrix: --repeat %s: %s\n", optarg, why);
@@ -221,21 +247,24 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		return -1;
 	}
 	c->file = argv[optind];
-	if (c->has_seed && c->order == ORDER_SEQUENTIAL) {
-		fprintf(stderr, "matrix: --seed orders a shuffled run; --order sequential has none\n");
-		return -1;
-	}
-	return 0;
+	return check_seed(c);
 }
 
-/* Loads the matrix and builds the plan; -1 after printing the error. */
-static int load(const struct common *c, struct matrix *m, struct plan *pl)
+/* A matrix error: "FILE:LINE:COL: ..." as it is, a --set one after "matrix: ". */
+static void print_matrix_error(const char *err)
+{
+	fprintf(stderr, "%s%s\n", strncmp(err, "--set ", 6) ? "" : "matrix: ", err);
+}
+
+/* Loads the matrix (with --set made) and builds the plan; -1 after
+ * printing the error, with nothing left to release. */
+static int load(struct common *c, struct matrix *m, struct plan *pl)
 {
 	struct only_filter only[256];
 	char err[1024];
 
-	if (matrix_load(m, c->file, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
+	if (matrix_load_sets(m, c->file, &c->sets, err, sizeof(err)) < 0) {
+		print_matrix_error(err);
 		return -1;
 	}
 	if (c->repeat) {	/* a fixed number, also over repeat: auto */
@@ -246,11 +275,14 @@ static int load(const struct common *c, struct matrix *m, struct plan *pl)
 		if (plan_parse_only(m, c->only[i], &only[i], err, sizeof(err)) < 0) {
 			fprintf(stderr, "matrix: %s\n", err);
 			matrix_release(m);
+			matrix_sets_release(&c->sets);
 			return -1;
 		}
 	if (plan_build(pl, m, only, c->nonly, err, sizeof(err)) < 0) {
-		fprintf(stderr, "%s\n", err);
+		matrix_sets_explain(&c->sets, c->file, err, sizeof(err));
+		print_matrix_error(err);
 		matrix_release(m);
+		matrix_sets_release(&c->sets);
 		return -1;
 	}
 	return 0;
@@ -440,7 +472,7 @@ static int confirm_regressions(const struct common *c, const struct plan *pl, co
 {
 	struct plan sub = *pl;
 	struct regressions rg2, rgb2;
-	char cdir[PATH_MAX], err[1024];
+	char cdir[PATH_MAX + 16], err[1024];
 	int cmp, base, rc = -1;
 
 	if (rg->overflow || rgb->overflow)
@@ -528,7 +560,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
 			      .rel_width = median_rel_width,
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
-			      .seed = c.seed };
+			      .seed = c.seed, .sets = &c.sets };
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
@@ -539,6 +571,7 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	free(cmdline);
 	plan_release(&pl);
 	matrix_release(&m);
+	matrix_sets_release(&c.sets);
 	return status;
 }
 
@@ -586,6 +619,7 @@ static int cmd_plan(int argc, char **argv)
 	       (unsigned long long)m.warmup, units_format_duration(m.timeout_ns, t, sizeof(t)));
 	plan_release(&pl);
 	matrix_release(&m);
+	matrix_sets_release(&c.sets);
 	return 0;
 }
 

@@ -2,9 +2,10 @@
  * meta: meta.csv, the facts a reader needs to trust or compare a run:
  * two columns, key and value, one row per fact:
  *   matrix_name matrix_file host kernel arch cpu_model cores governor
- *   tool_version git_revision command_line start_utc end_utc
+ *   tool_version git_revision command_line set start_utc end_utc
  *   cells repetitions order seed hist_rel_error status
- * (order: shuffled or sequential, seed: the shuffle's, empty when
+ * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
+ * order: shuffled or sequential, seed: the shuffle's, empty when
  * sequential; see order.h)
  * It is written when the run starts (end_utc and status empty) and again
  * when it ends, so an interrupted run still has one.

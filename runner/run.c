@@ -133,6 +133,23 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 	return rc;
 }
 
+/* The run folder's matrix.yaml: the file as given, byte for byte, or the
+ * text --set made of it (matrix_set.h), which is what was loaded. */
+static int write_matrix(const struct plan *pl, const struct run_opts *o, const char *to,
+			char *err, size_t errlen)
+{
+	FILE *f;
+
+	if (!o->sets || !o->sets->text)
+		return copy_file(pl->m->path, to, err, errlen);
+	if (!(f = fopen(to, "we")) ||
+	    (fwrite(o->sets->text, 1, o->sets->len, f) != o->sets->len) | (fclose(f) != 0)) {
+		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
 static void install_signals(void)
 {
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: poll wakes */
@@ -239,6 +256,10 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
 	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
 	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
+	char set[512] = "";
+	if (o->sets)
+		matrix_sets_join(o->sets, set, sizeof(set));
+	meta_set(&s->meta, "set", "%s", set);
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "start_utc", "%s", now);
 	meta_set(&s->meta, "end_utc", "%s", "");
@@ -288,7 +309,7 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 	char mpath[PATH_MAX + 16];
 	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
 	meta_start(s, o);
-	if (copy_file(pl->m->path, mpath, err, errlen) < 0 ||
+	if (write_matrix(pl, o, mpath, err, errlen) < 0 ||
 	    meta_write(&s->meta, s->dir, err, errlen) < 0 ||
 	    results_open(&s->rw, s->dir, pl, err, errlen) < 0)
 		return -1;

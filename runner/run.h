@@ -3,7 +3,8 @@
  *
  * The run folder (default results/<name>/<UTC timestamp>/, with
  * results/<name>/latest pointing at it; or -o DIR, which must not exist or
- * be empty) holds matrix.yaml (the file as given, byte for byte), meta.csv,
+ * be empty) holds matrix.yaml (the file as given, byte for byte, or as
+ * --set made it: base/matrix_set.h), meta.csv,
  * results.csv, timeline.csv for stream cells, and logs/ with any worker
  * output worth keeping (see reports/results.h and reports/meta.h).
  */
@@ -13,6 +14,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "matrix_set.h"
 #include "order.h"
 #include "plan.h"
 
@@ -27,6 +29,8 @@ struct run_opts {
 	/* repeat: auto (matrix.h repeat_min > 0): the width of the interval of
 	 * the median of n values relative to the median, NaN if none */
 	double (*rel_width)(const double *v, size_t n);
+	const struct matrix_sets *sets;	/* --set: matrix.yaml is their text, meta.csv's
+					 * `set` their flags; NULL or none: a copy */
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every

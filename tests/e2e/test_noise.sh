@@ -172,3 +172,64 @@ Y
 	run_matrix run m.yaml -o fixed -q --repeat 2; expect_rc 0
 	[ "$(csvq fixed/results.csv --rows)" -eq 2 ] || die "--repeat 2 ran $(csvq fixed/results.csv --rows)"
 }
+
+big_matrix() {
+	mat m.yaml <<'Y'
+name: nightly
+repeat: 7
+warmup: 1
+matrix:
+  transport: [unix, tcp]
+  size: [16, 1KiB]
+  count: 5000000      # far too many for a smoke run
+exclude:
+  - {transport: tcp, size: 1KiB}
+Y
+}
+
+t_set_overrides_the_matrix() {
+	big_matrix
+	run_matrix plan m.yaml --set count=50 --set repeat=2; expect_rc 0
+	grep -q "3 cells x 2 repetitions = 6 cell runs" "$T/.out" || die "plan: $(tail -1 "$T/.out")"
+	[ "$(grep -cE '^ +[0-9]+  pingpong .* 50 ' "$T/.out")" -eq 3 ] || die "plan: $(cat "$T/.out")"
+	run_matrix run m.yaml -o a --set count=50 --quiet --set repeat=2; expect_rc 0
+	expect_all a/results.csv messages 50
+	expect_all a/results.csv count 50
+	[ "$(csvq a/results.csv --rows)" -eq 6 ] || die "$(csvq a/results.csv --rows) rows, expected 3 cells x 2"
+	[ "$(meta a/meta.csv set)" = "--set count=50 --set repeat=2" ] || die "meta.csv set: $(meta a/meta.csv set)"
+	# the folder's matrix.yaml is the matrix that ran, and says so first
+	[ "$(head -1 a/matrix.yaml)" = "# matrix: --set count=50 --set repeat=2 applied to this copy" ] ||
+		die "matrix.yaml starts: $(head -1 a/matrix.yaml)"
+	grep -qx '  count: 50      # far too many for a smoke run' a/matrix.yaml ||
+		die "matrix.yaml: $(cat a/matrix.yaml)"
+	grep -qx 'repeat: 2' a/matrix.yaml || die "matrix.yaml: $(cat a/matrix.yaml)"
+	[ "$(tail -n +2 a/matrix.yaml | grep -cv -e '^  count: 50 ' -e '^repeat: 2$')" -eq \
+	  "$(grep -cv -e '^  count: ' -e '^repeat: ' m.yaml)" ] || die "other lines changed: $(cat a/matrix.yaml)"
+	# and `matrix report` reads it back to the same pages
+	cp a/summary.md run-summary.md
+	matrix report a --quiet || die "report failed"
+	cmp -s run-summary.md a/summary.md || die "report differs from the run's: $(diff run-summary.md a/summary.md)"
+	grep -q 'count 50' a/summary.md || die "summary.md does not say count 50"
+	"$MATRIX_BIN" plan a/matrix.yaml | grep -q "3 cells x 2 repetitions" || die "the copy does not plan as run"
+	# without --set: the key is there, empty, and the copy is the file
+	six_cells
+	run_matrix run m.yaml -o b --quiet; expect_rc 0
+	[ -z "$(meta b/meta.csv set)" ] || die "meta.csv set without --set: $(meta b/meta.csv set)"
+	cmp -s m.yaml b/matrix.yaml || die "matrix.yaml is not the file as given"
+}
+
+t_set_bad_input() {
+	big_matrix
+	run_matrix run m.yaml -o out --set conut=50; expect_rc 2
+	expect_err "matrix: --set conut=50: unknown key 'conut'; did you mean 'count'?"
+	run_matrix run m.yaml -o out --set count=abc; expect_rc 2
+	expect_err "matrix: --set count=abc: count: invalid count 'abc'"
+	run_matrix run m.yaml -o out --set count=1 --set concurrency=2; expect_rc 2
+	expect_err "matrix: --set count=1: count 1 is less than concurrency 2"
+	run_matrix run m.yaml -o out --set count; expect_rc 2
+	expect_err "matrix: --set count: expected KEY=VALUE"
+	# a value the rest of the file no longer agrees with: the file's place
+	run_matrix plan m.yaml --set transport=unix; expect_rc 2
+	expect_err "m.yaml:9:17: exclude: transport tcp is not a value of dimension 'transport' (with --set transport=unix)"
+	[ ! -e out ] || die "bad --set made the run folder"
+}
