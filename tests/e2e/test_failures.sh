@@ -24,7 +24,7 @@ matrix:
   duration: [10s, 300ms]
 Y
 	# cell 1 (10 s) gets a client killed; cell 2 must still run
-	"$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
+	"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$! victim
 	victim=$(client_of $mpid) || die "no client worker appeared"
 	sleep 0.3
@@ -91,7 +91,7 @@ exclude:
   - {size: 2, duration: 200ms}
   - {size: 1, duration: 30s}
 Y
-	"$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
+	"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$!
 	# wait until cell 1 is recorded and cell 4 (30 s; 2 and 3 are excluded) runs
 	for _ in $(seq 200); do
