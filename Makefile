@@ -66,7 +66,7 @@ $(BUILD)/version.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 
-$(BUILD)/runner/main.o $(BUILD)/reports/meta.o: $(BUILD)/version.h
+$(BUILD)/runner/main.o $(BUILD)/runner/meta.o: $(BUILD)/version.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

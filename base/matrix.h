@@ -6,7 +6,7 @@
  *
  *   name: af_unix_vs_inet        required, [A-Za-z0-9_.-]+
  *   description: text            optional
- *   repeat: 3                    repetitions per cell (default 3)
+ *   repeat: 7                    repetitions per cell (default 7), or auto
  *   warmup: 100                  messages per connection before timing (default 100, 0 allowed)
  *   timeout: 60s                 per cell repetition (default 60s)
  *   matrix:                      mapping; each value a scalar or a flow/block list
