@@ -178,7 +178,7 @@ sep_run() {
 # inrun KIND REPEAT N MATRIX SPEC: one in-run A/B
 inrun() {
 	local d="$OUT/runs/r$2-inrun-$1-$3" rc=0
-	mx run "$4" -o "$d" -q --repeat "$2" --compare "$5" "${cmp_args[@]}" >/dev/null \
+	mx run "$4" -o "$d" --repeat "$2" --compare "$5" "${cmp_args[@]}" >/dev/null \
 		2>>"$LOG" || rc=$?
 	pair inrun "$1" "$2" "$3" $rc "$d/ab.csv"
 }
