@@ -44,7 +44,7 @@ TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
 
-.PHONY: all run test mutate deps unit fixtures install clean FORCE
+.PHONY: all run test mutate bench-gate deps unit fixtures install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -109,6 +109,13 @@ test: deps
 # the tests that should notice do; not part of `make test` (a few minutes).
 mutate: deps
 	python3 tests/mutate.py
+
+# How often the regression gate cries wolf (A/A pairs) and how often it
+# catches a 10% slowdown (injected with the `spin` key), in-run and across
+# two runs: bench/gate.sh.  Not part of `make test`; about 5 minutes here.
+bench-gate: deps
+	$(MAKE) matrix
+	bash bench/gate.sh
 
 install: matrix
 	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix

@@ -1,0 +1,310 @@
+#!/usr/bin/env bash
+# make bench-gate: does the regression gate work on this machine?  How often
+# it cries wolf on a change that is not there (A/A pairs), and how often it
+# catches a real 10% slowdown (injected pairs), for the two ways of gating:
+#
+#   in-run A/B     one run, baseline and candidate as two values of one
+#                  dimension, interleaved: `matrix run --compare DIM=A:B`
+#   separate runs  a baseline run, then a candidate run of the same matrix,
+#                  then `matrix compare BASE NEW`
+#
+# A false alarm is exit 1 (regressed) on an A/A pair, a detection is exit 1
+# on an injected pair; exit 3 (inconclusive) and 0 (nothing regressed) are
+# neither, and are counted apart, as are failures (2).  It reports; it does
+# not gate: exit 0, unless the bench itself could not run (2).
+#
+# The matrix: pingpong, one client, SIZE-byte messages over TRANSPORT, a
+# count chosen by a short probe run so that a repetition's timed window is
+# about WINDOW_MS.  Every matrix command is pinned to CPU PIN with taskset
+# (PIN= turns it off): unpinned, this 2-core VM puts server and client on
+# one CPU in some repetitions and on two in others, a round trip of 8 or of
+# 30 us, and a 10% change drowns in that.
+#
+# The slowdown: a calibration run (CAL_REPEAT repetitions) measures the
+# median round trip (the median over repetitions of rtt_p50_us), and the
+# spin starts at SLOWDOWN percent of it (the server spins once per round
+# trip).  Here a spin costs a round trip more than its own time (about
+# 1.8 times as much: 10% of the round trip as a spin made it 18% slower), so
+# the spin is measured, in a run of spin: [0ns, S] (CAL_REPEAT repetitions),
+# and rescaled by goal / measured until its measured slowdown of the median
+# rtt_p50_us is within 1.5 points of SLOWDOWN; at most 4 tries, the closest
+# is kept.  The summary prints every try, and the median change the
+# injected pairs themselves saw.  TUNE=0 keeps SLOWDOWN percent of the round
+# trip as the spin, untuned; SPIN_NS=N sets it.
+#
+# The pairs, PAIRS of each kind, for each repetition count in REPEATS:
+#   in-run A/A       nodelay: [true, false] over unix, which ignores nodelay:
+#                    two cells that differ in nothing; --compare nodelay=true:false
+#   in-run injected  spin: [0us, SPIN]; --compare spin=0us:SPIN
+#   separate A/A     two runs of the matrix with spin: 0us, then compare
+#   separate injected  a run with spin: 0us, then one with spin: SPIN whose
+#                    folder is relabelled spin 0 (its results.csv column and
+#                    matrix.yaml): the candidate stands for a build that got
+#                    slower while its matrix stayed the same, as in a nightly
+#                    run; the measurements are untouched
+# Each round runs, for each count in REPEATS: separate run A, in-run A/A,
+# separate run B, in-run injected, separate run C (spin).  The separate
+# pairs are (A, B) and (B, C), seconds apart: the best case for separate
+# runs, which a nightly set-up makes a day apart.
+#
+# Settings (environment): MATRIX_BIN (./matrix), PAIRS (20), REPEATS ("7
+# 15"), WINDOW_MS (75), SLOWDOWN (10, percent), TRANSPORT (unix), SIZE (64),
+# PIN (0), CAL_REPEAT (21), TUNE (1), SPIN_NS, THRESHOLD (compare's
+# default, 5%), OUT (build/bench-gate/UTC-STAMP: every run folder, gate.csv
+# with one row per pair, summary.txt, log).
+set -u
+cd "$(dirname "$0")/.." || exit 2
+
+MATRIX_BIN=${MATRIX_BIN:-$PWD/matrix}
+PAIRS=${PAIRS:-20}
+REPEATS=${REPEATS:-7 15}
+WINDOW_MS=${WINDOW_MS:-75}
+SLOWDOWN=${SLOWDOWN:-10}
+TRANSPORT=${TRANSPORT:-unix}
+SIZE=${SIZE:-64}
+PIN=${PIN-0}
+CAL_REPEAT=${CAL_REPEAT:-21}
+TUNE=${TUNE:-1}
+SPIN_NS=${SPIN_NS:-}
+THRESHOLD=${THRESHOLD:-}
+OUT=${OUT:-build/bench-gate/$(date -u +%Y%m%dT%H%M%SZ)}
+
+die() { echo "bench-gate: $*" >&2; exit 2; }
+[ -x "$MATRIX_BIN" ] || die "$MATRIX_BIN: not built (make matrix)"
+command -v python3 >/dev/null || die "python3 is needed"
+[ -z "$PIN" ] || command -v taskset >/dev/null || die "PIN=$PIN needs taskset (util-linux)"
+mkdir -p "$OUT/runs" || die "cannot make $OUT"
+[ -z "$(ls -A "$OUT/runs")" ] || die "$OUT is not empty"
+OUT=$(cd "$OUT" && pwd)
+LOG=$OUT/log
+T0=$(date +%s)
+cmp_args=(-q)
+[ -z "$THRESHOLD" ] || cmp_args+=(--threshold "$THRESHOLD")
+
+# Every matrix command, pinned to CPU PIN when set.
+mx() {
+	if [ -n "$PIN" ]; then
+		taskset -c "$PIN" "$MATRIX_BIN" "$@"
+	else
+		"$MATRIX_BIN" "$@"
+	fi
+}
+
+# matrix_file NAME COUNT [LINE...]: $OUT/NAME.yaml, the bench's matrix with
+# extra lines under matrix: (the repetitions come from --repeat)
+matrix_file() {
+	local name=$1 count=$2 l
+	shift 2
+	{
+		printf 'name: gate\ndescription: make bench-gate\nmatrix:\n'
+		printf '  pattern: pingpong\n  transport: %s\n  size: %s\n' "$TRANSPORT" "$SIZE"
+		printf '  concurrency: 1\n  count: %s\n' "$count"
+		for l in "$@"; do printf '  %s\n' "$l"; done
+	} >"$OUT/$name.yaml"
+}
+
+# run_stat FOLDER WHAT: the median over a run's ok repetitions of
+# rtt_p50_us (WHAT rtt) or of elapsed_s / messages (WHAT per_msg)
+run_stat() {
+	python3 - "$1/results.csv" "$2" <<'PY'
+import csv, statistics, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+if not rows:
+    sys.exit("no ok repetition in " + sys.argv[1])
+f = {"rtt": lambda r: float(r["rtt_p50_us"]),
+     "per_msg": lambda r: float(r["elapsed_s"]) / float(r["messages"])}[sys.argv[2]]
+print(statistics.median(f(r) for r in rows))
+PY
+}
+
+# calc EXPR: a Python expression's value
+calc() { python3 -c "print($1)"; }
+
+# effect SPIN_NS N: the measured slowdown of the median rtt_p50_us, as a
+# fraction, in a run of spin: [0ns, SPIN_NS]
+effect() {
+	local d="$OUT/runs/tune$2"
+	matrix_file "tune$2" "$COUNT" "spin: [0ns, ${1}ns]"
+	mx run "$OUT/tune$2.yaml" -o "$d" -q --repeat "$CAL_REPEAT" >/dev/null 2>>"$LOG" ||
+		return 1
+	python3 - "$d/results.csv" <<'PY'
+import csv, statistics as st, sys
+rows = [r for r in csv.DictReader(open(sys.argv[1])) if r["status"] == "ok"]
+m = lambda spun: st.median(float(r["rtt_p50_us"]) for r in rows if (float(r["spin"]) > 0) == spun)
+print(m(True) / m(False) - 1)
+PY
+}
+
+# relabel FOLDER MATRIX: the folder's spin column set to 0 and its
+# matrix.yaml replaced by MATRIX (see the top)
+relabel() {
+	python3 - "$1/results.csv" <<'PY' && cp "$2" "$1/matrix.yaml"
+import csv, sys
+with open(sys.argv[1], newline="") as f:
+    rows = list(csv.reader(f))
+col = rows[0].index("spin")
+for r in rows[1:]:
+    r[col] = "0"
+with open(sys.argv[1], "w", newline="") as f:
+    csv.writer(f, lineterminator="\n").writerows(rows)
+PY
+}
+
+# pair METHOD KIND REPEAT N STATUS CSV: counts a pair's exit status, and
+# writes its row of gate.csv: each metric's verdict, change, interval,
+# q-value and why, from compare.csv or ab.csv (missing after a failure)
+declare -A tally
+pair() {
+	local key="$1/$2/$3/$5"
+	tally[$key]=$((${tally[$key]:-0} + 1))
+	python3 - "$@" >>"$OUT/gate.csv" <<'PY'
+import csv, os, sys
+out, path = sys.argv[1:6], sys.argv[6]
+rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
+for m in ("msgs_per_s", "rtt_p50_us"):
+    r = next((r for r in rows if r["metric"] == m), None)
+    out += [r[k] for k in ("verdict", "change", "change_lo", "change_hi", "q_worse", "why")] \
+        if r else [""] * 6
+csv.writer(sys.stdout, lineterminator="\n").writerow(out)
+PY
+}
+
+# sep_run NAME REPEAT MATRIX: one separate run (its status in sep_rc)
+sep_run() {
+	sep_rc=0
+	mx run "$3" -o "$OUT/runs/$1" -q --repeat "$2" >/dev/null 2>>"$LOG" || sep_rc=$?
+}
+
+# inrun KIND REPEAT N MATRIX SPEC: one in-run A/B
+inrun() {
+	local d="$OUT/runs/r$2-inrun-$1-$3" rc=0
+	mx run "$4" -o "$d" --repeat "$2" --compare "$5" "${cmp_args[@]}" >/dev/null \
+		2>>"$LOG" || rc=$?
+	pair inrun "$1" "$2" "$3" $rc "$d/ab.csv"
+}
+
+# separate KIND REPEAT N BASE NEW: two separate runs compared (2 when a run
+# failed)
+separate() {
+	local rc=0 b="$OUT/runs/$4" n="$OUT/runs/$5" d="$OUT/runs/r$2-cmp-$1-$3"
+	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
+		mx compare "$b" "$n" -o "$d" "${cmp_args[@]}" >/dev/null 2>>"$LOG" || rc=$?
+	else
+		rc=2
+	fi
+	pair separate "$1" "$2" "$3" $rc "$d/compare.csv"
+}
+
+echo "bench-gate: run folders, gate.csv and summary.txt in $OUT" >&2
+
+# ---- calibration ----
+matrix_file probe 1000
+mx run "$OUT/probe.yaml" -o "$OUT/runs/probe" -q --repeat 7 >/dev/null 2>>"$LOG" ||
+	die "the probe run failed (see $LOG)"
+per_msg=$(run_stat "$OUT/runs/probe" per_msg) || die "probe: no figures"
+COUNT=$(calc "max(100, int(round($WINDOW_MS / 1000 / $per_msg, -2)))")
+matrix_file base "$COUNT" "spin: 0us"
+mx run "$OUT/base.yaml" -o "$OUT/runs/calibration" -q --repeat "$CAL_REPEAT" >/dev/null \
+	2>>"$LOG" || die "the calibration run failed (see $LOG)"
+RTT=$(run_stat "$OUT/runs/calibration" rtt) || die "calibration: no figures"
+WIN=$(calc "$(run_stat "$OUT/runs/calibration" per_msg) * $COUNT * 1000")
+RULE_NS=$(calc "max(1, round($RTT * 10 * $SLOWDOWN))")
+# the tries keep a bracket: the largest spin measured below the goal (lo,
+# from spin 0) and the smallest above it (hi); the next try is where the
+# line between them meets the goal (the rescaled spin before there is a hi)
+try=${SPIN_NS:-$RULE_NS} tries="" best="" best_err="" lo="0 0" hi=""
+for n in 1 2 3 4 5; do
+	e=$(effect "$try" "$n") || die "a calibration run failed (see $LOG)"
+	tries="$tries${tries:+, }${try}ns $(calc "'%+.1f%%' % (100 * $e)")"
+	err=$(calc "abs($e * 100 - $SLOWDOWN)")
+	if [ -z "$best" ] || calc "int($err < $best_err)" | grep -qx 1; then
+		best=$try best_err=$err best_effect=$e
+	fi
+	if [ -n "$SPIN_NS" ] || [ "$TUNE" != 1 ]; then
+		break
+	fi
+	calc "int($err <= 1.5)" | grep -qx 1 && break
+	if calc "int($e * 100 < $SLOWDOWN)" | grep -qx 1; then lo="$try $e"; else hi="$try $e"; fi
+	# shellcheck disable=SC2086 # lo and hi are two words each
+	try=$(python3 - $lo ${hi:-} "$SLOWDOWN" <<'PY'
+import sys
+a = [float(x) for x in sys.argv[1:]]
+goal = a[-1] / 100
+s0, e0 = a[0], a[1]
+if len(a) == 5:		# between lo and hi
+    s1, e1 = a[2], a[3]
+    s = s0 + (goal - e0) * (s1 - s0) / (e1 - e0) if e1 > e0 else (s0 + s1) / 2
+else:			# no hi yet: rescale lo
+    s = s0 * goal / max(e0, 0.001)
+print(max(1, round(s)))
+PY
+)
+done
+SPIN=${best}ns
+matrix_file cand "$COUNT" "spin: $SPIN"
+matrix_file inrun_aa "$COUNT" "nodelay: [true, false]"
+matrix_file inrun_ab "$COUNT" "spin: [0us, $SPIN]"
+echo "bench-gate: round trip $RTT us; spin tried: $tries; injecting $SPIN" >&2
+
+# ---- the pairs ----
+echo "method,kind,repeat,pair,exit,msgs_verdict,msgs_change,msgs_lo,msgs_hi,msgs_q_worse,msgs_why,rtt_verdict,rtt_change,rtt_lo,rtt_hi,rtt_q_worse,rtt_why" >"$OUT/gate.csv"
+for i in $(seq 1 "$PAIRS"); do
+	for r in $REPEATS; do
+		sep_run "r$r-A$i" "$r" "$OUT/base.yaml"
+		inrun aa "$r" "$i" "$OUT/inrun_aa.yaml" nodelay=true:false
+		sep_run "r$r-B$i" "$r" "$OUT/base.yaml"
+		inrun inject "$r" "$i" "$OUT/inrun_ab.yaml" "spin=0us:$SPIN"
+		sep_run "r$r-C$i" "$r" "$OUT/cand.yaml"
+		[ "$sep_rc" -ne 0 ] || relabel "$OUT/runs/r$r-C$i" "$OUT/base.yaml" ||
+			die "relabelling r$r-C$i failed"
+		separate aa "$r" "$i" "r$r-A$i" "r$r-B$i"
+		separate inject "$r" "$i" "r$r-B$i" "r$r-C$i"
+	done
+	printf '\rbench-gate: %d of %d rounds' "$i" "$PAIRS" >&2
+done
+echo >&2
+T1=$(date +%s)
+
+# ---- the summary ----
+t() { echo "${tally[$1]:-0}"; }
+{
+	cpu=$(sed -n 's/^model name[[:space:]]*: //p' /proc/cpuinfo | head -n 1)
+	printf 'make bench-gate, %s\n' "$(date -u '+%Y-%m-%d %H:%M UTC')"
+	printf 'machine: %s, %s cores, %s %s\n' "${cpu:-unknown CPU}" "$(nproc)" "$(uname -s)" \
+		"$(uname -r)"
+	printf 'matrix: %s pingpong %s B, 1 client, count %s (%.0f ms windows), %s\n' \
+		"$TRANSPORT" "$SIZE" "$COUNT" "$WIN" \
+		"$([ -n "$PIN" ] && echo "pinned to CPU $PIN (taskset)" || echo "not pinned")"
+	printf 'calibration: median round trip %.2f us (%s repetitions); %s%% of it: %sns\n' \
+		"$RTT" "$CAL_REPEAT" "$SLOWDOWN" "$RULE_NS"
+	printf 'spin tried (measured slowdown of the median rtt_p50_us): %s\n' "$tries"
+	how=""
+	[ -z "$SPIN_NS" ] || how=" (SPIN_NS)"
+	[ -n "$SPIN_NS" ] || [ "$TUNE" = 1 ] || how=" (TUNE=0: untuned)"
+	printf 'injected: spin %s (measured %s)%s; threshold %s; %s A/A and %s injected pairs per row\n\n' \
+		"$SPIN" "$(calc "'%+.1f%%' % (100 * $best_effect)")" "$how" \
+		"${THRESHOLD:-5% (default)}" "$PAIRS" "$PAIRS"
+	printf '| method | repeat | false alarms (A/A exit 1) | A/A inconclusive (3) | detections (injected exit 1) | injected inconclusive (3) | failed (2) | injected change, median: rtt_p50_us, msgs_per_s |\n'
+	printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	for r in $REPEATS; do
+		for m in inrun separate; do
+			name="in-run A/B (--compare)"
+			[ $m = inrun ] || name="two separate runs (compare)"
+			printf '| %s | %s | %s of %s | %s | %s of %s | %s | %s | %s |\n' "$name" "$r" \
+				"$(t "$m/aa/$r/1")" "$PAIRS" "$(t "$m/aa/$r/3")" "$(t "$m/inject/$r/1")" \
+				"$PAIRS" "$(t "$m/inject/$r/3")" \
+				$(($(t "$m/aa/$r/2") + $(t "$m/inject/$r/2"))) \
+				"$(python3 - "$OUT/gate.csv" "$m" "$r" <<'PY'
+import csv, statistics as st, sys
+rows = [x for x in csv.DictReader(open(sys.argv[1]))
+        if x["method"] == sys.argv[2] and x["repeat"] == sys.argv[3] and x["kind"] == "inject"]
+med = lambda k: st.median([float(x[k]) for x in rows if x[k] not in ("", "nan")] or [float("nan")])
+print("%+.1f%%, %+.1f%%" % (100 * med("rtt_change"), 100 * med("msgs_change")))
+PY
+)"
+		done
+	done
+	el=$((T1 - T0))
+	printf '\ntook %d min %02d s\n' $((el / 60)) $((el % 60))
+} | tee "$OUT/summary.txt"
+exit 0
