@@ -135,7 +135,7 @@ t_history_bad_input() {
 	run_matrix history results/hist/nightly-a --metric msgs_per_sec; expect_rc 2
 	expect_err "matrix history: --metric msgs_per_sec: no such metric; did you mean 'msgs_per_s'?"
 	run_matrix history results/hist/nightly-a --threshold 5; expect_rc 2
-	expect_err "matrix history: --threshold 5: give a percentage above 0 such as 5%"
+	expect_err "matrix history: --threshold 5: give a percentage above 0 and below 1000%, such as 5%"
 	[ -e results/hist/history.csv ] || [ -e history.csv ] && die "bad input wrote history.csv"
 	run_matrix histroy; expect_rc 2
 	expect_err "did you mean 'history'?"
