@@ -276,7 +276,9 @@ static int judge(struct comparison *c)
 		row->q_better = qb[i];
 		if (row->metric >= 0)
 			judge_verdict(c, row);
-		if (row->base && row->cand && row->metric >= 0 && (!row->n_base || !row->n_cand))
+		/* a compared cell with a failed repetition on either side */
+		if (row->base && row->cand && row->metric >= 0 &&
+		    (row->base->failed || row->cand->failed))
 			c->failed = 1;
 		c->count[row->verdict]++;
 	}
@@ -379,11 +381,15 @@ void compare_release(struct comparison *c)
 
 int compare_exit_status(const struct comparison *c)
 {
+	size_t judged = c->count[V_REGRESSED] + c->count[V_IMPROVED] + c->count[V_UNCHANGED] +
+			c->count[V_INCONCLUSIVE];
+
 	if (c->count[V_REGRESSED])
 		return 1;
 	if (c->failed)
 		return 2;
-	return c->count[V_INCONCLUSIVE] ? 3 : 0;
+	/* nothing compared (every cell on one side only) decides nothing */
+	return c->count[V_INCONCLUSIVE] || !judged ? 3 : 0;
 }
 
 /* The whole of a small file, NUL-terminated, or NULL. */

@@ -37,8 +37,9 @@
  *                 or too few for any p-value below alpha), too noisy (an
  *                 interval across the threshold), or a median of zero
  * The exit status of a comparison: 1 when anything regressed, else 2 when a
- * compared cell failed on either side, else 3 when anything is
- * inconclusive, else 0 (a failed chart never changes it).
+ * compared cell has a failed repetition on either side, else 3 when
+ * anything is inconclusive or nothing was compared, else 0 (a failed chart
+ * never changes it).
  */
 #ifndef MATRIX_COMPARE_H
 #define MATRIX_COMPARE_H

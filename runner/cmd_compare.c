@@ -273,6 +273,11 @@ int compare_in_run(const struct report *r, const char *spec, const struct compar
 	}
 	if (!args.threshold)
 		args.threshold = COMPARE_DEFAULT_THRESHOLD;
+	if (!strcmp(base, cand)) {
+		fprintf(stderr, "matrix %s: --compare %s=%s:%s: the baseline and the candidate are "
+			"the same value\n", cmd, name, base, cand);
+		return EXIT_BADINPUT;
+	}
 	int dim = report_dim(r, name);
 	if (dim < 0) {
 		fprintf(stderr, "matrix %s: --compare: %s takes one value in this run: there is "
@@ -289,4 +294,58 @@ int compare_in_run(const struct report *r, const char *spec, const struct compar
 		note_regressions(&c, rg);
 	compare_release(&c);
 	return rc < 0 ? EXIT_BADINPUT : rc;
+}
+
+/* One side of DIM=BASE:CAND: a value of d; -1 after a message. */
+static int spec_value(const struct dimension *d, const char *cmd, const char *text, size_t len)
+{
+	char buf[256], why[256];
+	struct mvalue v;
+
+	snprintf(buf, sizeof(buf), "%.*s", (int)len, text);
+	if (matrix_parse_value(d->kind, buf, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "matrix %s: --compare: %s: %s\n", cmd, buf, why);
+		return -1;
+	}
+	size_t i;
+	for (i = 0; i < d->nvalues && d->values[i].num != v.num; i++)
+		;
+	free(v.text);
+	if (i == d->nvalues) {
+		fprintf(stderr, "matrix %s: --compare: %s is not a value of dimension '%s'\n", cmd,
+			buf, d->key);
+		return -1;
+	}
+	return (int)i;
+}
+
+int compare_check_spec(const struct matrix *m, const char *spec, const char *cmd)
+{
+	const char *eq = spec ? strchr(spec, '=') : NULL, *colon = eq ? strchr(eq + 1, ':') : NULL;
+	char name[256];
+
+	if (!spec)
+		return 0;
+	if (!eq || !colon || eq == spec || colon == eq + 1 || !colon[1] ||
+	    (size_t)(eq - spec) >= sizeof(name)) {
+		fprintf(stderr, "matrix %s: --compare %s: expected DIM=BASELINE:CANDIDATE, e.g. "
+			"server=old:new\n", cmd, spec);
+		return -1;
+	}
+	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
+	const struct dimension *d = matrix_dim(m, name);
+	if (!d) {
+		fprintf(stderr, "matrix %s: --compare: %s is not a key of matrix:\n", cmd, name);
+		return -1;
+	}
+	int b = spec_value(d, cmd, eq + 1, (size_t)(colon - eq - 1));
+	int c = b < 0 ? -1 : spec_value(d, cmd, colon + 1, strlen(colon + 1));
+	if (c < 0)
+		return -1;
+	if (b == c) {
+		fprintf(stderr, "matrix %s: --compare %s: the baseline and the candidate are the "
+			"same value\n", cmd, spec);
+		return -1;
+	}
+	return 0;
 }

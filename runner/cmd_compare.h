@@ -13,6 +13,7 @@
 
 #include "vocab.h"
 
+struct matrix;
 struct report;
 
 /* What the three share: the options of a comparison. */
@@ -48,9 +49,13 @@ int compare_dirs(const char *base, const char *cand, const struct compare_args *
 		 const char *cmd, struct regressions *rg);
 
 /* The in-run A/B of a loaded run folder: `spec` DIM=BASE:CAND (from
- * --compare), else the matrix's report: compare:.  Writes compare.* into
- * the folder.  compare's exit status, or -1 when neither asks for one. */
+ * --compare), else the matrix's report: compare:.  Writes ab.csv, ab.md
+ * and plots/ab.gp into the folder.  compare's exit status, or -1 when neither asks for one. */
 int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
 		   const char *cmd, struct regressions *rg);
+
+/* Before a run: --compare DIM=BASE:CAND names a key of the matrix and two
+ * of its values, and --baseline a run folder; -1 after a message. */
+int compare_check_spec(const struct matrix *m, const char *spec, const char *cmd);
 
 #endif

@@ -26,6 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define EXIT_BADINPUT 2
 
@@ -99,7 +100,7 @@ static const char usage_report[] =
 "      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
 "      --compare DIM=BASE:CAND  in-run A/B: regression verdicts of every cell\n"
 "                             with DIM=CAND against its twin with DIM=BASE\n"
-"                             (compare.csv, compare.md; exit status as `matrix\n"
+"                             (ab.csv, ab.md, plots/ab.gp; exit status as `matrix\n"
 "                             compare`); the matrix's report: compare: does the same\n"
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
 "  -q, --quiet                print only errors\n";
@@ -304,46 +305,57 @@ static char *join_argv(int argc, char **argv)
 	return s;
 }
 
+/* What a report is asked for besides its pages: an in-run A/B (ab, or the
+ * matrix's report: compare:) with its options, and where its outcome goes. */
+struct report_ask {
+	const char *cmd;		/* "run" or "report", for messages */
+	const char *ab;
+	const struct compare_args *ca;
+	int cmp;			/* out: the A/B's exit status, -1 if none */
+	struct regressions *rg;		/* out: what it called regressed, or NULL */
+	int chart_failed;		/* out: gnuplot failed (said on stderr) */
+};
+
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
- * in-run A/B when --compare (ab) or the matrix asks for one (its exit
- * status in *cmp, else -1), then the rendering.  0, 1 (a write or the
- * rendering failed) or 2 (bad input). */
+ * in-run A/B when one is asked for, then the rendering.  0, 1 (a write
+ * failed) or 2 (bad input); a failed rendering only sets chart_failed. */
 static int build_report(const char *dir, const struct report_opts *o, int quiet,
-			const char *ab, const struct compare_args *ca, int *cmp,
-			struct regressions *rg)
+			struct report_ask *ask)
 {
 	struct report r;
 	char err[1024];
 	int rc = 0;
 
-	*cmp = -1;
+	ask->cmp = -1;
+	ask->chart_failed = 0;
 	if (report_load(&r, dir, o, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix report: %s\n", err);
+		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return EXIT_BADINPUT;
 	}
 	if (r.dropped_row)
-		fprintf(stderr, "matrix report: %s/results.csv ends in a row an interrupted write "
-			"cut short; it is left out\n", dir);
+		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
+			"cut short; it is left out\n", ask->cmd, dir);
 	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
 	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
 	    markdown_write(&r, err, sizeof(err)) < 0 ||
 	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
 		rc = -1;
 	if (!rc)
-		*cmp = compare_in_run(&r, ab, ca, "report", rg);
+		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
 	report_release(&r);
 	if (rc < 0) {
-		fprintf(stderr, "matrix report: %s\n", err);
+		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return 1;
 	}
-	rc = gnuplot_render(dir, err, sizeof(err));
-	if (rc)
-		fprintf(stderr, "matrix report: %s\n", err);
+	if (gnuplot_render(dir, err, sizeof(err))) {
+		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
+		ask->chart_failed = 1;
+	}
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
-	return rc < 0 ? 1 : 0;
+	return 0;
 }
 
 /* The metric table, for `report --help`: each metric's name, unit and
@@ -379,7 +391,7 @@ static int cmd_report(int argc, char **argv)
 	struct report_opts o = { .nratios = 0 };
 	struct compare_args ca = { .threshold = 0 };
 	const char *ab = NULL;
-	int ch, quiet = 0, cmp;
+	int ch, quiet = 0;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
@@ -417,9 +429,14 @@ static int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	int rc = build_report(argv[optind], &o, quiet, ab, &ca, &cmp, NULL);
-	/* a report that could not be written is a tool failure, as compare's 2 */
-	return cmp < 0 ? rc : rc ? EXIT_BADINPUT : cmp;
+	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca };
+	int rc = build_report(argv[optind], &o, quiet, &ask);
+	/* alone, a failed chart is a failed report (1); with an A/B it is said
+	 * and changes nothing, and a report that could not be written is a
+	 * tool failure, as compare's 2 */
+	if (ask.cmp < 0)
+		return rc ? rc : ask.chart_failed;
+	return rc ? EXIT_BADINPUT : ask.cmp;
 }
 
 /* repeat: auto's measure (run.h): the width of the interval of the median
@@ -441,11 +458,16 @@ static int judge_run(const struct common *c, const char *dir, int *cmp, int *bas
 	struct report_opts ro = { .nratios = 0 };
 	int rc;
 
+	struct report_ask ask = { .cmd = "run", .ab = c->ab, .ca = &c->ca, .rg = rg };
+
 	memset(rg, 0, sizeof(*rg));
 	memset(rgb, 0, sizeof(*rgb));
-	rc = build_report(dir, &ro, c->quiet, c->ab, &c->ca, cmp, rg);
+	rc = build_report(dir, &ro, c->quiet, &ask);
+	*cmp = ask.cmp;
 	*base = c->baseline ? compare_dirs(c->baseline, dir, &c->ca, "run", rgb) : -1;
-	return rc;
+	/* without a comparison a failed chart fails the run's report (1), as
+	 * before; with one it is said and changes nothing */
+	return rc ? rc : *cmp < 0 && *base < 0 ? ask.chart_failed : 0;
 }
 
 /* How many of the rows first called regressed are regressed again. */
@@ -465,21 +487,26 @@ static size_t confirmed(const struct regressions *first, const struct regression
 /* Cells called regressed are run once more, interleaved, into DIR/confirm
  * (their own repetitions, the same matrix), and judged again there: a
  * regression stands only when the second judgement says it too.  Returns
- * 1 when one stands, 0 when none does (they become inconclusive), -1 when
- * the confirmation could not run (the first verdict stands). */
+ * 1 when one stands, 0 when none does (they become inconclusive), 130 when
+ * the confirmation was interrupted, 2 when it could not run; more
+ * regressions than COMPARE_MAX_CONFIRM are too many to re-run: they stand
+ * (1), and the console says so. */
 static int confirm_regressions(const struct common *c, const struct plan *pl, const char *dir,
 			       const struct regressions *rg, const struct regressions *rgb)
 {
 	struct plan sub = *pl;
 	struct regressions rg2, rgb2;
 	char cdir[PATH_MAX + 16], err[1024];
-	int cmp, base, rc = -1;
+	int cmp, base, rc = EXIT_BADINPUT;
 
-	if (rg->overflow || rgb->overflow)
-		return -1;
+	if (rg->overflow || rgb->overflow) {
+		fprintf(stderr, "matrix: over %d regressions: too many to confirm; they stand\n",
+			COMPARE_MAX_CONFIRM);
+		return 1;
+	}
 	sub.cells = calloc(pl->ncells, sizeof(*sub.cells));
 	if (!sub.cells)
-		return -1;
+		return EXIT_BADINPUT;
 	sub.ncells = 0;
 	for (size_t i = 0; i < pl->ncells; i++) {
 		int want = 0;
@@ -498,11 +525,13 @@ static int confirm_regressions(const struct common *c, const struct plan *pl, co
 	struct run_opts o = { .outdir = cdir, .dir = cdirout, .quiet = c->quiet,
 			      .command_line = "confirmation of regressions",
 			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed,
-			      .rel_width = median_rel_width };
+			      .rel_width = median_rel_width, .sets = &c->sets };
 	int status = run_plan(&sub, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT)
 		fprintf(stderr, "matrix: confirmation: %s\n", err);
-	else if (status != 130 && cdirout[0]) {
+	else if (status == 130)
+		rc = 130;
+	else if (cdirout[0]) {
 		judge_run(c, cdirout, &cmp, &base, &rg2, &rgb2);
 		size_t n = confirmed(rg, &rg2) + confirmed(rgb, &rgb2);
 		fprintf(stderr, "matrix: %zu of %zu regression%s confirmed\n", n,
@@ -533,8 +562,10 @@ static int run_verdict(const struct common *c, const struct plan *pl, const char
 	int regressed = cmp == 1 || base == 1;
 	if (regressed) {
 		int conf = confirm_regressions(c, pl, dir, &rg, &rgb);
-		if (conf != 0)
-			return 1;
+		if (conf == 1 || conf == 130)
+			return conf;
+		if (conf == EXIT_BADINPUT)
+			return EXIT_BADINPUT;
 	}
 	if (status || rc || cmp == EXIT_BADINPUT || base == EXIT_BADINPUT)
 		return EXIT_BADINPUT;
@@ -554,6 +585,20 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
 	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || load(&c, &m, &pl) < 0) {
 		free(cmdline);
+		matrix_sets_release(&c.sets);
+		return EXIT_BADINPUT;
+	}
+	/* what is compared after the run is checked before it */
+	char probe[PATH_MAX + 16];
+	snprintf(probe, sizeof(probe), "%s/results.csv", c.baseline ? c.baseline : "");
+	if (compare_check_spec(&m, c.ab, "run") < 0 ||
+	    (c.baseline && access(probe, R_OK) < 0 &&
+	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
+		     probe, strerror(errno)))) {
+		free(cmdline);
+		plan_release(&pl);
+		matrix_release(&m);
+		matrix_sets_release(&c.sets);
 		return EXIT_BADINPUT;
 	}
 	char dir[PATH_MAX] = "";

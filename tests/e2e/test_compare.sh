@@ -225,3 +225,48 @@ Y
 	run_matrix report out -q; expect_rc 1
 	expect_no_leftovers
 }
+
+# What a run will compare is checked before it runs anything.
+t_run_checks_its_comparisons_first() {
+	mat m.yaml <<'Y'
+name: pre
+repeat: 2
+matrix:
+  transport: [unix, tcp]
+  count: 10
+Y
+	run_matrix run m.yaml -o a --baseline nowhere; expect_rc 2
+	expect_err "matrix run: --baseline nowhere: not a run folder (nowhere/results.csv: No such file or directory)"
+	run_matrix run m.yaml -o b --compare transport=tcp:udp; expect_rc 2
+	expect_err "matrix run: --compare: udp is not a value of dimension 'transport'"
+	run_matrix run m.yaml -o c --compare transport=tcp:tcp; expect_rc 2
+	expect_err "matrix run: --compare transport=tcp:tcp: the baseline and the candidate are the same value"
+	run_matrix run m.yaml -o d --compare size=1:2; expect_rc 2
+	expect_err "matrix run: --compare: size is not a key of matrix:"
+	[ -e a ] || [ -e b ] || [ -e c ] || [ -e d ] && die "a refused run made its folder"
+	return 0
+}
+
+# --set and --baseline together: the confirmation runs the same overridden
+# matrix, so the same fingerprint, and a regression is confirmed.
+t_set_with_baseline_confirms() {
+	mat m.yaml <<'Y'
+name: setbase
+repeat: 4
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  count: 5000
+Y
+	run_matrix run m.yaml -o b1 -q --set count=40; expect_rc 0
+	# the baseline made a hundred times faster than any machine: a regression
+	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "msgs_per_s") t = i; if ($i == "rtt_p50_us") r = i } }
+		NR > 1 { $t = $t * 100; $r = $r / 100 } { print }' b1/results.csv >b1/x && mv b1/x b1/results.csv
+	run_matrix run m.yaml -o n1 -q --set count=40 --baseline b1; expect_rc 1
+	expect_err "matrix: 2 of 2 regressions confirmed"
+	[ -s n1/confirm/compare.csv ] || die "no confirmation"
+	grep -q 'differ in machine or inputs' "$T/.err" && die "the confirmation was refused: $(cat "$T/.err")"
+	return 0
+}

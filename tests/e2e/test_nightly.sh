@@ -39,3 +39,31 @@ Y
 	[ "$(readlink results/tiny/good)" = "$second" ] || die "a failed night moved the good link"
 	MATRIX_BIN=$MATRIX_BIN expect_no_leftovers
 }
+
+# A changed matrix file is refused as a baseline: that night becomes the
+# new baseline, and the history keeps the two fingerprints apart.
+t_a_changed_matrix_starts_a_new_baseline() {
+	mat tiny.yaml <<'Y'
+name: "tiny"
+repeat: 4
+warmup: 5
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  count: 200
+Y
+	local rc=0 first second
+	MATRIX_FILE=tiny.yaml PIN= sh "$REPO/matrices/nightly.sh" >n1.out 2>n1.err || rc=$?
+	[ "$rc" -eq 0 ] || die "night 1: exit $rc: $(cat n1.err)"
+	first=$(readlink results/tiny/good)
+	sleep 1
+	echo "# a comment changes the file" >>tiny.yaml
+	MATRIX_FILE=tiny.yaml PIN= sh "$REPO/matrices/nightly.sh" >n2.out 2>n2.err || rc=$?
+	[ "$rc" -eq 0 ] || die "night 2: exit $rc (a refused baseline is no alarm): $(cat n2.err)"
+	grep -q "the machine or the inputs changed" n2.err || die "night 2 does not say why: $(cat n2.err)"
+	second=$(readlink results/tiny/good)
+	[ "$second" != "$first" ] || die "night 2 did not become the new baseline"
+	[ "$(csvq results/tiny/history.csv group | sort -u | wc -l)" -eq 2 ] ||
+		die "history does not keep the two matrices apart"
+}
