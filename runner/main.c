@@ -19,6 +19,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <limits.h>
 #include <math.h>
@@ -695,8 +696,22 @@ static int cmd_transports(void)
 	return 0;
 }
 
+/* Standard descriptors closed at start (`matrix run m.yaml 2>&-`) are
+ * opened on /dev/null first: else the first file the run opens would be
+ * descriptor 2, and every progress line would land in it. */
+static void open_standard_fds(void)
+{
+	for (int fd = 0; fd < 3; fd++)
+		if (fcntl(fd, F_GETFD) < 0 && errno == EBADF) {
+			int n = open("/dev/null", fd ? O_WRONLY : O_RDONLY);
+			if (n >= 0 && n != fd)	/* a lower one was closed too: taken above */
+				close(n);
+		}
+}
+
 int main(int argc, char **argv)
 {
+	open_standard_fds();
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd) {
