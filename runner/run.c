@@ -155,9 +155,18 @@ static void install_signals(void)
 	struct sigaction sa = { .sa_handler = on_signal };	/* no SA_RESTART: poll wakes */
 
 	sigemptyset(&sa.sa_mask);
-	sigaction(SIGINT, &sa, NULL);
+	/* a signal ignored at start stays ignored, here and in every worker:
+	 * nohup's SIGHUP, a background job's SIGINT (SIGTERM is how the runner
+	 * stops its workers: it is always caught) */
+	const int sigs[] = { SIGINT, SIGHUP, SIGQUIT };
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+		struct sigaction old;
+		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+			spawn_keep_ignored(sigs[i]);
+		else if (sigs[i] != SIGQUIT)
+			sigaction(sigs[i], &sa, NULL);
+	}
 	sigaction(SIGTERM, &sa, NULL);
-	sigaction(SIGHUP, &sa, NULL);
 	signal(SIGPIPE, SIG_IGN);
 }
 

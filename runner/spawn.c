@@ -53,15 +53,24 @@ void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...)
 	a->used += (size_t)n + 1;
 }
 
+/* Signals the runner found ignored when it started (nohup's SIGHUP, a
+ * background job's SIGINT and SIGQUIT): they stay ignored in every child. */
+static sigset_t kept_ignored;
+
+void spawn_keep_ignored(int sig)
+{
+	sigaddset(&kept_ignored, sig);
+}
+
 /* Only async-signal-safe calls from here to exec. */
 static void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
 		       int log_fd, int devnull, int errpipe, int external, const sigset_t *oldmask)
 {
-	struct sigaction sa = { .sa_handler = SIG_DFL };
+	struct sigaction sa = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
 	int e;
 
 	for (int sig = 1; sig < NSIG; sig++)
-		sigaction(sig, &sa, NULL);
+		sigaction(sig, sigismember(&kept_ignored, sig) == 1 ? &ign : &sa, NULL);
 	/* a program of the user's gets a process group of its own, so that
 	 * the children it forks (socat fork) end with it */
 	if (external && setpgid(0, 0) < 0)

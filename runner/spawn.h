@@ -80,5 +80,7 @@ void spawn_describe_status(int status, char *buf, size_t len);
 
 /* SIGKILL and reap every child still on the list. */
 void spawn_kill_all(void);
+/* sig was ignored when the runner started: keep it ignored in children. */
+void spawn_keep_ignored(int sig);
 
 #endif

@@ -24,7 +24,11 @@ matrix:
   duration: [10s, 300ms]
 Y
 	# cell 1 (10 s) gets a client killed; cell 2 must still run
-	"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	# a background job of a script starts with SIGINT ignored, and a signal
+	# ignored at start stays ignored (test_reliability.sh): give this one
+	# SIGINT as a terminal's Ctrl-C would find it
+	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$! victim
 	victim=$(client_of $mpid) || die "no client worker appeared"
 	sleep 0.3
@@ -91,7 +95,11 @@ exclude:
   - {size: 2, duration: 200ms}
   - {size: 1, duration: 30s}
 Y
-	"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	# a background job of a script starts with SIGINT ignored, and a signal
+	# ignored at start stays ignored (test_reliability.sh): give this one
+	# SIGINT as a terminal's Ctrl-C would find it
+	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$!
 	# wait until cell 1 is recorded and cell 4 (30 s; 2 and 3 are excluded) runs
 	for _ in $(seq 200); do

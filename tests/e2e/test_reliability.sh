@@ -25,3 +25,32 @@ Y
 	[ "$rc" -eq 0 ] || die "run with stdin and stdout closed: exit $rc: $(cat err.txt)"
 	expect_all e/results.csv status ok
 }
+
+# A signal ignored at start (nohup's SIGHUP, a background job's SIGINT)
+# stays ignored, in the runner and in every worker it starts.
+t_ignored_signals_stay_ignored() {
+	command -v setsid >/dev/null || skip "setsid missing"
+	mat m.yaml <<'Y'
+name: nohup
+repeat: 3
+warmup: 5
+matrix:
+  pattern: pingpong
+  transport: [unix, tcp]
+  count: 3000
+Y
+	# its own process group, so that the signals reach the workers too
+	setsid sh -c 'trap "" HUP INT; exec "$0" run m.yaml -o d -q' "$MATRIX_BIN" >out.txt 2>err.txt &
+	local pid=$! rc=0 i
+	for i in $(seq 1 50); do	# until a worker runs
+		ps -o pid= --ppid "$pid" | grep -q . && break
+		sleep 0.05
+	done
+	kill -HUP -- "-$pid" 2>/dev/null
+	kill -INT -- "-$pid" 2>/dev/null
+	wait "$pid" || rc=$?
+	[ "$rc" -eq 0 ] || die "exit $rc after ignored HUP and INT: $(cat err.txt)"
+	expect_all d/results.csv status ok
+	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "$(csvq d/results.csv --rows) rows, not 6"
+	expect_no_leftovers
+}
