@@ -187,6 +187,9 @@ static int load_name(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 		return error_node(L, val,
 			"name: '%s' may only contain letters, digits, '_', '.' and '-'",
 			s);
+	if (strspn(s, ".") == strlen(s))	/* "." and ".." are folders already */
+		return error_node(L, val, "name: '%s' is made of dots only; give it a letter or "
+				  "a digit", s);
 	L->m->name = strdup(s);
 	return L->m->name ? 0 : ml_oom(L, val);
 }

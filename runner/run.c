@@ -83,21 +83,34 @@ static int make_run_dir(const struct plan *pl, const struct run_opts *o, char *d
 	struct tm tm;
 	gmtime_r(&t, &tm);
 	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	char parent[PATH_MAX];
+	snprintf(parent, sizeof(parent), "results/%s", pl->m->name);
+	if (mkdir_p(parent) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", parent, strerror(errno));
+		return -1;
+	}
 	for (int n = 1; n < 100; n++) {
 		if (n == 1)
 			snprintf(dir, len, "results/%s/%s", pl->m->name, stamp);
 		else
 			snprintf(dir, len, "results/%s/%s-%d", pl->m->name, stamp, n);
-		if (stat(dir, &st) == 0)
-			continue;
-		if (mkdir_p(dir) < 0) {
+		/* mkdir is the claim: two runs started in one second never share
+		 * a folder, the second takes the next suffix */
+		if (mkdir(dir, 0755) < 0) {
+			if (errno == EEXIST)
+				continue;
 			snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
 			return -1;
 		}
-		/* results/<name>/latest -> <stamp>, replaced atomically */
+		/* results/<name>/latest -> <stamp>, replaced atomically, and only
+		 * when it is our link: a file of the user's is left alone */
 		char link[PATH_MAX], tmp[PATH_MAX];
 		snprintf(link, sizeof(link), "results/%s/latest", pl->m->name);
 		snprintf(tmp, sizeof(tmp), "results/%s/.latest.%ld", pl->m->name, (long)getpid());
+		if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) {
+			fprintf(stderr, "matrix: %s is not a link of ours: left as it is\n", link);
+			return 0;
+		}
 		unlink(tmp);
 		if (symlink(strrchr(dir, '/') + 1, tmp) == 0 && rename(tmp, link) < 0)
 			unlink(tmp);

@@ -54,3 +54,35 @@ Y
 	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "$(csvq d/results.csv --rows) rows, not 6"
 	expect_no_leftovers
 }
+
+# Runs started in the same second never share a folder, and `latest` is
+# replaced only when it is our own link.
+t_run_folders_are_claimed_atomically() {
+	mat m.yaml <<'Y'
+name: par
+repeat: 1
+warmup: 1
+matrix:
+  transport: unix
+  count: 20
+Y
+	local pids="" i
+	for i in 1 2 3 4 5 6; do
+		"$MATRIX_BIN" run m.yaml -q >"out$i" 2>"err$i" &
+		pids="$pids $!"
+	done
+	for i in $pids; do wait "$i" || die "a parallel run failed: $(cat err*)"; done
+	[ "$(cat out1 out2 out3 out4 out5 out6 | sort -u | wc -l)" -eq 6 ] ||
+		die "six runs, folders: $(cat out1 out2 out3 out4 out5 out6 | sort | uniq -c)"
+	for i in 1 2 3 4 5 6; do
+		expect_all "$(cat "out$i")/results.csv" status ok
+		[ "$(csvq "$(cat "out$i")/results.csv" --rows)" -eq 1 ] || die "run $i's folder holds another run's rows"
+	done
+	[ -L results/par/latest ] || die "latest is not a link"
+	# a file of the user's called latest is left alone
+	rm results/par/latest
+	echo "mine" >results/par/latest
+	run_matrix run m.yaml -q; expect_rc 0
+	[ "$(cat results/par/latest)" = mine ] || die "the user's latest was replaced"
+	expect_err "matrix: results/par/latest is not a link of ours: left as it is"
+}

@@ -233,6 +233,10 @@ static const struct error_case error_cases[] = {
 	{ AB "{dimension: transport, baseline: tcp, candidate: unix, metric: x}\n",
 	  "t.yaml:5:67: ", "compare: unknown key 'metric'" },
 #undef AB
+	/* a name of dots would be a folder of its own: ./STAMP, results/ */
+	{ "name: ..\nmatrix:\n  size: 1\n", "t.yaml:1:7: ",
+	  "name: '..' is made of dots only; give it a letter or a digit" },
+	{ "name: .\nmatrix:\n  size: 1\n", "t.yaml:1:7: ", "name: '.' is made of dots only" },
 	/* repeat: auto */
 	{ "repeat: {min: 9, max: 5}\n" M("  size: 1\n"), "t.yaml:1:9: ",
 	  "repeat: min 9 is above max 5" },
