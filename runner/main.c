@@ -26,6 +26,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -709,9 +710,22 @@ static void open_standard_fds(void)
 		}
 }
 
+/* A cell of 1024 clients needs some thousands of descriptors in the
+ * runner; the common soft limit is 1024: raise it to the hard limit. */
+static void raise_fd_limit(void)
+{
+	struct rlimit rl;
+
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur < rl.rlim_max) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
+}
+
 int main(int argc, char **argv)
 {
 	open_standard_fds();
+	raise_fd_limit();
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd) {

@@ -86,3 +86,24 @@ Y
 	[ "$(cat results/par/latest)" = mine ] || die "the user's latest was replaced"
 	expect_err "matrix: results/par/latest is not a link of ours: left as it is"
 }
+
+# The soft limit on open files (often 1024, here 128) is raised to the hard
+# limit: 120 clients need more descriptors than 128.
+t_descriptor_limit_is_raised() {
+	[ "$(ulimit -Hn)" = unlimited ] || [ "$(ulimit -Hn)" -ge 1024 ] ||
+		skip "hard limit on open files is $(ulimit -Hn)"
+	mat m.yaml <<'Y'
+name: fds
+repeat: 1
+warmup: 1
+matrix:
+  transport: unix
+  concurrency: 120
+  count: 240
+Y
+	rc=0
+	(ulimit -Sn 128 && exec "$MATRIX_BIN" run m.yaml -o d -q) >out.txt 2>err.txt || rc=$?
+	[ "$rc" -eq 0 ] || die "120 clients under a soft limit of 128: exit $rc: $(tail -3 err.txt)"
+	expect_all d/results.csv status ok
+	expect_no_leftovers
+}
