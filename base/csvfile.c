@@ -81,6 +81,23 @@ void csv_out_field(struct csv_out *w, const char *s)
 	}
 }
 
+const char *csv_text_as_written(const char *s, char *buf, size_t len)
+{
+	/* a spreadsheet takes a cell that starts like this for a formula */
+	if (s && *s && strchr("=+-@\t\r", *s)) {
+		snprintf(buf, len, "'%s", s);
+		return buf;
+	}
+	return s;
+}
+
+void csv_out_text(struct csv_out *w, const char *s)
+{
+	char buf[1024];
+
+	csv_out_field(w, csv_text_as_written(s, buf, sizeof(buf)));
+}
+
 void csv_out_fieldf(struct csv_out *w, const char *fmt, ...)
 {
 	char buf[256], *p = buf;

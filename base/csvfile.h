@@ -27,6 +27,13 @@ struct csv_out {
 int csv_out_open(struct csv_out *w, const char *path, const char *mode,
 		 char *err, size_t errlen);
 void csv_out_field(struct csv_out *w, const char *s);	/* NULL = empty */
+/* User text in a CSV meant for people (a ratio's name, a label): a field
+ * that starts with = + - @ or a tab or CR gets a leading ' so that a
+ * spreadsheet shows it instead of evaluating it (at most 1023 bytes). */
+void csv_out_text(struct csv_out *w, const char *s);
+/* s as csv_out_text writes it (into buf when it changes), for whoever
+ * reads that field back and matches it. */
+const char *csv_text_as_written(const char *s, char *buf, size_t len);
 void csv_out_fieldf(struct csv_out *w, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 void csv_out_u64(struct csv_out *w, unsigned long long v);

@@ -78,7 +78,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 		const double v[] = { (double)r->n_base, (double)r->n_cand, r->base_median,
 				     r->cand_median, r->change, r->lo, r->hi, r->level, r->p_worse,
 				     r->q_worse, r->p_better, r->q_better };
-		csv_out_field(&w, r->label);
+		csv_out_text(&w, r->label);
 		csv_out_field(&w, r->metric >= 0 ? metrics[r->metric].name : "");
 		if (r->base)
 			csv_out_u64(&w, r->base->number);

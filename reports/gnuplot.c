@@ -1,5 +1,6 @@
 /* gnuplot scripts: see gnuplot.h (rendering is in gnuplot_render.c). */
 #include "gnuplot.h"
+#include "csvfile.h"
 #include "report.h"
 #include "units.h"
 
@@ -187,11 +188,16 @@ static void condition(const struct chart *c, size_t s, size_t p, char *buf, size
 
 	o += (size_t)snprintf(buf, len, "1");
 	if (it->def) {
+		/* ratios.csv holds the name as csv_out_text wrote it: a name a
+		 * spreadsheet would evaluate starts with ' there ("'" here,
+		 * gnuplot has no escape for ' in '...') */
+		char as_written[512];
+		int prefixed = csv_text_as_written(it->def, as_written, sizeof(as_written)) != it->def;
 		if (gnuplot_quote(it->def, q, sizeof(q)))
 			snprintf(q, sizeof(q), "''");	/* never matches: no series, no wrong one */
-		o += (size_t)snprintf(buf + o, len - o, " && strcol('name') eq %s && "
-				      "strcol('metric') eq '%s' && strcol('scope') eq 'cell'", q,
-				      it->metric);
+		o += (size_t)snprintf(buf + o, len - o, " && strcol('name') eq %s%s && "
+				      "strcol('metric') eq '%s' && strcol('scope') eq 'cell'",
+				      prefixed ? "\"'\"." : "", q, it->metric);
 	}
 	for (size_t k = 0; k < c->nsdims && o < len; k++)
 		o += (size_t)add_eq(buf + o, len - o, c->r->dimnames[c->sdims[k]],

@@ -36,7 +36,7 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 		csv_out_u64(&w, run->group);
 		csv_out_field(&w, run->name);
 		csv_out_field(&w, run->start);
-		csv_out_field(&w, h->groups[p->group].cells[p->cell].label);
+		csv_out_text(&w, h->groups[p->group].cells[p->cell].label);
 		csv_out_field(&w, metrics[p->metric].name);
 		csv_out_u64(&w, p->n);
 		csv_out_double(&w, p->median, 10);

@@ -108,7 +108,7 @@ static void ratios_header(struct csv_out *w, const struct report *r)
 static void ratio_row_head(struct csv_out *w, const struct report *r, const struct rratio_def *d,
 			   const char *scope)
 {
-	csv_out_field(w, d->name);
+	csv_out_text(w, d->name);
 	csv_out_field(w, matrix_metrics[d->metric]);
 	csv_out_field(w, r->dimnames[d->dim]);
 	csv_out_field(w, d->num);

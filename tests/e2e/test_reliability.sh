@@ -107,3 +107,22 @@ Y
 	expect_all d/results.csv status ok
 	expect_no_leftovers
 }
+
+# A ratio's name is user text: in ratios.csv, meant for people, it can
+# never become a spreadsheet formula.
+t_ratio_name_is_no_formula() {
+	mat m.yaml <<'Y'
+name: formula
+repeat: 2
+warmup: 1
+matrix:
+  transport: [unix, tcp]
+  count: 50
+report:
+  ratios:
+    - {name: "=1+2", dimension: transport, numerator: unix, denominator: tcp}
+Y
+	run_matrix run m.yaml -o d -q; expect_rc 0
+	[ "$(csvq d/ratios.csv name | sort -u)" = "'=1+2" ] ||
+		die "ratios.csv names: $(csvq d/ratios.csv name | sort -u)"
+}

@@ -228,6 +228,30 @@ static void test_bare_numbers(void **state)
 	csv_table_release(&t);
 }
 
+/* User text meant for people: a field a spreadsheet would evaluate gets
+ * a leading '; anything else, and every number, is written as is. */
+static void test_text_never_a_formula(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_out w;
+	char err[256], *bytes;
+
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	csv_out_text(&w, "=1+2");
+	csv_out_text(&w, "+cmd");
+	csv_out_text(&w, "-x");
+	csv_out_text(&w, "@SUM(A1)");
+	csv_out_text(&w, "UNIX/TCP");
+	csv_out_text(&w, "a=b");
+	csv_out_double(&w, -0.25, 6);
+	csv_out_text(&w, "");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	assert_int_equal(csv_out_close(&w), 0);
+	bytes = slurp(fx->path);
+	assert_string_equal(bytes, "'=1+2,'+cmd,'-x,'@SUM(A1),UNIX/TCP,a=b,-0.25,\n");
+	free(bytes);
+}
+
 static void test_append(void **state)
 {
 	struct fixture *fx = *state;
@@ -436,6 +460,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_lone_cr, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_drop_unfinished_row, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_bare_numbers, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_text_never_a_formula, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_append, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_one_column_empty, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_read_crlf_blank_no_final_newline,
