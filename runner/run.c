@@ -322,6 +322,16 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 			 tmp);
 		return -1;
 	}
+	/* nothing is made before every check has passed */
+	struct stat tst;
+	if (stat(tmp, &tst) < 0) {
+		snprintf(err, errlen, "TMPDIR %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	if (!S_ISDIR(tst.st_mode) || access(tmp, W_OK | X_OK) < 0) {
+		snprintf(err, errlen, "TMPDIR %s: not a directory this user can write", tmp);
+		return -1;
+	}
 	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0)
 		return -1;
 	if (o->dir)

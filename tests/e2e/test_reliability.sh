@@ -126,3 +126,28 @@ Y
 	[ "$(csvq d/ratios.csv name | sort -u)" = "'=1+2" ] ||
 		die "ratios.csv names: $(csvq d/ratios.csv name | sort -u)"
 }
+
+# A TMPDIR that is missing or no folder is refused before anything is made:
+# no half-made run folder marked running, no `latest` pointing at one.
+t_bad_tmpdir_makes_nothing() {
+	mat m.yaml <<'Y'
+name: tmpdir
+repeat: 1
+matrix:
+  transport: unix
+  count: 10
+Y
+	rc=0
+	TMPDIR=/nonexistent/matrix-test "$MATRIX_BIN" run m.yaml >out.txt 2>err.txt || rc=$?
+	[ "$rc" -eq 2 ] || die "exit $rc"
+	grep -qF "matrix: TMPDIR /nonexistent/matrix-test: No such file or directory" err.txt ||
+		die "stderr: $(cat err.txt)"
+	[ -e results ] && die "a run folder was made: $(find results)"
+	: >afile
+	rc=0
+	TMPDIR=$PWD/afile "$MATRIX_BIN" run m.yaml >out.txt 2>err.txt || rc=$?
+	[ "$rc" -eq 2 ] || die "exit $rc"
+	grep -qF "not a directory this user can write" err.txt || die "stderr: $(cat err.txt)"
+	[ -e results ] && die "a run folder was made: $(find results)"
+	return 0
+}
