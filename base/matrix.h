@@ -183,6 +183,8 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 /* repeat: auto without its own figures: 7 to 30 repetitions, until the
  * interval of the median is within 10% of the median */
+/* The largest matrix file read, in bytes (a matrix is a page or two). */
+#define MATRIX_MAX_FILE (1 << 20)
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <strings.h>
 #include <regex.h>
 
@@ -475,14 +476,29 @@ int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
 
 int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen)
 {
-	FILE *f = fopen(path, "rb");
+	struct stat st;
+	FILE *f;
 	char *buf = NULL;
 	size_t len = 0, cap = 0;
 
-	if (!f)
+	/* a FIFO would block for ever, /dev/zero never end: files only, and
+	 * small ones (checked before and while reading) */
+	if (stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return ml_failf(err, errlen, "%s: not a regular file: a matrix is read from a "
+				"file", path);
+	if (stat(path, &st) == 0 && st.st_size > MATRIX_MAX_FILE)
+		return ml_failf(err, errlen, "%s: %lld bytes, over the %d a matrix file may have",
+				path, (long long)st.st_size, MATRIX_MAX_FILE);
+	if (!(f = fopen(path, "rb")))
 		return ml_failf(err, errlen, "%s: cannot open: %s", path,
 			     strerror(errno));
 	for (;;) {
+		if (len > MATRIX_MAX_FILE) {
+			free(buf);
+			fclose(f);
+			return ml_failf(err, errlen, "%s: over the %d bytes a matrix file may have",
+					path, MATRIX_MAX_FILE);
+		}
 		if (len == cap) {
 			char *nb = realloc(buf, cap = cap ? 2 * cap : 4096);
 

@@ -151,3 +151,18 @@ Y
 	[ -e results ] && die "a run folder was made: $(find results)"
 	return 0
 }
+
+# A matrix is read from a regular file of at most 1 MiB: /dev/zero, a FIFO
+# or a huge file are refused at once, naming the file.
+t_matrix_file_is_bounded() {
+	run_matrix plan /dev/zero; expect_rc 2
+	expect_err "/dev/zero: not a regular file: a matrix is read from a file"
+	mkfifo fifo.yaml
+	rc=0
+	timeout 10 "$MATRIX_BIN" plan fifo.yaml >out.txt 2>err.txt || rc=$?
+	[ "$rc" -eq 2 ] || die "a FIFO: exit $rc (124 is a hang)"
+	grep -qF "fifo.yaml: not a regular file" err.txt || die "stderr: $(cat err.txt)"
+	head -c 1048577 /dev/zero | tr '\0' '#' >big.yaml
+	run_matrix plan big.yaml; expect_rc 2
+	expect_err "big.yaml: 1048577 bytes, over the 1048576 a matrix file may have"
+}

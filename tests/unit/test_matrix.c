@@ -757,7 +757,7 @@ static void missing_file(void **state)
 	assert_null(m.name);
 	assert_null(m.path);
 	assert_int_equal(matrix_load(&m, "/tmp", err, sizeof err), -1);
-	assert_string_equal(err, "/tmp: cannot read: Is a directory");
+	assert_string_equal(err, "/tmp: not a regular file: a matrix is read from a file");
 }
 
 int main(void)
