@@ -226,6 +226,20 @@ static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
 	return 0;
 }
 
+int ml_percent(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+	       const char *what, double *out)
+{
+	char *end;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	*out = strtod(scalar(val), &end) / 100;
+	if (end == scalar(val) || strcmp(end, "%") || !(*out > 0) || *out >= 10)
+		return error_node(L, val, "%s: '%s' is not a percentage such as 5%% (above 0)",
+				  what, scalar(val));
+	return 0;
+}
+
 /* repeat: {min: N, max: N, width: PCT}, every key optional. */
 static int load_repeat_auto(struct loader *L, yaml_node_t *val)
 {
@@ -239,14 +253,8 @@ static int load_repeat_auto(struct loader *L, yaml_node_t *val)
 		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
 		uint64_t n;
 		if (!strcmp(scalar(k), "width")) {
-			char *end;
-			if (ml_want_scalar(L, k, v))
+			if (ml_percent(L, k, v, "repeat: width", &m->repeat_width))
 				return -1;
-			m->repeat_width = strtod(scalar(v), &end) / 100;
-			if (end == scalar(v) || strcmp(end, "%") || !(m->repeat_width > 0) ||
-			    m->repeat_width >= 10)
-				return error_node(L, v, "repeat: width: '%s' is not a percentage such "
-						  "as 5%% (above 0)", scalar(v));
 		} else if (!strcmp(scalar(k), "min") || !strcmp(scalar(k), "max")) {
 			if (top_num(L, k, v, VK_COUNT, &n))
 				return -1;

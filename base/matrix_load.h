@@ -66,6 +66,10 @@ int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 
 int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */
 int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *val);
+/* A percentage written "5%" (above 0, below 1000%) as a fraction into
+ * *out; -1 after "WHAT: 'TEXT' is not a percentage ..." at val. */
+int ml_percent(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+	       const char *what, double *out);
 int ml_oom(struct loader *L, const yaml_node_t *n);
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
 /* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */

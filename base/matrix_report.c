@@ -119,16 +119,9 @@ static int load_compare(struct loader *L, const yaml_node_t *key, const yaml_nod
 		return -1;
 	if (c->baseline.num == c->candidate.num)
 		return error_node(L, v, "compare: baseline and candidate are the same value");
-	if ((v = ml_find_key(L, map, "threshold", &k))) {
-		char *end;
-		if (ml_want_scalar(L, k, v))
-			return -1;
-		c->threshold = strtod(scalar(v), &end) / 100;
-		if (end == scalar(v) || strcmp(end, "%") || !(c->threshold > 0) ||
-		    c->threshold >= 10)
-			return error_node(L, v, "compare: threshold: '%s' is not a percentage such "
-					  "as 5%% (above 0)", scalar(v));
-	}
+	if ((v = ml_find_key(L, map, "threshold", &k)) &&
+	    ml_percent(L, k, v, "compare: threshold", &c->threshold))
+		return -1;
 	c->set = 1;
 	return 0;
 }

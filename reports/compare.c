@@ -1,5 +1,6 @@
 /* Regression verdicts between a baseline and a candidate: see compare.h. */
 #include "compare.h"
+#include "rng.h"
 #include "stats.h"
 
 #include <math.h>
@@ -66,15 +67,6 @@ void compare_bh(const double *p, size_t n, double *q)
 		q[s[j].i] = run;
 	}
 	free(s);
-}
-
-static uint64_t rng_next(uint64_t *state)	/* splitmix64 */
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
 }
 
 static int cmp_double(const void *a, const void *b)

@@ -101,16 +101,6 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 	return 0;
 }
 
-/* Markdown table cells must not hold '|' or a newline. */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '|' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
 static void md_rows(const struct comparison *c, FILE *f)
 {
 	fprintf(f, "| cell | metric | %s | %s | change (interval) | p, BH-corrected | "
@@ -129,7 +119,7 @@ static void md_rows(const struct comparison *c, FILE *f)
 					 : (higher ? r->q_better : r->q_worse);
 		snprintf(p, sizeof(p), isnan(q) ? "-" : "%.3g", q);
 		fputs("| ", f);
-		md_text(f, r->label);
+		markdown_text(f, r->label, "");
 		fprintf(f, " | %s | %s | %s | %s | %s | **%s**%s%s%s |\n", name, b, a, ch, p,
 			verdict_names[r->verdict], r->why[0] ? " (" : "", r->why,
 			r->why[0] ? ")" : "");
@@ -172,7 +162,7 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].metric < 0) {
 			fprintf(f, "\n- %s: ", verdict_names[c->rows[i].verdict]);
-			md_text(f, c->rows[i].label);
+			markdown_text(f, c->rows[i].label, "");
 		}
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fputc('\n', f);

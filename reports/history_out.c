@@ -80,16 +80,6 @@ void history_print(const struct history *h, FILE *f, int every_step)
 	}
 }
 
-/* Markdown table cells must not hold '|' or a newline. */
-static void md_text(FILE *f, const char *s)
-{
-	for (; *s; s++)
-		if (*s == '|' || *s == '\\' || *s == '`')
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
 static const char *mark_of(const struct hist_point *p)
 {
 	if (!p->step)
@@ -129,7 +119,7 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (h->runs[i].group == g + 1) {
 			fputc(' ', f);
-			md_text(f, h->runs[i].name);
+			markdown_text(f, h->runs[i].name, "`");
 			fputs(" |", f);
 		}
 	fputs("\n|---|", f);
@@ -138,7 +128,7 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 	fputc('\n', f);
 	for (size_t k = 0; k < hg->ncells; k++) {
 		fputs("| ", f);
-		md_text(f, hg->cells[k].label);
+		markdown_text(f, hg->cells[k].label, "`");
 		fputs(" |", f);
 		for (size_t i = 0; i < h->nruns; i++) {
 			if (h->runs[i].group != g + 1)
@@ -174,7 +164,7 @@ static void md_steps(const struct history *h, FILE *f, size_t g)
 		markdown_format_metric(metrics[p->metric].name, p->prev_median, NAN, b, sizeof(b));
 		markdown_format_metric(metrics[p->metric].name, p->median, NAN, a, sizeof(a));
 		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
-		md_text(f, h->groups[g].cells[p->cell].label);
+		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
 		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`)\n", metrics[p->metric].name,
 			b, a, p->change * 100, verdict_names[p->verdict], h->runs[p->prev].name);
 	}
@@ -189,13 +179,13 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 	fprintf(f, "## Group %zu: %zu run%s, %zu step%s\n\n", g + 1, hg->nruns,
 		hg->nruns == 1 ? "" : "s", hg->nsteps, hg->nsteps == 1 ? "" : "s");
 	fputs("Kernel `", f);
-	md_text(f, report_meta(r, "kernel"));
+	markdown_text(f, report_meta(r, "kernel"), "`");
 	fputs("`, CPU `", f);
-	md_text(f, report_meta(r, "cpu_model"));
+	markdown_text(f, report_meta(r, "cpu_model"), "`");
 	fprintf(f, "`, %s cores, governor `", report_meta(r, "cores"));
-	md_text(f, report_meta(r, "governor"));
+	markdown_text(f, report_meta(r, "governor"), "`");
 	fputs("`, tool version `", f);
-	md_text(f, report_meta(r, "tool_version"));
+	markdown_text(f, report_meta(r, "tool_version"), "`");
 	fputs("`.\n\n", f);
 	if (g)
 		fprintf(f, "Differs from group 1 in:\n\n```\n%s```\n\n", hg->differs);
@@ -203,9 +193,9 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (h->runs[i].group == g + 1) {
 			fprintf(f, "| %zu | ", h->runs[i].index);
-			md_text(f, h->runs[i].name);
+			markdown_text(f, h->runs[i].name, "`");
 			fputs(" | ", f);
-			md_text(f, *h->runs[i].start ? h->runs[i].start : "-");
+			markdown_text(f, *h->runs[i].start ? h->runs[i].start : "-", "`");
 			fputs(" |\n", f);
 		}
 	fputc('\n', f);

@@ -226,16 +226,19 @@ static void ratio_text(const struct rpair *p, char *buf, size_t len)
 }
 
 /* Markdown table cells must not hold '|' or a newline. */
+void markdown_text(FILE *f, const char *s, const char *also)
+{
+	for (; *s; s++)
+		if (*s == '|' || *s == '\\' || (*also && strchr(also, *s)))
+			fprintf(f, "\\%c", *s);
+		else
+			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
 static void md_cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	for (; *s; s++)
-		if (*s == '|' || *s == '\\')
-			fprintf(f, "\\%c", *s);
-		else if (*s == '\n' || *s == '\r')
-			fputc(' ', f);
-		else
-			fputc(*s, f);
+	markdown_text(f, s, "");
 	fputc(' ', f);
 }
 

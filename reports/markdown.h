@@ -22,6 +22,7 @@
 #define MATRIX_MARKDOWN_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 struct report;
 
@@ -31,6 +32,10 @@ struct report;
 int markdown_write(const struct report *r, char *err, size_t errlen);
 
 /* "10.0k ± 0.55k msg/s", "82.2 ± 1.3 µs" (exposed for tests). */
+/* Text in a Markdown table cell: '|' and '\\' (and each character of
+ * `also`) escaped with '\\', a newline or CR as a space. */
+void markdown_text(FILE *f, const char *s, const char *also);
+
 void markdown_format_metric(const char *metric, double median, double half, char *buf,
 			    size_t len);
 

@@ -240,26 +240,38 @@ static int csv_value(const struct report *r, const char *cmd, const char *name,
 	return 0;
 }
 
+/* --compare DIM=BASE:CAND into its three parts (SPEC_PART bytes each); -1
+ * after a message. */
+#define SPEC_PART 256
+static int split_spec(const char *spec, const char *cmd, char *name, char *base, char *cand)
+{
+	const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
+
+	if (!eq || !colon || eq == spec || colon == eq + 1 || !colon[1] ||
+	    (size_t)(eq - spec) >= SPEC_PART || (size_t)(colon - eq) >= SPEC_PART ||
+	    strlen(colon + 1) >= SPEC_PART) {
+		fprintf(stderr, "matrix %s: --compare %s: expected DIM=BASELINE:CANDIDATE, e.g. "
+			"server=old:new\n", cmd, spec);
+		return -1;
+	}
+	snprintf(name, SPEC_PART, "%.*s", (int)(eq - spec), spec);
+	snprintf(base, SPEC_PART, "%.*s", (int)(colon - eq - 1), eq + 1);
+	snprintf(cand, SPEC_PART, "%s", colon + 1);
+	return 0;
+}
+
 int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
 		   const char *cmd, struct regressions *rg)
 {
 	const struct compare_spec *ms = &r->m.report.compare;
 	struct compare_args args = *a;
 	struct comparison c;
-	char name[256], base[256], cand[256], err[1024];
+	char name[SPEC_PART], base[SPEC_PART], cand[SPEC_PART], err[1024];
 
 	if (spec) {
-		const char *eq = strchr(spec, '='), *colon = eq ? strchr(eq + 1, ':') : NULL;
-		if (!eq || !colon || eq == spec || colon == eq + 1 || !colon[1] ||
-		    (size_t)(eq - spec) >= sizeof(name) || (size_t)(colon - eq) >= sizeof(base)) {
-			fprintf(stderr, "matrix %s: --compare %s: expected DIM=BASELINE:CANDIDATE, "
-				"e.g. server=old:new\n", cmd, spec);
-			return EXIT_BADINPUT;
-		}
-		snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
-		snprintf(base, sizeof(base), "%.*s", (int)(colon - eq - 1), eq + 1);
-		if (csv_value(r, cmd, name, base, base, sizeof(base)) < 0 ||
-		    csv_value(r, cmd, name, colon + 1, cand, sizeof(cand)) < 0)
+		if (split_spec(spec, cmd, name, base, cand) < 0 ||
+		    csv_value(r, cmd, name, base, base, sizeof(base)) < 0 ||
+		    csv_value(r, cmd, name, cand, cand, sizeof(cand)) < 0)
 			return EXIT_BADINPUT;
 	} else if (ms->set) {
 		const struct dimension *d = &r->m.dims[ms->dim];
@@ -296,15 +308,14 @@ int compare_in_run(const struct report *r, const char *spec, const struct compar
 	return rc < 0 ? EXIT_BADINPUT : rc;
 }
 
-/* One side of DIM=BASE:CAND: a value of d; -1 after a message. */
-static int spec_value(const struct dimension *d, const char *cmd, const char *text, size_t len)
+/* One side of DIM=BASE:CAND: the index of a value of d; -1 after a message. */
+static int spec_value(const struct dimension *d, const char *cmd, const char *text)
 {
-	char buf[256], why[256];
+	char why[256];
 	struct mvalue v;
 
-	snprintf(buf, sizeof(buf), "%.*s", (int)len, text);
-	if (matrix_parse_value(d->kind, buf, &v, why, sizeof(why)) < 0) {
-		fprintf(stderr, "matrix %s: --compare: %s: %s\n", cmd, buf, why);
+	if (matrix_parse_value(d->kind, text, &v, why, sizeof(why)) < 0) {
+		fprintf(stderr, "matrix %s: --compare: %s: %s\n", cmd, text, why);
 		return -1;
 	}
 	size_t i;
@@ -313,7 +324,7 @@ static int spec_value(const struct dimension *d, const char *cmd, const char *te
 	free(v.text);
 	if (i == d->nvalues) {
 		fprintf(stderr, "matrix %s: --compare: %s is not a value of dimension '%s'\n", cmd,
-			buf, d->key);
+			text, d->key);
 		return -1;
 	}
 	return (int)i;
@@ -321,25 +332,19 @@ static int spec_value(const struct dimension *d, const char *cmd, const char *te
 
 int compare_check_spec(const struct matrix *m, const char *spec, const char *cmd)
 {
-	const char *eq = spec ? strchr(spec, '=') : NULL, *colon = eq ? strchr(eq + 1, ':') : NULL;
-	char name[256];
+	char name[SPEC_PART], base[SPEC_PART], cand[SPEC_PART];
 
 	if (!spec)
 		return 0;
-	if (!eq || !colon || eq == spec || colon == eq + 1 || !colon[1] ||
-	    (size_t)(eq - spec) >= sizeof(name)) {
-		fprintf(stderr, "matrix %s: --compare %s: expected DIM=BASELINE:CANDIDATE, e.g. "
-			"server=old:new\n", cmd, spec);
+	if (split_spec(spec, cmd, name, base, cand) < 0)
 		return -1;
-	}
-	snprintf(name, sizeof(name), "%.*s", (int)(eq - spec), spec);
 	const struct dimension *d = matrix_dim(m, name);
 	if (!d) {
 		fprintf(stderr, "matrix %s: --compare: %s is not a key of matrix:\n", cmd, name);
 		return -1;
 	}
-	int b = spec_value(d, cmd, eq + 1, (size_t)(colon - eq - 1));
-	int c = b < 0 ? -1 : spec_value(d, cmd, colon + 1, strlen(colon + 1));
+	int b = spec_value(d, cmd, base);
+	int c = b < 0 ? -1 : spec_value(d, cmd, cand);
 	if (c < 0)
 		return -1;
 	if (b == c) {

@@ -1,5 +1,6 @@
 /* The order of cell repetitions: see order.h. */
 #include "order.h"
+#include "rng.h"
 
 #include <fcntl.h>
 #include <string.h>
@@ -21,15 +22,6 @@ int order_parse(const char *text, enum run_order *out)
 	return -1;
 }
 
-/* splitmix64 (Steele, Lea and Flood 2014; Vigna's reference code). */
-static uint64_t splitmix64(uint64_t *state)
-{
-	uint64_t z = (*state += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
 
 /* Uniform in [0, bound), bound > 0: draws below 2^64 mod bound are
  * redrawn, so every value is equally likely. */
@@ -38,7 +30,7 @@ static uint64_t below(uint64_t *state, uint64_t bound)
 	uint64_t skip = -bound % bound, r;
 
 	do
-		r = splitmix64(state);
+		r = rng_next(state);
 	while (r < skip);
 	return r % bound;
 }
@@ -58,7 +50,7 @@ uint64_t order_random_seed(void)
 	clock_gettime(CLOCK_REALTIME, &ts);
 	seed = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	seed ^= (uint64_t)getpid() << 32;
-	return splitmix64(&seed);
+	return rng_next(&seed);
 }
 
 void order_init(struct order *o, enum run_order kind, uint64_t seed)
