@@ -18,17 +18,19 @@
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
 
 int csv_out_open(struct csv_out *w, const char *path, const char *mode,
 		 char *err, size_t errlen)
 {
 	const char *m;
+	struct stat st;
 
-	w->f = NULL;
-	w->nfields = 0;
-	w->failed = 0;
+	memset(w, 0, sizeof(*w));
 	if (strcmp(mode, "w") == 0) {
 		m = "we";
 	} else if (strcmp(mode, "a") == 0) {
@@ -46,10 +48,23 @@ int csv_out_open(struct csv_out *w, const char *path, const char *mode,
 		errno = e;
 		return -1;
 	}
+	/* appending: a row cut short is cut back to what was there */
+	if (*mode == 'a' && fstat(fileno(w->f), &st) == 0)
+		w->good = st.st_size;
 	return 0;
 }
 
-/* Remembers the first error of a row, as its errno. */
+int csv_out_create(struct csv_out *w, const char *path, char *err, size_t errlen)
+{
+	memset(w, 0, sizeof(*w));
+	if (outfile_open(&w->out, path, err, errlen) < 0)
+		return -1;
+	w->f = w->out.f;
+	w->whole = 1;
+	return 0;
+}
+
+/* Remembers the first error, as its errno, until csv_out_close. */
 static void note_failure(struct csv_out *w)
 {
 	if (!w->failed)
@@ -146,36 +161,75 @@ void csv_out_double(struct csv_out *w, double v, int digits)
 	csv_out_fieldf(w, "%.*g", digits, v);
 }
 
-/* A row or the file is done: the writer starts afresh, and the first
- * failure, if any, becomes errno and -1. */
-static int settle(struct csv_out *w, int failed)
+/* A row of a growing file failed: its bytes still in stdio's buffer are
+ * dropped and those that reached the file cut off, so the file ends with
+ * the last whole row (a reader drops an unfinished last row anyway). */
+static void cut_back(struct csv_out *w)
 {
-	w->nfields = 0;
-	w->failed = 0;
-	if (failed) {
-		errno = failed;
-		return -1;
-	}
-	return 0;
+	__fpurge(w->f);
+	if (ftruncate(fileno(w->f), w->good) == 0)
+		fseeko(w->f, w->good, SEEK_SET);
 }
 
 int csv_out_end_row(struct csv_out *w)
 {
-	if (putc('\n', w->f) == EOF || fflush(w->f) == EOF)
+	int before = w->failed;
+
+	w->nfields = 0;
+	if (!w->f) {
+		errno = w->failed ? w->failed : EBADF;
+		return -1;
+	}
+	if (putc('\n', w->f) == EOF || (!w->whole && fflush(w->f) == EOF))
 		note_failure(w);
-	return settle(w, w->failed);
+	if (w->failed) {
+		if (!before && !w->whole)
+			cut_back(w);
+		errno = w->failed;
+		return -1;
+	}
+	if (!w->whole) {
+		off_t at = ftello(w->f);
+		if (at >= 0)
+			w->good = at;
+	}
+	return 0;
 }
 
 int csv_out_close(struct csv_out *w)
 {
 	int failed = w->failed;
 
-	if (!w->f)
+	if (!w->f) {
+		if (failed) {
+			errno = failed;
+			return -1;
+		}
 		return 0;
-	if (fclose(w->f) == EOF && !failed)
-		failed = errno ? errno : EIO;
+	}
+	if (w->whole) {
+		if (failed) {
+			outfile_abort(&w->out);
+		} else if (outfile_commit(&w->out, NULL, 0) < 0) {
+			failed = errno;
+		}
+	} else {
+		if (!failed && fflush(w->f) == EOF)
+			failed = errno ? errno : EIO;
+		if (failed)
+			cut_back(w);
+		if (fclose(w->f) == EOF && !failed)
+			failed = errno ? errno : EIO;
+	}
 	w->f = NULL;
-	return settle(w, failed);
+	w->out.f = NULL;
+	w->nfields = 0;
+	w->failed = failed;
+	if (failed) {
+		errno = failed;
+		return -1;
+	}
+	return 0;
 }
 
 /* ---- reading ---- */

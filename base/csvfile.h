@@ -5,8 +5,19 @@
  * Writing: a field that needs quoting (comma, quote, CR, LF, leading or
  * trailing space) is written quoted by libcsv; any other field is written
  * as is, so numbers stay bare for gnuplot and awk.  A NaN number is an empty
- * field.  csv_out_end_row() ends the row with "\n" and flushes it to the
- * kernel, so a killed run keeps every finished row.
+ * field.  Two kinds of writer:
+ *   csv_out_open()    a file that grows row by row (results.csv): each
+ *                     csv_out_end_row() ends the row with "\n" and flushes
+ *                     it to the kernel, so a killed run keeps every
+ *                     finished row; a row that cannot be written whole is
+ *                     cut off again, so the rows before it stay intact.
+ *   csv_out_create()  a file written whole or not at all (summary.csv,
+ *                     meta.csv): it is written under a temporary name
+ *                     (outfile.h) that csv_out_close() renames when every
+ *                     write succeeded, and removes when one failed.
+ * The first failure is remembered until csv_out_close(): every later
+ * csv_out_end_row() and csv_out_close() report it (-1, errno set to it),
+ * so a caller that checks only the close still learns of it.
  *
  * Reading: csv_table_load() reads a whole file (first row = header) into
  * memory; every row must have as many fields as the header.
@@ -16,16 +27,25 @@
 
 #include <stddef.h>
 #include <stdio.h>
+#include <sys/types.h>
+
+#include "outfile.h"
 
 struct csv_out {
 	FILE *f;
 	int nfields;		/* fields written in the current row */
-	int failed;		/* a write failed; csv_out_end_row reports it */
+	int failed;		/* errno of the first write that failed; kept */
+	int whole;		/* csv_out_create: out holds the temporary file */
+	off_t good;		/* csv_out_open: size after the last whole row */
+	struct outfile out;
 };
 
-/* Opens path for writing ("w") or appending ("a"). -1 with err on failure. */
+/* Opens path for writing ("w") or appending ("a"), a row at a time.  -1
+ * with err ("PATH: reason") on failure. */
 int csv_out_open(struct csv_out *w, const char *path, const char *mode,
 		 char *err, size_t errlen);
+/* Creates path anew, whole or not at all (above).  -1 with err. */
+int csv_out_create(struct csv_out *w, const char *path, char *err, size_t errlen);
 void csv_out_field(struct csv_out *w, const char *s);	/* NULL = empty */
 /* User text in a CSV meant for people (a ratio's name, a label): a field
  * that starts with = + - @ or a tab or CR gets a leading ' so that a
@@ -39,9 +59,13 @@ void csv_out_fieldf(struct csv_out *w, const char *fmt, ...)
 void csv_out_u64(struct csv_out *w, unsigned long long v);
 /* %.*g-style with `digits` significant digits; NaN or inf: empty field. */
 void csv_out_double(struct csv_out *w, double v, int digits);
-/* Ends the row and flushes; -1 (errno set) if anything in it failed. */
+/* Ends the row (and flushes it, csv_out_open); -1 (errno set) if anything
+ * in it or before it failed. */
 int csv_out_end_row(struct csv_out *w);
-int csv_out_close(struct csv_out *w);	/* -1 on a write or close error */
+/* Closes (csv_out_create: renames into place); -1 with errno set when a
+ * write, the flush, the sync, the close or the rename failed (the
+ * temporary file is then removed).  Safe to call twice. */
+int csv_out_close(struct csv_out *w);
 
 struct csv_table {
 	char **header;

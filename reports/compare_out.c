@@ -68,7 +68,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 	struct csv_out w;
 
 	snprintf(path, sizeof(path), "%s/%s.csv", dir, name);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		csv_out_field(&w, cols[i]);
@@ -130,13 +130,13 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 		    size_t errlen)
 {
 	char path[4200];
+	struct outfile out;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/%s.md", dir, name);
-	if (!(f = fopen(path, "w"))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
+	f = out.f;
 	fprintf(f, "# %s\n\n", c->along < 0 ? "compare" : "in-run A/B");
 	if (c->along < 0)
 		fprintf(f, "Baseline `%s`, new `%s`.\n\n", c->base->dir, c->cand->dir);
@@ -166,11 +166,7 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 		}
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fputc('\n', f);
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
 /* plots/compare.gp: each row's change in percent with its interval as an
@@ -180,6 +176,7 @@ static int write_chart(const struct comparison *c, const char *dir, const char *
 {
 	char path[4200];
 	size_t n = c->nrows - c->count[V_ADDED] - c->count[V_REMOVED];
+	struct outfile out;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
@@ -188,10 +185,9 @@ static int write_chart(const struct comparison *c, const char *dir, const char *
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, name);
-	if (!(f = fopen(path, "w"))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
+	f = out.f;
 	char data[64];
 	snprintf(data, sizeof(data), "%s.csv", name);
 	gnuplot_preamble(f, name, data, "relative change per cell and metric", 900,
@@ -210,11 +206,7 @@ static int write_chart(const struct comparison *c, const char *dir, const char *
 "(ok(strcol('verdict'))):yticlabels(strcol('label') . ' ' . strcol('metric')) "
 "skip 0 with xerrorbars lc variable pt 7\n",
 		c->threshold * 100, side_name(c, 1), side_name(c, 0));
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
 int compare_write(const struct comparison *c, const char *dir, const char *name, char *err,

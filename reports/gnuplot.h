@@ -16,8 +16,11 @@
  * Failed cells have empty figures, drawn as no point, never as zero.
  *
  * gnuplot has no safe mode: text from the matrix file reaches a script only
- * through gnuplot_quote() (single quotes, ' doubled, control characters
- * refused), and every label is `noenhanced`.
+ * through gnuplot_quote() (single-quoted, control characters refused), as
+ * a label, and every label is `noenhanced`.  The data a chart draws is
+ * picked by numbers (cell numbers, the ratio's cells) and our own names,
+ * never by matrix-file text, and its tables ($d0_1_2) are named by index.
+ * Every script and image is written whole or not at all (outfile.h).
  */
 #ifndef MATRIX_GNUPLOT_H
 #define MATRIX_GNUPLOT_H
@@ -27,16 +30,19 @@
 
 struct report;
 
-/* 'in' with ' doubled, into out.  -1 when in holds a control character
- * (a newline would end the command) or out is too small. */
+/* in as a gnuplot string expression, into out: single-quoted pieces, a '
+ * as "'" between them ("it's" is 'it'."'".'s').  -1 when in holds a
+ * control character (a newline would end the command) or out is too
+ * small. */
 int gnuplot_quote(const char *in, char *out, size_t outlen);
 
 /* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
  * there (a re-sliced report must not keep a chart it no longer has), then
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
- * err when plots/ cannot be made (or out of memory); a script that cannot
- * be created is left out.  The scripts read summary.csv, ratios.csv and
- * timeline.csv only when rendered. */
+ * err ("PATH: reason") when plots/ cannot be made, out of memory, or a
+ * script cannot be written (it is not left behind; the rest are not
+ * written).  The scripts read summary.csv, ratios.csv and timeline.csv
+ * only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
 
 /* The head of every chart script: its comment, the terminal by the
@@ -47,17 +53,21 @@ void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *w
 		      size_t w, size_t h);
 
 /* Renders one chart, plots/NAME.gp over DATA, to .svg and .png in dir;
- * messages go to plots/NAME.log, removed when empty.  0, 1 when gnuplot is
- * not installed, -1 when it failed (err says so). */
+ * messages go to plots/NAME.log, removed when empty.  Each image is drawn
+ * under a temporary name, checked whole (gnuplot exits 0 when a full disk
+ * cut it short), synced and renamed.  0, 1 when gnuplot is not installed,
+ * -1 when gnuplot failed, -2 when an image could not be written (err says
+ * which; no image cut short is left). */
 int gnuplot_render_chart(const char *dir, const char *name, const char *data, char *err,
 			 size_t errlen);
 
 /* Renders every script of DIR/plots to .svg and .png with gnuplot, after
  * gnuplot_write_scripts and the CSV files they read (summary.h) are written;
- * it needs only the folder, not the report.
+ * it needs only the folder, not the report.  Images as gnuplot_render_chart.
  * Returns 0, 1 when gnuplot is not installed (err says how to render by
  * hand), -1 when gnuplot failed (err names the script; its messages are
- * in plots/gnuplot.log). */
+ * in plots/gnuplot.log), -2 when an image could not be written (err names
+ * it; -2 wins over -1). */
 int gnuplot_render(const char *dir, char *err, size_t errlen);
 
 #endif

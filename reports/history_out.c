@@ -25,7 +25,7 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 	struct csv_out w;
 
 	snprintf(path, sizeof(path), "%s/history.csv", dir);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
 		csv_out_field(&w, cols[i]);
@@ -208,13 +208,13 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 int history_write_md(const struct history *h, const char *dir, char *err, size_t errlen)
 {
 	char path[4200];
+	struct outfile out;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/history.md", dir);
-	if (!(f = fopen(path, "we"))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
+	f = out.f;
 	fprintf(f, "# history\n\n**%zu run%s in %zu group%s, %zu step%s.** Runs are in the order "
 		"they started; a group holds the runs of one fingerprint (kernel, CPU model, "
 		"cores, governor, tool version, matrix.yaml), and is a history of its own. The "
@@ -231,11 +231,7 @@ int history_write_md(const struct history *h, const char *dir, char *err, size_t
 		h->threshold * 100);
 	for (size_t g = 0; g < h->ngroups; g++)
 		md_group(h, f, g);
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
 /* Has cell k of group g a figure of metric m in some run? */
@@ -356,6 +352,7 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
 {
 	char path[4200];
 	size_t npanels = 0;
+	struct outfile out;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/plots", dir);
@@ -364,10 +361,9 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/plots/history.gp", dir);
-	if (!(f = fopen(path, "we"))) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
+	f = out.f;
 	for (size_t g = 0; g < h->ngroups; g++)
 		for (size_t mi = 0; mi < h->nmetrics; mi++)
 			npanels += group_has_metric(h, g, h->metrics[mi]);
@@ -389,9 +385,5 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
 		fputs("set label 1 'no figures' at graph 0.5, graph 0.5 center\n"
 		      "plot [0:1] [0:1] 2 notitle\n", f);
 	fputs("unset multiplot\n", f);
-	if (fclose(f) != 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

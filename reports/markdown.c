@@ -1,6 +1,7 @@
 /* summary.md: see markdown.h. */
 #include "markdown.h"
 #include "report.h"
+#include "outfile.h"
 #include "units.h"
 
 #include <errno.h>
@@ -612,18 +613,17 @@ static void headline(const struct report *r, FILE *f)
 
 int markdown_write(const struct report *r, char *err, size_t errlen)
 {
-	char path[4096], tmp[4112];
+	char path[4096];
 	static struct page p;
+	struct outfile out;
 	const char *patterns[8];
 	size_t np = 0;
 	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/summary.md", r->dir);
-	snprintf(tmp, sizeof(tmp), "%s.tmp", path);
-	if (!(f = fopen(tmp, "we"))) {
-		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
-	}
+	f = out.f;
 	header(r, f);
 	memset(&p, 0, sizeof(p));
 	p.r = r;
@@ -646,9 +646,5 @@ int markdown_write(const struct report *r, char *err, size_t errlen)
 		pattern_section(&p);
 	}
 	headline(r, f);
-	if (ferror(f) | (fclose(f) != 0) || rename(tmp, path) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
-	}
-	return 0;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

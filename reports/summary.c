@@ -76,7 +76,7 @@ int summary_write_csv(const struct report *r, char *err, size_t errlen)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/summary.csv", r->dir);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
 	summary_header(&w, r);
 	for (size_t i = 0; i < r->ncells; i++)
@@ -163,7 +163,7 @@ int summary_write_ratios(const struct report *r, char *err, size_t errlen)
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/ratios.csv", r->dir);
-	if (csv_out_open(&w, path, "w", err, errlen) < 0)
+	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
 	ratios_header(&w, r);
 	for (size_t di = 0; di < r->ndefs; di++) {

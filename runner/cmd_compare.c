@@ -108,7 +108,8 @@ static void note_regressions(const struct comparison *c, struct regressions *rg)
 }
 
 /* Writes, renders and prints a judged comparison into dir; its exit
- * status (a chart that fails is said, and changes nothing). */
+ * status (a chart gnuplot fails on is said, and changes nothing; a file
+ * or image that cannot be written is 2). */
 static int finish_compare(const struct comparison *c, const char *dir, int quiet,
 			  const char *cmd)
 {
@@ -124,12 +125,14 @@ static int finish_compare(const struct comparison *c, const char *dir, int quiet
 		return 2;
 	}
 	snprintf(data, sizeof(data), "%s.csv", name);
-	if (gnuplot_render_chart(dir, name, data, err, sizeof(err)))
+	int chart = gnuplot_render_chart(dir, name, data, err, sizeof(err));
+	if (chart)
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
 	compare_print(c, stderr, !quiet);
 	fprintf(stderr, "matrix: %s in %s/%s.md\n", c->along < 0 ? "comparison" : "in-run A/B",
 		dir, name);
-	return compare_exit_status(c);
+	/* an image that could not be written is a file that could not be */
+	return chart == -2 ? 2 : compare_exit_status(c);
 }
 
 /* Baseline folder against a new one: loads both, checks their

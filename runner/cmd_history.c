@@ -237,11 +237,12 @@ static int write_history(struct report *runs, size_t n, const struct compare_arg
 		   history_write_chart(&h, out, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix history: %s\n", err);
 	} else {
-		if (gnuplot_render_chart(out, "history", "history.csv", err, sizeof(err)))
+		int chart = gnuplot_render_chart(out, "history", "history.csv", err, sizeof(err));
+		if (chart)
 			fprintf(stderr, "matrix history: %s\n", err);
 		history_print(&h, stderr, !ca->quiet);
 		fprintf(stderr, "matrix: history in %s/history.md\n", out);
-		rc = 0;
+		rc = chart == -2 ? EXIT_BADINPUT : 0;	/* an image not written */
 	}
 	history_release(&h);
 	free(rp);

@@ -321,8 +321,9 @@ struct report_ask {
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
- * in-run A/B when one is asked for, then the rendering.  0, 1 (a write
- * failed) or 2 (bad input); a failed rendering only sets chart_failed. */
+ * in-run A/B when one is asked for, then the rendering.  0, 1 (a file
+ * could not be written, an image too) or 2 (bad input); a failed rendering
+ * otherwise only sets chart_failed. */
 static int build_report(const char *dir, const struct report_opts *o, int quiet,
 			struct report_ask *ask)
 {
@@ -348,7 +349,7 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet,
 		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
 	report_release(&r);
 	if (rc < 0) {
-		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		return 1;
 	}
 	rc = gnuplot_render(dir, err, sizeof(err));
@@ -357,7 +358,7 @@ static int build_report(const char *dir, const struct report_opts *o, int quiet,
 	ask->chart_failed = rc < 0;
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
-	return 0;
+	return rc == -2;	/* an image could not be written: as a page */
 }
 
 /* The metric table, for `report --help`: each metric's name, unit and

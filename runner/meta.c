@@ -107,12 +107,13 @@ void meta_utc_now(char *buf, size_t len)
 
 int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen)
 {
-	char tmp[4096], path[4096];
+	char path[4096];
 	struct csv_out w;
 
-	snprintf(tmp, sizeof(tmp), "%s/.meta.csv.tmp", dir);
+	/* written whole under a temporary name, then renamed: a full disk
+	 * leaves the meta.csv there was, never an empty one */
 	snprintf(path, sizeof(path), "%s/meta.csv", dir);
-	if (csv_out_open(&w, tmp, "w", err, errlen) < 0)
+	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
 	csv_out_field(&w, "key");
 	csv_out_field(&w, "value");
@@ -122,9 +123,8 @@ int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen)
 		csv_out_field(&w, m->value[i]);
 		csv_out_end_row(&w);
 	}
-	if (csv_out_close(&w) < 0 || rename(tmp, path) < 0) {
+	if (csv_out_close(&w) < 0) {	/* any failed row above included */
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		unlink(tmp);
 		return -1;
 	}
 	return 0;

@@ -137,6 +137,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		return -1;
 	}
+	w->rows++;
 	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
 	    write_timeline(w, c, row->rep, &o->server) < 0) {
 		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));

@@ -48,12 +48,15 @@ struct results_writer {
 	struct csv_out results;
 	struct csv_out timeline;
 	int has_timeline;
+	unsigned long rows;	/* rows of results.csv written whole */
 };
 
 /* Creates DIR/results.csv (and DIR/timeline.csv) with their headers. */
 int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
 		 char *err, size_t errlen);
-/* Appends one row (and its timeline rows); -1 with err on a write error. */
+/* Appends one row (and its timeline rows); -1 with err ("results.csv:
+ * reason") on a write error, after which the file ends with the rows
+ * before it (csvfile.h), and the run must stop. */
 int results_write(struct results_writer *w, const struct cell *c, const struct result_row *row,
 		  const struct cell_outcome *o, char *err, size_t errlen);
 int results_close(struct results_writer *w);

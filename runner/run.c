@@ -250,9 +250,11 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	row.loadavg_before = load_before;
 	row.loadavg_after = meta_loadavg();
 	auto_stop(s, ci, rep, &row);
-	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0 && !s->write_failed) {
-		fprintf(stderr, "matrix: %s/%s\n", s->dir, err);
+	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0) {
+		/* measured, but not kept: nothing more is measured either */
+		fprintf(stderr, "\nmatrix: %s/%s: the run stops here\n", s->dir, err);
 		s->write_failed = 1;
+		rc = -1;
 	}
 	s->failed += !row.ok && !row.skipped;
 	s->skipped += row.skipped;
@@ -372,7 +374,8 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	status = interrupted ? 130 : (s->failed || s->write_failed) ? 1 : 0;
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "end_utc", "%s", now);
-	meta_set(&s->meta, "status", "%s", interrupted ? "interrupted" : s->failed ?
+	meta_set(&s->meta, "status", "%s", interrupted ? "interrupted" : s->write_failed ?
+		 "stopped: a file could not be written" : s->failed ?
 		 "some repetitions failed" : "ok");
 	if (meta_write(&s->meta, s->dir, err, errlen) < 0) {
 		fprintf(stderr, "matrix: %s\n", err);
@@ -381,6 +384,9 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	if (interrupted)
 		fprintf(stderr, "\nmatrix: interrupted by signal %d; every finished repetition is in %s\n",
 			(int)interrupted, s->dir);
+	else if (s->write_failed)
+		fprintf(stderr, "matrix: the run stopped as it could not write a file of %s (above); "
+			"results.csv keeps the %lu rows written before that\n", s->dir, s->rw.rows);
 	else
 		progress_finish(&s->prog, s->failed, s->skipped, s->dir);
 	return status;
@@ -420,7 +426,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	install_signals();
 	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
 	/* rounds of one repetition of every cell, each round in its own order */
-	for (unsigned rep = 1; rep <= pl->repeat && !interrupted; rep++) {
+	for (unsigned rep = 1; rep <= pl->repeat && !interrupted && !s->write_failed; rep++) {
 		order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
 			if (!s->stopped[idx[k]] && run_one(s, idx[k], rep) < 0)

@@ -9,11 +9,14 @@
 #include <stdlib.h>
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <errno.h>
+#include <signal.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/resource.h>
 
 #include "csvfile.h"
 
@@ -431,7 +434,103 @@ static void test_write_error(void **state)
 	csv_out_field(&w, "x");
 	assert_int_equal(csv_out_end_row(&w), -1);
 	assert_int_equal(errno, ENOSPC);
-	assert_int_equal(csv_out_close(&w), 0);	/* the failure was reported */
+	/* the failure stays: a caller that checks only the close learns it */
+	errno = 0;
+	assert_int_equal(csv_out_close(&w), -1);
+	assert_int_equal(errno, ENOSPC);
+}
+
+/* Writes beyond `limit` bytes fail with EFBIG (RLIMIT_FSIZE, SIGXFSZ
+ * ignored): a disk that fills up in the middle of a file. */
+static void limit_file_size(rlim_t limit, struct rlimit *old)
+{
+	struct rlimit rl;
+
+	assert_int_equal(getrlimit(RLIMIT_FSIZE, old), 0);
+	rl = *old;
+	rl.rlim_cur = limit;
+	signal(SIGXFSZ, SIG_IGN);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &rl), 0);
+}
+
+/* A row that fails is not forgotten when a later row succeeds: every
+ * later end_row and the close report it; the file ends with the rows
+ * before the failed one, whole. */
+static void test_failure_outlives_later_rows(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_out w;
+	struct rlimit old;
+	char err[256], big[300];
+	char *got;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	assert_int_equal(csv_out_open(&w, fx->path, "w", err, sizeof(err)), 0);
+	limit_file_size(100, &old);
+	csv_out_field(&w, "a");
+	csv_out_field(&w, "b");
+	assert_int_equal(csv_out_end_row(&w), 0);
+	csv_out_field(&w, big);		/* past the limit: cut short */
+	csv_out_field(&w, "1");
+	assert_int_equal(csv_out_end_row(&w), -1);
+	assert_int_equal(errno, EFBIG);
+	csv_out_field(&w, "y");		/* would fit: still a failed file */
+	csv_out_field(&w, "2");
+	assert_int_equal(csv_out_end_row(&w), -1);
+	errno = 0;
+	assert_int_equal(csv_out_close(&w), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	got = slurp(fx->path);
+	assert_string_equal(got, "a,b\n");	/* the row cut short is cut off */
+	free(got);
+}
+
+/* csv_out_create: a file that cannot be written whole leaves the file
+ * there was, and no temporary file. */
+static void test_create_whole_or_nothing(void **state)
+{
+	struct fixture *fx = *state;
+	struct csv_out w;
+	struct rlimit old;
+	char err[256], big[300];
+	char *got;
+
+	memset(big, 'x', sizeof(big) - 1);
+	big[sizeof(big) - 1] = '\0';
+	spew(fx->path, "old\n");
+	assert_int_equal(csv_out_create(&w, fx->path, err, sizeof(err)), 0);
+	limit_file_size(100, &old);
+	csv_out_field(&w, "new");
+	csv_out_end_row(&w);
+	csv_out_field(&w, big);
+	csv_out_end_row(&w);
+	errno = 0;
+	assert_int_equal(csv_out_close(&w), -1);
+	assert_int_equal(errno, EFBIG);
+	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
+	signal(SIGXFSZ, SIG_DFL);
+	got = slurp(fx->path);
+	assert_string_equal(got, "old\n");
+	free(got);
+	/* the folder holds t.csv alone */
+	DIR *d = opendir(fx->dir);
+	struct dirent *e;
+	assert_non_null(d);
+	while ((e = readdir(d)))
+		if (e->d_name[0] != '.' || strstr(e->d_name, ".tmp"))
+			assert_string_equal(e->d_name, "t.csv");
+	closedir(d);
+	/* and written whole it replaces the file */
+	assert_int_equal(csv_out_create(&w, fx->path, err, sizeof(err)), 0);
+	csv_out_field(&w, "new");
+	csv_out_end_row(&w);
+	assert_int_equal(csv_out_close(&w), 0);
+	got = slurp(fx->path);
+	assert_string_equal(got, "new\n");
+	free(got);
 }
 
 static void test_col(void **state)
@@ -468,6 +567,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_read_errors, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_missing_file, setup, teardown),
 		cmocka_unit_test(test_write_error),
+		cmocka_unit_test_setup_teardown(test_failure_outlives_later_rows, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_create_whole_or_nothing, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_col, setup, teardown),
 	};
 

@@ -379,11 +379,18 @@ static void test_gnuplot_quote(void **state)
 	assert_int_equal(gnuplot_quote("plain", out, sizeof(out)), 0);
 	assert_string_equal(out, "'plain'");
 	assert_int_equal(gnuplot_quote("it's", out, sizeof(out)), 0);
-	assert_string_equal(out, "'it''s'");
+	assert_string_equal(out, "'it'.\"'\".'s'");
 	assert_int_equal(gnuplot_quote("x`touch /tmp/pwned`y", out, sizeof(out)), 0);
 	assert_string_equal(out, "'x`touch /tmp/pwned`y'");
 	assert_int_equal(gnuplot_quote("a' . system('id') . '", out, sizeof(out)), 0);
-	assert_string_equal(out, "'a'' . system(''id'') . '''");
+	assert_string_equal(out, "'a'.\"'\".' . system('.\"'\".'id'.\"'\".') . '.\"'\"");
+	/* '' at a string's start or end is no ' to gnuplot */
+	assert_int_equal(gnuplot_quote("'start", out, sizeof(out)), 0);
+	assert_string_equal(out, "\"'\".'start'");
+	assert_int_equal(gnuplot_quote("end'", out, sizeof(out)), 0);
+	assert_string_equal(out, "'end'.\"'\"");
+	assert_int_equal(gnuplot_quote("''", out, sizeof(out)), 0);
+	assert_string_equal(out, "\"'\".\"'\"");
 	assert_int_equal(gnuplot_quote("line\nbreak", out, sizeof(out)), -1);
 	assert_int_equal(gnuplot_quote("cr\r", out, sizeof(out)), -1);
 	assert_int_equal(gnuplot_quote("tab\t", out, sizeof(out)), -1);
