@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 static const char *const figure_cols[] = {
 	"elapsed_s", "messages", "bytes", "msgs_per_s", "mib_per_s",
@@ -56,7 +57,10 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	for (size_t i = 0; i < sizeof(later_cols) / sizeof(later_cols[0]); i++)
 		csv_out_field(&w->results, later_cols[i]);
 	if (csv_out_end_row(&w->results) < 0) {
+		/* no header, no run: an empty results.csv is no results.csv */
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		csv_out_close(&w->results);
+		unlink(path);
 		return -1;
 	}
 	for (size_t i = 0; i < pl->ncells; i++)

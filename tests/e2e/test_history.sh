@@ -112,7 +112,7 @@ t_history_names_stay_text() {
 	cp -r results/hist/nightly-a lst/
 	run_matrix history lst; expect_rc 0
 	csvq lst/history.csv run | grep -qxF "$odd" || die "the odd name is not in history.csv"
-	grep -qF "'x''\`touch pwned\`'" lst/plots/history.gp || die "the name is not quoted in the chart"
+	grep -qF "'x'.\"'\".'\`touch pwned\`'" lst/plots/history.gp || die "the name is not quoted in the chart"
 	[ -e pwned ] || [ -e lst/pwned ] && die "a folder name ran as a command"
 	return 0
 }
