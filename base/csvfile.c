@@ -180,10 +180,16 @@ int csv_out_end_row(struct csv_out *w)
 		errno = w->failed ? w->failed : EBADF;
 		return -1;
 	}
+	if (before) {		/* a growing file takes no row after a failed one */
+		if (!w->whole)
+			cut_back(w);
+		errno = before;
+		return -1;
+	}
 	if (putc('\n', w->f) == EOF || (!w->whole && fflush(w->f) == EOF))
 		note_failure(w);
 	if (w->failed) {
-		if (!before && !w->whole)
+		if (!w->whole)
 			cut_back(w);
 		errno = w->failed;
 		return -1;

@@ -478,6 +478,9 @@ static void test_failure_outlives_later_rows(void **state)
 	csv_out_field(&w, "y");		/* would fit: still a failed file */
 	csv_out_field(&w, "2");
 	assert_int_equal(csv_out_end_row(&w), -1);
+	got = slurp(fx->path);		/* and no row follows the one that failed */
+	assert_string_equal(got, "a,b\n");
+	free(got);
 	errno = 0;
 	assert_int_equal(csv_out_close(&w), -1);
 	assert_int_equal(errno, EFBIG);
