@@ -171,6 +171,14 @@ static void cut_back(struct csv_out *w)
 		fseeko(w->f, w->good, SEEK_SET);
 }
 
+void csv_out_cut_to(struct csv_out *w, off_t at)
+{
+	if (!w->f || w->whole || at > w->good)
+		return;
+	w->good = at;
+	cut_back(w);
+}
+
 int csv_out_end_row(struct csv_out *w)
 {
 	int before = w->failed;

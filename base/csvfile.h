@@ -62,6 +62,9 @@ void csv_out_double(struct csv_out *w, double v, int digits);
 /* Ends the row (and flushes it, csv_out_open); -1 (errno set) if anything
  * in it or before it failed. */
 int csv_out_end_row(struct csv_out *w);
+/* csv_out_open: cuts the file back to `at`, a w->good it had (rows that
+ * belong together go when one of them fails; the failure stays). */
+void csv_out_cut_to(struct csv_out *w, off_t at);
 /* Closes (csv_out_create: renames into place); -1 with errno set when a
  * write, the flush, the sync, the close or the rename failed (the
  * temporary file is then removed).  Safe to call twice. */

@@ -85,6 +85,7 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 			  const struct worker_result *srv)
 {
 	double interval = (double)c->p.interval_ns / 1e9;
+	off_t start = w->timeline.good;	/* a repetition's rows go whole, or none */
 
 	for (size_t i = 0; i < srv->tl_len; i++) {
 		csv_out_u64(&w->timeline, c->number);
@@ -101,8 +102,12 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 				covered = end;
 		}
 		csv_out_double(&w->timeline, covered, 9);
-		if (csv_out_end_row(&w->timeline) < 0)
+		if (csv_out_end_row(&w->timeline) < 0) {
+			int e = errno;
+			csv_out_cut_to(&w->timeline, start);
+			errno = e;
 			return -1;
+		}
 	}
 	return 0;
 }

@@ -32,7 +32,8 @@
  * each stream repetition, counted at the receiver from the start signal:
  *   cell rep interval_start_s interval_s messages bytes covered_s
  * covered_s is interval_s except in the last interval, which ends with the
- * last message: the rate of an interval is messages / covered_s.
+ * last message: the rate of an interval is messages / covered_s.  When a
+ * repetition's timeline rows cannot all be written, none of them stays.
  */
 #ifndef MATRIX_RESULTS_H
 #define MATRIX_RESULTS_H

@@ -210,3 +210,37 @@ Y
 	run_matrix report d -q
 	expect_rc 0
 }
+
+# A stream run whose timeline.csv fills the disk: the run stops, and a
+# repetition's timeline rows are all there or none is (each repetition
+# there sums to its results.csv row's messages).
+t_full_disk_stream_timeline_whole() {
+	need_tmpfs
+	mat st.yaml <<'Y'
+name: st
+repeat: 40
+warmup: 1
+matrix:
+  pattern: stream
+  transport: unix
+  duration: 50ms
+  interval: 5ms
+Y
+	tmpfs_run 16k '' "$MATRIX_BIN" run st.yaml -o mnt/d -q
+	expect_rc 1
+	expect_err "No space left on device: the run stops here"
+	local rows
+	rows=$(csvq snap/d/results.csv --rows)
+	[ "$rows" -gt 0 ] && [ "$rows" -lt 40 ] || die "$rows rows: the disk never filled?"
+	expect_whole snap/d
+	expect_no_tmp snap
+	csvq snap/d/timeline.csv rep messages |
+		awk '{ s[$1] += $2 } END { for (r in s) print r "\t" s[r] }' | sort -n >tl.txt
+	csvq snap/d/results.csv rep messages | sort -n >res.txt
+	[ -s tl.txt ] || die "no timeline rows"
+	join tl.txt res.txt | awk 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad }' ||
+		die "a repetition's timeline rows are cut: $(join -a1 tl.txt res.txt | tail -3)"
+	[ "$(join tl.txt res.txt | wc -l)" -eq "$(wc -l <tl.txt)" ] ||
+		die "timeline rows of a repetition results.csv lacks"
+	expect_no_leftovers
+}
