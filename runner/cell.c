@@ -511,8 +511,7 @@ static void finish_slots(struct run *r)
 		if (!s->started)
 			continue;
 		/* what a program forked may outlive it: its whole group goes now */
-		if (s->prog)
-			kill(-s->ch.pid, SIGKILL);
+		spawn_group_end(&s->ch);
 		struct rusage *ru = i ? &r->out->clients_ru : &r->out->server_ru;
 		ru->ru_utime.tv_sec += s->ch.ru.ru_utime.tv_sec;
 		ru->ru_utime.tv_usec += s->ch.ru.ru_utime.tv_usec;
