@@ -46,6 +46,7 @@ struct run {
 	uint64_t kill_at;
 	struct server_addr addr;	/* where the server listens, in every form */
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
+	int server_quit;		/* a program server exited 0 by itself, clients running */
 };
 
 /* Records a failure unless a graver one is already recorded; s is the
@@ -281,6 +282,24 @@ static void program_client_done(struct run *r, struct slot *s)
 		fail(r, s, 1, "no result", "%s %s", s->name, err);
 }
 
+static void server_quit_early(struct run *r)
+{
+	fail(r, &r->slots[0], 1, "server exited early", "server program (pid %ld) exited 0 "
+	     "before its clients were done (a server that daemonizes cannot be measured)",
+	     (long)r->slots[0].ch.pid);
+}
+
+/* A program server that exited 0 while its clients ran: fine if they all
+ * succeeded (a server of one connection), else the cause of their
+ * failure. */
+static void server_quit_judged(struct run *r)
+{
+	if (!r->server_quit || r->fail_rank != 1)
+		return;
+	r->fail_rank = 0;
+	server_quit_early(r);
+}
+
 /* Judges a reaped worker, after reading what it wrote before it died. */
 static void on_exit_status(struct run *r, struct slot *s)
 {
@@ -293,10 +312,14 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
 		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
-		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			fail(r, s, 1, "server exited early", "server program (pid %ld) exited 0 "
-			     "before its clients were done (a server that daemonizes cannot be "
-			     "measured)", (long)s->ch.pid);
+		/* one that serves a single connection ends with its client: it
+		 * is only to blame if a client fails after (server_quit_judged) */
+		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			if (r->clients_started && !r->fail_rank)
+				r->server_quit = 1;
+			else
+				server_quit_early(r);
+		}
 	}
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
@@ -590,6 +613,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	}
 	while (step(&r, deadline))
 		;
+	server_quit_judged(&r);
 	if (!r.fail_rank)
 		check_complete(&r);
 	finish_slots(&r);

@@ -9,7 +9,7 @@
  * Order, in one repetition (cell.c):
  *   program_server_addr   pick the address a program server will listen on
  *   program_argv          its command line, placeholders filled in
- *   program_server_ready  polled until the server accepts (or says so)
+ *   program_server_ready  polled until the server listens (or says so)
  *   server_addr_set       our own server's reported address, split into
  *                         {host} and {port} for program clients
  *   program_argv          each program client's command line
@@ -58,7 +58,11 @@ void program_argv(const struct matrix *m, const struct cell *c, const struct ser
 
 /* 1 when the program server of cell parameters p is ready: its `ready`
  * regex matches its output so far (log, the first 64 KiB), or else, with
- * no regex, its address (sa) accepts a connection; 0 when not yet. */
+ * no regex, a socket listens at its address (sa), seen without connecting
+ * (which would use up a server that serves one connection): for tcp and
+ * tcp6 a LISTEN entry for its port in /proc/net/tcp or tcp6, bound to the
+ * loopback or the wildcard; for unix a listening stream socket at its path
+ * in /proc/net/unix.  0 when not yet. */
 int program_server_ready(const struct cell_params *p, const struct server_addr *sa,
 			 const char *log);
 

@@ -196,3 +196,48 @@ Y
 	expect_err "matrix report: d: its run was killed: its runner (pid $pa) is gone"
 	[ "$(ls -A "$TMPDIR")" = matrix.keepme ] || die "TMPDIR after report: $(ls -A "$TMPDIR")"
 }
+
+# A program server that serves one connection (socat without fork, our own
+# worker run as a program) is seen ready without a connection, so its one
+# connection is left for the client: every repetition is ok, over tcp and
+# over unix.
+t_one_connection_servers_are_ready_without_a_connection() {
+	command -v socat >/dev/null || skip "socat missing"
+	mat tcp.yaml <<Y
+name: once_tcp
+repeat: 3
+warmup: 5
+programs:
+  once:
+    server: [socat, "TCP-LISTEN:{port},bind=127.0.0.1,reuseaddr", "EXEC:cat"]
+  ours:
+    server: [$MATRIX_BIN, worker, server, -t, tcp, -p, echo, -s, "{size}", -w, "5", -b, "127.0.0.1:{port}", -c, "1"]
+matrix:
+  pattern: echo
+  transport: tcp
+  server: [once, ours]
+  client: builtin
+  count: 200
+Y
+	run_matrix run tcp.yaml -o t -q; expect_rc 0
+	expect_all t/results.csv status ok
+	[ "$(csvq t/results.csv --rows)" -eq 6 ] || die "$(csvq t/results.csv --rows) rows, not 6"
+	mat unix.yaml <<'Y'
+name: once_unix
+repeat: 3
+warmup: 5
+programs:
+  once:
+    server: [socat, "UNIX-LISTEN:{path}", "EXEC:cat"]
+matrix:
+  pattern: echo
+  transport: unix
+  server: once
+  client: builtin
+  count: 200
+Y
+	run_matrix run unix.yaml -o u -q; expect_rc 0
+	expect_all u/results.csv status ok
+	[ "$(csvq u/results.csv --rows)" -eq 3 ] || die "$(csvq u/results.csv --rows) rows, not 3"
+	expect_no_leftovers
+}
