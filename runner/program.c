@@ -129,24 +129,6 @@ void server_addr_set(struct server_addr *sa, const struct transport *t, const ch
 	}
 }
 
-/* Does the program server's output so far match its `ready` regex? */
-static int ready_printed(const char *regex, const char *log)
-{
-	char buf[65536];
-	regex_t re;
-	int fd = open(log, O_RDONLY | O_CLOEXEC), hit = 0;
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : -1;
-
-	if (fd >= 0)
-		close(fd);
-	if (n > 0 && regcomp(&re, regex, REG_EXTENDED | REG_NOSUB) == 0) {
-		buf[n] = '\0';
-		hit = regexec(&re, buf, 0, NULL, 0) == 0;
-		regfree(&re);
-	}
-	return hit;
-}
-
 /* Is there a TCP socket in LISTEN state on port in /proc/net/tcp or tcp6
  * (the runner's network namespace), bound where a client of family will
  * reach it: the loopback or the wildcard (a dual-stack [::] for tcp too)? */
@@ -202,12 +184,12 @@ static int unix_listening(const char *path)
 }
 
 int program_server_ready(const struct cell_params *p, const struct server_addr *sa,
-			 const char *log)
+			 int printed_ready)
 {
 	const struct program *pr = p->server_prog;
 
 	if (pr->ready)
-		return ready_printed(pr->ready, log);
+		return printed_ready;
 	/* never a connection: a server that serves one would spend it here */
 	if (p->transport->family == AF_UNIX)
 		return unix_listening(sa->path);
@@ -228,28 +210,15 @@ void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t
 	res->cpu_ns = clock_rusage_ns(ru);
 }
 
-int program_client_printed(const struct program *pr, const char *log, double *printed,
+int program_client_printed(const struct program *pr, const char *const *found, double *printed,
 			   char *err, size_t errlen)
 {
-	static char buf[1 << 20];
-	int fd = open(log, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd >= 0 ? read(fd, buf, sizeof(buf) - 1) : 0;
-
-	if (fd >= 0)
-		close(fd);
-	buf[n > 0 ? n : 0] = '\0';
 	for (size_t i = 0; i < pr->nresults; i++) {
 		const struct program_result *pres = &pr->results[i];
-		regmatch_t mt[2];
-		regex_t re;
-		int hit = 0;
-		if (regcomp(&re, pres->regex, REG_EXTENDED) == 0) {
-			hit = regexec(&re, buf, 2, mt, 0) == 0 && mt[1].rm_so >= 0;
-			regfree(&re);
-		}
+		const char *text = found[i];
 		char *end;
-		double v = hit ? strtod(buf + mt[1].rm_so, &end) : NAN;
-		if (!hit || end == buf + mt[1].rm_so || !isfinite(v)) {
+		double v = text ? strtod(text, &end) : NAN;
+		if (!text || end == text || !isfinite(v)) {
 			snprintf(err, errlen, "printed nothing that matches the %s regex '%s'",
 				 matrix_metrics[pres->metric], pres->regex);
 			return -1;

@@ -241,3 +241,48 @@ Y
 	[ "$(csvq u/results.csv --rows)" -eq 3 ] || die "$(csvq u/results.csv --rows) rows, not 3"
 	expect_no_leftovers
 }
+
+# A program's output is kept in its log up to 1 MiB, then a marker line;
+# the rest is still read (the program never blocks) and still matched: a
+# server's `ready:` line and a client's result printed after megabytes of
+# noise are found.
+t_program_logs_are_capped() {
+	command -v socat >/dev/null || skip "socat missing"
+	mat m.yaml <<'Y'
+name: capped
+repeat: 2
+warmup: 5
+timeout: 20s
+programs:
+  noisy:
+    server: [sh, -c, 'head -c 3000000 /dev/zero | tr "\0" x; echo; echo listening; yes & exec socat "TCP-LISTEN:$0,bind=127.0.0.1,reuseaddr,fork" EXEC:cat', "{port}"]
+    ready: '^listening$'
+  chatty:
+    client: [sh, -c, 'yes | head -c 30000000; echo "avg rtt 42.5 us"']
+    result:
+      rtt_mean_us: {regex: '^avg rtt ([0-9.]+) us$', unit: us}
+matrix:
+  pattern: echo
+  transport: tcp
+  server: noisy
+  client: chatty
+  count: 10
+Y
+	run_matrix run m.yaml -o d -q; expect_rc 0
+	expect_all d/results.csv status ok
+	expect_all d/results.csv rtt_mean_us 42.5
+	local f n cap=1048576
+	for f in d/logs/*-client1.log d/logs/*-server.log; do
+		n=$(stat -c %s "$f")
+		[ "$n" -le $((cap + 80)) ] || die "$f: $n bytes, over the cap"
+		tail -n 1 "$f" | grep -Eq '^\[matrix: log cut at 1 MiB; [0-9]+ more bytes dropped\]$' ||
+			die "$f ends: $(tail -c 100 "$f")"
+	done
+	# the client printed 30000000 + 16 bytes: all but the first MiB dropped
+	for f in d/logs/*-client1.log; do
+		[ "$(tail -n 1 "$f")" = "[matrix: log cut at 1 MiB; $((30000016 - cap)) more bytes dropped]" ] ||
+			die "$f: $(tail -n 1 "$f")"
+		[ "$(head -c $cap "$f" | tr -d 'y\n' | wc -c)" -eq 0 ] || die "$f: not the output's first MiB"
+	done
+	expect_no_leftovers
+}
