@@ -16,8 +16,10 @@ tree_of() {
 		}'
 }
 
-# Everything the test saw of its runs is killed on the way out, so that a
-# failing test (or the old code) leaves no `sleep 1000` behind.
+# What the test saw of its runs is killed on the way out when the test
+# failed before seeing it end, so that a failing test (or the old code)
+# leaves no `sleep 1000` behind; once seen gone, the lists are emptied (a
+# pid that ended may be another's by then).
 KILLED_PGIDS="" RUNNERS="" SEEN=""
 kill_seen() {
 	local g
@@ -117,6 +119,7 @@ Y
 		die "summary.md of a live run: $(grep 'run status' da/summary.md)"
 	kill -9 "$pa" "$pb"
 	wait "$pa" "$pb" 2>/dev/null
+	RUNNERS=""
 	local left i
 	for i in $(seq 1 20); do
 		left=$(still_running "$seen" "$KILLED_PGIDS")
@@ -124,6 +127,7 @@ Y
 		sleep 0.05
 	done
 	[ -z "$left" ] || die "a second after kill -9 of the runners, still running: $(ps -o pid,pgid,stat,args -p "$(echo $left | tr ' ' ,)")"
+	KILLED_PGIDS="" SEEN="" RUNNERS=""
 	[ -z "$(ls -A "$TMPDIR")" ] || die "socket folder left: $(ls -AR "$TMPDIR")"
 	# the folders say the runner is gone
 	run_matrix report da; expect_rc 0
@@ -184,6 +188,7 @@ Y
 	done
 	kill -9 "$pa"
 	wait "$pa" 2>/dev/null
+	RUNNERS=""
 	local left
 	for i in $(seq 1 20); do
 		left=$(still_running "$seen" "")
@@ -191,6 +196,7 @@ Y
 		sleep 0.05
 	done
 	[ -z "$left" ] || die "workers outlived the runner: $(ps -o pid,stat,args -p "$(echo $left | tr ' ' ,)")"
+	KILLED_PGIDS="" SEEN="" RUNNERS=""
 	[ "$(ls -A "$TMPDIR" | wc -l)" -eq 2 ] || die "TMPDIR: $(ls -A "$TMPDIR")"
 	run_matrix report d
 	expect_err "matrix report: d: its run was killed: its runner (pid $pa) is gone"
