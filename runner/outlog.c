@@ -21,10 +21,10 @@ int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen)
 	memset(o, 0, sizeof(*o));
 	o->fd = o->logfd = -1;
 	o->last_nl = 1;
+	o->path = path;
 	o->carry = malloc(OUTLOG_LINE);
-	o->logfd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-	if (!o->carry || o->logfd < 0 || pipe2(p, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", path, strerror(errno));
+	if (!o->carry || pipe2(p, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "output pipe for %s: %s", path, strerror(errno));
 		outlog_close(o);
 		return -1;
 	}
@@ -62,12 +62,18 @@ static void match(struct outlog *o, const char *text)
 	}
 }
 
-/* Keeps what fits under the cap in the log, counts the rest. */
+/* Keeps what fits under the cap in the log, counts the rest.  The file is
+ * made with the first byte (a silent program has none) and closed at the
+ * cap: a descriptor is held only while it is being written. */
 static void keep(struct outlog *o, const char *p, size_t n)
 {
 	size_t room = o->written < OUTLOG_CAP ? OUTLOG_CAP - o->written : 0;
 	size_t w = n < room ? n : room;
 
+	if (w && o->logfd == -1)
+		o->logfd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (w && o->logfd < 0)
+		o->logfd = -2;	/* cannot be made: all is dropped */
 	if (w && o->logfd >= 0) {
 		ssize_t k = write(o->logfd, p, w);
 		if (k > 0) {
@@ -77,6 +83,30 @@ static void keep(struct outlog *o, const char *p, size_t n)
 		w = k > 0 ? (size_t)k : 0;
 	}
 	o->dropped += n - w;
+	if (o->written >= OUTLOG_CAP && o->logfd >= 0) {
+		close(o->logfd);
+		o->logfd = -2;
+	}
+}
+
+/* The marker when output was dropped (once), appended. */
+static void finish_log(struct outlog *o)
+{
+	if (o->logfd >= 0)
+		close(o->logfd);
+	o->logfd = -2;
+	if (!o->dropped || o->marked || !o->written)
+		return;
+	char marker[128];
+	int n = snprintf(marker, sizeof(marker), "%s[matrix: log cut at %u MiB; %llu more bytes "
+			 "dropped]\n", o->last_nl ? "" : "\n", OUTLOG_CAP >> 20,
+			 (unsigned long long)o->dropped);
+	int fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	if (fd >= 0) {
+		if (write(fd, marker, (size_t)n) == n)
+			o->marked = 1;
+		close(fd);
+	}
 }
 
 /* One chunk read (buf + ncarry, n bytes): kept, then matched line by line;
@@ -149,6 +179,7 @@ void outlog_drain(struct outlog *o)
 		match(o, buf);
 	}
 	o->ncarry = 0;
+	finish_log(o);
 }
 
 const char *outlog_match(const struct outlog *o, size_t i)
@@ -158,18 +189,10 @@ const char *outlog_match(const struct outlog *o, size_t i)
 
 void outlog_close(struct outlog *o)
 {
-	if (o->dropped && o->logfd >= 0) {
-		char marker[128];
-		int n = snprintf(marker, sizeof(marker), "%s[matrix: log cut at %u MiB; %llu more "
-				 "bytes dropped]\n", o->last_nl ? "" : "\n", OUTLOG_CAP >> 20,
-				 (unsigned long long)o->dropped);
-		if (write(o->logfd, marker, (size_t)n) < 0)
-			o->dropped = 0;	/* nowhere to say it */
-	}
+	if (o->path)
+		finish_log(o);
 	if (o->fd >= 0)
 		close(o->fd);
-	if (o->logfd >= 0)
-		close(o->logfd);
 	for (size_t i = 0; i < o->nre; i++)
 		regfree(&o->re[i]);
 	free(o->carry);

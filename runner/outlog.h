@@ -4,14 +4,16 @@
  * against the program's regexes (a server's `ready:`, a client's
  * `result:`) all along, so that a line printed after the cap still counts.
  *
- *   outlog_open    the log file and the pipe; the write end is the
+ *   outlog_open    the pipe (the log file is made with the first byte
+ *                  kept, and closed at the cap); the write end is the
  *                  program's fds 1 and 2 (spawn_start_flags' log_fd), which
  *                  the caller closes once the program is started
  *   outlog_watch   the regexes to look for
  *   outlog_read    when the pipe is readable (poll); non-blocking
- *   outlog_drain   once the program is reaped: what is left in the pipe
- *   outlog_close   the marker line if anything was dropped, descriptors
- *                  closed, memory freed
+ *   outlog_drain   once the program is reaped: what is left in the pipe,
+ *                  then the marker line if anything was dropped
+ *   outlog_close   the same if not drained; descriptors closed, memory
+ *                  freed
  *
  * The log holds the first OUTLOG_CAP bytes and then, when more came,
  *   [matrix: log cut at 1 MiB; N more bytes dropped]
@@ -33,7 +35,9 @@
 
 struct outlog {
 	int fd;				/* the pipe's read end; -1 once closed */
-	int logfd;			/* the log file; -1 when closed */
+	const char *path;		/* the log file (the caller's string) */
+	int logfd;			/* -1 not made yet, -2 closed */
+	int marked;			/* the marker is written */
 	uint64_t written, dropped;
 	int last_nl;			/* the last byte written was a newline */
 	char *carry;			/* the line read in part, OUTLOG_LINE bytes */
@@ -45,8 +49,9 @@ struct outlog {
 					 * the whole match */
 };
 
-/* Creates the log file path (truncated) and the pipe.  Returns the pipe's
- * write end (close-on-exec) for the program, or -1 with a message. */
+/* The pipe for a program whose log is path (kept by the caller until
+ * outlog_close).  Returns the pipe's write end (close-on-exec) for the
+ * program, or -1 with a message. */
 int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen);
 
 /* Watches the regexes re[0..n-1] (n <= OUTLOG_MAX_RE, already checked by
@@ -64,8 +69,8 @@ void outlog_drain(struct outlog *o);
 /* The first match of regex i, or NULL. */
 const char *outlog_match(const struct outlog *o, size_t i);
 
-/* Writes the marker when output was dropped, closes, frees.  Safe on an
- * outlog never opened ({ .fd = -1, .logfd = -1 }). */
+/* Writes the marker when output was dropped and outlog_drain did not,
+ * closes, frees.  Safe on an outlog never opened ({ .fd = -1 }). */
 void outlog_close(struct outlog *o);
 
 #endif
