@@ -582,6 +582,10 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
+	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
+		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
+			r->runner == PROC_GONE ? "its runner was killed before the end"
+			: "it is still running");
 	if (report_stale_stream_rates(r))
 		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
 			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "

@@ -84,6 +84,32 @@ static void load_meta(struct report *r)
 	csv_table_release(&t);
 }
 
+/* A run folder whose meta.csv still says `running`: its runner still runs,
+ * or was killed (procinfo.h).  The status read back says which. */
+static void judge_running(struct report *r)
+{
+	for (size_t i = 0; i < r->nmeta; i++) {
+		if (strcmp(r->meta[i].key, "status") || strcmp(r->meta[i].value, "running"))
+			continue;
+		const char *pid = report_meta(r, "runner_pid");
+		r->runner = proc_state_of(pid, report_meta(r, "runner_start"),
+					  report_meta(r, "boot_id"));
+		char buf[256];
+		if (r->runner == PROC_GONE)
+			snprintf(buf, sizeof(buf), "killed: its runner (pid %s) ended before the "
+				 "run did", pid);
+		else if (r->runner == PROC_ALIVE)
+			snprintf(buf, sizeof(buf), "still running (runner pid %s)", pid);
+		else
+			return;
+		char *v = strdup(buf);
+		if (v) {
+			free(r->meta[i].value);
+			r->meta[i].value = v;
+		}
+	}
+}
+
 static struct rcell *cell_for(struct report *r, unsigned number, char **row, size_t dim0)
 {
 	for (size_t i = 0; i < r->ncells; i++)
@@ -573,6 +599,7 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		return -1;
 	}
 	load_meta(r);
+	judge_running(r);
 	if (load_results(r, err, errlen) < 0)
 		goto fail;
 	for (size_t d = 0; d < r->m.ndims; d++)

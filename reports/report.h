@@ -21,6 +21,7 @@
 #include <stddef.h>
 
 #include "matrix.h"
+#include "procinfo.h"
 #include "stats.h"
 
 struct rcell {
@@ -96,6 +97,10 @@ struct report {
 	 * were timed from its first read (README, "Figures in older run
 	 * folders"); report_stale_stream_rates says whether that matters */
 	int before_stream_fix;
+	/* meta.csv says `running`: PROC_ALIVE when its runner still runs,
+	 * PROC_GONE when it was killed (its status then reads "killed: ..."),
+	 * PROC_UNKNOWN for a finished run or an older folder */
+	enum proc_state runner;
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and

@@ -1,6 +1,7 @@
 /* One cell repetition: see cell.h. */
 #include "cell.h"
 #include "clock.h"
+#include "outlog.h"
 #include "program.h"
 #include "spawn.h"
 
@@ -28,6 +29,7 @@ struct slot {
 	struct worker_result *res;
 	int started;
 	const struct program *prog;	/* a program of the user's, or NULL */
+	struct outlog out;		/* a program's output, read by us */
 	uint64_t t_start, t_end;	/* a program's spawn and reap */
 	char name[32];
 	char log[PATH_MAX];
@@ -46,6 +48,7 @@ struct run {
 	uint64_t kill_at;
 	struct server_addr addr;	/* where the server listens, in every form */
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
+	int server_quit;		/* a program server exited 0 by itself, clients running */
 };
 
 /* Records a failure unless a graver one is already recorded; s is the
@@ -88,7 +91,10 @@ static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 	spawn_argv_add(a, "--control-fd=4");
 }
 
-static int open_log(struct run *r, struct slot *s)
+/* The descriptor a worker writes its output to: its log file, or for a
+ * program of the user's a pipe we read (outlog.h: capped, and watched for
+ * its `ready:` or `result:` regexes).  -1 with a message in err. */
+static int open_log(struct run *r, struct slot *s, char *err, size_t errlen)
 {
 	int fd;
 
@@ -97,7 +103,24 @@ static int open_log(struct run *r, struct slot *s)
 	for (char *c = strrchr(s->log, '/'); c && *c; c++)
 		if (*c == ' ')
 			*c = '-';
+	if (s->prog) {
+		const char *re[OUTLOG_MAX_RE];
+		size_t n = 0;
+		if (s == r->slots && s->prog->ready)
+			re[n++] = s->prog->ready;
+		for (size_t i = 0; s != r->slots && i < s->prog->nresults && n < OUTLOG_MAX_RE; i++)
+			re[n++] = s->prog->results[i].regex;
+		fd = outlog_open(&s->out, s->log, err, errlen);
+		if (fd >= 0 && outlog_watch(&s->out, re, n, err, errlen) < 0) {
+			close(fd);
+			outlog_close(&s->out);
+			fd = -1;
+		}
+		return fd;
+	}
 	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0)
+		snprintf(err, errlen, "cannot create %.400s: %s", s->log, strerror(errno));
 	return fd;
 }
 
@@ -111,10 +134,10 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 		     SPAWN_MAX_ARGS - 1, sizeof(a->store));
 		return -1;
 	}
-	logfd = open_log(r, s);
-
+	s->out = (struct outlog){ .fd = -1, .logfd = -1 };
+	logfd = open_log(r, s, err, sizeof(err));
 	if (logfd < 0) {
-		fail(r, NULL, 1, "log", "cannot create %s: %s", s->log, strerror(errno));
+		fail(r, NULL, 1, "log", "%s", err);
 		return -1;
 	}
 	s->res = s == r->slots ? &r->out->server : &r->out->clients[s - r->slots - 1];
@@ -124,6 +147,7 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
 			      s->prog ? SPAWN_PROGRAM : 0, err, sizeof(err)) < 0) {
 		close(logfd);
+		outlog_close(&s->out);
 		unlink(s->log);
 		fail(r, NULL, 1, s->prog ? "program failed to start" : "spawn failed", "%s: %s",
 		     s->name, err);
@@ -276,9 +300,30 @@ static void program_client_done(struct run *r, struct slot *s)
 	char err[1024];
 
 	program_client_figures(r->p, id, s->t_start, s->t_end, &s->ch.ru, s->res);
-	if (program_client_printed(s->prog, s->log, &r->out->printed[(id - 1) * MATRIX_NMETRICS],
+	const char *found[OUTLOG_MAX_RE];
+	for (size_t i = 0; i < OUTLOG_MAX_RE; i++)
+		found[i] = outlog_match(&s->out, i);
+	if (program_client_printed(s->prog, found, &r->out->printed[(id - 1) * MATRIX_NMETRICS],
 				   err, sizeof(err)) < 0)
 		fail(r, s, 1, "no result", "%s %s", s->name, err);
+}
+
+static void server_quit_early(struct run *r)
+{
+	fail(r, &r->slots[0], 1, "server exited early", "server program (pid %ld) exited 0 "
+	     "before its clients were done (a server that daemonizes cannot be measured)",
+	     (long)r->slots[0].ch.pid);
+}
+
+/* A program server that exited 0 while its clients ran: fine if they all
+ * succeeded (a server of one connection), else the cause of their
+ * failure. */
+static void server_quit_judged(struct run *r)
+{
+	if (!r->server_quit || r->fail_rank != 1)
+		return;
+	r->fail_rank = 0;
+	server_quit_early(r);
 }
 
 /* Judges a reaped worker, after reading what it wrote before it died. */
@@ -288,15 +333,21 @@ static void on_exit_status(struct run *r, struct slot *s)
 	int st = s->ch.status;
 
 	s->t_end = clock_now_ns();
+	if (s->prog)	/* all it printed, before its figures are read */
+		outlog_drain(&s->out);
 	if (s->prog && s != r->slots && WIFEXITED(st) && WEXITSTATUS(st) == 0)
 		program_client_done(r, s);
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
 		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
-		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0)
-			fail(r, s, 1, "server exited early", "server program (pid %ld) exited 0 "
-			     "before its clients were done (a server that daemonizes cannot be "
-			     "measured)", (long)s->ch.pid);
+		/* one that serves a single connection ends with its client: it
+		 * is only to blame if a client fails after (server_quit_judged) */
+		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
+			if (r->clients_started && !r->fail_rank)
+				r->server_quit = 1;
+			else
+				server_quit_early(r);
+		}
 	}
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
@@ -361,6 +412,10 @@ static nfds_t poll_set(struct run *r, struct pollfd *pfd, struct slot **owner)
 			pfd[n] = (struct pollfd){ .fd = s->ch.pidfd, .events = POLLIN };
 			owner[n++] = s;
 		}
+		if (s->out.fd >= 0 && !s->ch.reaped) {	/* a program's output */
+			pfd[n] = (struct pollfd){ .fd = s->out.fd, .events = POLLIN };
+			owner[n++] = s;
+		}
 	}
 	return n;
 }
@@ -402,6 +457,8 @@ static int wait_workers(struct run *r, uint64_t deadline)
 	for (nfds_t i = 0; i < n; i++)
 		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)
 			read_reports(r, owner[i]);
+		else if (pfd[i].fd == owner[i]->out.fd && pfd[i].revents)
+			outlog_read(&owner[i]->out);
 	return 1;
 }
 
@@ -411,7 +468,8 @@ static void start_when_ready(struct run *r)
 {
 	/* a program server is ready when its port accepts or its output says so */
 	if (r->p->server_prog && !r->clients_started && !r->fail_rank && r->slots[0].started &&
-	    !r->slots[0].ch.reaped && program_server_ready(r->p, &r->addr, r->slots[0].log))
+	    !r->slots[0].ch.reaped && program_server_ready(r->p, &r->addr,
+							outlog_match(&r->slots[0].out, 0) != NULL))
 		start_clients(r);
 	if (r->clients_started && !r->go_sent && !r->fail_rank) {
 		unsigned ready = 0;	/* program clients started on their own */
@@ -511,8 +569,7 @@ static void finish_slots(struct run *r)
 		if (!s->started)
 			continue;
 		/* what a program forked may outlive it: its whole group goes now */
-		if (s->prog)
-			kill(-s->ch.pid, SIGKILL);
+		spawn_group_end(&s->ch);
 		struct rusage *ru = i ? &r->out->clients_ru : &r->out->server_ru;
 		ru->ru_utime.tv_sec += s->ch.ru.ru_utime.tv_sec;
 		ru->ru_utime.tv_usec += s->ch.ru.ru_utime.tv_usec;
@@ -524,6 +581,7 @@ static void finish_slots(struct run *r)
 			ru->ru_maxrss = s->ch.ru.ru_maxrss;
 		spawn_release(&s->ch);
 		wire_reader_release(&s->rd);
+		outlog_close(&s->out);	/* the marker, if it was cut */
 		if (stat(s->log, &st) == 0 && st.st_size == 0)
 			unlink(s->log);
 	}
@@ -591,6 +649,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	}
 	while (step(&r, deadline))
 		;
+	server_quit_judged(&r);
 	if (!r.fail_rank)
 		check_complete(&r);
 	finish_slots(&r);

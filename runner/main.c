@@ -9,6 +9,7 @@
 #include "plan.h"
 #include "report.h"
 #include "run.h"
+#include "stale.h"
 #include "suggest.h"
 #include "stats.h"
 #include "summary.h"
@@ -433,6 +434,7 @@ static int cmd_report(int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca };
+	stale_check(argv[optind], "report");	/* a killed or running run is said */
 	int rc = build_report(argv[optind], &o, quiet, &ask);
 	/* alone, a failed chart is a failed report (1); with an A/B it is said
 	 * and changes nothing, and a report that could not be written is a

@@ -2,6 +2,7 @@
 #include "meta.h"
 #include "csvfile.h"
 #include "hist.h"
+#include "procinfo.h"
 #include "version.h"
 
 #include <errno.h>
@@ -83,6 +84,20 @@ void meta_collect_host(struct meta *m)
 	meta_set(m, "tool_version", "%s", MATRIX_VERSION);
 	meta_set(m, "git_revision", "%s", MATRIX_GIT_REV);
 	meta_set(m, "hist_rel_error", "%.6f", HIST_REL_ERROR);
+}
+
+void meta_collect_runner(struct meta *m)
+{
+	unsigned long long start = 0;
+	char boot[64];
+
+	proc_boot_id(boot, sizeof(boot));
+	meta_set(m, "runner_pid", "%ld", (long)getpid());
+	if (proc_start_time(getpid(), &start) == 0)
+		meta_set(m, "runner_start", "%llu", start);
+	else
+		meta_set(m, "runner_start", "%s", "");
+	meta_set(m, "boot_id", "%s", boot);
 }
 
 double meta_loadavg(void)

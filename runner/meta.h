@@ -3,11 +3,13 @@
  * two columns, key and value, one row per fact:
  *   matrix_name matrix_file host kernel arch cpu_model cores governor
  *   tool_version git_revision command_line set start_utc end_utc
- *   cells repetitions order seed hist_rel_error status
+ *   cells repetitions order seed hist_rel_error status runner_pid
+ *   runner_start boot_id socket_dir
  * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
  * order: shuffled or sequential, seed: the shuffle's, empty when
- * sequential; see order.h)
- * It is written when the run starts (end_utc and status empty) and again
+ * sequential; see order.h; socket_dir: the run's private folder for
+ * socket files, removed by a later run or report if its runner was killed)
+ * It is written when the run starts (end_utc empty, status `running`) and again
  * when it ends, so an interrupted run still has one.
  */
 #ifndef MATRIX_META_H
@@ -15,7 +17,7 @@
 
 #include <stddef.h>
 
-#define META_MAX 24
+#define META_MAX 32
 
 struct meta {
 	const char *key[META_MAX];
@@ -26,6 +28,12 @@ struct meta {
 /* Host facts: host, kernel, arch, cpu_model, cores, governor, tool_version,
  * git_revision ("unknown" where not readable). */
 void meta_collect_host(struct meta *m);
+/* Who is running: runner_pid, runner_start (its start time, clock ticks
+ * after boot, /proc/self/stat field 22) and boot_id, so that a later
+ * `matrix run` or `matrix report` can tell a folder whose runner was
+ * killed (status still `running`) from one still being written
+ * (procinfo.h). */
+void meta_collect_runner(struct meta *m);
 /* Sets (or replaces) one fact. */
 void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -9,7 +9,7 @@
  * Order, in one repetition (cell.c):
  *   program_server_addr   pick the address a program server will listen on
  *   program_argv          its command line, placeholders filled in
- *   program_server_ready  polled until the server accepts (or says so)
+ *   program_server_ready  polled until the server listens (or says so)
  *   server_addr_set       our own server's reported address, split into
  *                         {host} and {port} for program clients
  *   program_argv          each program client's command line
@@ -56,11 +56,15 @@ void server_addr_set(struct server_addr *sa, const struct transport *t, const ch
 void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
 		  const struct program *pr, unsigned id, struct spawn_argv *a);
 
-/* 1 when the program server of cell parameters p is ready: its `ready`
- * regex matches its output so far (log, the first 64 KiB), or else, with
- * no regex, its address (sa) accepts a connection; 0 when not yet. */
+/* 1 when the program server of cell parameters p is ready: with a
+ * `ready` regex, when its output matched it (printed_ready, outlog.h);
+ * else when a socket listens at its address (sa), seen without connecting
+ * (which would use up a server that serves one connection): for tcp and
+ * tcp6 a LISTEN entry for its port in /proc/net/tcp or tcp6, bound to the
+ * loopback or the wildcard; for unix a listening stream socket at its path
+ * in /proc/net/unix.  0 when not yet. */
 int program_server_ready(const struct cell_params *p, const struct server_addr *sa,
-			 const char *log);
+			 int printed_ready);
 
 /* A program client (id 1..concurrency) that exited 0: the runner's own
  * figures for it into res, as if it had reported them: its share of the
@@ -69,11 +73,12 @@ int program_server_ready(const struct cell_params *p, const struct server_addr *
 void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t_start,
 			    uint64_t t_end, const struct rusage *ru, struct worker_result *res);
 
-/* The figures a program client printed (its output in log, the first
- * MiB), one per `result:` regex of pr, into printed[metric], scaled to the
- * metric's unit.  0, or -1 with "printed nothing that matches the METRIC
- * regex 'RE'" in err for the first regex that finds no number. */
-int program_client_printed(const struct program *pr, const char *log, double *printed,
+/* The figures a program client printed, one per `result:` regex of pr:
+ * found[i] the first match of regex i in its output (its group, outlog.h),
+ * NULL if none; each into printed[metric], scaled to the metric's unit.
+ * 0, or -1 with "printed nothing that matches the METRIC regex 'RE'" in
+ * err for the first regex that finds no number. */
+int program_client_printed(const struct program *pr, const char *const *found, double *printed,
 			   char *err, size_t errlen);
 
 #endif

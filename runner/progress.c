@@ -67,6 +67,8 @@ static void clear_line(struct progress *p)
 	}
 }
 
+/* The last 8 lines of a failed worker's log, read from its last 16 KiB
+ * only (a log may be large). */
 static void tail_log(const char *path)
 {
 	char lines[8][256];
@@ -75,6 +77,11 @@ static void tail_log(const char *path)
 
 	if (!f)
 		return;
+	if (fseek(f, -16384, SEEK_END) == 0)	/* from the next whole line */
+		while (fgets(lines[0], sizeof(lines[0]), f) && !strchr(lines[0], '\n'))
+			;
+	else
+		rewind(f);
 	while (fgets(lines[n % 8], sizeof(lines[0]), f))
 		n++;
 	fclose(f);

@@ -6,6 +6,7 @@
 #include "progress.h"
 #include "results.h"
 #include "spawn.h"
+#include "stale.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -69,6 +70,7 @@ static int make_run_dir(const struct plan *pl, const struct run_opts *o, char *d
 	if (o->outdir) {
 		snprintf(dir, len, "%s", o->outdir);
 		if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_is_empty(dir) != 1)) {
+			stale_check(dir, "run");	/* a killed run's folder is said */
 			snprintf(err, errlen, "-o %s: exists and is not an empty directory", dir);
 			return -1;
 		}
@@ -111,6 +113,7 @@ static int make_run_dir(const struct plan *pl, const struct run_opts *o, char *d
 			fprintf(stderr, "matrix: %s is not a link of ours: left as it is\n", link);
 			return 0;
 		}
+		stale_check(link, "run");	/* the run before: killed? */
 		unlink(tmp);
 		if (symlink(strrchr(dir, '/') + 1, tmp) == 0 && rename(tmp, link) < 0)
 			unlink(tmp);
@@ -277,6 +280,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	char now[32];
 
 	meta_collect_host(&s->meta);
+	meta_collect_runner(&s->meta);
 	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
 	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
 	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
@@ -353,6 +357,16 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		results_close(&s->rw);
 		return -1;
 	}
+	/* where a killed run's sockets are, for a later run to remove, and
+	 * the guard that kills what the runner's programs fork */
+	char abs[PATH_MAX];
+	meta_set(&s->meta, "socket_dir", "%s", realpath(s->sockdir, abs) ? abs : s->sockdir);
+	if (meta_write(&s->meta, s->dir, err, errlen) < 0 ||
+	    spawn_guard_start(s->sockdir, err, errlen) < 0) {
+		rmdir(s->sockdir);
+		results_close(&s->rw);
+		return -1;
+	}
 	return 0;
 }
 
@@ -366,6 +380,7 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
+	spawn_guard_stop();
 	rmdir(s->logdir);	/* only when empty */
 	if (results_close(&s->rw) < 0 && !s->write_failed) {
 		fprintf(stderr, "matrix: %s/results.csv: %s\n", s->dir, strerror(errno));

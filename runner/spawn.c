@@ -1,15 +1,18 @@
 /* fork/exec discipline after git's run-command.c: see spawn.h. */
 #include "spawn.h"
+#include "stale.h"
 
 #include <errno.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/pidfd.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 
 #define MAX_CHILDREN 4096
@@ -30,6 +33,109 @@ static void list_remove(pid_t pid)
 	for (size_t i = 0; i < MAX_CHILDREN; i++)
 		if (live[i] == pid)
 			live[i] = 0;
+}
+
+/* The guard (spawn.h): a child of the runner in a session of its own,
+ * reading group records from guard_fd's pipe until the runner is gone. */
+static int guard_fd = -1;
+static pid_t guard_pid = -1;
+
+/* Tells the guard about a program's process group: +pgid when it starts,
+ * -pgid once it has been killed whole. */
+static void guard_note(pid_t pgid)
+{
+	int32_t rec = (int32_t)pgid;
+
+	if (guard_fd >= 0)
+		while (write(guard_fd, &rec, sizeof(rec)) < 0 && errno == EINTR)
+			;
+}
+
+/* The guard's whole life: records until end of file (the runner ended,
+ * whatever the way), then SIGKILL to every group still listed and the
+ * socket folder removed. */
+static void guard_run(int rd, const char *sockdir)
+{
+	static pid_t groups[MAX_CHILDREN];
+	struct sigaction ign = { .sa_handler = SIG_IGN };
+	int32_t rec[256];
+	ssize_t n;
+
+	setsid();	/* out of the runner's group: `kill -9 -PGID` spares it */
+	for (int sig = 1; sig < NSIG; sig++)
+		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD)
+			sigaction(sig, &ign, NULL);
+	int devnull = open("/dev/null", O_RDWR);
+	for (int fd = 0; fd < 3 && devnull >= 0; fd++)
+		dup2(devnull, fd);
+	if (dup2(rd, 3) < 0)
+		_exit(1);
+	close_range(4, ~0u, 0);
+	for (;;) {
+		n = read(3, rec, sizeof(rec));
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++)
+			for (size_t j = 0; j < MAX_CHILDREN; j++)
+				if (rec[i] > 0 ? !groups[j] : groups[j] == -rec[i]) {
+					groups[j] = rec[i] > 0 ? rec[i] : 0;
+					break;
+				}
+	}
+	for (size_t j = 0; j < MAX_CHILDREN; j++)
+		if (groups[j])
+			kill(-groups[j], SIGKILL);
+	stale_sockdir_remove(sockdir);
+	_exit(0);
+}
+
+int spawn_guard_start(const char *sockdir, char *err, size_t errlen)
+{
+	int p[2];
+	sigset_t all, old;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "guard pipe: %s", strerror(errno));
+		return -1;
+	}
+	sigfillset(&all);
+	sigprocmask(SIG_SETMASK, &all, &old);
+	guard_pid = fork();
+	if (guard_pid == 0) {
+		close(p[1]);
+		guard_run(p[0], sockdir);
+	}
+	int e = errno;
+	sigprocmask(SIG_SETMASK, &old, NULL);
+	close(p[0]);
+	if (guard_pid < 0) {
+		close(p[1]);
+		snprintf(err, errlen, "fork the guard: %s", strerror(e));
+		return -1;
+	}
+	guard_fd = p[1];
+	return 0;
+}
+
+void spawn_guard_stop(void)
+{
+	if (guard_fd < 0)
+		return;
+	close(guard_fd);
+	guard_fd = -1;
+	while (waitpid(guard_pid, NULL, 0) < 0 && errno == EINTR)
+		;
+	guard_pid = -1;
+}
+
+void spawn_group_end(struct child *ch)
+{
+	if (!ch->group || ch->pid <= 0)
+		return;
+	kill(-ch->pid, SIGKILL);
+	guard_note(-ch->pid);
 }
 
 void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...)
@@ -62,13 +168,19 @@ void spawn_keep_ignored(int sig)
 	sigaddset(&kept_ignored, sig);
 }
 
-/* Only async-signal-safe calls from here to exec. */
+/* Only async-signal-safe calls from here to exec.  parent: the runner's
+ * pid, read before fork. */
 static void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
-		       int log_fd, int devnull, int errpipe, int external, const sigset_t *oldmask)
+		       int log_fd, int devnull, int errpipe, int external, const sigset_t *oldmask,
+		       pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
 	int e;
 
+	/* dies with the runner, even of SIGKILL; a runner that died before
+	 * this line sent nothing: then the parent is no longer ours */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
 	for (int sig = 1; sig < NSIG; sig++)
 		sigaction(sig, sigismember(&kept_ignored, sig) == 1 ? &ign : &sa, NULL);
 	/* a program of the user's gets a process group of its own, so that
@@ -189,6 +301,7 @@ static int child_execed(struct child *ch, struct child_fds *f, const char *path,
 		snprintf(err, errlen, "exec %s: %s", path, strerror(e));
 		waitpid(pid, NULL, 0);
 		list_remove(pid);
+		guard_note(-pid);
 		ch->pid = -1;
 		return -1;
 	}
@@ -198,6 +311,7 @@ static int child_execed(struct child *ch, struct child_fds *f, const char *path,
 		kill(pid, SIGKILL);
 		waitpid(pid, NULL, 0);
 		list_remove(pid);
+		guard_note(-pid);
 		ch->pid = -1;
 		return -1;
 	}
@@ -228,10 +342,11 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 		goto fail;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
+	pid_t self = getpid();
 	pid = fork();
 	if (pid == 0)
 		child_exec(path, argv, f.hi_rep, f.hi_ctl, f.hi_log, f.devnull, f.hi_err, external,
-			   &old);
+			   &old, self);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -239,6 +354,8 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 		goto fail;
 	}
 	list_add(pid);
+	if (external)
+		guard_note(pid);	/* its group, until spawn_group_end */
 	ch->pid = pid;
 	if (child_execed(ch, &f, path, err, errlen) < 0)
 		goto fail;
@@ -328,6 +445,7 @@ void spawn_kill_all(void)
 			kill(-live[i], SIGKILL);	/* a program's group, if it has one */
 			kill(live[i], SIGKILL);
 			waitpid(live[i], NULL, 0);
+			guard_note(-live[i]);
 			live[i] = 0;
 		}
 }

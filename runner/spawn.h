@@ -15,6 +15,20 @@
  *
  * Every started child is on one list until reaped; spawn_kill_all() sends
  * SIGKILL to all of them and reaps them (for an interrupted run).
+ *
+ * Nothing outlives a runner that is killed (SIGKILL, the OOM killer):
+ *   - every child is started with PR_SET_PDEATHSIG(SIGKILL), set after
+ *     fork and checked against the runner's pid read before it (a runner
+ *     already dead by then: the child _exits at once);
+ *   - a program's own children (socat's fork, the child of a `sh -c`)
+ *     do not inherit that; they are in the program's process group, which
+ *     the guard kills: a small process forked by spawn_guard_start() in a
+ *     session of its own, told each program group over a pipe, which on
+ *     the pipe's end of file (the runner ended, however) sends SIGKILL to
+ *     each group still listed and removes the run's socket folder.
+ * Limits: a descendant that leaves its group (setsid, a daemon) is not
+ * reached, and neither are the groups when the guard itself is killed
+ * (the programs themselves still die with the runner).
  */
 #ifndef MATRIX_SPAWN_H
 #define MATRIX_SPAWN_H
@@ -77,6 +91,16 @@ void spawn_release(struct child *ch);
 
 /* "exit 3", "crashed: SIGSEGV" (core dumped noted), "ok" for exit 0. */
 void spawn_describe_status(int status, char *buf, size_t len);
+
+/* Forks the guard for a run whose socket folder is sockdir.  0, or -1
+ * with a message. */
+int spawn_guard_start(const char *sockdir, char *err, size_t errlen);
+/* Ends the guard (closes its pipe) and reaps it; for a run that ends by
+ * itself, after spawn_kill_all. */
+void spawn_guard_stop(void);
+/* SIGKILL to the whole process group of a program (SPAWN_PROGRAM) once it
+ * is done with, and the guard told; nothing for our own workers. */
+void spawn_group_end(struct child *ch);
 
 /* SIGKILL and reap every child still on the list. */
 void spawn_kill_all(void);

@@ -1,0 +1,76 @@
+/*
+ * outlog: a program's output (stdout and stderr, one pipe), read by the
+ * runner as it comes: kept in its log file up to a cap, and matched
+ * against the program's regexes (a server's `ready:`, a client's
+ * `result:`) all along, so that a line printed after the cap still counts.
+ *
+ *   outlog_open    the pipe (the log file is made with the first byte
+ *                  kept, and closed at the cap); the write end is the
+ *                  program's fds 1 and 2 (spawn_start_flags' log_fd), which
+ *                  the caller closes once the program is started
+ *   outlog_watch   the regexes to look for
+ *   outlog_read    when the pipe is readable (poll); non-blocking
+ *   outlog_drain   once the program is reaped: what is left in the pipe,
+ *                  then the marker line if anything was dropped
+ *   outlog_close   the same if not drained; descriptors closed, memory
+ *                  freed
+ *
+ * The log holds the first OUTLOG_CAP bytes and then, when more came,
+ *   [matrix: log cut at 1 MiB; N more bytes dropped]
+ * The regexes (POSIX extended, REG_NEWLINE: `^`, `$` and `.` stay within a
+ * line) are matched line by line over everything the program printed; a
+ * line longer than OUTLOG_LINE is matched in pieces of that size.  The
+ * first match of each regex is kept.
+ */
+#ifndef MATRIX_OUTLOG_H
+#define MATRIX_OUTLOG_H
+
+#include <regex.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#define OUTLOG_CAP (1u << 20)	/* bytes of a program's output kept in its log */
+#define OUTLOG_LINE 4096	/* the longest line matched whole */
+#define OUTLOG_MAX_RE 16
+
+struct outlog {
+	int fd;				/* the pipe's read end; -1 once closed */
+	const char *path;		/* the log file (the caller's string) */
+	int logfd;			/* -1 not made yet, -2 closed */
+	int marked;			/* the marker is written */
+	uint64_t written, dropped;
+	int last_nl;			/* the last byte written was a newline */
+	char *carry;			/* the line read in part, OUTLOG_LINE bytes */
+	size_t ncarry;
+	regex_t re[OUTLOG_MAX_RE];
+	size_t nre, left;		/* regexes watched, those not matched yet */
+	int found[OUTLOG_MAX_RE];
+	char match[OUTLOG_MAX_RE][64];	/* each one's first match: group 1, else
+					 * the whole match */
+};
+
+/* The pipe for a program whose log is path (kept by the caller until
+ * outlog_close).  Returns the pipe's write end (close-on-exec) for the
+ * program, or -1 with a message. */
+int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen);
+
+/* Watches the regexes re[0..n-1] (n <= OUTLOG_MAX_RE, already checked by
+ * the matrix loader).  0, or -1 with a message. */
+int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen);
+
+/* Reads what the pipe holds (at most a few MiB a call, so no program
+ * starves the others).  1 while the pipe is open, 0 at its end of file. */
+int outlog_read(struct outlog *o);
+
+/* The program has exited: reads what is left (bounded: a child of its
+ * that writes on is cut off), matches the last line, closes the pipe. */
+void outlog_drain(struct outlog *o);
+
+/* The first match of regex i, or NULL. */
+const char *outlog_match(const struct outlog *o, size_t i);
+
+/* Writes the marker when output was dropped and outlog_drain did not,
+ * closes, frees.  Safe on an outlog never opened ({ .fd = -1 }). */
+void outlog_close(struct outlog *o);
+
+#endif

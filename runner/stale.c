@@ -1,0 +1,93 @@
+/* Run folders of killed runners: see stale.h. */
+#include "stale.h"
+#include "csvfile.h"
+
+#include <dirent.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/stat.h>
+
+/* cN-rR.sock, or cN-rR.sock.ANYTHING (a worker's FIFOs, a zmq endpoint) */
+static int our_socket_name(const char *name)
+{
+	const char *p = name;
+
+	if (*p++ != 'c' || !(*p >= '0' && *p <= '9'))
+		return 0;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (strncmp(p, "-r", 2) || !(p[2] >= '0' && p[2] <= '9'))
+		return 0;
+	for (p += 2; *p >= '0' && *p <= '9'; p++)
+		;
+	return !strncmp(p, ".sock", 5) && (p[5] == '\0' || p[5] == '.');
+}
+
+void stale_sockdir_remove(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (our_socket_name(e->d_name) &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+			unlink(path);
+	closedir(d);
+	rmdir(dir);
+}
+
+/* The socket folder a killed run named, removed only when it is surely
+ * one we made: TMPDIR-like parent, name matrix.XXXXXX, a real folder (no
+ * link), this user's, mode 0700 as mkdtemp makes it. */
+static void remove_its_sockdir(const char *dir)
+{
+	const char *base = strrchr(dir, '/');
+	struct stat st;
+
+	base = base ? base + 1 : dir;
+	if (strncmp(base, "matrix.", 7) || strlen(base) != 13 || lstat(dir, &st) < 0 ||
+	    !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0777) != 0700)
+		return;
+	stale_sockdir_remove(dir);
+}
+
+static const char *fact(const struct csv_table *t, int k, int v, const char *key)
+{
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i][k], key))
+			return t->rows[i][v];
+	return "";
+}
+
+enum proc_state stale_check(const char *dir, const char *cmd)
+{
+	struct csv_table t;
+	char path[PATH_MAX], err[256];
+	enum proc_state st = PROC_UNKNOWN;
+
+	if (snprintf(path, sizeof(path), "%s/meta.csv", dir) >= (int)sizeof(path) ||
+	    csv_table_load(&t, path, err, sizeof(err)) < 0)
+		return PROC_UNKNOWN;
+	int k = csv_table_col(&t, "key"), v = csv_table_col(&t, "value");
+	if (k >= 0 && v >= 0 && !strcmp(fact(&t, k, v, "status"), "running"))
+		st = proc_state_of(fact(&t, k, v, "runner_pid"), fact(&t, k, v, "runner_start"),
+				   fact(&t, k, v, "boot_id"));
+	if (st == PROC_ALIVE)
+		fprintf(stderr, "matrix %s: %s: its run is still going (runner pid %s)\n", cmd, dir,
+			fact(&t, k, v, "runner_pid"));
+	else if (st == PROC_GONE) {
+		fprintf(stderr, "matrix %s: %s: its run was killed: its runner (pid %s) is gone "
+			"and meta.csv still says running; results.csv holds the repetitions it "
+			"finished\n", cmd, dir, fact(&t, k, v, "runner_pid"));
+		if (*fact(&t, k, v, "socket_dir"))
+			remove_its_sockdir(fact(&t, k, v, "socket_dir"));
+	}
+	csv_table_release(&t);
+	return st;
+}

@@ -1,0 +1,29 @@
+/*
+ * stale: a run folder whose runner was killed.
+ *
+ * A run's meta.csv says `running` from its start to its end; a runner
+ * killed in between (SIGKILL, the OOM killer) leaves it so.  meta.csv
+ * names the runner (runner_pid, runner_start, boot_id: procinfo.h), and
+ * stale_check() tells the three cases apart for `matrix run` (the folder
+ * `latest` points at, or an -o folder) and `matrix report`, says so on
+ * stderr and removes what the killed run left in TMPDIR.
+ */
+#ifndef MATRIX_STALE_H
+#define MATRIX_STALE_H
+
+#include "procinfo.h"
+
+/* Looks at DIR/meta.csv.  PROC_UNKNOWN (says nothing): no meta.csv, a
+ * finished run, or an older folder without the facts.  PROC_ALIVE: says
+ * "matrix CMD: DIR: its run is still going (runner pid N)".  PROC_GONE:
+ * says "matrix CMD: DIR: its run was killed: ..." and removes the run's
+ * socket folder (socket_dir in meta.csv) if it is still there. */
+enum proc_state stale_check(const char *dir, const char *cmd);
+
+/* Removes a run's private socket folder (TMPDIR/matrix.XXXXXX): the
+ * socket files and FIFOs its workers named cN-rR.sock*, then the folder
+ * if that left it empty.  Anything else in it stays, and so does the
+ * folder. */
+void stale_sockdir_remove(const char *dir);
+
+#endif
