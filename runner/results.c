@@ -179,35 +179,49 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 	return n;
 }
 
+/* Opens path to append to; a file that is missing or empty (its run was
+ * killed before it was made) gets its header first.  0, or -1 with err. */
+static int open_append(struct csv_out *w, const char *path, const char *const *cols, size_t n,
+		       char *err, size_t errlen)
+{
+	struct stat st;
+	int fresh = stat(path, &st) < 0 || st.st_size == 0;
+
+	if (csv_out_open(w, path, "a", err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; fresh && i < n; i++)
+		csv_out_field(w, cols[i]);
+	if (fresh && csv_out_end_row(w) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		csv_out_close(w);
+		return -1;
+	}
+	return 0;
+}
+
 int results_reopen(struct results_writer *w, const char *dir, const struct plan *pl,
 		   char *err, size_t errlen)
 {
+	const char *cols[512];
+	size_t n = results_columns(pl, cols, 512);
 	char path[4096];
-	struct stat st;
 
 	memset(w, 0, sizeof(*w));
 	w->plan = pl;
 	for (size_t i = 0; i < pl->ncells; i++)
 		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	if (csv_out_open(&w->results, path, "a", err, errlen) < 0)
-		return -1;
-	if (!w->has_timeline)
-		return 0;
-	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
-	int fresh = stat(path, &st) < 0 || st.st_size == 0;
-	if (csv_out_open(&w->timeline, path, "a", err, errlen) < 0) {
-		csv_out_close(&w->results);
+	if (n > 512) {
+		snprintf(err, errlen, "%s: too many columns", path);
 		return -1;
 	}
-	if (!fresh)
-		return 0;
-	/* the run was killed before it was made */
-	for (size_t i = 0; i < sizeof(timeline_cols) / sizeof(timeline_cols[0]); i++)
-		csv_out_field(&w->timeline, timeline_cols[i]);
-	if (csv_out_end_row(&w->timeline) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		results_close(w);
+	if (open_append(&w->results, path, cols, n, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	if (w->has_timeline &&
+	    open_append(&w->timeline, path, timeline_cols,
+			sizeof(timeline_cols) / sizeof(timeline_cols[0]), err, errlen) < 0) {
+		csv_out_close(&w->results);
 		return -1;
 	}
 	return 0;

@@ -392,6 +392,8 @@ static int read_results(struct resume *r, const char *dir, const struct plan *pl
 	int cut = 0, tcut = 0, has_tl, rc = -1;
 
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* killed before it was made: nothing done */
 	if (csv_table_load_opts(&res, path, CSV_DROP_UNFINISHED, &cut, err, errlen) < 0)
 		return -1;
 	snprintf(path, sizeof(path), "%s/timeline.csv", dir);

@@ -29,8 +29,6 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-/* mkdir -p; *made becomes the length of the first folder of path it
- * made (0: it made none), for unmake_dirs. */
 static void unmake_dirs(const char *path, size_t made);
 
 /* mkdir -p; *made becomes the length of the first folder of path it
@@ -214,6 +212,9 @@ static int take_outdir(struct run_state *s, const char *dir, char *err, size_t e
 held:
 	snprintf(err, errlen, "-o %s: in use by a running matrix (pid %ld): choose another "
 		 "folder", dir, (long)holder);
+	if (holder <= 0)	/* it has not written its pid yet */
+		snprintf(err, errlen, "-o %s: in use by a running matrix: choose another folder",
+			 dir);
 	return -1;
 }
 
