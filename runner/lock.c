@@ -41,8 +41,6 @@ static void held_message(pid_t pid, char *err, size_t errlen)
 int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, size_t errlen)
 {
 	struct flock fl = whole(F_WRLCK);
-	char pid[32];
-	int n;
 
 	l->fd = -1;
 	l->created = 0;
@@ -70,10 +68,16 @@ int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, siz
 		lock_release(l);
 		return -1;
 	}
-	n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	return 0;
+}
+
+int lock_write_pid(struct run_lock *l, char *err, size_t errlen)
+{
+	char pid[32];
+	int n = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+
 	if (ftruncate(l->fd, 0) < 0 || pwrite(l->fd, pid, (size_t)n, 0) != n) {
 		snprintf(err, errlen, "%s: %s", l->path, strerror(errno));
-		lock_release(l);
 		return -1;
 	}
 	return 0;

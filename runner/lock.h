@@ -24,13 +24,18 @@ struct run_lock {
 	char path[4096];
 };
 
-/* Takes DIR's lock, making DIR/.lock when it is missing, and writes our
- * pid in it.  0: held until lock_release() or the end of the process;
+/* Takes DIR's lock, making DIR/.lock when it is missing (its content is
+ * left as it was: see lock_write_pid).  0: held until lock_release() or
+ * the end of the process;
  * -1 with err: another live run holds it ("in use by a running matrix
  * (pid N)", *holder N, or 0 when its pid is not written yet: the caller
  * names DIR) or the file cannot be made or locked ("PATH: why", *holder
  * -1); either way nothing is left made, and a holder's file is untouched. */
 int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, size_t errlen);
+
+/* Writes our pid in the lock file we hold, once we go on (a run refused
+ * after taking the lock leaves the file as it was).  0, or -1 with err. */
+int lock_write_pid(struct run_lock *l, char *err, size_t errlen);
 
 /* Whether a live run holds DIR: its pid (0 when it has not written it
  * yet), or -1 when none does (or DIR has no lock file).  Takes nothing. */

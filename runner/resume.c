@@ -437,6 +437,18 @@ int resume_read(struct resume *r, const char *dir, const struct plan *pl, char *
 		return 1;
 	if (check_same(&r->meta, dir, err, errlen) < 0)
 		return -1;
+	/* what resume_args rebuilt is what ran (a folder of a run no flags
+	 * describe, a confirmation's, is not) */
+	const char *cells = meta_value(&r->meta, "cells"), *reps = meta_value(&r->meta, "repetitions");
+	char ours[64], theirs[64];
+	snprintf(ours, sizeof(ours), "%zu cells x %u repetitions", pl->ncells, pl->repeat);
+	snprintf(theirs, sizeof(theirs), "%s cells x %s repetitions", cells ? cells : "?",
+		 reps ? reps : "?");
+	if (strcmp(ours, theirs)) {
+		snprintf(err, errlen, "meta.csv says the run had %s, its flags make %s: it cannot "
+			 "be resumed", theirs, ours);
+		return -1;
+	}
 	return read_results(r, dir, pl, err, errlen);
 }
 

@@ -208,6 +208,12 @@ static int take_outdir(struct run_state *s, const char *dir, char *err, size_t e
 		lock_release(&s->lock);
 		return -1;
 	}
+	if (lock_write_pid(&s->lock, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "-o %s: %s", dir, why);
+		lock_release(&s->lock);
+		unmake_dirs(dir, s->made);
+		return -1;
+	}
 	return 0;
 held:
 	snprintf(err, errlen, "-o %s: in use by a running matrix (pid %ld): choose another "
@@ -251,7 +257,9 @@ static int take_stamped(struct run_state *s, char *err, size_t errlen)
 		}
 		if (!s->made)
 			s->made = strlen(s->dir);
-		if (lock_take(&s->lock, s->dir, &holder, err, errlen) < 0) {
+		if (lock_take(&s->lock, s->dir, &holder, err, errlen) < 0 ||
+		    lock_write_pid(&s->lock, err, errlen) < 0) {
+			lock_release(&s->lock);
 			unmake_dirs(s->dir, s->made);
 			return -1;
 		}
@@ -502,8 +510,11 @@ static int open_resumed(struct run_state *s, const struct run_opts *o, char *err
 		snprintf(err, errlen, "--resume %s: %s", s->dir, why);
 	if (rc)
 		return rc;
-	if (results_reopen(&s->rw, s->dir, s->pl, err, errlen) < 0)
-		goto fail;
+	if (lock_write_pid(&s->lock, err, errlen) < 0 ||
+	    results_reopen(&s->rw, s->dir, s->pl, err, errlen) < 0) {
+		lock_release(&s->lock);
+		return -1;
+	}
 	s->rw_open = 1;
 	meta_start(s, o);
 	resume_meta(&s->res, &s->meta);

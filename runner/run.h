@@ -2,8 +2,8 @@
  * run: `matrix run` from a loaded plan to a finished run folder.
  *
  * The run folder (default results/<name>/<UTC timestamp>/, with
- * results/<name>/latest pointing at it; or -o DIR, which must not exist or
- * be empty) holds matrix.yaml (the file as given, byte for byte, or as
+ * results/<name>/latest pointing at it, once it is whole; or -o DIR, which
+ * must not exist or be empty, and no other live run's) holds matrix.yaml (the file as given, byte for byte, or as
  * --set made it: base/matrix_set.h), meta.csv,
  * results.csv, timeline.csv for stream cells, logs/ with any worker
  * output worth keeping (see results.h and meta.h), and .lock (lock.h).

@@ -25,11 +25,27 @@ Y
 RESUME_FLAGS=(--only size=16 --only transport=unix --only transport=tcp --set repeat=2 --seed 42)
 
 # starts the run into d in the background, SIGINT as a terminal gives it
-# (a script's background job starts with it ignored); sets $mpid
+# (a script's background job starts with it ignored); sets $mpid.  The
+# run and its workers carry RESUME_TAG=$T in their environment, for
+# end_workers.
 start_run() {
-	python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+	RESUME_TAG=$T python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
 		"$MATRIX_BIN" run m.yaml -o d -q "${RESUME_FLAGS[@]}" >run.out 2>run.err &
 	mpid=$!
+}
+
+# Ends the workers a killed runner left (this test's own: their environment
+# has RESUME_TAG=$T), and waits until they are gone.
+end_workers() {
+	local i left
+	for i in $(seq 100); do
+		left=$(grep -lzxF "RESUME_TAG=$T" /proc/[0-9]*/environ 2>/dev/null |
+			sed 's,^/proc/\([0-9]*\)/environ$,\1,' || true)
+		[ -z "$left" ] && return 0
+		kill -KILL $left 2>/dev/null
+		sleep 0.02
+	done
+	die "workers left: $left"
 }
 
 # waits until d/results.csv has at least $1 rows
@@ -110,17 +126,9 @@ t_resume_after_sigkill() {
 	resume_matrix
 	start_run
 	wait_rows 3
-	local workers
-	workers=$(ps -o pid= --ppid "$mpid" || true)
 	kill -KILL "$mpid"
 	wait "$mpid" 2>/dev/null
-	# its workers end with their cell; one still there after 2 s (and
-	# still our worker, not a pid used again) is ended here
-	local w
-	for w in $workers; do
-		for _ in $(seq 100); do kill -0 "$w" 2>/dev/null || break; sleep 0.02; done
-		grep -qF "$MATRIX_BIN" "/proc/$w/cmdline" 2>/dev/null && kill -KILL "$w"
-	done
+	end_workers	# (until a runner's workers die with it)
 	[ "$(meta d status)" = running ] || die "status $(meta d status)"
 	# a kill in the middle of a write
 	local last
@@ -176,6 +184,11 @@ t_resume_refuses_other_matrix_or_build() {
 	sed -i 's/^git_revision,.*/git_revision,0123456789ab/' d/meta.csv
 	run_matrix run --resume d; expect_rc 2
 	expect_err "(0123456789ab) made it"
+	cp d.orig/meta.csv d/
+	# a folder its meta.csv does not describe (a confirmation's cells)
+	sed -i 's/^cells,4$/cells,2/' d/meta.csv
+	run_matrix run --resume d; expect_rc 2
+	expect_err "meta.csv says the run had 2 cells x 2 repetitions, its flags make 4 cells x 2 repetitions"
 	cp d.orig/meta.csv d/
 	run_matrix run --resume d m.yaml; expect_rc 2
 	expect_err "give none of them"
