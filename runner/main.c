@@ -8,6 +8,7 @@
 #include "matrix_set.h"
 #include "plan.h"
 #include "report.h"
+#include "resume.h"
 #include "run.h"
 #include "stale.h"
 #include "suggest.h"
@@ -57,6 +58,7 @@ static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
 "                  [--set KEY=VALUE ...] [--order shuffled|sequential] [--seed N]\n"
 "                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
+"       matrix run --resume DIR [--quiet] [--baseline DIR] [--compare ...]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
 "fresh clients, and writes results.csv, timeline.csv (stream cells), meta.csv\n"
@@ -78,6 +80,7 @@ static const char usage_run[] =
 "                        cell order)\n"
 "      --seed N          the shuffle's seed (0 to 2^64-1), to replay a run's\n"
 "                        order; default random; meta.csv keeps the one used\n"
+"      --resume DIR      carry on the interrupted or killed run of DIR, as it ran\n"
 "      --baseline DIR    then compare the run folder with DIR, as `matrix compare`\n"
 "      --compare DIM=BASE:CAND  then the in-run A/B of `matrix report --compare`\n"
 "      --threshold PCT   of either comparison (default 5%)\n"
@@ -128,6 +131,7 @@ struct common {
 	int has_seed;
 	uint64_t seed;
 	struct matrix_sets sets;	/* --set */
+	const char *resume;		/* run --resume DIR */
 };
 
 /* --set KEY=VALUE, run --seed N, --order ORDER; -1 after printing a message. */
@@ -163,6 +167,9 @@ static int run_option(int ch, const char *arg, struct common *c)
 	switch (ch) {
 	case 'o':
 		c->outdir = arg;
+		return 1;
+	case 'U':
+		c->resume = arg;
 		return 1;
 	case 'q':
 		c->quiet = c->ca.quiet = 1;
@@ -202,7 +209,7 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 		{ "quiet", 0, 0, 'q' }, { "compare", 1, 0, 'c' }, { "baseline", 1, 0, 'b' },
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
 		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { "set", 1, 0, 'E' },
-		{ 0, 0, 0, 0 }
+		{ "resume", 1, 0, 'U' }, { 0, 0, 0, 0 }
 	};
 	char why[256];
 	uint64_t v;
@@ -245,7 +252,7 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 			return -1;
 		}
 	}
-	if (optind != argc - 1) {
+	if (optind != argc - 1 && !(c->resume && optind == argc)) {
 		fprintf(stderr, optind >= argc ? "matrix: missing matrix FILE\n%s"
 			: "matrix: expected one matrix FILE\n%s", usage);
 		return -1;
@@ -587,8 +594,12 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
 	/* before getopt permutes argv */
 	char *cmdline = join_argv(full_argc, full_argv);
+	struct resume_args ra;	/* --resume: the folder's flags, parsed as the user's */
 
-	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || load(&c, &m, &pl) < 0) {
+	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || (c.resume &&
+	    (resume_args(&ra, c.resume, c.file || c.outdir || c.repeat || c.nonly || c.sets.n ||
+			 c.has_seed || c.order) < 0 || parse_common(ra.argc, ra.argv, &c, 1, "") < 0)) ||
+	    load(&c, &m, &pl) < 0) {
 		free(cmdline);
 		matrix_sets_release(&c.sets);
 		return EXIT_BADINPUT;
@@ -610,7 +621,8 @@ static int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
 			      .rel_width = median_rel_width,
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
-			      .seed = c.seed, .sets = &c.sets };
+			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
+			      .resume = c.resume };
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);

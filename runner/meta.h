@@ -4,11 +4,14 @@
  *   matrix_name matrix_file host kernel arch cpu_model cores governor
  *   tool_version git_revision command_line set start_utc end_utc
  *   cells repetitions order seed hist_rel_error status runner_pid
- *   runner_start boot_id socket_dir
+ *   runner_start boot_id socket_dir only matrix_hash resumed_utc
  * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
  * order: shuffled or sequential, seed: the shuffle's, empty when
  * sequential; see order.h; socket_dir: the run's private folder for
- * socket files, removed by a later run or report if its runner was killed)
+ * socket files, removed by a later run or report if its runner was killed;
+ * only: the --only flags as set has them; matrix_hash: "fnv1a64:HEX" of
+ * matrix.yaml; resumed_utc: when --resume carried the run on, one time
+ * each, only in a resumed run's; see resume.h)
  * It is written when the run starts (end_utc empty, status `running`) and again
  * when it ends, so an interrupted run still has one.
  */
@@ -17,7 +20,7 @@
 
 #include <stddef.h>
 
-#define META_MAX 32
+#define META_MAX 48
 
 struct meta {
 	const char *key[META_MAX];

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 static const char *const figure_cols[] = {
@@ -18,6 +19,10 @@ static const char *const figure_cols[] = {
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
+};
+
+static const char *const timeline_cols[] = {
+	"cell", "rep", "interval_start_s", "interval_s", "messages", "bytes", "covered_s",
 };
 
 static void figures(const struct result_row *r, double *v)
@@ -70,10 +75,8 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
 	if (csv_out_open(&w->timeline, path, "w", err, errlen) < 0)
 		return -1;
-	const char *cols[] = { "cell", "rep", "interval_start_s", "interval_s", "messages", "bytes",
-			       "covered_s" };
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
-		csv_out_field(&w->timeline, cols[i]);
+	for (size_t i = 0; i < sizeof(timeline_cols) / sizeof(timeline_cols[0]); i++)
+		csv_out_field(&w->timeline, timeline_cols[i]);
 	if (csv_out_end_row(&w->timeline) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;
@@ -162,4 +165,74 @@ int results_close(struct results_writer *w)
 	if (w->has_timeline && csv_out_close(&w->timeline) < 0)
 		rc = -1;
 	return rc;
+}
+
+size_t results_columns(const struct plan *pl, const char **names, size_t max)
+{
+	const size_t nfig = sizeof(figure_cols) / sizeof(figure_cols[0]);
+	const size_t nlater = sizeof(later_cols) / sizeof(later_cols[0]);
+	size_t n = 0;
+
+#define ADD(s) do { if (n < max) names[n] = (s); n++; } while (0)
+	ADD("cell");
+	for (size_t d = 0; d < pl->m->ndims; d++)
+		ADD(pl->m->dims[d].key);
+	ADD("rep");
+	ADD("status");
+	ADD("error");
+	for (size_t i = 0; i < nfig; i++)
+		ADD(figure_cols[i]);
+	ADD("started_at");
+	for (size_t i = 0; i < nlater; i++)
+		ADD(later_cols[i]);
+#undef ADD
+	return n;
+}
+
+/* Opens path to append to; a file that is missing or empty (its run was
+ * killed before it was made) gets its header first.  0, or -1 with err. */
+static int open_append(struct csv_out *w, const char *path, const char *const *cols, size_t n,
+		       char *err, size_t errlen)
+{
+	struct stat st;
+	int fresh = stat(path, &st) < 0 || st.st_size == 0;
+
+	if (csv_out_open(w, path, "a", err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; fresh && i < n; i++)
+		csv_out_field(w, cols[i]);
+	if (fresh && csv_out_end_row(w) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		csv_out_close(w);
+		return -1;
+	}
+	return 0;
+}
+
+int results_reopen(struct results_writer *w, const char *dir, const struct plan *pl,
+		   char *err, size_t errlen)
+{
+	const char *cols[512];
+	size_t n = results_columns(pl, cols, 512);
+	char path[4096];
+
+	memset(w, 0, sizeof(*w));
+	w->plan = pl;
+	for (size_t i = 0; i < pl->ncells; i++)
+		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (n > 512) {
+		snprintf(err, errlen, "%s: too many columns", path);
+		return -1;
+	}
+	if (open_append(&w->results, path, cols, n, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	if (w->has_timeline &&
+	    open_append(&w->timeline, path, timeline_cols,
+			sizeof(timeline_cols) / sizeof(timeline_cols[0]), err, errlen) < 0) {
+		csv_out_close(&w->results);
+		return -1;
+	}
+	return 0;
 }

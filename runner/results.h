@@ -62,4 +62,13 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		  const struct cell_outcome *o, char *err, size_t errlen);
 int results_close(struct results_writer *w);
 
+/* The columns of results.csv for pl, in order, as results_open writes them
+ * (names[] lives as long as pl): their count, at most max are filled. */
+size_t results_columns(const struct plan *pl, const char **names, size_t max);
+/* `matrix run --resume`: opens DIR/results.csv (and DIR/timeline.csv) to
+ * append to, as results_open would have left them (a file the run was
+ * killed before making is made, with its header); -1 with err. */
+int results_reopen(struct results_writer *w, const char *dir, const struct plan *pl,
+		   char *err, size_t errlen);
+
 #endif

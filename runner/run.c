@@ -2,9 +2,11 @@
 #include "run.h"
 #include "aggregate.h"
 #include "cell.h"
+#include "lock.h"
 #include "meta.h"
 #include "progress.h"
 #include "results.h"
+#include "resume.h"
 #include "spawn.h"
 #include "stale.h"
 
@@ -28,24 +30,55 @@ static void on_signal(int sig)
 	interrupted = sig;
 }
 
-static int mkdir_p(const char *path)
+static void unmake_dirs(const char *path, size_t made);
+
+/* mkdir -p; *made becomes the length of the first folder of path it
+ * made (0: it made none), for unmake_dirs.  -1 with nothing left made. */
+static int mkdir_p(const char *path, size_t *made)
 {
 	char buf[PATH_MAX];
 
+	*made = 0;
 	if (snprintf(buf, sizeof(buf), "%s", path) >= (int)sizeof(buf)) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
+	for (char *p = buf + 1;; p++)
+		if (*p == '/' || !*p) {
+			char c = *p;
 			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST)
+			if (mkdir(buf, 0755) == 0) {
+				if (!*made)
+					*made = strlen(buf);
+			} else if (errno != EEXIST) {
+				int e = errno;
+				unmake_dirs(path, *made);
+				errno = e;
 				return -1;
-			*p = '/';
+			}
+			if (!c)
+				return 0;
+			*p = c;
 		}
-	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
 }
 
+/* Removes the folders of path that mkdir_p made (from length made up),
+ * each only when it is empty; nothing when made is 0. */
+static void unmake_dirs(const char *path, size_t made)
+{
+	char buf[PATH_MAX];
+
+	snprintf(buf, sizeof(buf), "%s", path);
+	while (made && strlen(buf) >= made) {
+		rmdir(buf);
+		char *slash = strrchr(buf, '/');
+		if (!slash)
+			break;
+		*slash = '\0';
+	}
+}
+
+/* 1 when path holds nothing but a lock file, 0 when it holds more, -1. */
 static int dir_is_empty(const char *path)
 {
 	DIR *d = opendir(path);
@@ -55,72 +88,10 @@ static int dir_is_empty(const char *path)
 	if (!d)
 		return -1;
 	while ((e = readdir(d)))
-		if (strcmp(e->d_name, ".") && strcmp(e->d_name, ".."))
+		if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && strcmp(e->d_name, ".lock"))
 			empty = 0;
 	closedir(d);
 	return empty;
-}
-
-/* Makes the run folder; fills dir. */
-static int make_run_dir(const struct plan *pl, const struct run_opts *o, char *dir, size_t len,
-			char *err, size_t errlen)
-{
-	struct stat st;
-
-	if (o->outdir) {
-		snprintf(dir, len, "%s", o->outdir);
-		if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_is_empty(dir) != 1)) {
-			stale_check(dir, "run");	/* a killed run's folder is said */
-			snprintf(err, errlen, "-o %s: exists and is not an empty directory", dir);
-			return -1;
-		}
-		if (mkdir_p(dir) < 0) {
-			snprintf(err, errlen, "-o %s: %s", dir, strerror(errno));
-			return -1;
-		}
-		return 0;
-	}
-	char stamp[32];
-	time_t t = time(NULL);
-	struct tm tm;
-	gmtime_r(&t, &tm);
-	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
-	char parent[PATH_MAX];
-	snprintf(parent, sizeof(parent), "results/%s", pl->m->name);
-	if (mkdir_p(parent) < 0) {
-		snprintf(err, errlen, "cannot create %s: %s", parent, strerror(errno));
-		return -1;
-	}
-	for (int n = 1; n < 100; n++) {
-		if (n == 1)
-			snprintf(dir, len, "results/%s/%s", pl->m->name, stamp);
-		else
-			snprintf(dir, len, "results/%s/%s-%d", pl->m->name, stamp, n);
-		/* mkdir is the claim: two runs started in one second never share
-		 * a folder, the second takes the next suffix */
-		if (mkdir(dir, 0755) < 0) {
-			if (errno == EEXIST)
-				continue;
-			snprintf(err, errlen, "cannot create %s: %s", dir, strerror(errno));
-			return -1;
-		}
-		/* results/<name>/latest -> <stamp>, replaced atomically, and only
-		 * when it is our link: a file of the user's is left alone */
-		char link[PATH_MAX], tmp[PATH_MAX];
-		snprintf(link, sizeof(link), "results/%s/latest", pl->m->name);
-		snprintf(tmp, sizeof(tmp), "results/%s/.latest.%ld", pl->m->name, (long)getpid());
-		if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) {
-			fprintf(stderr, "matrix: %s is not a link of ours: left as it is\n", link);
-			return 0;
-		}
-		stale_check(link, "run");	/* the run before: killed? */
-		unlink(tmp);
-		if (symlink(strrchr(dir, '/') + 1, tmp) == 0 && rename(tmp, link) < 0)
-			unlink(tmp);
-		return 0;
-	}
-	snprintf(err, errlen, "cannot find a free run folder name under results/%s", pl->m->name);
-	return -1;
 }
 
 static int copy_file(const char *from, const char *to, char *err, size_t errlen)
@@ -201,7 +172,159 @@ struct run_state {
 	double (*rel_width)(const double *v, size_t n);
 	unsigned failed, skipped;
 	int write_failed;
+	struct run_lock lock;		/* held to the end of the process */
+	size_t made;			/* folders made, for unmake_dirs */
+	int rw_open;
+	struct resume res;		/* --resume: what the folder holds */
 };
+
+/* The run folder -o DIR: made (or an empty one taken), locked.  0, or -1
+ * with err and nothing left made (a live holder's folder is untouched). */
+static int take_outdir(struct run_state *s, const char *dir, char *err, size_t errlen)
+{
+	struct stat st;
+	char why[512];
+	pid_t holder;
+
+	snprintf(s->dir, sizeof(s->dir), "%s", dir);
+	if (stat(dir, &st) == 0 && (!S_ISDIR(st.st_mode) || dir_is_empty(dir) != 1)) {
+		if (S_ISDIR(st.st_mode) && (holder = lock_holder(dir)) >= 0)
+			goto held;
+		stale_check(dir, "run");	/* a killed run's folder is said */
+		snprintf(err, errlen, "-o %s: exists and is not an empty directory", dir);
+		return -1;
+	}
+	if (mkdir_p(dir, &s->made) < 0) {
+		snprintf(err, errlen, "-o %s: %s", dir, strerror(errno));
+		return -1;
+	}
+	if (lock_take(&s->lock, dir, &holder, why, sizeof(why)) < 0) {
+		if (holder >= 0)
+			goto held;	/* it is the holder's now, even what we made */
+		snprintf(err, errlen, "-o %s: %s", dir, why);
+		unmake_dirs(dir, s->made);
+		return -1;
+	}
+	if (dir_is_empty(dir) != 1) {	/* again, now that no other run can fill it */
+		snprintf(err, errlen, "-o %s: exists and is not an empty directory", dir);
+		lock_release(&s->lock);
+		return -1;
+	}
+	if (lock_write_pid(&s->lock, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "-o %s: %s", dir, why);
+		lock_release(&s->lock);
+		unmake_dirs(dir, s->made);
+		return -1;
+	}
+	return 0;
+held:
+	snprintf(err, errlen, "-o %s: in use by a running matrix (pid %ld): choose another "
+		 "folder", dir, (long)holder);
+	if (holder <= 0)	/* it has not written its pid yet */
+		snprintf(err, errlen, "-o %s: in use by a running matrix: choose another folder",
+			 dir);
+	return -1;
+}
+
+/* The run folder results/<name>/<stamp>[-N], claimed by mkdir, locked.
+ * 0, or -1 with err and nothing left made. */
+static int take_stamped(struct run_state *s, char *err, size_t errlen)
+{
+	const char *name = s->pl->m->name;
+	char stamp[32], parent[PATH_MAX];
+	time_t t = time(NULL);
+	struct tm tm;
+	pid_t holder;
+
+	gmtime_r(&t, &tm);
+	strftime(stamp, sizeof(stamp), "%Y%m%dT%H%M%SZ", &tm);
+	snprintf(parent, sizeof(parent), "results/%s", name);
+	if (mkdir_p(parent, &s->made) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", parent, strerror(errno));
+		return -1;
+	}
+	for (int n = 1; n < 100; n++) {
+		if (n == 1)
+			snprintf(s->dir, sizeof(s->dir), "results/%s/%s", name, stamp);
+		else
+			snprintf(s->dir, sizeof(s->dir), "results/%s/%s-%d", name, stamp, n);
+		/* mkdir is the claim: two runs started in one second never share
+		 * a folder, the second takes the next suffix */
+		if (mkdir(s->dir, 0755) < 0) {
+			if (errno == EEXIST)
+				continue;
+			snprintf(err, errlen, "cannot create %s: %s", s->dir, strerror(errno));
+			unmake_dirs(parent, s->made);
+			return -1;
+		}
+		if (!s->made)
+			s->made = strlen(s->dir);
+		if (lock_take(&s->lock, s->dir, &holder, err, errlen) < 0 ||
+		    lock_write_pid(&s->lock, err, errlen) < 0) {
+			lock_release(&s->lock);
+			unmake_dirs(s->dir, s->made);
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(err, errlen, "cannot find a free run folder name under %s", parent);
+	unmake_dirs(parent, s->made);
+	return -1;
+}
+
+/* results/<name>/latest -> <stamp>, replaced atomically, and only when it
+ * is our link: a file of the user's is left alone.  Once the run folder is
+ * whole: a start that fails leaves latest as it was. */
+static void link_latest(const struct run_state *s)
+{
+	const char *name = s->pl->m->name;
+	char link[PATH_MAX], tmp[PATH_MAX];
+	struct stat st;
+
+	snprintf(link, sizeof(link), "results/%s/latest", name);
+	snprintf(tmp, sizeof(tmp), "results/%s/.latest.%ld", name, (long)getpid());
+	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) {
+		fprintf(stderr, "matrix: %s is not a link of ours: left as it is\n", link);
+		return;
+	}
+	stale_check(link, "run");	/* the run before: killed? */
+	unlink(tmp);
+	if (symlink(strrchr(s->dir, '/') + 1, tmp) == 0 && rename(tmp, link) < 0)
+		unlink(tmp);
+}
+
+/* After a failed start: what open_fresh made goes, and only that (a
+ * folder given with -o that was there stays, empty as it was). */
+static void unmake_run(struct run_state *s)
+{
+	static const char *const made[] = {
+		"matrix.yaml", "meta.csv", ".meta.csv.tmp", "results.csv", "timeline.csv", "logs",
+	};
+	char path[PATH_MAX + 32];
+
+	if (s->rw_open)
+		results_close(&s->rw);
+	s->rw_open = 0;
+	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s", s->dir, made[i]);
+		remove(path);
+	}
+	rmdir(s->sockdir);
+	lock_release(&s->lock);
+	unmake_dirs(s->dir, s->made);
+}
+
+/* repeat: auto: one more msgs_per_s of an ok row of cell index ci. */
+static void keep_value(struct run_state *s, size_t ci, double v)
+{
+	if (isnan(v))
+		return;
+	double *nv = realloc(s->vals[ci], (s->nvals[ci] + 1) * sizeof(*nv));
+	if (nv) {
+		nv[s->nvals[ci]++] = v;
+		s->vals[ci] = nv;
+	}
+}
 
 /* repeat: auto: after the cell's repetition rep (row), whether it has
  * enough: its msgs_per_s interval narrow enough after repeat_min, or the
@@ -212,13 +335,8 @@ static void auto_stop(struct run_state *s, size_t ci, unsigned rep, struct resul
 
 	if (!m->repeat_min || !s->rel_width)
 		return;
-	if (row->ok && !isnan(row->msgs_per_s)) {
-		double *nv = realloc(s->vals[ci], (s->nvals[ci] + 1) * sizeof(*nv));
-		if (nv) {
-			nv[s->nvals[ci]++] = row->msgs_per_s;
-			s->vals[ci] = nv;
-		}
-	}
+	if (row->ok)
+		keep_value(s, ci, row->msgs_per_s);
 	if (rep < m->repeat_min)
 		return;
 	double w = s->rel_width(s->vals[ci], s->nvals[ci]);
@@ -273,6 +391,31 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	return rc;
 }
 
+/* --resume: a repetition the folder holds is not run again, but counts
+ * as run for repeat: auto (its msgs_per_s; the cell stopped there). */
+static int replay(struct run_state *s, size_t ci, unsigned rep)
+{
+	const struct resume_row *r = s->res.nrows ? resume_find(&s->res, ci, rep) : NULL;
+
+	if (!r)
+		return 0;
+	if (r->ok && s->pl->m->repeat_min && s->rel_width)
+		keep_value(s, ci, r->msgs_per_s);
+	s->stopped[ci] = r->stop;
+	return 1;
+}
+
+/* --resume: the counts and the progress line go on from what is kept. */
+static void resume_progress(struct run_state *s)
+{
+	s->failed += s->res.failed;
+	s->skipped += s->res.skipped;
+	s->prog.done = (unsigned)s->res.nrows;
+	s->prog.spent_s = s->res.wall_s;
+	progress_note(&s->prog, "resuming %s: %zu cell repetition%s kept, %zu to run again",
+		      s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s", s->res.dropped);
+}
+
 /* meta.csv as it stands while the run is running. */
 static void meta_start(struct run_state *s, const struct run_opts *o)
 {
@@ -288,6 +431,13 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	if (o->sets)
 		matrix_sets_join(o->sets, set, sizeof(set));
 	meta_set(&s->meta, "set", "%s", set);
+	/* the --only flags, as `set`: what --resume runs again */
+	char only[512] = "";
+	size_t len = 0;
+	for (size_t i = 0; i < o->nonly && len < sizeof(only); i++)
+		len += (size_t)snprintf(only + len, sizeof(only) - len, "%s--only %s", i ? " " : "",
+					o->only[i]);
+	meta_set(&s->meta, "only", "%s", len < sizeof(only) ? only : "(too long to keep)");
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "start_utc", "%s", now);
 	meta_set(&s->meta, "end_utc", "%s", "");
@@ -302,34 +452,104 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	else
 		meta_set(&s->meta, "seed", "%s", "");
 	meta_set(&s->meta, "status", "%s", "running");
+	/* where a killed run's sockets are, for a later run to remove */
+	char abs[PATH_MAX];
+	meta_set(&s->meta, "socket_dir", "%s", realpath(s->sockdir, abs) ? abs : s->sockdir);
 }
 
-/* Everything before the first cell: our own executable, the run folder
- * with matrix.yaml, meta.csv, results.csv and logs/, the private socket
- * folder.  0, or -1 with a message (results.csv is closed again). */
-static int open_run(struct run_state *s, const struct run_opts *o, char *err, size_t errlen)
+/* A new run's folder, whole: matrix.yaml, meta.csv (with matrix.yaml's
+ * hash), results.csv (timeline.csv), logs/, then latest.  0, or -1 with
+ * err and what was made removed. */
+static int open_fresh(struct run_state *s, const struct run_opts *o, char *err, size_t errlen)
 {
-	const struct plan *pl = s->pl;
-	ssize_t n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	char mpath[PATH_MAX + 16], hash[64];
 
-	if (n <= 0) {
-		snprintf(err, errlen, "cannot find my own executable: %s", strerror(errno));
+	if ((o->outdir ? take_outdir(s, o->outdir, err, errlen) : take_stamped(s, err, errlen)) < 0)
+		return -1;
+	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
+	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
+	meta_start(s, o);
+	if (write_matrix(s->pl, o, mpath, err, errlen) < 0)
+		goto fail;
+	if (resume_hash_file(mpath, hash, sizeof(hash)) < 0) {
+		snprintf(err, errlen, "%s: %s", mpath, strerror(errno));
+		goto fail;
+	}
+	meta_set(&s->meta, "matrix_hash", "%s", hash);
+	if (meta_write(&s->meta, s->dir, err, errlen) < 0 ||
+	    results_open(&s->rw, s->dir, s->pl, err, errlen) < 0)
+		goto fail;
+	s->rw_open = 1;
+	if (mkdir(s->logdir, 0755) < 0) {
+		snprintf(err, errlen, "cannot create %s: %s", s->logdir, strerror(errno));
+		goto fail;
+	}
+	if (!o->outdir)
+		link_latest(s);
+	return 0;
+fail:
+	unmake_run(s);
+	return -1;
+}
+
+/* --resume DIR: the folder locked, read (resume.h), its files opened to
+ * append to, meta.csv running again.  0; 1 when the run had finished
+ * (said on stderr, nothing touched); -1 with err, the folder as it was
+ * but for its rows to run again. */
+static int open_resumed(struct run_state *s, const struct run_opts *o, char *err,
+			size_t errlen)
+{
+	char why[1024];
+	pid_t holder;
+	int rc;
+
+	snprintf(s->dir, sizeof(s->dir), "%s", o->resume);
+	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
+	/* a finished run is said before the lock, whose file would change */
+	if ((rc = resume_open(&s->res, s->dir, why, sizeof(why))) == 0) {
+		if (lock_take(&s->lock, s->dir, &holder, why, sizeof(why)) < 0)
+			rc = -1;
+		else if ((rc = resume_read(&s->res, s->dir, s->pl, why, sizeof(why))) != 0)
+			lock_release(&s->lock);
+	}
+	if (rc > 0)
+		fprintf(stderr, "matrix: %s: the run finished (status: %s): nothing to resume\n",
+			s->dir, resume_status(&s->res));
+	if (rc < 0)
+		snprintf(err, errlen, "--resume %s: %s", s->dir, why);
+	if (rc)
+		return rc;
+	if (lock_write_pid(&s->lock, err, errlen) < 0 ||
+	    results_reopen(&s->rw, s->dir, s->pl, err, errlen) < 0) {
+		lock_release(&s->lock);
 		return -1;
 	}
-	s->self[n] = '\0';
-	/* socket paths are at most 107 bytes: the private folder's name plus a
-	 * cell's socket name (c123-r45.sock.s1024) must fit; checked before
-	 * anything is made */
-	const char *tmp = getenv("TMPDIR");
-	if (!tmp || !*tmp)
-		tmp = "/tmp";
+	s->rw_open = 1;
+	meta_start(s, o);
+	resume_meta(&s->res, &s->meta);
+	if ((mkdir(s->logdir, 0755) < 0 && errno != EEXIST &&
+	     snprintf(err, errlen, "cannot create %s: %s", s->logdir, strerror(errno))) ||
+	    meta_write(&s->meta, s->dir, err, errlen) < 0)
+		goto fail;
+	return 0;
+fail:
+	results_close(&s->rw);
+	lock_release(&s->lock);
+	return -1;
+}
+
+/* TMPDIR, checked before anything is made: a folder this user can write,
+ * short enough for socket paths (the private folder's name plus a cell's
+ * socket name, c123-r45.sock.s1024, in 107 bytes).  0, or -1 with err. */
+static int check_tmpdir(const char *tmp, char *err, size_t errlen)
+{
+	struct stat tst;
+
 	if (strlen(tmp) > 60) {
 		snprintf(err, errlen, "TMPDIR %s is too long for socket paths: at most 60 bytes",
 			 tmp);
 		return -1;
 	}
-	/* nothing is made before every check has passed */
-	struct stat tst;
 	if (stat(tmp, &tst) < 0) {
 		snprintf(err, errlen, "TMPDIR %s: %s", tmp, strerror(errno));
 		return -1;
@@ -338,36 +558,48 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		snprintf(err, errlen, "TMPDIR %s: not a directory this user can write", tmp);
 		return -1;
 	}
-	if (make_run_dir(pl, o, s->dir, sizeof(s->dir), err, errlen) < 0)
-		return -1;
-	if (o->dir)
-		snprintf(o->dir, PATH_MAX, "%s", s->dir);
-	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
-	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp);
-	char mpath[PATH_MAX + 16];
-	snprintf(mpath, sizeof(mpath), "%s/matrix.yaml", s->dir);
-	meta_start(s, o);
-	if (write_matrix(pl, o, mpath, err, errlen) < 0 ||
-	    meta_write(&s->meta, s->dir, err, errlen) < 0 ||
-	    results_open(&s->rw, s->dir, pl, err, errlen) < 0)
-		return -1;
-	if (mkdir(s->logdir, 0755) < 0 || !mkdtemp(s->sockdir)) {
-		snprintf(err, errlen, "cannot create %s or a private directory in %s: %s", s->logdir,
-			 tmp, strerror(errno));
-		results_close(&s->rw);
-		return -1;
-	}
-	/* where a killed run's sockets are, for a later run to remove, and
-	 * the guard that kills what the runner's programs fork */
-	char abs[PATH_MAX];
-	meta_set(&s->meta, "socket_dir", "%s", realpath(s->sockdir, abs) ? abs : s->sockdir);
-	if (meta_write(&s->meta, s->dir, err, errlen) < 0 ||
-	    spawn_guard_start(s->sockdir, err, errlen) < 0) {
-		rmdir(s->sockdir);
-		results_close(&s->rw);
-		return -1;
-	}
 	return 0;
+}
+
+/* Everything before the first cell: our own executable, the private
+ * socket folder, then the run folder, new (open_fresh) or resumed.
+ * Nothing is made before every check has passed, and a start that fails
+ * removes what it made.  0; 1: a resumed run had finished; -1 with err. */
+static int open_run(struct run_state *s, const struct run_opts *o, char *err, size_t errlen)
+{
+	ssize_t n = readlink("/proc/self/exe", s->self, sizeof(s->self) - 1);
+	const char *tmp = getenv("TMPDIR");
+	int rc;
+
+	if (n <= 0) {
+		snprintf(err, errlen, "cannot find my own executable: %s", strerror(errno));
+		return -1;
+	}
+	s->self[n] = '\0';
+	if (!tmp || !*tmp)
+		tmp = "/tmp";
+	if (check_tmpdir(tmp, err, errlen) < 0)
+		return -1;
+	snprintf(s->sockdir, sizeof(s->sockdir), "%s/matrix.XXXXXX", tmp);
+	if (!mkdtemp(s->sockdir)) {
+		snprintf(err, errlen, "cannot create a private directory in TMPDIR %s: %s", tmp,
+			 strerror(errno));
+		return -1;
+	}
+	/* the guard kills what the runner's programs fork, however it ends;
+	 * forked before the run folder's lock, so it never holds that */
+	if (spawn_guard_start(s->sockdir, err, errlen) < 0) {
+		rmdir(s->sockdir);
+		return -1;
+	}
+	rc = o->resume ? open_resumed(s, o, err, errlen) : open_fresh(s, o, err, errlen);
+	if (rc != 0) {
+		spawn_guard_stop();
+		rmdir(s->sockdir);
+	}
+	else if (o->dir)
+		snprintf(o->dir, PATH_MAX, "%s", s->dir);
+	return rc;
 }
 
 /* Everything after the last cell: nothing left running or on disk,
@@ -434,21 +666,27 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
-	if (open_run(s, o, err, errlen) < 0) {
-		status = 2;
+	install_signals();	/* a signal while the folder is made: an interrupted run */
+	if ((status = open_run(s, o, err, errlen)) != 0) {
+		status = status < 0 ? 2 : 0;
 		goto out;
 	}
-	install_signals();
 	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
-	/* rounds of one repetition of every cell, each round in its own order */
+	if (o->resume)
+		resume_progress(s);
+	/* rounds of one repetition of every cell, each round in its own order
+	 * (a resumed run draws every round as the run did, and skips what it
+	 * holds) */
 	for (unsigned rep = 1; rep <= pl->repeat && !interrupted && !s->write_failed; rep++) {
 		order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
-			if (!s->stopped[idx[k]] && run_one(s, idx[k], rep) < 0)
+			if (!s->stopped[idx[k]] && !replay(s, idx[k], rep) &&
+			    run_one(s, idx[k], rep) < 0)
 				break;
 	}
 	status = close_run(s, err, errlen);
 out:
+	resume_release(&s->res);
 	for (size_t i = 0; s->vals && i < pl->ncells; i++)
 		free(s->vals[i]);
 	free(s->vals);

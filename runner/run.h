@@ -2,11 +2,11 @@
  * run: `matrix run` from a loaded plan to a finished run folder.
  *
  * The run folder (default results/<name>/<UTC timestamp>/, with
- * results/<name>/latest pointing at it; or -o DIR, which must not exist or
- * be empty) holds matrix.yaml (the file as given, byte for byte, or as
+ * results/<name>/latest pointing at it, once it is whole; or -o DIR, which
+ * must not exist or be empty, and no other live run's) holds matrix.yaml (the file as given, byte for byte, or as
  * --set made it: base/matrix_set.h), meta.csv,
- * results.csv, timeline.csv for stream cells, and logs/ with any worker
- * output worth keeping (see reports/results.h and reports/meta.h).
+ * results.csv, timeline.csv for stream cells, logs/ with any worker
+ * output worth keeping (see results.h and meta.h), and .lock (lock.h).
  */
 #ifndef MATRIX_RUN_H
 #define MATRIX_RUN_H
@@ -31,13 +31,22 @@ struct run_opts {
 	double (*rel_width)(const double *v, size_t n);
 	const struct matrix_sets *sets;	/* --set: matrix.yaml is their text, meta.csv's
 					 * `set` their flags; NULL or none: a copy */
+	const char *const *only;	/* the --only flags' KEY=VALUE, for meta.csv */
+	size_t nonly;
+	const char *resume;		/* --resume DIR: carry on DIR's run (resume.h),
+					 * pl being what resume_args says it ran */
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every
- * cell, each round in o->order (meta.csv keeps the order and the seed).  Returns the exit status: 0 all ok,
- * 1 some repetition failed or a file could not be written (message on
- * stderr), 2 the run folder could not be made (message in err), 130
- * interrupted (what was measured is kept).  With repeat: auto, a cell's
+ * cell, each round in o->order (meta.csv keeps the order and the seed).
+ * The run folder is locked (lock.h) from its making to the end of the
+ * process, so the report built after run_plan is covered too.  Returns
+ * the exit status: 0 all ok, 1 some repetition failed or a file could not
+ * be written (message on stderr), 2 the run folder could not be made, or
+ * is another live run's, or cannot be resumed (message in err; nothing
+ * is left made), 130 interrupted (what was measured is kept).  With
+ * o->resume, 0 and o->dir empty when the run had finished (said on
+ * stderr): nothing ran.  With repeat: auto, a cell's
  * repetitions stop after repeat_min once o->rel_width of its msgs_per_s is
  * at most repeat_width, or at repeat (the most); the row where it stopped
  * says why in repeat_stop. */

@@ -1,0 +1,492 @@
+/* `matrix run --resume DIR`: see resume.h. */
+#include "resume.h"
+#include "results.h"
+
+#include <errno.h>
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int resume_hash_file(const char *path, char *out, size_t len)
+{
+	FILE *f = fopen(path, "re");
+	unsigned char buf[8192];
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits */
+	size_t n;
+	int rc = 0;
+
+	if (!f)
+		return -1;
+	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+		for (size_t i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ull;
+	if (ferror(f))
+		rc = -1;
+	fclose(f);
+	snprintf(out, len, "fnv1a64:%016llx", (unsigned long long)h);
+	return rc;
+}
+
+/* A key's value in a meta.csv table, NULL when the key is absent. */
+static const char *meta_value(const struct csv_table *t, const char *key)
+{
+	for (size_t r = 0; r < t->nrows; r++)
+		if (t->ncols >= 2 && !strcmp(t->rows[r][0], key))
+			return t->rows[r][1];
+	return NULL;
+}
+
+static int finished(const char *status)
+{
+	return status && (!strcmp(status, "ok") || !strcmp(status, "some repetitions failed"));
+}
+
+static int load_meta(struct csv_table *t, const char *dir, char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/meta.csv", dir);
+	if (csv_table_load(t, path, err, errlen) < 0)
+		return -1;
+	if (t->ncols != 2 || strcmp(t->header[0], "key") || strcmp(t->header[1], "value")) {
+		snprintf(err, errlen, "%s: not a run folder's meta.csv (columns key, value)", path);
+		csv_table_release(t);
+		return -1;
+	}
+	return 0;
+}
+
+/* The run of DIR and this build of matrix: the same tool, the same
+ * matrix.yaml.  0, or -1 with err. */
+static int check_same(const struct csv_table *t, const char *dir, char *err, size_t errlen)
+{
+	struct meta now = { .n = 0 };
+	const char *tv = meta_value(t, "tool_version"), *gr = meta_value(t, "git_revision");
+	const char *hash = meta_value(t, "matrix_hash");
+	char path[4096], h[64];
+
+	meta_collect_host(&now);
+	const char *ntv = "?", *ngr = "?";
+	for (size_t i = 0; i < now.n; i++) {
+		if (!strcmp(now.key[i], "tool_version"))
+			ntv = now.value[i];
+		if (!strcmp(now.key[i], "git_revision"))
+			ngr = now.value[i];
+	}
+	if (!tv || !gr || strcmp(tv, ntv) || strcmp(gr, ngr)) {
+		snprintf(err, errlen, "matrix %s (%s) made it, this is matrix %s (%s): a run is "
+			 "resumed by the build that started it", tv ? tv : "?", gr ? gr : "?", ntv, ngr);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/matrix.yaml", dir);
+	if (!hash) {
+		snprintf(err, errlen, "meta.csv has no matrix_hash: cannot tell whether %s changed",
+			 path);
+		return -1;
+	}
+	if (resume_hash_file(path, h, sizeof(h)) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (strcmp(h, hash)) {
+		snprintf(err, errlen, "%s is not the matrix the run started with (meta.csv "
+			 "matrix_hash %s, the file's %s): put it back, or start a new run", path,
+			 hash, h);
+		return -1;
+	}
+	return 0;
+}
+
+/* One more argument, copied into a's buffer; -1 when it is full. */
+static int add_arg(struct resume_args *a, size_t *used, const char *s, size_t n)
+{
+	if (a->argc + 1 >= RESUME_MAX_ARGS || *used + n + 1 > sizeof(a->buf))
+		return -1;
+	a->argv[a->argc++] = memcpy(a->buf + *used, s, n);
+	a->buf[*used + n] = '\0';
+	*used += n + 1;
+	a->argv[a->argc] = NULL;
+	return 0;
+}
+
+/* The flags of meta.csv's order, seed, repetitions and only; -1 with err. */
+static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *used,
+		      char *err, size_t errlen)
+{
+	const char *order = meta_value(t, "order"), *seed = meta_value(t, "seed");
+	const char *reps = meta_value(t, "repetitions"), *only = meta_value(t, "only");
+	int bad = 0;
+
+	if (!order || !seed || !reps || !only || (*only && strncmp(only, "--only ", 7))) {
+		snprintf(err, errlen, "meta.csv lacks its order, seed, repetitions or only "
+			 "(a run of an older matrix?): cannot tell what ran");
+		return -1;
+	}
+	bad |= add_arg(a, used, "--order", 7) | add_arg(a, used, order, strlen(order));
+	if (*seed)
+		bad |= add_arg(a, used, "--seed", 6) | add_arg(a, used, seed, strlen(seed));
+	if (!meta_value(t, "repeat_auto"))	/* --repeat N turns repeat: auto off */
+		bad |= add_arg(a, used, "--repeat", 8) | add_arg(a, used, reps, strlen(reps));
+	/* "--only K=V --only K=V": each value runs to the next " --only " */
+	for (const char *p = *only ? only + 7 : NULL; p && !bad; ) {
+		const char *next = strstr(p, " --only ");
+		bad |= add_arg(a, used, "--only", 6) |
+		       add_arg(a, used, p, next ? (size_t)(next - p) : strlen(p));
+		p = next ? next + 8 : NULL;
+	}
+	if (bad)
+		snprintf(err, errlen, "meta.csv: too many --only flags");
+	return bad ? -1 : 0;
+}
+
+int resume_args(struct resume_args *a, const char *dir, int given)
+{
+	struct csv_table t;
+	char err[2048], path[4096];
+	size_t used = 0;
+	int rc = 0;
+
+	a->argc = 0;
+	if (given) {
+		fprintf(stderr, "matrix run: --resume %s runs the folder's own matrix.yaml with the "
+			"folder's -o, --repeat, --only, --set, --order and --seed: give none of them\n",
+			dir);
+		return -1;
+	}
+	if (load_meta(&t, dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix run: --resume %s: not a run folder: %s\n", dir, err);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/matrix.yaml", dir);
+	if (add_arg(a, &used, "run", 3) < 0 ||
+	    (!finished(meta_value(&t, "status")) && check_same(&t, dir, err, sizeof(err)) < 0) ||
+	    meta_flags(a, &t, &used, err, sizeof(err)) < 0 ||
+	    (add_arg(a, &used, path, strlen(path)) < 0 &&
+	     snprintf(err, sizeof(err), "%s: path too long", path))) {
+		fprintf(stderr, "matrix run: --resume %s: %s\n", dir, err);
+		rc = -1;
+	}
+	csv_table_release(&t);
+	return rc;
+}
+
+static int row_cmp(const void *a, const void *b)
+{
+	const struct resume_row *x = a, *y = b;
+
+	if (x->ci != y->ci)
+		return x->ci < y->ci ? -1 : 1;
+	return x->rep < y->rep ? -1 : x->rep > y->rep;
+}
+
+/* The plan's index of cell number text, or -1 (cells are in number order). */
+static long cell_index(const struct plan *pl, const char *text)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+	size_t lo = 0, hi = pl->ncells;
+
+	if (end == text || *end)
+		return -1;
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pl->cells[mid].number == n)
+			return (long)mid;
+		if (pl->cells[mid].number < n)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static unsigned rep_number(const struct plan *pl, const char *text)
+{
+	char *end;
+	unsigned long n = strtoul(text, &end, 10);
+
+	return end == text || *end || n < 1 || n > pl->repeat ? 0 : (unsigned)n;
+}
+
+/* results.csv's header is the one this plan writes: -1 with err if not. */
+static int check_header(const struct csv_table *t, const struct plan *pl, char *err,
+			size_t errlen)
+{
+	const char *want[512];
+	size_t n = results_columns(pl, want, 512);
+
+	if (n > 512 || t->ncols != n) {
+		snprintf(err, errlen, "results.csv: %zu columns, this matrix writes %zu", t->ncols, n);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (strcmp(t->header[i], want[i])) {
+			snprintf(err, errlen, "results.csv: column %zu is %s, this matrix writes %s",
+				 i + 1, t->header[i], want[i]);
+			return -1;
+		}
+	return 0;
+}
+
+/* The row of results.csv row i as a resume_row; -1 with err when it is
+ * no cell repetition of the plan. */
+static int read_row(const struct csv_table *t, size_t i, const struct plan *pl,
+		    struct resume_row *out, char *err, size_t errlen)
+{
+	char **f = t->rows[i];
+	const char *status = f[csv_table_col(t, "status")];
+	long ci = cell_index(pl, f[0]);
+	char *end;
+
+	memset(out, 0, sizeof(*out));
+	out->rep = rep_number(pl, f[csv_table_col(t, "rep")]);
+	if (ci < 0 || !out->rep) {
+		snprintf(err, errlen, "results.csv row %zu: cell %s repetition %s is not one of "
+			 "this plan's", i + 1, f[0], f[csv_table_col(t, "rep")]);
+		return -1;
+	}
+	out->ci = (size_t)ci;
+	out->ok = !strcmp(status, "ok");
+	out->skipped = !strncmp(status, "skipped:", 8);
+	out->stop = f[csv_table_col(t, "repeat_stop")][0] != '\0';
+	out->msgs_per_s = strtod(f[csv_table_col(t, "msgs_per_s")], &end);
+	if (end == f[csv_table_col(t, "msgs_per_s")])
+		out->msgs_per_s = NAN;
+	out->wall_s = strtod(f[csv_table_col(t, "wall_s")], NULL);
+	return 0;
+}
+
+/* Writes DIR/NAME anew with t's header and the rows keep[] says, under a
+ * temporary name renamed over it.  0, or -1 with err. */
+static int rewrite(const char *dir, const char *name, const struct csv_table *t,
+		   const unsigned char *keep, char *err, size_t errlen)
+{
+	char tmp[4096], path[4096];
+	struct csv_out w;
+	int rc = 0;
+
+	snprintf(tmp, sizeof(tmp), "%s/.%s.tmp", dir, name);
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (csv_out_open(&w, tmp, "w", err, errlen) < 0)
+		return -1;
+	for (size_t c = 0; c < t->ncols; c++)
+		csv_out_field(&w, t->header[c]);
+	rc |= csv_out_end_row(&w);
+	for (size_t r = 0; r < t->nrows && !rc; r++) {
+		if (!keep[r])
+			continue;
+		for (size_t c = 0; c < t->ncols; c++)
+			csv_out_field(&w, t->rows[r][c]);
+		rc |= csv_out_end_row(&w);
+	}
+	if ((csv_out_close(&w) | rc) < 0 || rename(tmp, path) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* The row of the last kept ok stream repetition of res, the one whose
+ * timeline rows were being written when a kill cut them short. */
+static long last_stream(const struct csv_table *res, const struct plan *pl,
+			const unsigned char *keep)
+{
+	for (size_t i = res->nrows; i-- > 0; ) {
+		long ci = cell_index(pl, res->rows[i][0]);
+		if (keep[i] && ci >= 0 && pl->cells[ci].p.pattern == PAT_STREAM &&
+		    !strcmp(res->rows[i][csv_table_col(res, "status")], "ok"))
+			return (long)i;
+	}
+	return -1;
+}
+
+/* timeline.csv keeps the rows of the ok repetitions kept (r->rows); it is
+ * rewritten when it keeps fewer, or its last row was cut.  0, or -1. */
+static int trim_timeline(const struct resume *r, const char *dir, const struct plan *pl,
+			 struct csv_table *t, int cut, char *err, size_t errlen)
+{
+	unsigned char *keep = calloc(t->nrows + 1, 1);
+	size_t kept = 0;
+	int rc = 0;
+
+	if (!keep) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < t->nrows; i++) {
+		long ci = cell_index(pl, t->rows[i][0]);
+		unsigned rep = rep_number(pl, t->ncols > 1 ? t->rows[i][1] : "");
+		const struct resume_row *row = ci >= 0 && rep ? resume_find(r, (size_t)ci, rep) : NULL;
+		keep[i] = row && row->ok;
+		kept += keep[i];
+	}
+	if (cut || kept < t->nrows)
+		rc = rewrite(dir, "timeline.csv", t, keep, err, errlen);
+	free(keep);
+	return rc;
+}
+
+/* The kept rows of res, sorted; -1 with err on a repetition twice. */
+static int collect(struct resume *r, const struct csv_table *res, const unsigned char *keep,
+		   const struct plan *pl, char *err, size_t errlen)
+{
+	r->rows = calloc(res->nrows + 1, sizeof(*r->rows));
+	if (!r->rows) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (size_t i = 0; i < res->nrows; i++) {
+		if (!keep[i])
+			continue;
+		struct resume_row *row = &r->rows[r->nrows++];
+		read_row(res, i, pl, row, err, errlen);
+		r->failed += !row->ok && !row->skipped;
+		r->skipped += row->skipped;
+		r->wall_s += row->wall_s;
+	}
+	qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
+	for (size_t i = 1; i < r->nrows; i++)
+		if (!row_cmp(&r->rows[i - 1], &r->rows[i])) {
+			snprintf(err, errlen, "results.csv: cell %u repetition %u has two rows",
+				 pl->cells[r->rows[i].ci].number, r->rows[i].rep);
+			return -1;
+		}
+	return 0;
+}
+
+/* Which rows of res are kept (keep[]): all but `interrupted` ones, and
+ * the last stream one when timeline.csv (tl, tcut) was cut short. */
+static int choose(struct resume *r, const struct csv_table *res, const struct plan *pl,
+		  int tcut, unsigned char *keep, char *err, size_t errlen)
+{
+	struct resume_row row;
+
+	if (check_header(res, pl, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < res->nrows; i++) {
+		if (read_row(res, i, pl, &row, err, errlen) < 0)
+			return -1;
+		keep[i] = strcmp(res->rows[i][csv_table_col(res, "status")], "interrupted") != 0;
+		r->dropped += !keep[i];
+	}
+	long last = tcut ? last_stream(res, pl, keep) : -1;
+	if (last >= 0) {
+		keep[last] = 0;
+		r->dropped++;
+	}
+	return 0;
+}
+
+/* results.csv and timeline.csv without what runs again, and r->rows.
+ * timeline.csv is rewritten first: a kill between the two leaves rows
+ * that run again once more, never timeline rows of a row run twice. */
+static int read_results(struct resume *r, const char *dir, const struct plan *pl, char *err,
+			size_t errlen)
+{
+	struct csv_table res, tl = { .nrows = 0 };
+	char path[4096];
+	int cut = 0, tcut = 0, has_tl, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* killed before it was made: nothing done */
+	if (csv_table_load_opts(&res, path, CSV_DROP_UNFINISHED, &cut, err, errlen) < 0)
+		return -1;
+	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
+	has_tl = access(path, F_OK) == 0;
+	if (has_tl && csv_table_load_opts(&tl, path, CSV_DROP_UNFINISHED, &tcut, err, errlen) < 0) {
+		csv_table_release(&res);
+		return -1;
+	}
+	unsigned char *keep = calloc(res.nrows + 1, 1);
+	r->dropped = (size_t)cut;
+	if (!keep)
+		snprintf(err, errlen, "out of memory");
+	else if (choose(r, &res, pl, tcut, keep, err, errlen) == 0 &&
+		 collect(r, &res, keep, pl, err, errlen) == 0 &&
+		 (!has_tl || trim_timeline(r, dir, pl, &tl, tcut, err, errlen) == 0) &&
+		 (!r->dropped || rewrite(dir, "results.csv", &res, keep, err, errlen) == 0))
+		rc = 0;
+	free(keep);
+	csv_table_release(&res);
+	csv_table_release(&tl);
+	return rc;
+}
+
+int resume_open(struct resume *r, const char *dir, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (load_meta(&r->meta, dir, err, errlen) < 0)
+		return -1;
+	return finished(meta_value(&r->meta, "status"));
+}
+
+int resume_read(struct resume *r, const char *dir, const struct plan *pl, char *err,
+		size_t errlen)
+{
+	/* again, now that the folder is ours: the meta.csv of a run that was
+	 * still ending when resume_open read it, a matrix.yaml changed since */
+	csv_table_release(&r->meta);
+	if (load_meta(&r->meta, dir, err, errlen) < 0)
+		return -1;
+	if (finished(meta_value(&r->meta, "status")))
+		return 1;
+	if (check_same(&r->meta, dir, err, errlen) < 0)
+		return -1;
+	/* what resume_args rebuilt is what ran (a folder of a run no flags
+	 * describe, a confirmation's, is not) */
+	const char *cells = meta_value(&r->meta, "cells"), *reps = meta_value(&r->meta, "repetitions");
+	char ours[64], theirs[64];
+	snprintf(ours, sizeof(ours), "%zu cells x %u repetitions", pl->ncells, pl->repeat);
+	snprintf(theirs, sizeof(theirs), "%s cells x %s repetitions", cells ? cells : "?",
+		 reps ? reps : "?");
+	if (strcmp(ours, theirs)) {
+		snprintf(err, errlen, "meta.csv says the run had %s, its flags make %s: it cannot "
+			 "be resumed", theirs, ours);
+		return -1;
+	}
+	return read_results(r, dir, pl, err, errlen);
+}
+
+const struct resume_row *resume_find(const struct resume *r, size_t ci, unsigned rep)
+{
+	struct resume_row key = { .ci = ci, .rep = rep };
+
+	return r->nrows ? bsearch(&key, r->rows, r->nrows, sizeof(*r->rows), row_cmp) : NULL;
+}
+
+void resume_meta(const struct resume *r, struct meta *m)
+{
+	static const char *const kept[] = {
+		"matrix_file", "command_line", "set", "only", "start_utc", "matrix_hash",
+	};
+	const char *was = meta_value(&r->meta, "resumed_utc");
+	char now[32];
+
+	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+		const char *v = meta_value(&r->meta, kept[i]);
+		if (v)
+			meta_set(m, kept[i], "%s", v);
+	}
+	meta_utc_now(now, sizeof(now));
+	meta_set(m, "resumed_utc", "%s%s%s", was ? was : "", was && *was ? " " : "", now);
+}
+
+const char *resume_status(const struct resume *r)
+{
+	const char *s = meta_value(&r->meta, "status");
+
+	return s ? s : "";
+}
+
+void resume_release(struct resume *r)
+{
+	csv_table_release(&r->meta);
+	free(r->rows);
+	r->rows = NULL;
+	r->nrows = 0;
+}
