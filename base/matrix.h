@@ -185,6 +185,8 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
  * interval of the median is within 10% of the median */
 /* The largest matrix file read, in bytes (a matrix is a page or two). */
 #define MATRIX_MAX_FILE (1 << 20)
+/* The deepest nesting of lists and mappings read (the schema needs 5). */
+#define MATRIX_MAX_DEPTH 32
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10

@@ -439,11 +439,46 @@ void ml_matrix_init(struct matrix *m)
 	m->report.noisy_cv = MATRIX_DEFAULT_NOISY_CV;
 }
 
+/* A walk of the events before the document is built: libyaml's scanner
+ * takes time quadratic in the depth (100k levels: tens of seconds), so a
+ * collection deeper than MATRIX_MAX_DEPTH is refused at its start before
+ * the scanner goes further.  A syntax error is left to the load, which
+ * stops at the same place (no deeper than this walk went). */
+static int check_depth(struct loader *L)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	unsigned depth = 0;
+	int rc = 0, done = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return ml_error_at(L, 1, 1, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&p, &ev))
+			break;	/* the load stops there too, and says why */
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > MATRIX_MAX_DEPTH)
+				rc = ml_error_at(L, ev.start_mark.line + 1, ev.start_mark.column + 1,
+						 "nested more than %d levels deep (a matrix file needs "
+						 "5 at most)", MATRIX_MAX_DEPTH);
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
 static int parse_document(struct loader *L)
 {
 	yaml_parser_t p;
 	int rc;
 
+	if (check_depth(L))
+		return -1;
 	if (!yaml_parser_initialize(&p))
 		return ml_error_at(L, 1, 1, "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);
