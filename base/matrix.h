@@ -187,6 +187,11 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 #define MATRIX_MAX_FILE (1 << 20)
 /* The deepest nesting of lists and mappings read (the schema needs 5). */
 #define MATRIX_MAX_DEPTH 32
+/* A ready: or result: regex: repetitions nested at most this deep ("(x+)+"
+ * is 2; regcomp's time grows exponentially with it), and at most this many
+ * parts once regcomp has copied what each repetition applies to. */
+#define MATRIX_MAX_REGEX_NEST 2
+#define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10

@@ -59,21 +59,42 @@ int ml_failf(char *buf, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+/* src into dst with control characters written as \n, \t or \xNN: the
+ * message quotes the file's text, and an error is one line. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+
+	for (; *src && o + 1 < len; src++) {
+		unsigned char c = (unsigned char)*src;
+		int n = c == '\n' ? snprintf(dst + o, len - o, "\\n")
+			: c == '\t' ? snprintf(dst + o, len - o, "\\t")
+			: c < 0x20 || c == 0x7f ? snprintf(dst + o, len - o, "\\x%02x", c)
+			: snprintf(dst + o, len - o, "%c", c);
+		if (n < 0 || (size_t)n >= len - o)
+			break;
+		o += (size_t)n;
+	}
+	dst[o] = '\0';
+}
+
 __attribute__((format(printf, 4, 5)))
 int ml_error_at(struct loader *L, size_t line, size_t col,
 		    const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 	int n;
 
 	if (!L->err || !L->errlen)
 		return -1;
-	n = snprintf(L->err, L->errlen, "%s:%zu:%zu: ", L->path, line, col);
-	if (n >= 0 && (size_t)n < L->errlen) {
+	n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", L->path, line, col);
+	if (n >= 0 && (size_t)n < sizeof msg) {
 		va_start(ap, fmt);
-		vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+		vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	one_line(L->err, L->errlen, msg);
 	return -1;
 }
 
