@@ -190,6 +190,9 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 /* A ready: or result: regex: repetitions nested at most this deep ("(x+)+"
  * is 2; regcomp's time grows exponentially with it), and at most this many
  * parts once regcomp has copied what each repetition applies to. */
+/* The most entries of exclude:, programs: and report: ratios: (each is
+ * looked at for every cell). */
+#define MATRIX_MAX_ENTRIES 1000
 #define MATRIX_MAX_REGEX_NEST 2
 #define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7

@@ -154,27 +154,91 @@ int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 
 
 
+/* ---- duplicates in one pass ---- */
+
+int ml_seen_init(struct ml_seen *s, size_t n)
+{
+	size_t cap = 8;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	s->mask = cap - 1;
+	s->slot = calloc(cap, sizeof(*s->slot));
+	return s->slot ? 0 : -1;
+}
+
+void ml_seen_release(struct ml_seen *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+}
+
+size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
+		   int (*same)(const void *ctx, size_t earlier), const void *ctx)
+{
+	size_t i = (size_t)hash & s->mask;
+
+	for (; s->slot[i]; i = (i + 1) & s->mask)
+		if (same(ctx, s->slot[i] - 1))
+			return s->slot[i] - 1;
+	s->slot[i] = idx + 1;
+	return SIZE_MAX;
+}
+
+uint64_t ml_hash(const char *str, uint64_t num)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	if (str)
+		for (; *str; str++)
+			h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	else
+		for (int i = 0; i < 8; i++, num >>= 8)
+			h = (h ^ (num & 0xff)) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+struct same_key {
+	struct loader *L;
+	const yaml_node_t *map;
+	const char *key;
+};
+
+static int same_key(const void *ctx, size_t earlier)
+{
+	const struct same_key *c = ctx;
+
+	return !strcmp(scalar(pair_key(c->L, c->map, earlier)), c->key);
+}
+
 /* Every key a scalar, none twice. */
 int ml_check_keys(struct loader *L, const yaml_node_t *map)
 {
-	size_t n = npairs(map);
+	size_t n = npairs(map), dup = SIZE_MAX;
+	struct ml_seen seen;
 
-	for (size_t i = 0; i < n; i++) {
+	if (ml_seen_init(&seen, n))
+		return ml_oom(L, map);
+	for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
 		yaml_node_t *k = pair_key(L, map, i);
+		struct same_key c = { L, map, NULL };
 
-		if (k->type != YAML_SCALAR_NODE)
+		if (k->type != YAML_SCALAR_NODE) {
+			ml_seen_release(&seen);
 			return error_node(L, k, "expected a plain key, not a %s",
 					  k->type == YAML_MAPPING_NODE ?
 					  "mapping" : "list");
-		for (size_t j = 0; j < i; j++) {
-			yaml_node_t *o = pair_key(L, map, j);
+		}
+		c.key = scalar(k);
+		if ((dup = ml_seen_add(&seen, ml_hash(c.key, 0), i, same_key, &c)) != SIZE_MAX) {
+			yaml_node_t *o = pair_key(L, map, dup);
 
-			if (!strcmp(scalar(o), scalar(k)))
-				return error_node(L, k,
-					"duplicate key '%s' (first at line %zu)",
-					scalar(k), o->start_mark.line + 1);
+			ml_seen_release(&seen);
+			return error_node(L, k, "duplicate key '%s' (first at line %zu)",
+					  scalar(k), o->start_mark.line + 1);
 		}
 	}
+	ml_seen_release(&seen);
 	return 0;
 }
 

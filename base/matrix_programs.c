@@ -327,6 +327,9 @@ int ml_load_programs(struct loader *L, const yaml_node_t *val)
 {
 	if (val->type != YAML_MAPPING_NODE || !npairs(val))
 		return error_node(L, val, "programs: expected a mapping of NAME: {server: ..., client: ...}");
+	if (npairs(val) > MATRIX_MAX_ENTRIES)
+		return error_node(L, val, "programs: %zu programs, more than the %d a matrix may have",
+				  npairs(val), MATRIX_MAX_ENTRIES);
 	if (ml_check_keys(L, val))
 		return -1;
 	L->m->programs = calloc(npairs(val), sizeof(*L->m->programs));
