@@ -11,7 +11,9 @@ CC          ?= cc
 VERSION     := 0.1.0
 GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null; [ $$? -eq 1 ] && echo -dirty)
 
-DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace
+# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run
+DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
+               clang valgrind
 
 ifeq ($(SANITIZE),1)
 BUILD       := build/asan
@@ -44,7 +46,17 @@ TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
 
 FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
 
-.PHONY: all run test mutate bench-gate deps unit fixtures install clean FORCE
+# libFuzzer targets, tests/fuzz/fuzz_*.c, over the layers below reports/
+# (the loader and the wire parser need nothing above workers/).
+FUZZ_CC      ?= clang
+FUZZ_BUILD   := build/fuzz
+FUZZ_SECONDS ?= 120
+FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
+                -fno-omit-frame-pointer
+FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
+
+.PHONY: all run test mutate bench-gate deps unit fixtures fuzz fuzz-build install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -90,6 +102,22 @@ build/fixtures/fixture: tests/driver/fixture.c
 	$(CC) -std=c11 -O0 -g -Wall -Wextra -Werror -fsanitize=address,undefined \
 		-fno-sanitize-recover=undefined -fno-omit-frame-pointer -o $@ $< -lcmocka
 
+$(FUZZ_BUILD)/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(CFLAGS) $(FUZZ_FLAGS) -c -o $@ $<
+
+$(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
+	$(FUZZ_CC) -fsanitize=fuzzer,address,undefined -pthread -o $@ $^ $(LDLIBS)
+
+fuzz-build: $(FUZZ_BIN)
+
+# Each fuzz target for FUZZ_SECONDS (a few minutes in all), its corpus kept
+# in build/fuzz/corpus/ between runs and seeded from matrices/, tests/bad/
+# and tests/fuzz/seeds/; a crash fails with the input saved (tests/fuzz/run.sh).
+fuzz: deps
+	$(MAKE) fuzz-build
+	@for t in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
+
 # Installs the Debian packages the build and the tests need, when missing.
 deps:
 	@sh tests/deps.sh $(DEPS_DEB)
@@ -102,7 +130,7 @@ run: deps
 test: deps
 	$(MAKE) matrix unit
 	$(MAKE) SANITIZE=1 all unit
-	$(MAKE) fixtures
+	$(MAKE) fixtures fuzz-build
 	@bash tests/run.sh build/release build/asan
 
 # One-line mutations of the code, each on a copy of the tree, and whether

@@ -185,6 +185,16 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
  * interval of the median is within 10% of the median */
 /* The largest matrix file read, in bytes (a matrix is a page or two). */
 #define MATRIX_MAX_FILE (1 << 20)
+/* The deepest nesting of lists and mappings read (the schema needs 5). */
+#define MATRIX_MAX_DEPTH 32
+/* A ready: or result: regex: repetitions nested at most this deep ("(x+)+"
+ * is 2; regcomp's time grows exponentially with it), and at most this many
+ * parts once regcomp has copied what each repetition applies to. */
+/* The most entries of exclude:, programs: and report: ratios: (each is
+ * looked at for every cell). */
+#define MATRIX_MAX_ENTRIES 1000
+#define MATRIX_MAX_REGEX_NEST 2
+#define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10

@@ -23,12 +23,21 @@ static const struct {
 
 /* ---- matrix: ---- */
 
+static int same_value(const void *ctx, size_t earlier)
+{
+	const struct dimension *d = ctx;
+
+	return d->values[earlier].num == d->values[d->nvalues - 1].num;
+}
+
 /* One more value for d, kept in d->values (room for it is allocated);
- * key is NULL for an item of a list. */
+ * key is NULL for an item of a list; seen holds the values before it. */
 static int load_value(struct loader *L, struct dimension *d,
 		      const struct dimspec *spec, const yaml_node_t *key,
-		      const yaml_node_t *val)
+		      const yaml_node_t *val, struct ml_seen *seen)
 {
+	size_t dup;
+
 	struct mvalue v = { 0 };
 	char why[256];
 
@@ -48,14 +57,10 @@ static int load_value(struct loader *L, struct dimension *d,
 	if (spec->max && v.num > spec->max)
 		return error_node(L, val, "%s: '%s' is too large: at most %llu",
 				  d->key, v.text, (unsigned long long)spec->max);
-	for (size_t i = 0; i + 1 < d->nvalues; i++) {
-		const struct mvalue *o = &d->values[i];
-
-		if (o->num == v.num)
-			return error_node(L, val,
-				"%s: duplicate value '%s' (same as '%s' at line %d)",
-				d->key, v.text, o->text, o->pos.line);
-	}
+	dup = ml_seen_add(seen, ml_hash(NULL, v.num), d->nvalues - 1, same_value, d);
+	if (dup != SIZE_MAX)
+		return error_node(L, val, "%s: duplicate value '%s' (same as '%s' at line %d)",
+				  d->key, v.text, d->values[dup].text, d->values[dup].pos.line);
 	return 0;
 }
 
@@ -80,6 +85,8 @@ static int load_dimension(struct loader *L, const yaml_node_t *key,
 	const struct dimspec *spec = ml_find_dimspec(scalar(key));
 	struct dimension *d = &L->m->dims[L->m->ndims];
 	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
+	struct ml_seen seen = { 0 };
+	int rc = 0;
 
 	if (!spec)
 		return ml_unknown_dimension(L, key);
@@ -92,16 +99,19 @@ static int load_dimension(struct loader *L, const yaml_node_t *key,
 		return ml_oom(L, key);
 	d->kind = spec->kind;
 	d->pos = ml_node_pos(key);
-	if (val->type != YAML_SEQUENCE_NODE)
-		return load_value(L, d, spec, key, val);
-	d->is_list = 1;
-	if (!n)
-		return error_node(L, val, "%s: empty list; give at least one value",
-				  d->key);
-	for (size_t i = 0; i < n; i++)
-		if (load_value(L, d, spec, NULL, item(L, val, i)))
-			return -1;
-	return 0;
+	if (ml_seen_init(&seen, n))
+		return ml_oom(L, key);
+	if (val->type != YAML_SEQUENCE_NODE) {
+		rc = load_value(L, d, spec, key, val, &seen);
+	} else {
+		d->is_list = 1;
+		if (!n)
+			rc = error_node(L, val, "%s: empty list; give at least one value", d->key);
+		for (size_t i = 0; i < n && !rc; i++)
+			rc = load_value(L, d, spec, NULL, item(L, val, i), &seen);
+	}
+	ml_seen_release(&seen);
+	return rc;
 }
 
 int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val)
@@ -217,6 +227,9 @@ int ml_load_excludes(struct loader *L, const yaml_node_t *seq)
 	n = nitems(seq);
 	if (!n)
 		return 0;
+	if (n > MATRIX_MAX_ENTRIES)	/* each rule is tried on every cell */
+		return error_node(L, seq, "exclude: %zu rules, more than the %d a matrix may have",
+				  n, MATRIX_MAX_ENTRIES);
 	L->m->excludes = calloc(n, sizeof *L->m->excludes);
 	if (!L->m->excludes)
 		return ml_oom(L, seq);

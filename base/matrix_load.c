@@ -59,21 +59,42 @@ int ml_failf(char *buf, size_t len, const char *fmt, ...)
 	return -1;
 }
 
+/* src into dst with control characters written as \n, \t or \xNN: the
+ * message quotes the file's text, and an error is one line. */
+static void one_line(char *dst, size_t len, const char *src)
+{
+	size_t o = 0;
+
+	for (; *src && o + 1 < len; src++) {
+		unsigned char c = (unsigned char)*src;
+		int n = c == '\n' ? snprintf(dst + o, len - o, "\\n")
+			: c == '\t' ? snprintf(dst + o, len - o, "\\t")
+			: c < 0x20 || c == 0x7f ? snprintf(dst + o, len - o, "\\x%02x", c)
+			: snprintf(dst + o, len - o, "%c", c);
+		if (n < 0 || (size_t)n >= len - o)
+			break;
+		o += (size_t)n;
+	}
+	dst[o] = '\0';
+}
+
 __attribute__((format(printf, 4, 5)))
 int ml_error_at(struct loader *L, size_t line, size_t col,
 		    const char *fmt, ...)
 {
+	char msg[2048];
 	va_list ap;
 	int n;
 
 	if (!L->err || !L->errlen)
 		return -1;
-	n = snprintf(L->err, L->errlen, "%s:%zu:%zu: ", L->path, line, col);
-	if (n >= 0 && (size_t)n < L->errlen) {
+	n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", L->path, line, col);
+	if (n >= 0 && (size_t)n < sizeof msg) {
 		va_start(ap, fmt);
-		vsnprintf(L->err + n, L->errlen - (size_t)n, fmt, ap);
+		vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
 		va_end(ap);
 	}
+	one_line(L->err, L->errlen, msg);
 	return -1;
 }
 
@@ -133,27 +154,91 @@ int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 
 
 
+/* ---- duplicates in one pass ---- */
+
+int ml_seen_init(struct ml_seen *s, size_t n)
+{
+	size_t cap = 8;
+
+	while (cap < 2 * n)
+		cap *= 2;
+	s->mask = cap - 1;
+	s->slot = calloc(cap, sizeof(*s->slot));
+	return s->slot ? 0 : -1;
+}
+
+void ml_seen_release(struct ml_seen *s)
+{
+	free(s->slot);
+	s->slot = NULL;
+}
+
+size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
+		   int (*same)(const void *ctx, size_t earlier), const void *ctx)
+{
+	size_t i = (size_t)hash & s->mask;
+
+	for (; s->slot[i]; i = (i + 1) & s->mask)
+		if (same(ctx, s->slot[i] - 1))
+			return s->slot[i] - 1;
+	s->slot[i] = idx + 1;
+	return SIZE_MAX;
+}
+
+uint64_t ml_hash(const char *str, uint64_t num)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	if (str)
+		for (; *str; str++)
+			h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	else
+		for (int i = 0; i < 8; i++, num >>= 8)
+			h = (h ^ (num & 0xff)) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
+
+struct same_key {
+	struct loader *L;
+	const yaml_node_t *map;
+	const char *key;
+};
+
+static int same_key(const void *ctx, size_t earlier)
+{
+	const struct same_key *c = ctx;
+
+	return !strcmp(scalar(pair_key(c->L, c->map, earlier)), c->key);
+}
+
 /* Every key a scalar, none twice. */
 int ml_check_keys(struct loader *L, const yaml_node_t *map)
 {
-	size_t n = npairs(map);
+	size_t n = npairs(map), dup = SIZE_MAX;
+	struct ml_seen seen;
 
-	for (size_t i = 0; i < n; i++) {
+	if (ml_seen_init(&seen, n))
+		return ml_oom(L, map);
+	for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
 		yaml_node_t *k = pair_key(L, map, i);
+		struct same_key c = { L, map, NULL };
 
-		if (k->type != YAML_SCALAR_NODE)
+		if (k->type != YAML_SCALAR_NODE) {
+			ml_seen_release(&seen);
 			return error_node(L, k, "expected a plain key, not a %s",
 					  k->type == YAML_MAPPING_NODE ?
 					  "mapping" : "list");
-		for (size_t j = 0; j < i; j++) {
-			yaml_node_t *o = pair_key(L, map, j);
+		}
+		c.key = scalar(k);
+		if ((dup = ml_seen_add(&seen, ml_hash(c.key, 0), i, same_key, &c)) != SIZE_MAX) {
+			yaml_node_t *o = pair_key(L, map, dup);
 
-			if (!strcmp(scalar(o), scalar(k)))
-				return error_node(L, k,
-					"duplicate key '%s' (first at line %zu)",
-					scalar(k), o->start_mark.line + 1);
+			ml_seen_release(&seen);
+			return error_node(L, k, "duplicate key '%s' (first at line %zu)",
+					  scalar(k), o->start_mark.line + 1);
 		}
 	}
+	ml_seen_release(&seen);
 	return 0;
 }
 
@@ -439,11 +524,46 @@ void ml_matrix_init(struct matrix *m)
 	m->report.noisy_cv = MATRIX_DEFAULT_NOISY_CV;
 }
 
+/* A walk of the events before the document is built: libyaml's scanner
+ * takes time quadratic in the depth (100k levels: tens of seconds), so a
+ * collection deeper than MATRIX_MAX_DEPTH is refused at its start before
+ * the scanner goes further.  A syntax error is left to the load, which
+ * stops at the same place (no deeper than this walk went). */
+static int check_depth(struct loader *L)
+{
+	yaml_parser_t p;
+	yaml_event_t ev;
+	unsigned depth = 0;
+	int rc = 0, done = 0;
+
+	if (!yaml_parser_initialize(&p))
+		return ml_error_at(L, 1, 1, "out of memory");
+	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);
+	while (!done && !rc) {
+		if (!yaml_parser_parse(&p, &ev))
+			break;	/* the load stops there too, and says why */
+		if (ev.type == YAML_SEQUENCE_START_EVENT || ev.type == YAML_MAPPING_START_EVENT) {
+			if (++depth > MATRIX_MAX_DEPTH)
+				rc = ml_error_at(L, ev.start_mark.line + 1, ev.start_mark.column + 1,
+						 "nested more than %d levels deep (a matrix file needs "
+						 "5 at most)", MATRIX_MAX_DEPTH);
+		} else if (ev.type == YAML_SEQUENCE_END_EVENT || ev.type == YAML_MAPPING_END_EVENT) {
+			depth--;
+		}
+		done = ev.type == YAML_STREAM_END_EVENT;
+		yaml_event_delete(&ev);
+	}
+	yaml_parser_delete(&p);
+	return rc;
+}
+
 static int parse_document(struct loader *L)
 {
 	yaml_parser_t p;
 	int rc;
 
+	if (check_depth(L))
+		return -1;
 	if (!yaml_parser_initialize(&p))
 		return ml_error_at(L, 1, 1, "out of memory");
 	yaml_parser_set_input_string(&p, (const unsigned char *)L->buf, L->len);

@@ -62,6 +62,22 @@ int ml_unknown_name(const char *what, const char *word, const char *const *names
 int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 		   const char *what, const char *const *names, size_t n);
 
+/* ---- duplicates in one pass (matrix_load.c) ---- */
+
+/* The entries of a mapping or list seen so far, by hash: a duplicate
+ * among n entries is found in time linear in n (a 1 MiB file holds 100k). */
+struct ml_seen {
+	size_t *slot;		/* index + 1 of an entry; 0: empty */
+	size_t mask;
+};
+int ml_seen_init(struct ml_seen *s, size_t n);	/* room for n; -1: out of memory */
+void ml_seen_release(struct ml_seen *s);
+/* The index of an earlier entry that same(ctx, earlier) says equals entry
+ * idx (of hash), or SIZE_MAX after adding idx. */
+size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
+		   int (*same)(const void *ctx, size_t earlier), const void *ctx);
+uint64_t ml_hash(const char *str, uint64_t num);	/* FNV-1a of str (or of num if NULL) */
+
 /* ---- YAML checks (matrix_load.c) ---- */
 
 int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */

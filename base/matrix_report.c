@@ -238,6 +238,9 @@ int ml_load_report(struct loader *L, const yaml_node_t *val)
 		} else if (!strcmp(scalar(k), "ratios")) {
 			if (v->type != YAML_SEQUENCE_NODE || !nitems(v))
 				return error_node(L, at(k, v), "ratios: expected a non-empty list");
+			if (nitems(v) > MATRIX_MAX_ENTRIES)
+				return error_node(L, v, "ratios: %zu ratios, more than the %d a matrix "
+						  "may have", nitems(v), MATRIX_MAX_ENTRIES);
 			L->m->report.ratios = calloc(nitems(v), sizeof *L->m->report.ratios);
 			if (!L->m->report.ratios)
 				return ml_oom(L, v);

@@ -5,7 +5,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
+#include <unistd.h>
+
+#include "units.h"
 
 static const char *dim_keys(const struct matrix *m, size_t i)
 {
@@ -234,20 +238,152 @@ static int next_choice(const struct matrix *m, size_t *choice)
 	return 0;
 }
 
+/* ---- bounds: what a plan may ask of the runner and of this machine ---- */
+
+/* The cells of the product, before exclude and --only, counted before one
+ * is built: 0, or -1 with the count in err when over PLAN_MAX_CELLS. */
+static int check_cell_count(const struct matrix *m, char *err, size_t errlen)
+{
+	uint64_t n = 1;
+	int wrapped = 0;
+	size_t over = m->ndims, o = 0;
+	char lens[256] = "";
+
+	for (size_t d = 0; d < m->ndims; d++) {
+		wrapped |= __builtin_mul_overflow(n, (uint64_t)m->dims[d].nvalues, &n);
+		if (over == m->ndims && (wrapped || n > PLAN_MAX_CELLS))
+			over = d;
+		if (o < sizeof(lens))
+			o += (size_t)snprintf(lens + o, sizeof(lens) - o, "%s%zu", d ? " x " : "",
+					      m->dims[d].nvalues);
+	}
+	if (over == m->ndims)
+		return 0;
+	struct srcpos at = m->dims[over].pos;
+	snprintf(err, errlen, "%s:%d:%d: matrix: %s%llu cells (%s values), more than the %u a "
+		 "plan may have: use fewer values or split the matrix", m->path, at.line, at.col,
+		 wrapped ? "more than " : "", wrapped ? (unsigned long long)UINT64_MAX :
+		 (unsigned long long)n, lens, PLAN_MAX_CELLS);
+	return -1;
+}
+
+/* What the machine gives a plan, read once per plan_build. */
+struct plan_limits {
+	uint64_t mem;			/* bytes; 0: unknown, not checked */
+	const char *mem_what;		/* where mem comes from */
+	uint64_t nofile, nofile_max;	/* RLIMIT_NOFILE soft and hard; 0: unknown */
+};
+
+static void read_limits(struct plan_limits *lim)
+{
+	FILE *f = fopen("/proc/meminfo", "re");
+	char line[256];
+	unsigned long long kb;
+	struct rlimit rl;
+	long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+
+	memset(lim, 0, sizeof(*lim));
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1) {
+			lim->mem = kb * 1024;
+			lim->mem_what = "available (MemAvailable in /proc/meminfo)";
+		}
+	if (f)
+		fclose(f);
+	if (!lim->mem && pages > 0 && page > 0) {
+		lim->mem = (uint64_t)pages * (uint64_t)page;
+		lim->mem_what = "of physical memory (sysconf)";
+	}
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0 && rl.rlim_cur != RLIM_INFINITY) {
+		lim->nofile = rl.rlim_cur;
+		lim->nofile_max = rl.rlim_max;
+	}
+}
+
+static uint64_t sat_add(uint64_t a, uint64_t b)
+{
+	return __builtin_add_overflow(a, b, &a) ? UINT64_MAX : a;
+}
+
+static uint64_t sat_mul(uint64_t a, uint64_t b)
+{
+	return __builtin_mul_overflow(a, b, &a) ? UINT64_MAX : a;
+}
+
+/* The message buffers a cell's own workers allocate (workers/server.c,
+ * client.c), per connection: the server's receive and reply buffers (a
+ * stream receiver reads into at least 64 KiB), the client's request, its
+ * copy of the expected pattern and its reply buffer, and the requests and
+ * replies in flight, which a transport may hold copies of (zmq does).  A
+ * program's own buffers are not known and not counted. */
+uint64_t plan_cell_memory(const struct cell_params *p)
+{
+	uint64_t size = p->size, resp = p->pattern == PAT_ECHO ? p->size : p->response_size;
+	uint64_t conn = 0;
+
+	if (p->pattern == PAT_STREAM) {
+		conn = p->server_prog ? 0 : size > 65536 ? size : 65536;
+		conn = sat_add(conn, p->client_prog ? 0 : sat_mul(2, size));
+	} else {
+		conn = p->server_prog ? 0 : sat_add(size, resp);
+		conn = sat_add(conn, p->client_prog ? 0 : sat_add(sat_mul(2, size), resp));
+		if (!p->server_prog && !p->client_prog)
+			conn = sat_add(conn, sat_mul(p->inflight, sat_add(size, resp)));
+	}
+	return sat_mul(conn, p->concurrency);
+}
+
+/* The descriptors the runner holds while a cell runs (runner/cell.c,
+ * spawn.c): a report pipe and a pidfd per worker, and PLAN_FD_RESERVE for
+ * itself (standard streams, the run's files, the start pipe and the ten
+ * a start makes for a moment). */
+uint64_t plan_cell_fds(const struct cell_params *p)
+{
+	return PLAN_FD_RESERVE + 2 * ((uint64_t)p->concurrency + 1);
+}
+
+static int check_resources(const struct matrix *m, const size_t *choice,
+			   const struct cell_params *p, const struct plan_limits *lim,
+			   char *err, size_t errlen)
+{
+	uint64_t mem = plan_cell_memory(p), fds = plan_cell_fds(p);
+	char a[32], b[32], c[32];
+
+	if (lim->mem && mem > lim->mem)
+		CELL_ERR("size", "size %s with concurrency %u: the workers' message buffers "
+			 "need %s, more than the %s %s; use a smaller size or fewer clients",
+			 units_format_size(p->size, a, sizeof(a)), p->concurrency,
+			 mem == UINT64_MAX ? "more than 16EiB" : units_format_size(mem, b, sizeof(b)),
+			 units_format_size(lim->mem, c, sizeof(c)), lim->mem_what);
+	if (lim->nofile && fds > lim->nofile)
+		CELL_ERR("concurrency", "concurrency %u: the runner needs %llu open files for "
+			 "this cell (a report pipe and a pidfd for each of its %u workers, %d for "
+			 "itself), over this process's limit of %llu open files (ulimit -n; the hard "
+			 "limit is %llu); run it under `ulimit -n %llu` or more, or with fewer clients", p->concurrency,
+			 (unsigned long long)fds, p->concurrency + 1, PLAN_FD_RESERVE,
+			 (unsigned long long)lim->nofile, (unsigned long long)lim->nofile_max,
+			 (unsigned long long)fds);
+	return 0;
+}
+
 int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
 	       size_t nonly, char *err, size_t errlen)
 {
 	size_t *choice = calloc(m->ndims + 1, sizeof(*choice));
 	unsigned number = 0;
+	struct plan_limits lim;
 	int rc = -1;
 
 	memset(pl, 0, sizeof(*pl));
 	pl->m = m;
 	pl->repeat = m->repeat;
+	read_limits(&lim);
 	if (!choice) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (check_cell_count(m, err, errlen) < 0)
+		goto out;
 	do {
 		struct cell_params p;
 		number++;
@@ -258,13 +394,18 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			goto out;
 		if (!selected(choice, m, only, nonly))
 			continue;
-		struct cell *cells = realloc(pl->cells, (pl->ncells + 1) * sizeof(*cells));
-		if (!cells) {
-			snprintf(err, errlen, "out of memory");
+		if (check_resources(m, choice, &p, &lim, err, errlen) < 0)
 			goto out;
+		if (!(pl->ncells & (pl->ncells - 1))) {	/* 0, 1, 2, 4...: room for twice as many */
+			struct cell *cells = realloc(pl->cells, (pl->ncells ? 2 * pl->ncells : 1) *
+						     sizeof(*cells));
+			if (!cells) {
+				snprintf(err, errlen, "out of memory");
+				goto out;
+			}
+			pl->cells = cells;
 		}
-		pl->cells = cells;
-		struct cell *c = &cells[pl->ncells];
+		struct cell *c = &pl->cells[pl->ncells];
 		c->number = number;
 		c->p = p;
 		c->choice = malloc((m->ndims + 1) * sizeof(*c->choice));

@@ -14,7 +14,10 @@
  *
  * plan_build() also checks every cell against what its transport can do
  * and reports the first impossible one as FILE:LINE:COL of the value at
- * fault; nothing is ever clamped.
+ * fault; nothing is ever clamped.  It refuses a product of more than
+ * PLAN_MAX_CELLS cells before building any, and a selected cell whose
+ * buffers exceed the machine's memory or whose workers need more open
+ * files than the runner may have.
  */
 #ifndef MATRIX_PLAN_H
 #define MATRIX_PLAN_H
@@ -32,6 +35,13 @@
 #define PLAN_DEFAULT_LOSS_TIMEOUT_NS 100000000ull
 #define PLAN_MAX_INTERVALS (1u << 20)	/* timeline rows per stream repetition */
 #define PLAN_MAX_TIMEOUT_NS (86400ull * 1000000000ull)
+/* The most cells a plan may have: the product of the dimensions' lengths,
+ * counted before exclude and --only, and before any cell is built. */
+#define PLAN_MAX_CELLS 100000u
+/* Descriptors the runner keeps for itself on top of two per worker: 16
+ * were seen at most (a run under ulimit -n 64 ran 23 clients, not 24), and
+ * some room for what a run may open later. */
+#define PLAN_FD_RESERVE 24
 
 struct cell_params {
 	enum pattern pattern;
@@ -86,6 +96,14 @@ void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, siz
 /* Client id's share of the cell's count (id 1..concurrency): the count is
  * split exactly, the first count % concurrency clients take one more. */
 uint64_t plan_client_share(const struct cell_params *p, unsigned id);
+
+/* Bytes of message buffers a cell's workers allocate, all connections
+ * together (UINT64_MAX when it does not fit); plan_build() refuses a cell
+ * that needs more than the machine's available memory. */
+uint64_t plan_cell_memory(const struct cell_params *p);
+/* Open files the runner needs while the cell runs; plan_build() refuses
+ * a cell that needs more than RLIMIT_NOFILE. */
+uint64_t plan_cell_fds(const struct cell_params *p);
 
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);
