@@ -47,7 +47,6 @@ struct zconn {
 	void *sock;
 	void *ack;		/* client, stream: its REQ to the server's ROUTER */
 	int router;		/* replies go to `peer_id` */
-	int rep;		/* must answer every request, the end too */
 	int stream;
 	int client;		/* its sockets and the context are its own */
 	unsigned ends_expected, ends_seen;
@@ -175,8 +174,9 @@ static int watch_disconnects(void *sock, unsigned n, char *err, size_t errlen)
 	clients = n;
 	if (zmq_socket_monitor(sock, ep, ZMQ_EVENT_DISCONNECTED) < 0 ||
 	    !(monitor = zmq_socket(ctx, ZMQ_PAIR)) || zmq_connect(monitor, ep) < 0) {
+		zerr(err, errlen, "monitor", ep);
 		close_socket(&monitor, 0);
-		return zerr(err, errlen, "monitor", ep);
+		return -1;
 	}
 	return 0;
 }
@@ -194,7 +194,10 @@ static void wait_disconnects(void)
 			return;
 		while (more_frames(monitor) && recv_frame(monitor, where, sizeof(where)) >= 0)
 			;
-		if (n >= 2 && (ev[0] | ev[1] << 8) == ZMQ_EVENT_DISCONNECTED)
+		uint16_t event = 0;	/* the first frame: the event (16 bits), a value (32) */
+		if (n >= 2)
+			memcpy(&event, ev, sizeof(event));
+		if (event == ZMQ_EVENT_DISCONNECTED)
 			seen++;
 	}
 }
@@ -253,7 +256,6 @@ static int zmq_accept_(int lfd, const struct transport_opts *o, struct conn *c, 
 	if (accepted++ == 0) {
 		z->sock = server_sock;
 		z->router = server_type(o) == ZMQ_ROUTER;
-		z->rep = server_type(o) == ZMQ_REP;
 		z->stream = o->pattern == PAT_STREAM;
 		z->ends_expected = o->connections;
 		c->streams = o->connections;
@@ -350,7 +352,7 @@ static int stream_acks(struct zconn *z)
 		errno = ENOMEM;
 		goto out;
 	}
-	for (i = 0; i < z->ends_expected; i++) {	/* [id]["" of REQ][sent=N] */
+	for (i = 0; i < z->ends_expected; i++) {	/* [id]["" of REQ][N] */
 		if ((n = recv_frame(ack_sock, ids[i], sizeof(ids[i]))) < 0)
 			goto out;
 		idlen[i] = (size_t)n;
@@ -520,16 +522,19 @@ static void zmq_close_(struct conn *c)
 }
 
 /* After a normal end the server's last answers are on their way: it
- * waits for its clients to leave, and its sockets keep their linger. */
+ * waits for its clients to leave, and its sockets keep their linger.
+ * After a failure nothing it holds matters. */
 static void zmq_unlisten_(int lfd, const char *addr)
 {
+	int linger = ended ? LINGER_MS : 0;
+
 	(void)addr;
 	close(lfd);
 	if (ended && monitor)
 		wait_disconnects();
 	close_socket(&monitor, 0);
-	close_socket(&server_sock, LINGER_MS);
-	close_socket(&ack_sock, LINGER_MS);
+	close_socket(&server_sock, linger);
+	close_socket(&ack_sock, linger);
 	if (ctx) {
 		zmq_ctx_term(ctx);
 		ctx = NULL;
