@@ -14,7 +14,8 @@
  *   t->close(&conn); t->unlisten(lfd, addr_out)   unlisten also removes any
  *                                                 file the listen created
  * Client side:
- *   t->connect(&opts, addr, &conn, ...); send/recv; t->close(&conn)
+ *   t->connect(&opts, addr, &conn, ...); send/recv;
+ *   t->finish(&conn, ...) when there is one; t->close(&conn)
  *
  * All descriptors are created close-on-exec.  send() transfers exactly one
  * message of len bytes (looping over partial writes); recv() fills exactly
@@ -75,8 +76,6 @@ struct transport {
 					 * recv gives up after a timeout (EAGAIN):
 					 * set_recv_timeout is required */
 	unsigned max_inflight;		/* 0: any */
-	int quiet_ends;			/* recv may fail with EAGAIN (a receive timeout):
-					 * a long silence after the start ends a stream */
 	const char *options;		/* matrix keys it reads, for `matrix transports` */
 	/* The plain socket a process reaches this transport's server with:
 	 * family AF_INET, AF_INET6 or AF_UNIX and type SOCK_STREAM,
@@ -103,6 +102,13 @@ struct transport {
 	 * opts.recv_timeout_ns; a client cuts it for one wait and sets it
 	 * back.  0, or -1 with errno. */
 	int (*set_recv_timeout)(struct conn *c, uint64_t ns);
+	/* Client, optional (NULL: closing is the end): ends the client's
+	 * messages and waits until the server has confirmed that it got
+	 * them, so that close() drops nothing still queued.  Every wait is
+	 * bounded by timeout_ns in all.  0, or -1 with a message in err (no
+	 * confirmation in time, or the server got fewer messages than were
+	 * sent). */
+	int (*finish)(struct conn *c, uint64_t timeout_ns, char *err, size_t errlen);
 	void (*info)(struct conn *c, struct conn_info *ci);
 	void (*close)(struct conn *c);
 	void (*unlisten)(int lfd, const char *addr);

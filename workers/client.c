@@ -448,7 +448,7 @@ int client_run(const struct wopts *o)
 {
 	struct client cl = { .o = o, .c = { .fd = -1, .wfd = -1 } };
 	struct worker_result r;
-	uint64_t cpu0, sent = 0;
+	uint64_t cpu0, sent = 0, deadline = clock_now_ns() + o->timeout_ns;
 	int rc = 0, connected = 0;
 
 	worker_result_init(&r);
@@ -476,6 +476,14 @@ int client_run(const struct wopts *o)
 	r.cpu_ns = clock_cpu_ns() - cpu0;
 	struct conn_info ci;
 	o->t->info(&cl.c, &ci);
+	/* zmq: the server confirms the end before anything is closed; by the
+	 * worker's timeout, before its alarm */
+	uint64_t now = clock_now_ns();
+	if (o->t->finish && o->t->finish(&cl.c, now < deadline ? deadline - now : 1, cl.err,
+					 sizeof(cl.err)) < 0) {
+		cl.stage = "ack";
+		goto failed;
+	}
 	o->t->close(&cl.c);
 	connected = 0;
 

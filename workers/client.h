@@ -7,7 +7,9 @@
  * runs the timed window: o->count messages, or for o->duration_ns.
  * pingpong and echo time every round trip into a histogram (serially, or
  * with o->inflight requests outstanding); stream writes back to back and
- * closes.  It writes one result record (or a readable line by hand); an
+ * closes.  A transport with finish() (zmq) confirms the end first: its
+ * failure, or no confirmation by o->timeout_ns, fails the client (stage
+ * `ack`).  It writes one result record (or a readable line by hand); an
  * echo reply that differs from its request fails the run.
  *
  * Everything it opens it closes; the report and control descriptors stay

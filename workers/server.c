@@ -99,14 +99,14 @@ static void serve_pingpong(struct conn_job *j)
 		int rc = t->recv(&j->c, in, req);
 		if (rc == 1)
 			break;
-		if (rc < 0 && errno == EAGAIN && (t->lossy || t->quiet_ends)) {
+		if (rc < 0 && errno == EAGAIN && t->lossy) {
 			if (lossy_quiet(j->srv, last_rx))
 				break;	/* its end marker was lost */
 			continue;
 		}
 		if (rc < 0 && errno == ECONNREFUSED && t->lossy)
 			break;	/* a datagram peer that is gone: a reply of ours bounced */
-		if (t->lossy || t->quiet_ends)
+		if (t->lossy)
 			last_rx = clock_now_ns();
 		if (rc < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
@@ -141,7 +141,6 @@ static void serve_stream(struct conn_job *j)
 	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
 	unsigned char *buf = malloc(cap);
 	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
-	uint64_t last_rx = clock_now_ns();
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
@@ -152,13 +151,6 @@ static void serve_stream(struct conn_job *j)
 		ssize_t n = o->t->recv_some(&j->c, buf, cap);
 		if (n == 0)
 			break;
-		if (n < 0 && errno == EAGAIN && o->t->quiet_ends) {
-			if (lossy_quiet(s, last_rx))
-				break;	/* the senders are long gone: what is missing is lost */
-			continue;
-		}
-		if (o->t->quiet_ends)
-			last_rx = clock_now_ns();
 		if (n < 0) {
 			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
 				 strerror(errno));
