@@ -334,12 +334,14 @@ uint64_t plan_cell_memory(const struct cell_params *p)
 }
 
 /* The descriptors the runner holds while a cell runs (runner/cell.c,
- * spawn.c): a report pipe and a pidfd per worker, and PLAN_FD_RESERVE for
- * itself (standard streams, the run's files, the start pipe and the ten
- * a start makes for a moment). */
+ * spawn.c): a report pipe and a pidfd per worker (a program: its output
+ * pipe, a pidfd and its log file while it writes one: three), and
+ * PLAN_FD_RESERVE for itself (standard streams, the run's files, the
+ * start pipe and the ten a start makes for a moment). */
 uint64_t plan_cell_fds(const struct cell_params *p)
 {
-	return PLAN_FD_RESERVE + 2 * ((uint64_t)p->concurrency + 1);
+	return PLAN_FD_RESERVE + (p->server_prog ? 3u : 2u) +
+	       (p->client_prog ? 3u : 2u) * (uint64_t)p->concurrency;
 }
 
 static int check_resources(const struct matrix *m, const size_t *choice,
@@ -357,10 +359,12 @@ static int check_resources(const struct matrix *m, const size_t *choice,
 			 units_format_size(lim->mem, c, sizeof(c)), lim->mem_what);
 	if (lim->nofile && fds > lim->nofile)
 		CELL_ERR("concurrency", "concurrency %u: the runner needs %llu open files for "
-			 "this cell (a report pipe and a pidfd for each of its %u workers, %d for "
+			 "this cell (%s for each of its %u workers, %d for "
 			 "itself), over this process's limit of %llu open files (ulimit -n; the hard "
 			 "limit is %llu); run it under `ulimit -n %llu` or more, or with fewer clients", p->concurrency,
-			 (unsigned long long)fds, p->concurrency + 1, PLAN_FD_RESERVE,
+			 (unsigned long long)fds, p->server_prog || p->client_prog ?
+			 "a pidfd and a report pipe, or for a program an output pipe and its log," :
+			 "a report pipe and a pidfd", p->concurrency + 1, PLAN_FD_RESERVE,
 			 (unsigned long long)lim->nofile, (unsigned long long)lim->nofile_max,
 			 (unsigned long long)fds);
 	return 0;

@@ -111,7 +111,7 @@ Y
 t_full_disk_at_start_names_meta() {
 	need_tmpfs
 	mat_two
-	tmpfs_run 4k '' "$MATRIX_BIN" run two.yaml -o mnt/d -q
+	tmpfs_run 8k '' "$MATRIX_BIN" run two.yaml -o mnt/d -q
 	expect_rc 2
 	expect_err "mnt/d/meta.csv: No space left on device"
 	[ ! -e snap/d/meta.csv ] || die "meta.csv left: $(wc -c <snap/d/meta.csv) bytes"
@@ -226,7 +226,7 @@ matrix:
   duration: 50ms
   interval: 5ms
 Y
-	tmpfs_run 16k '' "$MATRIX_BIN" run st.yaml -o mnt/d -q
+	tmpfs_run 20k '' "$MATRIX_BIN" run st.yaml -o mnt/d -q
 	expect_rc 1
 	expect_err "No space left on device: the run stops here"
 	local rows
