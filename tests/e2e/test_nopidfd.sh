@@ -25,6 +25,7 @@ t_no_pidfd_fallback_reports_every_outcome() {
 name: nopidfd
 repeat: 2
 warmup: 5
+timeout: 3s     # a lost exit: a timeout, soon
 matrix:
   transport: [unix, tcp]
   pattern: [pingpong, stream]
@@ -39,6 +40,7 @@ Y
 name: nopidfd_program
 repeat: 2
 warmup: 5
+timeout: 3s
 programs:
   ours:
     server: [$MATRIX_BIN, worker, server, -t, tcp, -p, echo, -s, "{size}", -w, "5", -b, "127.0.0.1:{port}", -c, "1"]
