@@ -450,9 +450,12 @@ static int wait_workers(struct run *r, uint64_t deadline)
 		return 0;
 	if (poll(pfd, n, poll_ms(r, now, deadline)) < 0 && errno != EINTR)
 		fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
-	/* exits first, so a crash is seen before the errors it causes in peers */
+	/* exits first, so a crash is seen before the errors it causes in peers;
+	 * without pidfds any exit means every worker is looked at (spawn.h) */
+	int exited = spawn_exits_pending();
 	for (nfds_t i = 0; i < n; i++)
-		if (pfd[i].fd == owner[i]->ch.pidfd && pfd[i].revents && spawn_reap(&owner[i]->ch))
+		if (pfd[i].fd == owner[i]->ch.pidfd && (pfd[i].revents || exited) &&
+		    spawn_reap(&owner[i]->ch))
 			on_exit_status(r, owner[i]);
 	for (nfds_t i = 0; i < n; i++)
 		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)

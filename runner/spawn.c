@@ -35,6 +35,61 @@ static void list_remove(pid_t pid)
 			live[i] = 0;
 }
 
+/* Without pidfd_open (spawn.h): SIGCHLD writes a byte to this pipe
+ * (non-blocking, close-on-exec), and each child's pidfd is a copy of its
+ * read end.  Made, with the handler, the first time it is needed. */
+static int chld_pipe[2] = { -1, -1 };
+
+static void on_sigchld(int sig)
+{
+	int e = errno;
+	ssize_t n = write(chld_pipe[1], &sig, 1);	/* full: readable anyway */
+
+	(void)n;
+	errno = e;
+}
+
+/* A child's stand-in pidfd: a copy of the SIGCHLD pipe's read end, or -1
+ * with errno. */
+static int chld_fd(void)
+{
+	struct sigaction sa = { .sa_handler = on_sigchld, .sa_flags = SA_RESTART | SA_NOCLDSTOP };
+
+	if (chld_pipe[0] < 0) {
+		if (pipe2(chld_pipe, O_CLOEXEC | O_NONBLOCK) < 0)
+			return -1;
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGCHLD, &sa, NULL);
+	}
+	on_sigchld(SIGCHLD);	/* this child may have ended before the handler was in */
+	return fcntl(chld_pipe[0], F_DUPFD_CLOEXEC, 3);
+}
+
+/* The child's pidfd; without pidfd_open (ENOSYS: valgrind 3.19, Linux
+ * before 5.3; or MATRIX_NO_PIDFD set to anything but 0) the stand-in. */
+static int child_pidfd(pid_t pid)
+{
+	static int no_pidfd = -1;	/* asked once: valgrind warns at each call */
+	const char *env = getenv("MATRIX_NO_PIDFD");
+	int fd = -1;
+
+	if (no_pidfd < 0)
+		no_pidfd = env && *env && strcmp(env, "0");
+	if (!no_pidfd && (fd = pidfd_open(pid, 0)) < 0 && errno == ENOSYS)
+		no_pidfd = 1;
+	return no_pidfd ? chld_fd() : fd;
+}
+
+int spawn_exits_pending(void)
+{
+	char buf[64];
+	int any = 0;
+
+	while (chld_pipe[0] >= 0 && read(chld_pipe[0], buf, sizeof(buf)) > 0)
+		any = 1;
+	return any;
+}
+
 /* The guard (spawn.h): a child of the runner in a session of its own,
  * reading group records from guard_fd's pipe until the runner is gone. */
 static int guard_fd = -1;
@@ -57,14 +112,14 @@ static void guard_note(pid_t pgid)
 static void guard_run(int rd, const char *sockdir)
 {
 	static pid_t groups[MAX_CHILDREN];
-	struct sigaction ign = { .sa_handler = SIG_IGN };
+	struct sigaction ign = { .sa_handler = SIG_IGN }, dfl = { .sa_handler = SIG_DFL };
 	int32_t rec[256];
 	ssize_t n;
 
 	setsid();	/* out of the runner's group: `kill -9 -PGID` spares it */
 	for (int sig = 1; sig < NSIG; sig++)
-		if (sig != SIGKILL && sig != SIGSTOP && sig != SIGCHLD)
-			sigaction(sig, &ign, NULL);
+		if (sig != SIGKILL && sig != SIGSTOP)
+			sigaction(sig, sig == SIGCHLD ? &dfl : &ign, NULL);
 	int devnull = open("/dev/null", O_RDWR);
 	for (int fd = 0; fd < 3 && devnull >= 0; fd++)
 		dup2(devnull, fd);
@@ -305,7 +360,7 @@ static int child_execed(struct child *ch, struct child_fds *f, const char *path,
 		ch->pid = -1;
 		return -1;
 	}
-	ch->pidfd = pidfd_open(pid, 0);
+	ch->pidfd = child_pidfd(pid);
 	if (ch->pidfd < 0) {
 		snprintf(err, errlen, "pidfd_open: %s", strerror(errno));
 		kill(pid, SIGKILL);

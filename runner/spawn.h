@@ -13,6 +13,16 @@
  * spawn_start() returns -1 with "exec PATH: reason" instead of a child that
  * exits 127.
  *
+ * Waiting: each child's pidfd turns readable when it has exited; poll the
+ * pidfds, then spawn_reap() those that turned readable.  Without
+ * pidfd_open (ENOSYS: Linux before 5.3, valgrind 3.19) every pidfd is a
+ * copy of one pipe's read end that a SIGCHLD handler (SA_RESTART) writes
+ * to: after each poll, when spawn_exits_pending() says a child ended,
+ * spawn_reap() every child, not only those whose pidfd turned readable.
+ * spawn_reap() waits for its own pid only, never -1: the guard and any
+ * other child of the runner are left to whoever owns them.
+ * MATRIX_NO_PIDFD=1 in the environment forces that fallback (a test hook).
+ *
  * Every started child is on one list until reaped; spawn_kill_all() sends
  * SIGKILL to all of them and reaps them (for an interrupted run).
  *
@@ -56,7 +66,8 @@ void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...);
 
 struct child {
 	pid_t pid;
-	int pidfd;		/* readable when the child has exited */
+	int pidfd;		/* readable when the child has exited (or, without
+				 * pidfds, when some child may have) */
 	int report_fd;		/* read end of its report pipe; -1 at EOF */
 	int reaped;
 	int status;		/* wait status, valid once reaped */
@@ -78,6 +89,10 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 
 /* wait4(WNOHANG): 1 when reaped now or before, 0 when still running. */
 int spawn_reap(struct child *ch);
+
+/* Without pidfds: empties the SIGCHLD pipe, and 1 when a child ended
+ * since the last call (then spawn_reap every child).  0 with pidfds. */
+int spawn_exits_pending(void);
 
 /* Sends sig unless reaped; remembers that we did. */
 void spawn_signal(struct child *ch, int sig);
