@@ -196,6 +196,7 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 #define MATRIX_MAX_REGEX_NEST 2
 #define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7
+#define MATRIX_MAX_REPEAT 100000	/* repeat: N, repeat: {max}, --repeat */
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10
 #define MATRIX_DEFAULT_WARMUP 100

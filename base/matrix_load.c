@@ -343,8 +343,9 @@ static int load_repeat_auto(struct loader *L, yaml_node_t *val)
 		} else if (!strcmp(scalar(k), "min") || !strcmp(scalar(k), "max")) {
 			if (top_num(L, k, v, VK_COUNT, &n))
 				return -1;
-			if (!n || n > 100000)
-				return error_node(L, v, "repeat: %s: between 1 and 100000", scalar(k));
+			if (!n || n > MATRIX_MAX_REPEAT)
+				return error_node(L, v, "repeat: %s: between 1 and %d", scalar(k),
+						  MATRIX_MAX_REPEAT);
 			*(!strcmp(scalar(k), "min") ? &m->repeat_min : &m->repeat) = (unsigned)n;
 		} else {
 			ml_unknown_name("key", scalar(k), keys, 3, why, sizeof why);
@@ -370,8 +371,8 @@ static int load_repeat(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 	}
 	if (top_num(L, key, val, VK_COUNT, &n))
 		return -1;
-	if (n > UINT_MAX)
-		return error_node(L, val, "repeat: at most %u", UINT_MAX);
+	if (n > MATRIX_MAX_REPEAT)
+		return error_node(L, val, "repeat: at most %d", MATRIX_MAX_REPEAT);
 	L->m->repeat = (unsigned)n;
 	L->m->repeat_pos = ml_node_pos(val);
 	return 0;

@@ -469,7 +469,8 @@ static int wait_workers(struct run *r, uint64_t deadline)
  * starts them as it is read); the start signal once every client is. */
 static void start_when_ready(struct run *r)
 {
-	/* a program server is ready when its port accepts or its output says so */
+	/* a program server is ready when its socket listens (seen in /proc/net,
+	 * without a connection) or its output says so */
 	if (r->p->server_prog && !r->clients_started && !r->fail_rank && r->slots[0].started &&
 	    !r->slots[0].ch.reaped && program_server_ready(r->p, &r->addr,
 							outlog_match(&r->slots[0].out, 0) != NULL))

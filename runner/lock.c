@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 /* The whole file, for F_OFD_SETLK and F_OFD_GETLK. */
@@ -38,7 +39,36 @@ static void held_message(pid_t pid, char *err, size_t errlen)
 		snprintf(err, errlen, "in use by a running matrix (its pid not yet written)");
 }
 
+/* Is the file open on fd still the one at path?  A holder that failed
+ * unlinks the file it made before it lets go of the lock, so a lock won
+ * on a file that is no longer there holds nothing. */
+static int still_there(int fd, const char *path)
+{
+	struct stat a, b;
+
+	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	       a.st_ino == b.st_ino;
+}
+
+static int take_once(struct run_lock *l, const char *dir, pid_t *holder, char *err,
+		     size_t errlen);
+
 int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, size_t errlen)
+{
+	for (int tries = 0; tries < 10; tries++) {
+		if (take_once(l, dir, holder, err, errlen) < 0)
+			return -1;
+		if (still_there(l->fd, l->path))
+			return 0;
+		close(l->fd);	/* won on an unlinked file: take the new one */
+		l->fd = -1;
+	}
+	snprintf(err, errlen, "%s: the lock file keeps being replaced", l->path);
+	return -1;
+}
+
+static int take_once(struct run_lock *l, const char *dir, pid_t *holder, char *err,
+		     size_t errlen)
 {
 	struct flock fl = whole(F_WRLCK);
 

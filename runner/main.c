@@ -169,7 +169,7 @@ static int run_option(int ch, const char *arg, struct common *c)
 		c->outdir = arg;
 		return 1;
 	case 'U':
-		c->resume = arg;
+		c->resume = resume_folder(arg);
 		return 1;
 	case 'q':
 		c->quiet = c->ca.quiet = 1;
@@ -230,8 +230,9 @@ static int parse_common(int argc, char **argv, struct common *c, int is_run, con
 				fprintf(stderr, "matrix: --repeat %s: %s\n", optarg, why);
 				return -1;
 			}
-			if (!v || v > 100000) {
-				fprintf(stderr, "matrix: --repeat %s: must be between 1 and 100000\n", optarg);
+			if (!v || v > MATRIX_MAX_REPEAT) {
+				fprintf(stderr, "matrix: --repeat %s: must be between 1 and %d\n", optarg,
+					MATRIX_MAX_REPEAT);
 				return -1;
 			}
 			c->repeat = (unsigned)v;

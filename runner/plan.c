@@ -427,6 +427,13 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			snprintf(err, errlen, "%s: every cell is excluded", m->path);
 		goto out;
 	}
+	if ((uint64_t)pl->ncells * pl->repeat > PLAN_MAX_RUNS) {
+		snprintf(err, errlen, "%s: %zu cells x %u repetitions = %llu cell repetitions, more "
+			 "than the %u a run may have: use fewer cells or repetitions", m->path,
+			 pl->ncells, pl->repeat, (unsigned long long)pl->ncells * pl->repeat,
+			 PLAN_MAX_RUNS);
+		goto out;
+	}
 	rc = 0;
 out:
 	free(choice);

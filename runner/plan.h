@@ -38,6 +38,8 @@
 /* The most cells a plan may have: the product of the dimensions' lengths,
  * counted before exclude and --only, and before any cell is built. */
 #define PLAN_MAX_CELLS 100000u
+/* cells x repetitions of a run: what its progress and order can count */
+#define PLAN_MAX_RUNS 10000000u
 /* Descriptors the runner keeps for itself on top of two per worker: 16
  * were seen at most (a run under ulimit -n 64 ran 23 clients, not 24), and
  * some room for what a run may open later. */

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 int resume_hash_file(const char *path, char *out, size_t len)
@@ -140,6 +141,25 @@ static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *
 	if (bad)
 		snprintf(err, errlen, "meta.csv: too many --only flags");
 	return bad ? -1 : 0;
+}
+
+const char *resume_folder(const char *arg)
+{
+	static char path[4096];
+	char target[2048];
+	struct stat st;
+	ssize_t n;
+
+	if (lstat(arg, &st) < 0 || !S_ISLNK(st.st_mode) ||
+	    (n = readlink(arg, target, sizeof(target) - 1)) <= 0)
+		return arg;
+	target[n] = '\0';
+	const char *slash = strrchr(arg, '/');
+	if (target[0] == '/' || !slash)
+		snprintf(path, sizeof(path), "%s", target);
+	else
+		snprintf(path, sizeof(path), "%.*s/%s", (int)(slash - arg), arg, target);
+	return path;
 }
 
 int resume_args(struct resume_args *a, const char *dir, int given)

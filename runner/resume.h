@@ -50,6 +50,11 @@ struct resume_args {
  * matrix, a changed matrix.yaml (a finished run is not checked: nothing
  * of it runs). */
 int resume_args(struct resume_args *a, const char *dir, int given);
+/* The folder --resume ARG names, with a link as its last part (`latest`)
+ * read once, so a run that moves the link meanwhile cannot send the rest
+ * of this one into its own folder.  ARG itself when it is no link (or one
+ * that cannot be read, for the error to name); static storage. */
+const char *resume_folder(const char *arg);
 
 /* A cell repetition the folder holds a row of, kept. */
 struct resume_row {

@@ -412,8 +412,11 @@ static void resume_progress(struct run_state *s)
 	s->skipped += s->res.skipped;
 	s->prog.done = (unsigned)s->res.nrows;
 	s->prog.spent_s = s->res.wall_s;
-	progress_note(&s->prog, "resuming %s: %zu cell repetition%s kept, %zu to run again",
-		      s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s", s->res.dropped);
+	size_t all = s->pl->ncells * s->pl->repeat;
+	progress_note(&s->prog, "resuming %s: %zu cell repetition%s kept, %s%zu to run (%zu of "
+		      "them again)", s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s",
+		      s->pl->m->repeat_min ? "up to " : "", all > s->res.nrows ? all - s->res.nrows : 0,
+		      s->res.dropped);
 }
 
 /* meta.csv as it stands while the run is running. */
@@ -527,9 +530,9 @@ static int open_resumed(struct run_state *s, const struct run_opts *o, char *err
 	s->rw_open = 1;
 	meta_start(s, o);
 	resume_meta(&s->res, &s->meta);
-	if ((mkdir(s->logdir, 0755) < 0 && errno != EEXIST &&
-	     snprintf(err, errlen, "cannot create %s: %s", s->logdir, strerror(errno))) ||
-	    meta_write(&s->meta, s->dir, err, errlen) < 0)
+	if (meta_write(&s->meta, s->dir, err, errlen) < 0 ||
+	    (mkdir(s->logdir, 0755) < 0 && errno != EEXIST &&
+	     snprintf(err, errlen, "cannot create %s: %s", s->logdir, strerror(errno))))
 		goto fail;
 	return 0;
 fail:

@@ -166,3 +166,29 @@ t_matrix_file_is_bounded() {
 	run_matrix plan big.yaml; expect_rc 2
 	expect_err "big.yaml: 1048577 bytes, over the 1048576 a matrix file may have"
 }
+
+# --resume through `latest` carries on the folder the link named when the
+# resume started: a run that moves the link meanwhile cannot send the rest
+# of it (meta.csv, reports) into its own folder.
+t_resume_through_latest_stays_in_its_folder() {
+	mat m.yaml <<'Y'
+name: lt
+repeat: 2
+warmup: 1
+matrix:
+  transport: [unix, tcp]
+  count: 50
+Y
+	run_matrix run m.yaml -q; expect_rc 0
+	local dir stamp
+	dir=$(tail -1 "$T/.out")
+	stamp=${dir##*/}
+	[ "$(readlink results/lt/latest)" = "$stamp" ] || die "latest: $(readlink results/lt/latest)"
+	# as a run interrupted before its last row
+	sed -i 's/^status,ok$/status,interrupted/' "$dir/meta.csv"
+	head -n -1 "$dir/results.csv" >r.tmp && mv r.tmp "$dir/results.csv"
+	run_matrix run --resume results/lt/latest -q; expect_rc 0
+	[ "$(tail -1 "$T/.out")" = "$dir" ] || die "stdout: $(cat "$T/.out"), not $dir"
+	[ "$(csvq "$dir/results.csv" --rows)" -eq 4 ] || die "$(csvq "$dir/results.csv" --rows) rows"
+	grep -q '^status,ok$' "$dir/meta.csv" || die "meta.csv: $(grep status "$dir/meta.csv")"
+}
