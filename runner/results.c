@@ -121,7 +121,15 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	const struct matrix *m = w->plan->m;
 	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
 	char buf[64];
+	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 
+	/* the timeline rows first, the results row last: that row says the
+	 * repetition is done, and a resume drops timeline rows without one */
+	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
+	    write_timeline(w, c, row->rep, &o->server) < 0) {
+		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
+		return -1;
+	}
 	csv_out_u64(&w->results, row->cell);
 	for (size_t d = 0; d < m->ndims; d++) {
 		matrix_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf, sizeof(buf));
@@ -147,14 +155,11 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_field(&w->results, row->repeat_stop);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
+		if (w->has_timeline)
+			csv_out_cut_to(&w->timeline, tl_start);
 		return -1;
 	}
 	w->rows++;
-	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
-	    write_timeline(w, c, row->rep, &o->server) < 0) {
-		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
-		return -1;
-	}
 	return 0;
 }
 

@@ -310,22 +310,11 @@ static int rewrite(const char *dir, const char *name, const struct csv_table *t,
 	return 0;
 }
 
-/* The row of the last kept ok stream repetition of res, the one whose
- * timeline rows were being written when a kill cut them short. */
-static long last_stream(const struct csv_table *res, const struct plan *pl,
-			const unsigned char *keep)
-{
-	for (size_t i = res->nrows; i-- > 0; ) {
-		long ci = cell_index(pl, res->rows[i][0]);
-		if (keep[i] && ci >= 0 && pl->cells[ci].p.pattern == PAT_STREAM &&
-		    !strcmp(res->rows[i][csv_table_col(res, "status")], "ok"))
-			return (long)i;
-	}
-	return -1;
-}
-
 /* timeline.csv keeps the rows of the ok repetitions kept (r->rows); it is
- * rewritten when it keeps fewer, or its last row was cut.  0, or -1. */
+ * rewritten when it keeps fewer, or its last row was cut.  A repetition's
+ * timeline rows are written before its results row, so rows without one
+ * (a kill between them, or a cut row) go and that repetition runs again.
+ * 0, or -1. */
 static int trim_timeline(const struct resume *r, const char *dir, const struct plan *pl,
 			 struct csv_table *t, int cut, char *err, size_t errlen)
 {
@@ -378,10 +367,9 @@ static int collect(struct resume *r, const struct csv_table *res, const unsigned
 	return 0;
 }
 
-/* Which rows of res are kept (keep[]): all but `interrupted` ones, and
- * the last stream one when timeline.csv (tl, tcut) was cut short. */
+/* Which rows of res are kept (keep[]): all but `interrupted` ones. */
 static int choose(struct resume *r, const struct csv_table *res, const struct plan *pl,
-		  int tcut, unsigned char *keep, char *err, size_t errlen)
+		  unsigned char *keep, char *err, size_t errlen)
 {
 	struct resume_row row;
 
@@ -392,11 +380,6 @@ static int choose(struct resume *r, const struct csv_table *res, const struct pl
 			return -1;
 		keep[i] = strcmp(res->rows[i][csv_table_col(res, "status")], "interrupted") != 0;
 		r->dropped += !keep[i];
-	}
-	long last = tcut ? last_stream(res, pl, keep) : -1;
-	if (last >= 0) {
-		keep[last] = 0;
-		r->dropped++;
 	}
 	return 0;
 }
@@ -426,7 +409,7 @@ static int read_results(struct resume *r, const char *dir, const struct plan *pl
 	r->dropped = (size_t)cut;
 	if (!keep)
 		snprintf(err, errlen, "out of memory");
-	else if (choose(r, &res, pl, tcut, keep, err, errlen) == 0 &&
+	else if (choose(r, &res, pl, keep, err, errlen) == 0 &&
 		 collect(r, &res, keep, pl, err, errlen) == 0 &&
 		 (!has_tl || trim_timeline(r, dir, pl, &tl, tcut, err, errlen) == 0) &&
 		 (!r->dropped || rewrite(dir, "results.csv", &res, keep, err, errlen) == 0))

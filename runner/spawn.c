@@ -95,15 +95,19 @@ int spawn_exits_pending(void)
 static int guard_fd = -1;
 static pid_t guard_pid = -1;
 
-/* Tells the guard about a program's process group: +pgid when it starts,
- * -pgid once it has been killed whole. */
-static void guard_note(pid_t pgid)
+/* Tells the guard about a program's process group: +pgid when it starts
+ * (twice: by the program itself before its exec, and by the runner after
+ * fork), -pgid once it has been killed whole.  0, or -1 with errno (only
+ * write: the program's child calls it). */
+static int guard_note(pid_t pgid)
 {
 	int32_t rec = (int32_t)pgid;
+	ssize_t n = 0;
 
 	if (guard_fd >= 0)
-		while (write(guard_fd, &rec, sizeof(rec)) < 0 && errno == EINTR)
+		while ((n = write(guard_fd, &rec, sizeof(rec))) < 0 && errno == EINTR)
 			;
+	return n < 0 ? -1 : 0;
 }
 
 /* The guard's whole life: records until end of file (the runner ended,
@@ -132,12 +136,19 @@ static void guard_run(int rd, const char *sockdir)
 			continue;
 		if (n <= 0)
 			break;
-		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++)
-			for (size_t j = 0; j < MAX_CHILDREN; j++)
-				if (rec[i] > 0 ? !groups[j] : groups[j] == -rec[i]) {
+		for (size_t i = 0; i < (size_t)n / sizeof(rec[0]); i++) {
+			/* +pgid takes a free slot unless listed (a group is
+			 * noted twice: listed once, so one -pgid ends it) */
+			pid_t at = rec[i] > 0 ? 0 : -rec[i];
+			for (size_t j = 0; rec[i] > 0 && j < MAX_CHILDREN; j++)
+				if (groups[j] == rec[i])
+					at = -1;
+			for (size_t j = 0; at >= 0 && j < MAX_CHILDREN; j++)
+				if (groups[j] == at) {
 					groups[j] = rec[i] > 0 ? rec[i] : 0;
 					break;
 				}
+		}
 	}
 	for (size_t j = 0; j < MAX_CHILDREN; j++)
 		if (groups[j])
@@ -242,6 +253,14 @@ static void child_exec(const char *path, char *const argv[], int report_wr, int 
 	 * the children it forks (socat fork) end with it */
 	if (external && setpgid(0, 0) < 0)
 		goto fail;
+	/* and tells the guard itself, before guard_fd can be a dup2 target
+	 * and before the program can fork: a runner killed before its own
+	 * note leaves no child of the program.  A guard already gone leaves
+	 * a SIGPIPE pending (blocked): SIG_IGN drops it. */
+	if (external && guard_note(getpid()) < 0 && errno == EPIPE) {
+		sigaction(SIGPIPE, &ign, NULL);
+		sigaction(SIGPIPE, sigismember(&kept_ignored, SIGPIPE) == 1 ? &ign : &sa, NULL);
+	}
 	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
 	    (!external && dup2(report_wr, 3) < 0) || (control_fd >= 0 && dup2(control_fd, 4) < 0))
 		goto fail;

@@ -211,9 +211,24 @@ Y
 	expect_rc 0
 }
 
+# Every ok row of DIR/results.csv has timeline rows summing to its
+# messages (none: 0), and every timeline row has its ok row.
+timeline_whole() {
+	csvq "$1/timeline.csv" cell rep messages >tl.txt
+	csvq "$1/results.csv" cell rep status messages | awk -F'\t' '$3 == "ok"' >res.txt
+	[ -s res.txt ] || die "$1: no ok rows"
+	awk -F'\t' '
+		FILENAME == "tl.txt" { s[$1 " " $2] += $3; next }
+		{ k = $1 " " $2; ok[k] = 1
+		  if ((s[k] + 0) != $4) { print k ": " $4 " messages, timeline " (s[k] + 0); bad = 1 } }
+		END { for (k in s) if (!(k in ok)) { print k ": timeline rows, no ok row"; bad = 1 }; exit bad }' \
+		tl.txt res.txt >bad.txt || die "$1: timeline and results.csv disagree: $(head -3 bad.txt)"
+}
+
 # A stream run whose timeline.csv fills the disk: the run stops, and a
-# repetition's timeline rows are all there or none is (each repetition
-# there sums to its results.csv row's messages).
+# repetition is kept whole or not at all: every ok row of results.csv has
+# timeline rows summing to its messages, and no timeline row lacks its
+# results.csv row; --resume then completes the run, each repetition whole.
 t_full_disk_stream_timeline_whole() {
 	need_tmpfs
 	mat st.yaml <<'Y'
@@ -234,13 +249,13 @@ Y
 	[ "$rows" -gt 0 ] && [ "$rows" -lt 40 ] || die "$rows rows: the disk never filled?"
 	expect_whole snap/d
 	expect_no_tmp snap
-	csvq snap/d/timeline.csv rep messages |
-		awk '{ s[$1] += $2 } END { for (r in s) print r "\t" s[r] }' | sort -n >tl.txt
-	csvq snap/d/results.csv rep messages | sort -n >res.txt
-	[ -s tl.txt ] || die "no timeline rows"
-	join tl.txt res.txt | awk 'NF != 3 || $2 != $3 { bad = 1 } END { exit bad }' ||
-		die "a repetition's timeline rows are cut: $(join -a1 tl.txt res.txt | tail -3)"
-	[ "$(join tl.txt res.txt | wc -l)" -eq "$(wc -l <tl.txt)" ] ||
-		die "timeline rows of a repetition results.csv lacks"
+	timeline_whole snap/d
+	# resumed on a disk with room: every repetition once, each whole
+	cp -a snap/d r
+	run_matrix run --resume r -q
+	expect_rc 0
+	[ "$(csvq r/results.csv --rows)" -eq 40 ] || die "resumed: $(csvq r/results.csv --rows) rows"
+	expect_all r/results.csv status ok
+	timeline_whole r
 	expect_no_leftovers
 }

@@ -303,3 +303,88 @@ Y
 	run_matrix run m.yaml -q; expect_rc 0
 	[ "$(readlink results/early/latest)" != "$first" ] || die "latest did not move"
 }
+
+# A stream matrix of 2 cells x 3 repetitions, some 30 ms each, a timeline
+# row every 2 ms.
+stream_matrix() {
+	mat s.yaml <<'Y'
+name: tl
+repeat: 3
+warmup: 1
+matrix:
+  pattern: stream
+  transport: [unix, tcp]
+  duration: 30ms
+  interval: 2ms
+Y
+}
+
+# Every ok row of DIR/results.csv has timeline rows summing to its
+# messages, each interval once; no timeline row lacks its ok row.
+timeline_matches() {
+	csvq "$1/timeline.csv" cell rep interval_start_s messages >tl.txt
+	[ -z "$(cut -f1-3 tl.txt | sort | uniq -d)" ] ||
+		die "timeline rows twice: $(cut -f1-3 tl.txt | sort | uniq -d | head -3)"
+	csvq "$1/results.csv" cell rep status messages | awk -F'\t' '$3 == "ok"' >res.txt
+	awk -F'\t' '
+		FILENAME == "tl.txt" { s[$1 " " $2] += $4; next }
+		{ k = $1 " " $2; ok[k] = 1
+		  if ((s[k] + 0) != $4) { print k ": " $4 " messages, timeline " (s[k] + 0); bad = 1 } }
+		END { for (k in s) if (!(k in ok)) { print k ": timeline rows, no ok row"; bad = 1 }; exit bad }' \
+		tl.txt res.txt >bad.txt || die "$1: timeline and results.csv disagree: $(head -3 bad.txt)"
+}
+
+# A finished stream run into d, made to look killed: status running (its
+# runner is gone), and results.csv without its last row, whose cell and
+# repetition are in $last_rep; its timeline rows are the last ones.
+killed_stream_run() {
+	stream_matrix
+	run_matrix run s.yaml -o d -q; expect_rc 0
+	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "$(csvq d/results.csv --rows) rows, not 6"
+	expect_all d/results.csv status ok
+	timeline_matches d
+	last_rep=$(csvq d/results.csv cell rep | tail -1)
+	[ "$(csvq d/timeline.csv cell rep | tail -1)" = "$last_rep" ] ||
+		die "the last timeline row is not the last repetition's"
+	sed -i 's/^status,ok$/status,running/' d/meta.csv
+	grep -qx 'status,running' d/meta.csv || die "meta.csv: no status row"
+	last_row=$(tail -1 d/results.csv)
+	head -n -1 d/results.csv >res.tmp && mv res.tmp d/results.csv
+	csvq d/results.csv cell rep started_at messages >kept.txt
+}
+
+# A kill between a repetition's timeline rows and its results row (here
+# in the middle of that row): --resume runs the repetition again, once,
+# and its timeline rows are those of the new run, not both.
+t_resume_kill_before_results_row() {
+	killed_stream_run
+	printf '%s' "${last_row:0:20}" >>d/results.csv
+	run_matrix run --resume d -q; expect_rc 0
+	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "$(csvq d/results.csv --rows) rows, not 6"
+	expect_all d/results.csv status ok
+	[ "$(csvq d/results.csv cell rep | tail -1)" = "$last_rep" ] || die "$last_rep did not run again"
+	[ "$(csvq d/results.csv cell rep started_at messages | head -5)" = "$(cat kept.txt)" ] ||
+		die "the kept rows changed"
+	timeline_matches d
+}
+
+# A kill in the middle of a repetition's timeline rows (its results row
+# not written yet): the timeline rows results.csv lacks go and that
+# repetition runs again; every repetition done before is kept as it was.
+t_resume_timeline_rows_without_results_row() {
+	killed_stream_run
+	# the repetition's first 3 timeline rows, then half of its 4th
+	awk -F, -v k="${last_rep/$'\t'/,}" '
+		index($0, k ",") == 1 && ++n > 3 { printf "%s", substr($0, 1, 8); exit }
+		{ print }' d/timeline.csv >tl.tmp
+	[ "$(grep -c "^${last_rep/$'\t'/,}," tl.tmp)" -eq 4 ] && [ -n "$(tail -c 1 tl.tmp)" ] ||
+		die "timeline.csv: $(tail -3 tl.tmp)"
+	mv tl.tmp d/timeline.csv
+	run_matrix run --resume d -q; expect_rc 0
+	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "$(csvq d/results.csv --rows) rows, not 6"
+	expect_all d/results.csv status ok
+	[ "$(csvq d/results.csv cell rep | tail -1)" = "$last_rep" ] || die "$last_rep did not run again"
+	[ "$(csvq d/results.csv cell rep started_at messages | head -5)" = "$(cat kept.txt)" ] ||
+		die "a repetition done before ran again: $(csvq d/results.csv cell rep | tr '\n' ' ')"
+	timeline_matches d
+}
