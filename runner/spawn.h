@@ -33,7 +33,8 @@
  *   - a program's own children (socat's fork, the child of a `sh -c`)
  *     do not inherit that; they are in the program's process group, which
  *     the guard kills: a small process forked by spawn_guard_start() in a
- *     session of its own, told each program group over a pipe, which on
+ *     session of its own, told each program group over a pipe (by the
+ *     program itself before its exec, and by the runner after), which on
  *     the pipe's end of file (the runner ended, however) sends SIGKILL to
  *     each group still listed and removes the run's socket folder.
  * Limits: a descendant that leaves its group (setsid, a daemon) is not
