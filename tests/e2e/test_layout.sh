@@ -41,8 +41,12 @@ t_folders_include_only_layers_below() {
 	# files (the commands it dispatches to) alone call the reports
 	local callers
 	callers=$(grep -l -E '#include "(report|summary|markdown|gnuplot|stats|compare|history)\.h"' \
-		"$REPO"/runner/*.[ch] | grep -v -E '/runner/(main|cmd_[a-z_]+)\.c$' || true)
-	[ -z "$callers" ] || die "only runner/main.c and runner/cmd_*.c may include the reports: $callers"
+		"$REPO"/runner/*.[ch] | grep -v -E '/runner/(main\.c|cmd_[a-z_]+\.[ch])$' || true)
+	[ -z "$callers" ] || die "only runner/main.c and runner/cmd_*.[ch] may include the reports: $callers"
+	# and the commands' headers only the commands
+	callers=$(grep -l -E '#include "cmd_[a-z_]+\.h"' "$REPO"/*/*.[ch] |
+		grep -v -E '/runner/(main\.c|cmd_[a-z_]+\.[ch])$' || true)
+	[ -z "$callers" ] || die "only runner/main.c and runner/cmd_*.[ch] may include a command's header: $callers"
 	# the matrix model's private header stays inside the model
 	local users
 	users=$(grep -l '#include "matrix_load.h"' "$REPO"/*/*.[ch] | grep -v '/base/matrix[a-z_]*\.[ch]$' || true)

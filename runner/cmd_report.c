@@ -1,0 +1,160 @@
+/* `matrix report` and the report a run ends with: see cmd_report.h. */
+#include "cmd_report.h"
+#include "cmd_common.h"
+#include "gnuplot.h"
+#include "markdown.h"
+#include "stale.h"
+#include "summary.h"
+#include "vocab.h"
+
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static const char usage_report[] =
+"usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC]\n"
+"                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
+"\n"
+"Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
+"its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
+"Works on the folder of an interrupted run.\n"
+"\n"
+"      --ratio [DIM:]NUM/DEN  compare value NUM of dimension DIM (default\n"
+"                             transport) with DEN, instead of the matrix's ratios;\n"
+"                             repeat for more\n"
+"      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
+"      --compare DIM=BASE:CAND  in-run A/B: regression verdicts of every cell\n"
+"                             with DIM=CAND against its twin with DIM=BASE\n"
+"                             (ab.csv, ab.md, plots/ab.gp; exit status as `matrix\n"
+"                             compare`); the matrix's report: compare: does the same\n"
+"      --threshold PCT        the smallest change that matters (default 5%)\n"
+"  -q, --quiet                print only errors\n";
+
+
+
+
+/* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
+ * images when gnuplot is there: the report model read back from the folder,
+ * then each writer in turn (the first that fails stops the rest), then the
+ * in-run A/B when one is asked for, then the rendering.  0, 1 (a file
+ * could not be written, an image too) or 2 (bad input); a failed rendering
+ * otherwise only sets chart_failed. */
+int build_report(const char *dir, const struct report_opts *o, int quiet,
+			struct report_ask *ask)
+{
+	struct report r;
+	char err[1024];
+	int rc = 0;
+
+	ask->cmp = -1;
+	ask->chart_failed = 0;
+	if (report_load(&r, dir, o, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
+		return EXIT_BADINPUT;
+	}
+	if (r.dropped_row)
+		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
+			"cut short; it is left out\n", ask->cmd, dir);
+	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
+	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
+	    markdown_write(&r, err, sizeof(err)) < 0 ||
+	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
+		rc = -1;
+	if (!rc)
+		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
+	report_release(&r);
+	if (rc < 0) {
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
+		return 1;
+	}
+	rc = gnuplot_render(dir, err, sizeof(err));
+	if (rc)		/* 1: no gnuplot here, which is said and no failure */
+		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
+	ask->chart_failed = rc < 0;
+	if (!quiet)
+		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
+	return rc == -2;	/* an image could not be written: as a page */
+}
+
+/* The metric table, for `report --help`: each metric's name, unit and
+ * what it counts, wrapped to 78 columns. */
+static void print_metrics(FILE *f)
+{
+	fputs("\nMETRIC is a column of results.csv:\n", f);
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		const char *w = metrics[m].counts;
+		fprintf(f, "  %-16s %s, %s\n", metrics[m].name, metrics[m].unit, metrics[m].title);
+		while (*w) {
+			size_t n = strlen(w), cut = n;
+			if (n > 58)
+				for (cut = 58; cut > 0 && w[cut] != ' '; cut--)
+					;
+			if (!cut)
+				cut = n;
+			fprintf(f, "  %-16s   %.*s\n", "", (int)cut, w);
+			w += cut;
+			while (*w == ' ')
+				w++;
+		}
+	}
+}
+
+int cmd_report(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
+		{ "compare", 1, 0, 'c' }, { "threshold", 1, 0, 't' }, { "help", 0, 0, 'h' },
+		{ 0, 0, 0, 0 }
+	};
+	struct report_opts o = { .nratios = 0 };
+	struct compare_args ca = { .threshold = 0 };
+	const char *ab = NULL;
+	int ch, quiet = 0;
+
+	optind = 1;
+	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+		switch (ch) {
+		case 'h':
+			fputs(usage_report, stdout);
+			print_metrics(stdout);
+			exit(0);
+		case 'r':
+			if (o.nratios == sizeof(o.ratios) / sizeof(o.ratios[0])) {
+				fprintf(stderr, "matrix report: too many --ratio flags\n");
+				return EXIT_BADINPUT;
+			}
+			o.ratios[o.nratios++] = optarg;
+			break;
+		case 'm':
+			o.metric = optarg;
+			break;
+		case 'q':
+			quiet = ca.quiet = 1;
+			break;
+		case 'c':
+			ab = optarg;
+			break;
+		case 't':
+			if (parse_threshold("report", optarg, &ca.threshold) < 0)
+				return EXIT_BADINPUT;
+			break;
+		default:
+			fputs(usage_report, stderr);
+			return EXIT_BADINPUT;
+		}
+	}
+	if (optind != argc - 1) {
+		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
+		return EXIT_BADINPUT;
+	}
+	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca };
+	stale_check(argv[optind], "report");	/* a killed or running run is said */
+	int rc = build_report(argv[optind], &o, quiet, &ask);
+	/* alone, a failed chart is a failed report (1); with an A/B it is said
+	 * and changes nothing, and a report that could not be written is a
+	 * tool failure, as compare's 2 */
+	if (ask.cmp < 0)
+		return rc ? rc : ask.chart_failed;
+	return rc ? EXIT_BADINPUT : ask.cmp;
+}
