@@ -11,9 +11,11 @@ CC          ?= cc
 VERSION     := 0.1.0
 GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null; [ $$? -eq 1 ] && echo -dirty)
 
-# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run
+# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run;
+# libjansson-dev: the JSON documents (--export-json, plan --json); jq: the
+# README's dashboard conversions, run by the tests
 DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
-               clang valgrind
+               clang valgrind libjansson-dev jq
 
 ifeq ($(SANITIZE),1)
 BUILD       := build/asan
@@ -25,7 +27,7 @@ SANFLAGS    :=
 OPT         := -O2 -g
 endif
 
-PKGS        := yaml-0.1 libzmq
+PKGS        := yaml-0.1 libzmq jansson
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
 LAYERS      := base transports workers reports runner
@@ -34,7 +36,7 @@ CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototype
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lzmq) -lcsv -lm
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lzmq -ljansson) -lcsv -lm
 
 LIB_SRC     := $(filter-out runner/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

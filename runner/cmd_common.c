@@ -53,6 +53,9 @@ static int run_option(int ch, const char *arg, struct common *c)
 	case 'c':
 		c->ab = arg;
 		return 1;
+	case 'J':
+		c->export_json = arg;
+		return 1;
 	case 'b':
 		c->baseline = arg;
 		return 1;
@@ -84,7 +87,8 @@ int parse_common(int argc, char **argv, struct common *c, int is_run, const char
 		{ "quiet", 0, 0, 'q' }, { "compare", 1, 0, 'c' }, { "baseline", 1, 0, 'b' },
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
 		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { "set", 1, 0, 'E' },
-		{ "resume", 1, 0, 'U' }, { 0, 0, 0, 0 }
+		{ "resume", 1, 0, 'U' }, { "export-json", 1, 0, 'J' }, { "json", 0, 0, 'j' },
+		{ 0, 0, 0, 0 }
 	};
 	char why[256];
 	uint64_t v;
@@ -122,6 +126,10 @@ int parse_common(int argc, char **argv, struct common *c, int is_run, const char
 		default:
 			if (is_run && (rc = run_option(ch, optarg, c)) > 0)
 				break;
+			if (!is_run && ch == 'j') {	/* plan --json */
+				c->json = 1;
+				break;
+			}
 			if (rc < 0)
 				return -1;
 			fprintf(stderr, "%s", usage);

@@ -29,6 +29,8 @@ struct common {
 	uint64_t seed;
 	struct matrix_sets sets;	/* --set */
 	const char *resume;		/* run --resume DIR */
+	const char *export_json;	/* run --export-json FILE */
+	int json;			/* plan --json */
 };
 
 /* Parses run (is_run) or plan options into c; --help prints usage and

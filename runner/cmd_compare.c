@@ -3,6 +3,7 @@
 #include "cmd_compare.h"
 #include "compare.h"
 #include "gnuplot.h"
+#include "json.h"
 #include "matrix.h"
 #include "report.h"
 #include "suggest.h"
@@ -107,32 +108,34 @@ static void note_regressions(const struct comparison *c, struct regressions *rg)
 	}
 }
 
-/* Writes, renders and prints a judged comparison into dir; its exit
- * status (a chart gnuplot fails on is said, and changes nothing; a file
- * or image that cannot be written is 2). */
-static int finish_compare(const struct comparison *c, const char *dir, int quiet,
-			  const char *cmd)
+/* Writes, renders and prints a judged comparison into dir, and adds its
+ * verdicts to a->json (when exporting); its exit status (a chart gnuplot
+ * fails on is said, and changes nothing; a file or image that cannot be
+ * written is 2). */
+static int finish_compare(const struct comparison *c, const char *dir,
+			  const struct compare_args *a, const char *cmd)
 {
 	const char *name = c->along < 0 ? "compare" : "ab";
 	char err[1024], data[64];
+	int rc = 2;
 
 	if (mkdir(dir, 0755) < 0 && errno != EEXIST) {
 		fprintf(stderr, "matrix %s: %s: %s\n", cmd, dir, strerror(errno));
-		return 2;
-	}
-	if (compare_write(c, dir, name, err, sizeof(err)) < 0) {
+	} else if (compare_write(c, dir, name, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		return 2;
+	} else {
+		snprintf(data, sizeof(data), "%s.csv", name);
+		int chart = gnuplot_render_chart(dir, name, data, err, sizeof(err));
+		if (chart)
+			fprintf(stderr, "matrix %s: %s\n", cmd, err);
+		compare_print(c, stderr, !a->quiet);
+		fprintf(stderr, "matrix: %s in %s/%s.md\n", c->along < 0 ? "comparison"
+			: "in-run A/B", dir, name);
+		/* an image that could not be written is a file that could not be */
+		rc = chart == -2 ? 2 : compare_exit_status(c);
 	}
-	snprintf(data, sizeof(data), "%s.csv", name);
-	int chart = gnuplot_render_chart(dir, name, data, err, sizeof(err));
-	if (chart)
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-	compare_print(c, stderr, !quiet);
-	fprintf(stderr, "matrix: %s in %s/%s.md\n", c->along < 0 ? "comparison" : "in-run A/B",
-		dir, name);
-	/* an image that could not be written is a file that could not be */
-	return chart == -2 ? 2 : compare_exit_status(c);
+	run_json_add_verdicts(a->json, c, dir, rc, a->confirmation);
+	return rc;
 }
 
 /* Baseline folder against a new one: loads both, checks their
@@ -165,7 +168,7 @@ int compare_dirs(const char *base, const char *cand, const struct compare_args *
 		compare_release(&c);
 	} else {
 		c.forced = ndiff ? diff : NULL;
-		rc = finish_compare(&c, a->out ? a->out : cand, a->quiet, cmd);
+		rc = finish_compare(&c, a->out ? a->out : cand, a, cmd);
 		note_regressions(&c, rg);
 		compare_release(&c);
 	}
@@ -304,7 +307,7 @@ int compare_in_run(const struct report *r, const char *spec, const struct compar
 	if (rc < 0)
 		fprintf(stderr, "matrix %s: --compare %s=%s:%s: %s\n", cmd, name, base, cand, err);
 	else
-		rc = finish_compare(&c, r->dir, args.quiet, cmd);
+		rc = finish_compare(&c, r->dir, &args, cmd);
 	if (rc >= 0)
 		note_regressions(&c, rg);
 	compare_release(&c);

@@ -15,6 +15,7 @@
 
 struct matrix;
 struct report;
+struct run_json;
 
 /* What the three share: the options of a comparison. */
 struct compare_args {
@@ -23,6 +24,8 @@ struct compare_args {
 	size_t nmetrics;		/* 0 = the default metrics */
 	const char *out;		/* compare: -o DIR, else NEW_DIR */
 	int force, quiet;
+	struct run_json *json;		/* --export-json: the verdicts also go there, or NULL */
+	int confirmation;		/* a run's second judgement (its confirm/ folder) */
 };
 
 /* --threshold PCT and --metric M of any command; -1 after a message. */

@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
+#include "json.h"
 #include "markdown.h"
 #include "stale.h"
 #include "summary.h"
@@ -15,6 +16,7 @@
 static const char usage_report[] =
 "usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC]\n"
 "                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
+"                     [--export-json FILE]\n"
 "\n"
 "Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
 "its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
@@ -29,6 +31,8 @@ static const char usage_report[] =
 "                             (ab.csv, ab.md, plots/ab.gp; exit status as `matrix\n"
 "                             compare`); the matrix's report: compare: does the same\n"
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
+"      --export-json FILE     also write the run's meta, cells, statistics, ratios\n"
+"                             and verdicts into FILE as one JSON document\n"
 "  -q, --quiet                print only errors\n";
 
 
@@ -56,6 +60,7 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);
+	run_json_add_report(ask->json, &r);
 	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
 	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
 	    markdown_write(&r, err, sizeof(err)) < 0 ||
@@ -75,6 +80,23 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
 	return rc == -2;	/* an image could not be written: as a page */
+}
+
+int export_json(const struct run_json *j, const char *path, const char *dir, const char *cmd,
+		int quiet)
+{
+	char err[4200];
+
+	if (run_json_write(j, path, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: --export-json: %s%s%s%s\n", cmd, err,
+			strcmp(cmd, "run") ? "" : "; the run folder is whole: `matrix report ",
+			strcmp(cmd, "run") ? "" : dir,
+			strcmp(cmd, "run") ? "" : " --export-json FILE` writes it again");
+		return -1;
+	}
+	if (!quiet)
+		fprintf(stderr, "matrix: JSON in %s\n", path);
+	return 0;
 }
 
 /* The metric table, for `report --help`: each metric's name, unit and
@@ -105,11 +127,11 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
 		{ "compare", 1, 0, 'c' }, { "threshold", 1, 0, 't' }, { "help", 0, 0, 'h' },
-		{ 0, 0, 0, 0 }
+		{ "export-json", 1, 0, 'J' }, { 0, 0, 0, 0 }
 	};
 	struct report_opts o = { .nratios = 0 };
 	struct compare_args ca = { .threshold = 0 };
-	const char *ab = NULL;
+	const char *ab = NULL, *json_path = NULL;
 	int ch, quiet = 0;
 
 	optind = 1;
@@ -135,6 +157,9 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 			ab = optarg;
 			break;
+		case 'J':
+			json_path = optarg;
+			break;
 		case 't':
 			if (parse_threshold("report", optarg, &ca.threshold) < 0)
 				return EXIT_BADINPUT;
@@ -148,9 +173,19 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca };
+	if (json_path && !(ca.json = run_json_new())) {
+		fprintf(stderr, "matrix report: out of memory\n");
+		return EXIT_BADINPUT;
+	}
+	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json };
 	stale_check(argv[optind], "report");	/* a killed or running run is said */
 	int rc = build_report(argv[optind], &o, quiet, &ask);
+	/* a JSON export that could not be written is a report file that could
+	 * not be (1), and with an A/B a tool failure (2) */
+	if (json_path && rc != EXIT_BADINPUT &&
+	    export_json(ca.json, json_path, argv[optind], "report", quiet) < 0 && !rc)
+		rc = 1;
+	run_json_free(ca.json);
 	/* alone, a failed chart is a failed report (1); with an A/B it is said
 	 * and changes nothing, and a report that could not be written is a
 	 * tool failure, as compare's 2 */

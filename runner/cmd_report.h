@@ -18,6 +18,7 @@ struct report_ask {
 	int cmp;			/* out: the A/B's exit status, -1 if none */
 	struct regressions *rg;		/* out: what it called regressed, or NULL */
 	int chart_failed;		/* out: gnuplot failed (said on stderr) */
+	struct run_json *json;		/* --export-json: the report also goes there, or NULL */
 };
 
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
@@ -25,6 +26,12 @@ struct report_ask {
  * be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets ask->chart_failed. */
 int build_report(const char *dir, const struct report_opts *o, int quiet, struct report_ask *ask);
+/* --export-json PATH: writes the document j (reports/json.h) of run
+ * folder dir, and says so unless quiet; -1 after saying why it could not
+ * (cmd: "run" or "report"; a run's folder is whole, and `matrix report`
+ * writes the file again). */
+int export_json(const struct run_json *j, const char *path, const char *dir, const char *cmd,
+		int quiet);
 /* `matrix report ARGS`: its exit status. */
 int cmd_report(int argc, char **argv);
 

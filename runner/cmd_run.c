@@ -2,6 +2,7 @@
 #include "cmd_run.h"
 #include "cmd_common.h"
 #include "cmd_report.h"
+#include "json.h"
 #include "resume.h"
 #include "run.h"
 #include "stats.h"
@@ -18,6 +19,7 @@ static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
 "                  [--set KEY=VALUE ...] [--order shuffled|sequential] [--seed N]\n"
 "                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
+"                  [--export-json FILE]\n"
 "       matrix run --resume DIR [--quiet] [--baseline DIR] [--compare ...]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
@@ -45,6 +47,8 @@ static const char usage_run[] =
 "      --compare DIM=BASE:CAND  then the in-run A/B of `matrix report --compare`\n"
 "      --threshold PCT   of either comparison (default 5%)\n"
 "      --metric METRIC   compared by either; repeat for more\n"
+"      --export-json FILE  at the end, the run's meta, cells, statistics, ratios\n"
+"                        and verdicts into FILE as one JSON document\n"
 "\n"
 "The run folder's path is the last line on stdout (all else is on stderr).\n"
 "exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130\n"
@@ -66,14 +70,16 @@ static double median_rel_width(const double *v, size_t n)
 
 /* The report of a run folder and the comparisons asked for: their exit
  * statuses in *cmp and *base (-1: none), what they called regressed in
- * rg and rgb.  Returns build_report's status. */
-static int judge_run(const struct common *c, const char *dir, int *cmp, int *base,
-		     struct regressions *rg, struct regressions *rgb)
+ * rg and rgb; the report into json too, when not NULL (the comparisons'
+ * verdicts go to c->ca.json).  Returns build_report's status. */
+static int judge_run(const struct common *c, const char *dir, struct run_json *json, int *cmp,
+		     int *base, struct regressions *rg, struct regressions *rgb)
 {
 	struct report_opts ro = { .nratios = 0 };
 	int rc;
 
-	struct report_ask ask = { .cmd = "run", .ab = c->ab, .ca = &c->ca, .rg = rg };
+	struct report_ask ask = { .cmd = "run", .ab = c->ab, .ca = &c->ca, .rg = rg,
+				  .json = json };
 
 	memset(rg, 0, sizeof(*rg));
 	memset(rgb, 0, sizeof(*rgb));
@@ -147,7 +153,9 @@ static int confirm_regressions(const struct common *c, const struct plan *pl, co
 	else if (status == 130)
 		rc = 130;
 	else if (cdirout[0]) {
-		judge_run(c, cdirout, &cmp, &base, &rg2, &rgb2);
+		struct common again = *c;	/* its verdicts are a confirmation */
+		again.ca.confirmation = 1;
+		judge_run(&again, cdirout, NULL, &cmp, &base, &rg2, &rgb2);
 		size_t n = confirmed(rg, &rg2) + confirmed(rgb, &rgb2);
 		fprintf(stderr, "matrix: %zu of %zu regression%s confirmed\n", n,
 			rg->nrows + rgb->nrows, rg->nrows + rgb->nrows == 1 ? "" : "s");
@@ -168,7 +176,7 @@ static int run_verdict(const struct common *c, const struct plan *pl, const char
 {
 	struct regressions rg, rgb;
 	int cmp, base;
-	int rc = judge_run(c, dir, &cmp, &base, &rg, &rgb);
+	int rc = judge_run(c, dir, c->ca.json, &cmp, &base, &rg, &rgb);
 
 	if (status == 130)
 		return status;
@@ -185,6 +193,21 @@ static int run_verdict(const struct common *c, const struct plan *pl, const char
 	if (status || rc || cmp == EXIT_BADINPUT || base == EXIT_BADINPUT)
 		return EXIT_BADINPUT;
 	return regressed || cmp == 3 || base == 3 ? 3 : 0;
+}
+
+/* --export-json FILE after the run: the run's exit status, made that of a
+ * report file that could not be written when it could not (1; with a
+ * comparison 2, as compare's, unless a regression stands). */
+static int export_run_json(const struct common *c, const struct matrix *m, const char *dir,
+			   int status)
+{
+	int compared = c->ab || c->baseline || m->report.compare.set;
+
+	if (export_json(c->ca.json, c->export_json, dir, "run", c->quiet) == 0 || status == 130)
+		return status;
+	if (!compared)
+		return status ? status : 1;
+	return status == 1 ? 1 : EXIT_BADINPUT;
 }
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
@@ -220,6 +243,14 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		matrix_sets_release(&c.sets);
 		return EXIT_BADINPUT;
 	}
+	if (c.export_json && !(c.ca.json = run_json_new())) {
+		fprintf(stderr, "matrix run: out of memory\n");
+		free(cmdline);
+		plan_release(&pl);
+		matrix_release(&m);
+		matrix_sets_release(&c.sets);
+		return EXIT_BADINPUT;
+	}
 	char dir[PATH_MAX] = "";
 	struct run_opts o = { .outdir = c.outdir, .dir = dir, .quiet = c.quiet,
 			      .rel_width = median_rel_width,
@@ -231,8 +262,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "matrix: %s\n", err);
 	} else if (dir[0]) {
 		status = run_verdict(&c, &pl, dir, status);
+		if (c.export_json)
+			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */
 	}
+	run_json_free(c.ca.json);
 	free(cmdline);
 	plan_release(&pl);
 	matrix_release(&m);

@@ -7,6 +7,7 @@
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "plan.h"
+#include "plan_json.h"
 #include "suggest.h"
 #include "transport.h"
 #include "units.h"
@@ -44,10 +45,12 @@ static const char usage_main[] =
 
 static const char usage_plan[] =
 "usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...] [--set KEY=VALUE ...]\n"
+"                 [--json]\n"
 "\n"
 "Validates FILE and prints one line per cell with its parameters, and the\n"
 "number of worker processes a run would start.  Runs nothing.  --repeat,\n"
-"--only and --set as for `matrix run`.\n";
+"--only and --set as for `matrix run`; --json prints the same as one JSON\n"
+"document instead.\n";
 
 
 
@@ -83,6 +86,15 @@ static int cmd_plan(int argc, char **argv)
 		return EXIT_BADINPUT;
 	if (load_plan(&c, &m, &pl) < 0)
 		return EXIT_BADINPUT;
+	if (c.json) {
+		int rc = plan_json_print(&pl, stdout);
+		if (rc < 0)
+			fprintf(stderr, "matrix plan: --json: %s\n", strerror(errno));
+		plan_release(&pl);
+		matrix_release(&m);
+		matrix_sets_release(&c.sets);
+		return rc < 0 ? 1 : 0;
+	}
 	printf("matrix %s: %s\n", m.name, m.description);
 	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s\n", "cell", "pattern", "transport",
 	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client");

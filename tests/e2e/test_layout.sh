@@ -40,7 +40,7 @@ t_folders_include_only_layers_below() {
 	# the commands are the top: of the runner, main.c and the cmd_*.c
 	# files (the commands it dispatches to) alone call the reports
 	local callers
-	callers=$(grep -l -E '#include "(report|summary|markdown|gnuplot|stats|compare|history)\.h"' \
+	callers=$(grep -l -E '#include "(report|summary|markdown|gnuplot|stats|compare|history|json)\.h"' \
 		"$REPO"/runner/*.[ch] | grep -v -E '/runner/(main\.c|cmd_[a-z_]+\.[ch])$' || true)
 	[ -z "$callers" ] || die "only runner/main.c and runner/cmd_*.[ch] may include the reports: $callers"
 	# and the commands' headers only the commands

@@ -1,0 +1,312 @@
+/* A run folder's figures as one JSON document: see json.h. */
+#include "json.h"
+#include "compare.h"
+#include "jsonout.h"
+#include "report.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define CI_LEVEL_DIGITS 6	/* as summary.csv and ratios.csv write a ci_level */
+
+struct run_json {
+	json_t *doc;
+	json_t *verdicts;
+	int have_report;
+	int bad;		/* a step failed: out of memory */
+};
+
+struct run_json *run_json_new(void)
+{
+	struct run_json *j = calloc(1, sizeof(*j));
+
+	if (!j)
+		return NULL;
+	j->doc = json_object();
+	j->verdicts = json_array();
+	if (!j->doc || !j->verdicts) {
+		run_json_free(j);
+		return NULL;
+	}
+	jsonout_set(j->doc, "schema_version", json_integer(RUN_JSON_SCHEMA), &j->bad);
+	jsonout_set(j->doc, "document", json_string("run"), &j->bad);
+	return j;
+}
+
+void run_json_free(struct run_json *j)
+{
+	if (!j)
+		return;
+	json_decref(j->doc);
+	json_decref(j->verdicts);
+	free(j);
+}
+
+/* meta.csv as an object, in its order; every value a string, as written */
+static json_t *meta_object(const struct report *r, int *bad)
+{
+	json_t *o = json_object();
+
+	for (size_t i = 0; o && i < r->nmeta; i++)
+		jsonout_set(o, r->meta[i].key, jsonout_string(r->meta[i].value), bad);
+	return o;
+}
+
+static json_t *metrics_array(int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t m = 0; a && m < MATRIX_NMETRICS; m++) {
+		json_t *o = json_object();
+		if (o) {
+			jsonout_set(o, "name", json_string(metrics[m].name), bad);
+			jsonout_set(o, "title", json_string(metrics[m].title), bad);
+			jsonout_set(o, "unit", json_string(metrics[m].unit), bad);
+			jsonout_set(o, "better", json_string(metrics[m].better == HIGHER_IS_BETTER
+							      ? "higher" : "lower"), bad);
+		}
+		jsonout_append(a, o, bad);
+	}
+	return a;
+}
+
+/* A dimension's value, typed by its kind in the folder's matrix.yaml. */
+static json_t *param_value(const struct report *r, size_t d, const char *text)
+{
+	const struct dimension *dim = matrix_dim(&r->m, r->dimnames[d]);
+
+	return dim ? jsonout_dim_value(dim->kind, text) : jsonout_string(text);
+}
+
+/* {dimension: value} of a cell; skip: a dimension left out (-1: none) */
+static json_t *params_object(const struct report *r, const struct rcell *c, long skip, int *bad)
+{
+	json_t *o = json_object();
+
+	for (size_t d = 0; o && d < r->ndims; d++)
+		if ((long)d != skip)
+			jsonout_set(o, r->dimnames[d], param_value(r, d, c->dims[d]), bad);
+	return o;
+}
+
+/* "pattern=pingpong transport=unix size=16": the dimensions as results.csv
+ * writes them, in its order (a dashboard's benchmark name) */
+static json_t *cell_label(const struct report *r, const struct rcell *c)
+{
+	size_t len = 1;
+
+	for (size_t d = 0; d < r->ndims; d++)
+		len += strlen(r->dimnames[d]) + strlen(c->dims[d]) + 2;
+	char *s = malloc(len), *p = s;
+	if (!s)
+		return NULL;
+	*p = '\0';
+	for (size_t d = 0; d < r->ndims; d++)
+		p += sprintf(p, "%s%s=%s", d ? " " : "", r->dimnames[d], c->dims[d]);
+	json_t *j = jsonout_string(s);
+	free(s);
+	return j;
+}
+
+/* summary.csv's figures of one metric of one cell */
+static json_t *stat_object(const struct stat_summary *s, int *bad)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jsonout_set(o, "n", json_integer((json_int_t)s->n), bad);
+	jsonout_set(o, "median", jsonout_number(s->median), bad);
+	jsonout_set(o, "ci_lo", jsonout_number(s->ci_lo), bad);
+	jsonout_set(o, "ci_hi", jsonout_number(s->ci_hi), bad);
+	jsonout_set(o, "min", jsonout_number(s->min), bad);
+	jsonout_set(o, "max", jsonout_number(s->max), bad);
+	jsonout_set(o, "mean", jsonout_number(s->mean), bad);
+	jsonout_set(o, "stdev", jsonout_number(s->stdev), bad);
+	jsonout_set(o, "cv", jsonout_number(s->cv), bad);
+	jsonout_set(o, "ci_level", jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS), bad);
+	return o;
+}
+
+static json_t *cell_object(const struct report *r, const struct rcell *c, int *bad)
+{
+	json_t *o = json_object(), *noisy = json_array(), *st = json_object();
+
+	if (o) {
+		jsonout_set(o, "cell", json_integer(c->number), bad);
+		jsonout_set(o, "label", cell_label(r, c), bad);
+		jsonout_set(o, "params", params_object(r, c, -1, bad), bad);
+		jsonout_set(o, "reps", json_integer((json_int_t)c->reps), bad);
+		jsonout_set(o, "ok", json_integer((json_int_t)(c->reps - c->failed)), bad);
+		jsonout_set(o, "failed", json_integer((json_int_t)c->failed), bad);
+		jsonout_set(o, "status", jsonout_string(c->status), bad);
+	}
+	for (size_t m = 0; noisy && m < MATRIX_NMETRICS; m++)
+		if (c->noisy[m])
+			jsonout_append(noisy, json_string(metrics[m].name), bad);
+	for (size_t m = 0; st && m < MATRIX_NMETRICS; m++)
+		jsonout_set(st, metrics[m].name, stat_object(&c->st[m], bad), bad);
+	if (o) {
+		jsonout_set(o, "noisy", noisy, bad);
+		jsonout_set(o, "window_s", jsonout_number(c->window_s), bad);
+		jsonout_set(o, "short_window", json_boolean(c->short_window), bad);
+		jsonout_set(o, "measured_by", c->measured_by[0] ? json_string(c->measured_by)
+			    : json_null(), bad);
+		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
+		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
+		jsonout_set(o, "stats", st, bad);
+	} else {
+		json_decref(noisy);
+		json_decref(st);
+	}
+	return o;
+}
+
+/* ratios.csv's row of one cell pair */
+static json_t *pair_object(const struct report *r, const struct rratio_def *def,
+			   const struct rpair *p, int *bad)
+{
+	json_t *o = json_object();
+
+	if (!o)
+		return NULL;
+	jsonout_set(o, "num_cell", json_integer(p->num->number), bad);
+	jsonout_set(o, "den_cell", json_integer(p->den->number), bad);
+	jsonout_set(o, "params", params_object(r, p->num, (long)def->dim, bad), bad);
+	jsonout_set(o, "ratio", jsonout_number(p->ratio), bad);
+	jsonout_set(o, "ci_lo", jsonout_number(p->lo), bad);
+	jsonout_set(o, "ci_hi", jsonout_number(p->hi), bad);
+	jsonout_set(o, "n_num", json_integer((json_int_t)p->num->st[def->metric].n), bad);
+	jsonout_set(o, "n_den", json_integer((json_int_t)p->den->st[def->metric].n), bad);
+	jsonout_set(o, "ci_level", jsonout_rounded(p->level, CI_LEVEL_DIGITS), bad);
+	return o;
+}
+
+static json_t *ratios_array(const struct report *r, int *bad)
+{
+	json_t *a = json_array();
+
+	for (size_t di = 0; a && di < r->ndefs; di++) {
+		const struct rratio_def *def = &r->defs[di];
+		json_t *o = json_object(), *pairs = json_array();
+		for (size_t i = 0; pairs && i < r->npairs; i++)
+			if (r->pairs[i].def == di)
+				jsonout_append(pairs, pair_object(r, def, &r->pairs[i], bad), bad);
+		if (o) {
+			jsonout_set(o, "name", jsonout_string(def->name), bad);
+			jsonout_set(o, "metric", json_string(matrix_metrics[def->metric]), bad);
+			jsonout_set(o, "dimension", jsonout_string(r->dimnames[def->dim]), bad);
+			jsonout_set(o, "numerator", param_value(r, def->dim, def->num), bad);
+			jsonout_set(o, "denominator", param_value(r, def->dim, def->den), bad);
+			jsonout_set(o, "geomean", jsonout_number(def->geomean), bad);
+			jsonout_set(o, "pairs", json_integer((json_int_t)def->npairs), bad);
+			jsonout_set(o, "cells", pairs, bad);
+		} else {
+			json_decref(pairs);
+		}
+		jsonout_append(a, o, bad);
+	}
+	return a;
+}
+
+void run_json_add_report(struct run_json *j, const struct report *r)
+{
+	json_t *cells, *dims, *m;
+
+	if (!j)
+		return;
+	cells = json_array(), dims = json_array(), m = json_object();
+	jsonout_set(j->doc, "run_dir", jsonout_string(r->dir), &j->bad);
+	if (m) {
+		jsonout_set(m, "name", jsonout_string(r->m.name), &j->bad);
+		jsonout_set(m, "description", jsonout_string(r->m.description), &j->bad);
+	}
+	jsonout_set(j->doc, "matrix", m, &j->bad);
+	jsonout_set(j->doc, "meta", meta_object(r, &j->bad), &j->bad);
+	jsonout_set(j->doc, "results_cut_short", json_boolean(r->dropped_row), &j->bad);
+	for (size_t d = 0; dims && d < r->ndims; d++)
+		jsonout_append(dims, jsonout_string(r->dimnames[d]), &j->bad);
+	jsonout_set(j->doc, "dimensions", dims, &j->bad);
+	jsonout_set(j->doc, "metrics", metrics_array(&j->bad), &j->bad);
+	for (size_t i = 0; cells && i < r->ncells; i++)
+		jsonout_append(cells, cell_object(r, &r->cells[i], &j->bad), &j->bad);
+	jsonout_set(j->doc, "cells", cells, &j->bad);
+	jsonout_set(j->doc, "ratios", ratios_array(r, &j->bad), &j->bad);
+	j->have_report = 1;
+}
+
+/* compare.csv's row: the same names */
+static json_t *verdict_row(const struct cmp_row *row, int *bad)
+{
+	json_t *o = json_object();
+	int has = row->metric >= 0;	/* added and removed rows have no figures */
+	const char *names[] = { "base_median", "new_median", "change", "change_lo", "change_hi",
+				"ci_level", "p_worse", "q_worse", "p_better", "q_better" };
+	const double v[] = { row->base_median, row->cand_median, row->change, row->lo, row->hi,
+			     row->level, row->p_worse, row->q_worse, row->p_better, row->q_better };
+
+	if (!o)
+		return NULL;
+	jsonout_set(o, "label", jsonout_string(row->label), bad);
+	jsonout_set(o, "metric", has ? json_string(metrics[row->metric].name) : json_null(), bad);
+	jsonout_set(o, "base_cell", row->base ? json_integer(row->base->number) : json_null(), bad);
+	jsonout_set(o, "new_cell", row->cand ? json_integer(row->cand->number) : json_null(), bad);
+	jsonout_set(o, "base_n", has ? json_integer((json_int_t)row->n_base) : json_null(), bad);
+	jsonout_set(o, "new_n", has ? json_integer((json_int_t)row->n_cand) : json_null(), bad);
+	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
+	jsonout_set(o, "verdict", json_string(verdict_names[row->verdict]), bad);
+	jsonout_set(o, "why", jsonout_string(row->why), bad);
+	return o;
+}
+
+void run_json_add_verdicts(struct run_json *j, const struct comparison *c, const char *dir,
+			   int status, int confirmation)
+{
+	json_t *o, *rows, *counts;
+	int *bad;
+
+	if (!j)
+		return;
+	bad = &j->bad;
+	o = json_object(), rows = json_array(), counts = json_object();
+	for (size_t i = 0; rows && i < c->nrows; i++)
+		jsonout_append(rows, verdict_row(&c->rows[i], bad), bad);
+	for (int v = 0; counts && v < V__COUNT; v++)
+		jsonout_set(counts, verdict_names[v], json_integer((json_int_t)c->count[v]), bad);
+	if (o) {
+		jsonout_set(o, "kind", json_string(c->along < 0 ? "baseline" : "ab"), bad);
+		jsonout_set(o, "dir", jsonout_string(dir), bad);
+		jsonout_set(o, "baseline_dir", c->along < 0 ? jsonout_string(c->base->dir)
+			    : json_null(), bad);
+		jsonout_set(o, "dimension", c->along >= 0 ? jsonout_string(c->cand->dimnames[c->along])
+			    : json_null(), bad);
+		jsonout_set(o, "threshold", jsonout_number(c->threshold), bad);
+		jsonout_set(o, "confirmation", json_boolean(confirmation), bad);
+		jsonout_set(o, "exit_status", json_integer(status), bad);
+		jsonout_set(o, "counts", counts, bad);
+		jsonout_set(o, "rows", rows, bad);
+	} else {
+		json_decref(rows);
+		json_decref(counts);
+	}
+	jsonout_append(j->verdicts, o, bad);
+}
+
+int run_json_write(const struct run_json *j, const char *path, char *err, size_t errlen)
+{
+	if (!j || !j->have_report) {
+		snprintf(err, errlen, "%s: not written: the run folder could not be read", path);
+		return -1;
+	}
+	if (j->bad) {
+		snprintf(err, errlen, "%s: not written: out of memory while building it", path);
+		return -1;
+	}
+	/* the verdicts last, whatever the order of the calls */
+	if (json_object_set(j->doc, "verdicts", j->verdicts) < 0) {
+		snprintf(err, errlen, "%s: not written: out of memory while building it", path);
+		return -1;
+	}
+	return jsonout_write(j->doc, path, err, errlen);
+}
