@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
+#include "html.h"
 #include "markdown.h"
 #include "stale.h"
 #include "summary.h"
@@ -37,7 +38,9 @@ static const char usage_report[] =
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
- * in-run A/B when one is asked for, then the rendering.  0, 1 (a file
+ * in-run A/B when one is asked for, then the rendering, then report.html
+ * (summary.md and the images on one page; a failure to write it is as an
+ * image's).  0, 1 (a file
  * could not be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets chart_failed. */
 int build_report(const char *dir, const struct report_opts *o, int quiet,
@@ -63,8 +66,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		rc = -1;
 	if (!rc)
 		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
-	report_release(&r);
 	if (rc < 0) {
+		report_release(&r);
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		return 1;
 	}
@@ -72,6 +75,12 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (rc)		/* 1: no gnuplot here, which is said and no failure */
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 	ask->chart_failed = rc < 0;
+	/* report.html: summary.md and the charts just drawn, on one page */
+	if (html_write(&r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
+		rc = -2;
+	}
+	report_release(&r);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
 	return rc == -2;	/* an image could not be written: as a page */
