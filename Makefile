@@ -11,9 +11,10 @@ CC          ?= cc
 VERSION     := 0.1.0
 GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null; [ $$? -eq 1 ] && echo -dirty)
 
-# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run
+# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run;
+# chromium: tests/e2e/test_html.sh loads report.html in a real (headless) browser
 DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
-               clang valgrind
+               clang valgrind chromium
 
 ifeq ($(SANITIZE),1)
 BUILD       := build/asan
