@@ -456,7 +456,7 @@ static const char css[] =
 	"nav{margin:.8em 0;padding:.4em .8em;background:#eef0f4;border-radius:4px}\n"
 	"nav a{margin-right:1em}\n"
 	"figure{margin:1em 0 1.6em}\n"
-	"figure svg{display:block;max-width:100%;height:auto;border:1px solid #d5dae3}\n"
+	"figure svg{display:block;width:100%;max-width:880px;height:auto;border:1px solid #d5dae3}\n"
 	"figcaption{color:#4a5261;font-size:.92em;margin-top:.3em}\n"
 	".missing{color:#8a2b0e}\n"
 	"footer{margin-top:2em;color:#4a5261;font-size:.9em}\n";
