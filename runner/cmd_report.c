@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
+#include "headline.h"
 #include "markdown.h"
 #include "stale.h"
 #include "summary.h"
@@ -40,9 +41,22 @@ static const char usage_report[] =
  * in-run A/B when one is asked for, then the rendering.  0, 1 (a file
  * could not be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets chart_failed. */
+/* The headline (headline.h) on stderr, as summary.md has it at its top. */
+static void print_headline(const struct headline *h)
+{
+	if (!h->nlines)
+		return;
+	fputs("matrix: headline:\n", stderr);
+	for (size_t i = 0; i < h->nlines; i++)
+		fprintf(stderr, "  %s\n", h->lines[i]);
+	if (h->more)
+		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+}
+
 int build_report(const char *dir, const struct report_opts *o, int quiet,
 			struct report_ask *ask)
 {
+	struct headline h = { 0 };
 	struct report r;
 	char err[1024];
 	int rc = 0;
@@ -63,6 +77,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		rc = -1;
 	if (!rc)
 		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
+	if (!rc && !quiet)
+		headline_build(&r, &h);	/* out of memory: no headline, nothing worse */
 	report_release(&r);
 	if (rc < 0) {
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
@@ -72,6 +88,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (rc)		/* 1: no gnuplot here, which is said and no failure */
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 	ask->chart_failed = rc < 0;
+	print_headline(&h);
+	headline_release(&h);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
 	return rc == -2;	/* an image could not be written: as a page */

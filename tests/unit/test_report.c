@@ -19,6 +19,7 @@
 #include "markdown.h"
 #include "report.h"
 #include "summary.h"
+#include "units.h"
 
 static char *slurp(const char *path)
 {
@@ -404,17 +405,22 @@ static void test_human_units(void **state)
 	char buf[64];
 
 	(void)state;
-	markdown_format_metric("msgs_per_s", 10006, 540, buf, sizeof(buf));
-	assert_string_equal(buf, "10.0k ± 0.5k msg/s");
-	markdown_format_metric("msgs_per_s", 2.5e6, NAN, buf, sizeof(buf));
+	/* the interval as it is, at the median's scale and precision, never a
+	 * symmetric "± half-width" */
+	units_format_metric_ci("msgs_per_s", 10006, 9700, 10800, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0k (9.7k–10.8k) msg/s");
+	units_format_metric_ci("msgs_per_s", 2.5e6, NAN, NAN, buf, sizeof(buf));
 	assert_string_equal(buf, "2.50M msg/s");
-	markdown_format_metric("rtt_p50_us", 82.687, 0.512, buf, sizeof(buf));
-	assert_string_equal(buf, "82.7 ± 0.5 µs");
-	markdown_format_metric("rtt_p99_us", 1142.8, 356, buf, sizeof(buf));
-	assert_string_equal(buf, "1.14 ± 0.36 ms");
-	markdown_format_metric("mib_per_s", 0.19, 0.002, buf, sizeof(buf));
-	assert_string_equal(buf, "0.19 ± 0.002 MiB/s");
-	markdown_format_metric("msgs_per_s", NAN, NAN, buf, sizeof(buf));
+	units_format_metric_ci("rtt_p50_us", 54.7, 53.1, 61.1, buf, sizeof(buf));
+	assert_string_equal(buf, "54.7 (53.1–61.1) µs");
+	units_format_metric_ci("rtt_p99_us", 1142.8, 1000, 1856, buf, sizeof(buf));
+	assert_string_equal(buf, "1.14 (1.00–1.86) ms");
+	units_format_metric_ci("mib_per_s", 0.19, 0.188, 0.192, buf, sizeof(buf));
+	assert_string_equal(buf, "0.190 (0.188–0.192) MiB/s");
+	/* the console's progress uses the same: 1.05M, never 1048.1k */
+	units_format_metric("msgs_per_s", 1048100, buf, sizeof(buf));
+	assert_string_equal(buf, "1.05M msg/s");
+	units_format_metric_ci("msgs_per_s", NAN, NAN, NAN, buf, sizeof(buf));
 	assert_string_equal(buf, "-");
 }
 
