@@ -332,10 +332,16 @@ char *units_format_metric_ci(const char *metric, double median, double lo, doubl
 		dec = 2 - (int)floor(log10(fabs(m)));
 	if (dec > 6)
 		dec = 6;
-	if (isnan(lo) || isnan(hi))
+	if (isnan(lo) || isnan(hi)) {
 		snprintf(buf, len, "%.*f%s%s", dec, m, u.prefix, u.suffix);
-	else
-		snprintf(buf, len, "%.*f%s (%.*f%s–%.*f%s)%s", dec, m, u.prefix, dec,
-			 lo / u.scale, u.prefix, dec, hi / u.scale, u.prefix, u.suffix);
+		return buf;
+	}
+	/* rounded outwards, so that the printed interval holds the real one
+	 * (the tolerance keeps 10.0 from becoming 9.9 by a binary fraction) */
+	double p10 = pow(10, dec), l = lo / u.scale * p10, h = hi / u.scale * p10;
+	l = floor(l + 1e-9 * fabs(l)) / p10;
+	h = ceil(h - 1e-9 * fabs(h)) / p10;
+	snprintf(buf, len, "%.*f%s (%.*f%s–%.*f%s)%s", dec, m, u.prefix, dec, l, u.prefix, dec,
+		 h, u.prefix, u.suffix);
 	return buf;
 }

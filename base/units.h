@@ -42,7 +42,8 @@ char *units_format_duration(uint64_t ns, char *buf, size_t len);
  * ("1.14 ms"); "-" for NaN.  Returns buf. */
 char *units_format_metric(const char *metric, double v, char *buf, size_t len);
 /* The same with its interval, at the median's scale and precision:
- * "54.7 (53.1–61.1) µs", "10.4k (10.0k–10.9k) msg/s"; an interval that is
+ * "54.7 (53.1–61.1) µs", "10.4k (10.0k–11.0k) msg/s", its ends rounded
+ * outwards (the printed interval holds the real one); an interval that is
  * NaN (one value, or none) is left out: "5.92k msg/s".  Returns buf. */
 char *units_format_metric_ci(const char *metric, double median, double lo, double hi,
 			     char *buf, size_t len);
