@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
+#include "headline.h"
 #include "html.h"
 #include "markdown.h"
 #include "stale.h"
@@ -35,6 +36,18 @@ static const char usage_report[] =
 
 
 
+/* The headline (headline.h) on stderr, as summary.md has it at its top. */
+static void print_headline(const struct headline *h)
+{
+	if (!h->nlines)
+		return;
+	fputs("matrix: headline:\n", stderr);
+	for (size_t i = 0; i < h->nlines; i++)
+		fprintf(stderr, "  %s\n", h->lines[i]);
+	if (h->more)
+		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+}
+
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
@@ -46,6 +59,7 @@ static const char usage_report[] =
 int build_report(const char *dir, const struct report_opts *o, int quiet,
 			struct report_ask *ask)
 {
+	struct headline h = { 0 };
 	struct report r;
 	char err[1024];
 	int rc = 0;
@@ -66,6 +80,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		rc = -1;
 	if (!rc)
 		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
+	if (!rc && !quiet)
+		headline_build(&r, &h);	/* out of memory: no headline, nothing worse */
 	if (rc < 0) {
 		report_release(&r);
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
@@ -81,6 +97,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		rc = -2;
 	}
 	report_release(&r);
+	print_headline(&h);
+	headline_release(&h);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
 	return rc == -2;	/* an image could not be written: as a page */
