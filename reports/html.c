@@ -1,5 +1,6 @@
 /* report.html: see html.h. */
 #include "html.h"
+#include "headline.h"
 #include "report.h"
 #include "outfile.h"
 
@@ -455,6 +456,10 @@ static const char css[] =
 	"tbody tr:nth-child(even){background:#f9fafb}\n"
 	"nav{margin:.8em 0;padding:.4em .8em;background:#eef0f4;border-radius:4px}\n"
 	"nav a{margin-right:1em}\n"
+	".headline{margin:1em 0;padding:.2em 1em .4em;background:#eef5ff;border-left:4px solid #2b6cb0}\n"
+	".headline h2{border:0;margin:.4em 0 .2em;padding:0}\n"
+	".headline ul{margin:.3em 0;padding-left:1.2em}\n"
+	".headline li{margin:.2em 0;font-size:1.08em}\n"
 	"figure{margin:1em 0 1.6em}\n"
 	"figure svg{display:block;width:100%;max-width:880px;height:auto;border:1px solid #d5dae3}\n"
 	"figcaption{color:#4a5261;font-size:.92em;margin-top:.3em}\n"
@@ -621,29 +626,71 @@ static void contents(FILE *f, const char *md, size_t n)
 	fputs("</nav>\n", f);
 }
 
-/* HEADLINE: the sentences per ratio and scenario (reports/headline.c, in
- * progress in another branch) go here, at the top of the page; until then
- * the page's first lines are summary.md's header. */
+/* The answer first, at the top of the page (headline.h): the same
+ * sentences as summary.md's "## Headline" and the console, from
+ * headline_build; nothing when there is no ratio. */
 static void headline(FILE *f, const struct report *r)
 {
-	(void)f;
-	(void)r;
+	struct headline h;
+
+	if (headline_build(r, &h) < 0 || !h.nlines) {
+		headline_release(&h);
+		return;
+	}
+	fputs("<section class=\"headline\" id=\"headline\">\n<h2>Headline</h2>\n<ul>\n", f);
+	for (size_t i = 0; i < h.nlines; i++) {
+		fputs("<li>", f);
+		text0(f, h.lines[i]);
+		fputs("</li>\n", f);
+	}
+	if (h.more)
+		fprintf(f, "<li>and %zu more in the ratio tables below.</li>\n", h.more);
+	fputs("</ul>\n</section>\n", f);
+	headline_release(&h);
 }
 
-/* The offset of summary.md's first "## " line: the header is before it. */
-static size_t header_end(const char *md, size_t n)
+/* Where summary.md's parts are: [0, title) its title and description,
+ * [title, after) its "## Headline" section (the page has its own, above),
+ * [after, body) the rest of its header, [body, n) the pattern sections. */
+struct md_parts {
+	size_t title, after, body;
+};
+
+/* The offset of the first line that starts with line, or n. */
+static size_t line_at(const char *md, size_t n, const char *line)
 {
-	if (n >= 3 && !strncmp(md, "## ", 3))
-		return 0;
-	const char *p = memmem(md, n, "\n## ", 4);
-	return p ? (size_t)(p - md) + 1 : n;
+	size_t len = strlen(line);
+
+	for (size_t i = 0; i + len <= n; i++)
+		if ((i == 0 || md[i - 1] == '\n') && !strncmp(md + i, line, len))
+			return i;
+	return n;
+}
+
+static struct md_parts md_parts(const char *md, size_t n)
+{
+	struct md_parts p;
+
+	p.title = p.after = line_at(md, n, "## Headline\n");
+	if (p.after < n) {	/* its list ends at the first line not "- " nor blank */
+		p.after += strlen("## Headline\n");
+		while (p.after < n && (md[p.after] == '\n' || !strncmp(md + p.after, "- ", 2))) {
+			const char *nl = memchr(md + p.after, '\n', n - p.after);
+			p.after = nl ? (size_t)(nl - md) + 1 : n;
+		}
+	}
+	p.body = p.after + line_at(md + p.after, n - p.after, "## ");
+	if (p.title == n)	/* no headline section */
+		p.title = p.after = p.body = line_at(md, n, "## ");
+	return p;
 }
 
 int html_write(const struct report *r, char *err, size_t errlen)
 {
 	char path[4200];
 	struct outfile out;
-	size_t n, head;
+	struct md_parts parts;
+	size_t n;
 	char *md;
 	FILE *f;
 
@@ -662,12 +709,13 @@ int html_write(const struct report *r, char *err, size_t errlen)
 	      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>", f);
 	text0(f, r->m.name);
 	fprintf(f, ": matrix report</title>\n<style>\n%s</style>\n</head>\n<body>\n<main>\n", css);
+	parts = md_parts(md, n);
+	html_markdown(f, md, parts.title);
 	headline(f, r);
-	head = header_end(md, n);
-	html_markdown(f, md, head);
-	contents(f, md + head, n - head);
+	html_markdown(f, md + parts.after, parts.body - parts.after);
+	contents(f, md + parts.body, n - parts.body);
 	charts(f, r->dir);
-	html_markdown(f, md + head, n - head);
+	html_markdown(f, md + parts.body, n - parts.body);
 	fputs("<footer>Written by matrix from this folder's results.csv, as summary.md; the "
 	      "charts are plots/*.svg. <code>matrix report</code> on the folder writes it "
 	      "again.</footer>\n</main>\n</body>\n</html>\n", f);

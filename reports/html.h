@@ -5,12 +5,14 @@
  *
  * The page is summary.md rendered as HTML (headings, paragraphs, lists,
  * tables, `code` and **bold**: the Markdown that markdown.c writes), so it
- * shows the same figures with the same marks, with the charts placed after
- * the header: every plots/NAME.svg, the usual charts first (throughput, rtt,
- * cpu, ratios, timeline) then the others by name, each with the
- * description its script's first line gives.  Built from the folder alone
- * after the charts are rendered, so `matrix report` writes the same bytes
- * as `matrix run`.
+ * shows the same figures with the same marks: its title and description,
+ * then the headline (headline.h, in a box of its own in place of
+ * summary.md's "## Headline" list), the rest of its header, the charts,
+ * then its pattern sections.  The charts are every plots/NAME.svg, the
+ * usual ones first (throughput, rtt, cpu, ratios, timeline) then the others
+ * by name, each with the description its script's first line gives.  Built
+ * after the charts are rendered, from the loaded report and the folder, so
+ * `matrix report` writes the same bytes as `matrix run`.
  *
  * Every text from the folder goes through html_text(); an SVG goes in only
  * through html_svg(), which keeps gnuplot's own markup and refuses any

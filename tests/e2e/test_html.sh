@@ -86,6 +86,14 @@ t_default_matrix_page_in_chromium() {
 	n=$(grep -o '<svg' dom.html | wc -l)
 	[ "$n" -eq "$charts" ] || die "$n charts in the DOM, $charts in plots/"
 	grep -q '<h1>af_unix_vs_inet</h1>' dom.html || die "no title"
+	# the headline first, once: a sentence per ratio and scenario
+	grep -qE '<li>unix delivered [0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\) the messages per second of tcp: echo, 10B, 1 client</li>' dom.html ||
+		die "no headline: $(grep -m2 -A3 'class="headline"' dom.html)"
+	[ "$(grep -c '>Headline</h2>' dom.html)" -eq 1 ] || die "the headline is not there once"
+	local at_h at_c
+	at_h=$(grep -n 'class="headline"' dom.html | cut -d: -f1)
+	at_c=$(grep -n '<h2 id="charts">' dom.html | cut -d: -f1)
+	[ "$at_h" -lt "$at_c" ] || die "the headline comes after the charts"
 	grep -q '<h3>messages per second</h3>' dom.html || die "no messages per second table"
 	grep -q '<th class="num">AF_UNIX/AF_INET</th>' dom.html || die "no ratio column"
 	grep -qE '<td class="num">[0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\)</td>' dom.html ||
