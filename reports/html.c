@@ -441,7 +441,7 @@ int html_svg(FILE *f, const char *svg, size_t n, const char *prefix, char *why,
 static const char css[] =
 	"body{margin:0;background:#f6f7f9;color:#1d2330;"
 	"font:15px/1.45 system-ui,-apple-system,'Segoe UI',Roboto,'DejaVu Sans',sans-serif}\n"
-	"main{max-width:1100px;margin:0 auto;padding:16px 24px 48px;background:#fff}\n"
+	"main{max-width:1400px;margin:0 auto;padding:16px 24px 48px;background:#fff}\n"
 	"h1{font-size:1.7em;margin:.4em 0 .2em}\n"
 	"h2{font-size:1.3em;margin:1.6em 0 .4em;padding-top:.4em;border-top:2px solid #d5dae3}\n"
 	"h3{font-size:1.05em;margin:1.3em 0 .3em}\n"
@@ -461,7 +461,7 @@ static const char css[] =
 	".headline ul{margin:.3em 0;padding-left:1.2em}\n"
 	".headline li{margin:.2em 0;font-size:1.08em}\n"
 	"figure{margin:1em 0 1.6em}\n"
-	"figure svg{display:block;width:100%;max-width:880px;height:auto;border:1px solid #d5dae3}\n"
+	"figure svg{display:block;width:100%;height:auto;border:1px solid #d5dae3}\n"
 	"figcaption{color:#4a5261;font-size:.92em;margin-top:.3em}\n"
 	".missing{color:#8a2b0e}\n"
 	"footer{margin-top:2em;color:#4a5261;font-size:.9em}\n";
@@ -569,18 +569,35 @@ static void chart_what(const char *dir, const char *name, char *buf, size_t len)
 	fclose(f);
 }
 
+/* The width="N" of an SVG's root element, or 0. */
+static double svg_width(const char *svg)
+{
+	const char *p = strstr(svg, "<svg"), *end = p ? strchr(p, '>') : NULL, *w;
+	double v;
+
+	if (!end || !(w = memmem(p, (size_t)(end - p), " width=\"", 8)) || w > end)
+		w = end ? memmem(p, (size_t)(end - p), "\nwidth=\"", 8) : NULL;
+	if (!w || sscanf(w + 8, "%lf", &v) != 1 || !(v > 0 && v < 100000))
+		return 0;
+	return v;
+}
+
 static void chart(FILE *f, const char *dir, const char *name)
 {
 	char path[4200], what[512], why[256], prefix[80];
 	size_t n;
+	double w;
 	char *svg;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, name);
 	snprintf(prefix, sizeof(prefix), "c-%.63s", name);
 	chart_what(dir, name, what, sizeof(what));
-	fprintf(f, "<figure id=\"%s\">\n", prefix);
 	if (!(svg = slurp(path, &n)))
 		snprintf(why, sizeof(why), "%s", strerror(errno));
+	fprintf(f, "<figure id=\"%s\"", prefix);
+	if (svg && (w = svg_width(svg)) > 0)	/* gnuplot's 9-pt text, drawn larger */
+		fprintf(f, " style=\"max-width:%.0fpx\"", w * 1.35);
+	fputs(">\n", f);
 	if (!svg || html_svg(f, svg, n, prefix, why, sizeof(why)) < 0) {
 		fputs("<p class=\"missing\">This chart could not be shown here: ", f);
 		text0(f, why);
