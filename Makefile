@@ -11,11 +11,15 @@ CC          ?= cc
 VERSION     := 0.1.0
 GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown)$(shell git diff --quiet HEAD 2>/dev/null; [ $$? -eq 1 ] && echo -dirty)
 
-# clang: the fuzz targets (libFuzzer ships with it); valgrind: the memcheck run;
-# libjansson-dev: the JSON documents (--export-json, plan --json); jq: the
-# README's dashboard conversions, run by the tests
+# What the build and `make run` need; libjansson-dev: the JSON documents
+# (--export-json, plan --json).
 DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
-               clang valgrind libjansson-dev jq
+               libjansson-dev
+# What only `make test` needs besides: clang (the fuzz targets; libFuzzer
+# ships with it), valgrind (the memcheck run), jq (the README's dashboard
+# conversions, run by the tests), chromium (test_html.sh loads report.html
+# in a real headless browser; some 350 MB, so never installed by `make run`).
+TEST_DEB    := clang valgrind jq chromium
 
 ifeq ($(SANITIZE),1)
 BUILD       := build/asan
@@ -58,7 +62,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run test mutate bench-gate deps unit fixtures fuzz fuzz-build install clean FORCE
+.PHONY: all run test mutate bench-gate deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -116,20 +120,24 @@ fuzz-build: $(FUZZ_BIN)
 # Each fuzz target for FUZZ_SECONDS (a few minutes in all), its corpus kept
 # in build/fuzz/corpus/ between runs and seeded from matrices/, tests/bad/
 # and tests/fuzz/seeds/; a crash fails with the input saved (tests/fuzz/run.sh).
-fuzz: deps
+fuzz: test-deps
 	$(MAKE) fuzz-build
 	@for t in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
 
-# Installs the Debian packages the build and the tests need, when missing.
+# Installs the Debian packages the build needs (deps) and those the tests
+# need as well (test-deps), when missing.
 deps:
 	@sh tests/deps.sh $(DEPS_DEB)
+
+test-deps:
+	@sh tests/deps.sh $(DEPS_DEB) $(TEST_DEB)
 
 run: deps
 	$(MAKE) matrix
 	./matrix run $(MATRIX)
 
 # Every test, plain and sanitized; the last line is "N passed, N failed".
-test: deps
+test: test-deps
 	$(MAKE) matrix unit
 	$(MAKE) SANITIZE=1 all unit
 	$(MAKE) fixtures fuzz-build
@@ -137,7 +145,7 @@ test: deps
 
 # One-line mutations of the code, each on a copy of the tree, and whether
 # the tests that should notice do; not part of `make test` (a few minutes).
-mutate: deps
+mutate: test-deps
 	python3 tests/mutate.py
 
 # How often the regression gate cries wolf (A/A pairs) and how often it

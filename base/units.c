@@ -5,6 +5,7 @@
 #include "units.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -273,4 +274,74 @@ char *units_format_duration(uint64_t ns, char *buf, size_t len)
 	};
 
 	return format_units(ns, u, ARRAY_SIZE(u), buf, len);
+}
+
+/* ---- figures of the metric table ---- */
+
+struct metric_unit {
+	const char *suffix;	/* " msg/s" */
+	double scale;
+	const char *prefix;	/* "k", "M" or "" */
+};
+
+static struct metric_unit metric_unit_of(const char *metric, double median)
+{
+	if (strstr(metric, "msgs_per_s")) {
+		if (fabs(median) >= 1e6)
+			return (struct metric_unit){ " msg/s", 1e6, "M" };
+		if (fabs(median) >= 1e3)
+			return (struct metric_unit){ " msg/s", 1e3, "k" };
+		return (struct metric_unit){ " msg/s", 1, "" };
+	}
+	if (!strcmp(metric, "mib_per_s"))
+		return (struct metric_unit){ " MiB/s", 1, "" };
+	if (!strcmp(metric, "cpu_us_per_msg"))
+		return (struct metric_unit){ " µs/msg", 1, "" };
+	if (!strcmp(metric, "cpu_us_per_rtt"))
+		return (struct metric_unit){ " µs/rtt", 1, "" };
+	if (fabs(median) >= 1000)
+		return (struct metric_unit){ " ms", 1000, "" };
+	return (struct metric_unit){ " µs", 1, "" };
+}
+
+/* The decimals of three significant digits of v (at most 3 below 1). */
+static int sig3_decimals(double v)
+{
+	double a = fabs(v);
+
+	return a >= 99.95 ? 0 : a >= 9.995 ? 1 : a >= 1 ? 2 : 3;
+}
+
+char *units_format_metric(const char *metric, double v, char *buf, size_t len)
+{
+	return units_format_metric_ci(metric, v, NAN, NAN, buf, len);
+}
+
+char *units_format_metric_ci(const char *metric, double median, double lo, double hi,
+			     char *buf, size_t len)
+{
+	struct metric_unit u = metric_unit_of(metric, median);
+	double m = median / u.scale;
+	int dec = sig3_decimals(m);
+
+	if (isnan(median)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	if (fabs(m) < 1 && m != 0)	/* 0.190, 0.0123: three significant digits */
+		dec = 2 - (int)floor(log10(fabs(m)));
+	if (dec > 6)
+		dec = 6;
+	if (isnan(lo) || isnan(hi)) {
+		snprintf(buf, len, "%.*f%s%s", dec, m, u.prefix, u.suffix);
+		return buf;
+	}
+	/* rounded outwards, so that the printed interval holds the real one
+	 * (the tolerance keeps 10.0 from becoming 9.9 by a binary fraction) */
+	double p10 = pow(10, dec), l = lo / u.scale * p10, h = hi / u.scale * p10;
+	l = floor(l + 1e-9 * fabs(l)) / p10;
+	h = ceil(h - 1e-9 * fabs(h)) / p10;
+	snprintf(buf, len, "%.*f%s (%.*f%s–%.*f%s)%s", dec, m, u.prefix, dec, l, u.prefix, dec,
+		 h, u.prefix, u.suffix);
+	return buf;
 }

@@ -36,4 +36,16 @@ int units_parse_bool(const char *s, int *b, char *why, size_t whylen);
 char *units_format_size(uint64_t bytes, char *buf, size_t len);
 char *units_format_duration(uint64_t ns, char *buf, size_t len);
 
+/* A figure of the metric table (vocab.h) for a person, the one format of
+ * summary.md and the console: three significant digits ("10.0", "1.23",
+ * "123"), rates scaled to k or M ("1.05M msg/s"), times over 1000 µs in ms
+ * ("1.14 ms"); "-" for NaN.  Returns buf. */
+char *units_format_metric(const char *metric, double v, char *buf, size_t len);
+/* The same with its interval, at the median's scale and precision:
+ * "54.7 (53.1–61.1) µs", "10.4k (10.0k–11.0k) msg/s", its ends rounded
+ * outwards (the printed interval holds the real one); an interval that is
+ * NaN (one value, or none) is left out: "5.92k msg/s".  Returns buf. */
+char *units_format_metric_ci(const char *metric, double median, double lo, double hi,
+			     char *buf, size_t len);
+
 #endif

@@ -4,6 +4,7 @@
 #include "csvfile.h"
 #include "gnuplot.h"
 #include "markdown.h"
+#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -40,8 +41,8 @@ void compare_print(const struct comparison *c, FILE *f, int every_row)
 			continue;
 		}
 		const char *name = metrics[row->metric].name;
-		markdown_format_metric(name, row->base_median, NAN, b, sizeof(b));
-		markdown_format_metric(name, row->cand_median, NAN, a, sizeof(a));
+		units_format_metric(name, row->base_median, b, sizeof(b));
+		units_format_metric(name, row->cand_median, a, sizeof(a));
 		change_text(row, ch, sizeof(ch));
 		fprintf(f, "%s: %s %s vs %s, %s, %s%s%s%s\n", row->label, name, a, b, ch,
 			verdict_names[row->verdict], row->why[0] ? " (" : "", row->why,
@@ -112,8 +113,8 @@ static void md_rows(const struct comparison *c, FILE *f)
 			continue;
 		const char *name = metrics[r->metric].name;
 		int higher = metrics[r->metric].better == HIGHER_IS_BETTER;
-		markdown_format_metric(name, r->base_median, NAN, b, sizeof(b));
-		markdown_format_metric(name, r->cand_median, NAN, a, sizeof(a));
+		units_format_metric(name, r->base_median, b, sizeof(b));
+		units_format_metric(name, r->cand_median, a, sizeof(a));
 		change_text(r, ch, sizeof(ch));
 		double q = r->change < 0 ? (higher ? r->q_worse : r->q_better)
 					 : (higher ? r->q_better : r->q_worse);

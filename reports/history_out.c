@@ -4,6 +4,7 @@
 #include "gnuplot.h"
 #include "history.h"
 #include "markdown.h"
+#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -72,8 +73,8 @@ void history_print(const struct history *h, FILE *f, int every_step)
 		if (!p->step)
 			continue;
 		const char *name = metrics[p->metric].name;
-		markdown_format_metric(name, p->median, NAN, a, sizeof(a));
-		markdown_format_metric(name, p->prev_median, NAN, b, sizeof(b));
+		units_format_metric(name, p->median, a, sizeof(a));
+		units_format_metric(name, p->prev_median, b, sizeof(b));
 		fprintf(f, "%s: %s: %s %s vs %s, %+.1f%%, %s (against %s)\n", h->runs[p->run].name,
 			h->groups[p->group].cells[p->cell].label, name, a, b, p->change * 100,
 			verdict_names[p->verdict], h->runs[p->prev].name);
@@ -140,7 +141,7 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 			else if (!p->n)
 				snprintf(v, sizeof(v), "failed");
 			else
-				markdown_format_metric(metrics[m].name, p->median, NAN, v, sizeof(v));
+				units_format_metric(metrics[m].name, p->median, v, sizeof(v));
 			fprintf(f, " %s%s |", v, p ? mark_of(p) : "");
 		}
 		fputc('\n', f);
@@ -161,8 +162,8 @@ static void md_steps(const struct history *h, FILE *f, size_t g)
 		char a[64], b[64];
 		if (p->group != g || !p->step)
 			continue;
-		markdown_format_metric(metrics[p->metric].name, p->prev_median, NAN, b, sizeof(b));
-		markdown_format_metric(metrics[p->metric].name, p->median, NAN, a, sizeof(a));
+		units_format_metric(metrics[p->metric].name, p->prev_median, b, sizeof(b));
+		units_format_metric(metrics[p->metric].name, p->median, a, sizeof(a));
 		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
 		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
 		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`)\n", metrics[p->metric].name,

@@ -1,5 +1,6 @@
 /* summary.md: see markdown.h. */
 #include "markdown.h"
+#include "headline.h"
 #include "report.h"
 #include "outfile.h"
 #include "units.h"
@@ -16,64 +17,6 @@
 #define PRINTED_MARK "ᵖ"
 /* beside every figure of a cell whose timed window is mostly start-up */
 #define SHORT_MARK "‡"
-
-/* Three significant digits, keeping trailing zeros: 10.0, 1.23, 123. */
-static void sig3(double v, char *buf, size_t len)
-{
-	double a = fabs(v);
-
-	snprintf(buf, len, a >= 100 ? "%.0f" : a >= 10 ? "%.1f" : a >= 1 ? "%.2f" : "%.3g", v);
-}
-
-struct unit {
-	const char *suffix;
-	double scale;
-	const char *prefix;
-};
-
-static struct unit unit_of(const char *metric, double median)
-{
-	if (strstr(metric, "msgs_per_s")) {
-		if (median >= 1e6)
-			return (struct unit){ " msg/s", 1e6, "M" };
-		if (median >= 1e3)
-			return (struct unit){ " msg/s", 1e3, "k" };
-		return (struct unit){ " msg/s", 1, "" };
-	}
-	if (!strcmp(metric, "mib_per_s"))
-		return (struct unit){ " MiB/s", 1, "" };
-	if (!strcmp(metric, "cpu_us_per_msg"))
-		return (struct unit){ " µs/msg", 1, "" };
-	if (!strcmp(metric, "cpu_us_per_rtt"))
-		return (struct unit){ " µs/rtt", 1, "" };
-	if (median >= 1000)
-		return (struct unit){ " ms", 1000, "" };
-	return (struct unit){ " µs", 1, "" };
-}
-
-void markdown_format_metric(const char *metric, double median, double half, char *buf,
-			    size_t len)
-{
-	struct unit u = unit_of(metric, median);
-	char m[32], h[32];
-
-	if (isnan(median)) {
-		snprintf(buf, len, "-");
-		return;
-	}
-	sig3(median / u.scale, m, sizeof(m));
-	if (isnan(half)) {
-		snprintf(buf, len, "%s%s%s", m, u.prefix, u.suffix);
-		return;
-	}
-	/* the half-width at the median's precision */
-	double hv = half / u.scale, mv = fabs(median / u.scale);
-	int decimals = mv >= 100 ? 0 : mv >= 10 ? 1 : mv >= 1 ? 2 : 3;
-	if (hv > 0 && hv < pow(10, -decimals))
-		decimals = (int)ceil(-log10(hv));
-	snprintf(h, sizeof(h), "%.*f", decimals > 6 ? 6 : decimals, hv);
-	snprintf(buf, len, "%s%s ± %s%s%s", m, u.prefix, h, u.prefix, u.suffix);
-}
 
 /* The metrics a pattern's tables show, in order. */
 static size_t pattern_metrics(const char *pattern, int *out)
@@ -196,8 +139,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		return;
 	}
 	/* one repetition has no interval to speak of */
-	markdown_format_metric(matrix_metrics[m], s->median,
-			       s->n > 1 ? (s->ci_hi - s->ci_lo) / 2 : NAN, buf, len);
+	units_format_metric_ci(matrix_metrics[m], s->median, s->n > 1 ? s->ci_lo : NAN,
+			       s->n > 1 ? s->ci_hi : NAN, buf, len);
 	if (printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
 	if (leaves_out_lost(c, m))
@@ -211,19 +154,6 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 			 c->reps);
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
 	(void)r;
-}
-
-static void ratio_text(const struct rpair *p, char *buf, size_t len)
-{
-	if (!p || isnan(p->ratio))
-		snprintf(buf, len, "-");
-	else if (isnan(p->lo))
-		snprintf(buf, len, "%.2f×", p->ratio);
-	else if (p->level < STATS_LEVEL - 1e-12)	/* too few repetitions: say so */
-		snprintf(buf, len, "%.2f× (%.2f–%.2f, ≥%.0f%%)", p->ratio, p->lo, p->hi,
-			 floor(p->level * 100 + 1e-9));	/* a lower bound rounds down */
-	else
-		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
 
 /* Markdown table cells must not hold '|' or a newline. */
@@ -402,7 +332,7 @@ static void table(struct page *p, int m)
 				if (r->pairs[j].def == defs[d] && same_row(p, r->pairs[j].num, c) &&
 				    !strcmp(cell_pattern(r->pairs[j].num, p->pattern_dim), p->pattern))
 					hit = &r->pairs[j];
-			ratio_text(hit, buf, sizeof(buf));
+			headline_ratio_text(r, hit, buf, sizeof(buf));
 			md_cell(f, buf);
 		}
 		fputs("|\n", f);
@@ -444,7 +374,7 @@ static void ratio_table(struct page *p, size_t di)
 			md_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
 		if (!nd)
 			md_cell(f, p->pattern);
-		ratio_text(pr, buf, sizeof(buf));
+		headline_ratio_text(r, pr, buf, sizeof(buf));
 		md_cell(f, buf);
 		fputs("|\n", f);
 	}
@@ -545,8 +475,9 @@ static void short_legend(const struct report *r, FILE *f)
 /* The header's key to the figures, the ratios and the marks. */
 static void legend(const struct report *r, FILE *f)
 {
-	fprintf(f, "\nEach figure is the median of a cell's successful repetitions ± half the "
-		"width of the order-statistic interval of that median, whose confidence depends on "
+	fprintf(f, "\nEach figure is the median of a cell's successful repetitions, then in "
+		"brackets the order-statistic interval of that median, low–high (none with one "
+		"repetition), whose confidence depends on "
 		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
 		"each table", STATS_LEVEL * 100);
 	fprintf(f, ". Ratios are ratios of medians. A ratio's interval is made of the two "
@@ -562,11 +493,33 @@ static void legend(const struct report *r, FILE *f)
 	short_legend(r, f);
 }
 
+/* The answer first (headline.h): a sentence per ratio and scenario. */
+static void headline(const struct report *r, FILE *f)
+{
+	struct headline h;
+
+	if (headline_build(r, &h) < 0 || !h.nlines) {
+		headline_release(&h);
+		return;
+	}
+	fputs("## Headline\n\n", f);
+	for (size_t i = 0; i < h.nlines; i++) {
+		fputs("- ", f);
+		markdown_text(f, h.lines[i], "");
+		fputc('\n', f);
+	}
+	if (h.more)
+		fprintf(f, "- and %zu more in the ratio tables below.\n", h.more);
+	fputc('\n', f);
+	headline_release(&h);
+}
+
 static void header(const struct report *r, FILE *f)
 {
 	fprintf(f, "# %s\n\n", r->m.name);
 	if (r->m.description && *r->m.description)
 		fprintf(f, "%s\n\n", r->m.description);
+	headline(r, f);
 	fprintf(f, "| | |\n|---|---|\n");
 	const char *rows[][2] = {
 		{ "host", report_meta(r, "host") }, { "kernel", report_meta(r, "kernel") },
@@ -594,25 +547,38 @@ static void header(const struct report *r, FILE *f)
 	legend(r, f);
 }
 
-static void headline(const struct report *r, FILE *f)
+/* Last, each ratio's geometric mean per pattern (headline_means): a
+ * stream ratio and a pingpong ratio answer different questions. */
+static void geomeans(const struct report *r, FILE *f)
 {
-	if (!r->ndefs)
+	struct headline_mean *g;
+	size_t n;
+	char buf[64];
+
+	if (!r->ndefs || headline_means(r, &g, &n) < 0)
 		return;
-	fprintf(f, "\n## Ratios over all cells\n\n| ratio | metric | geometric mean | cell pairs measured |\n"
-		"|---|---|---:|---:|\n");
-	for (size_t d = 0; d < r->ndefs; d++) {
-		char buf[64];
-		md_cell(f, r->defs[d].name);
-		md_cell(f, matrix_metrics[r->defs[d].metric]);
-		if (isnan(r->defs[d].geomean))
+	if (n)
+		fprintf(f, "\n## Ratios, geometric mean per pattern\n\n| ratio | metric | pattern | "
+			"geometric mean | range | cell pairs measured |\n|---|---|---|---:|---:|---:|\n");
+	for (size_t i = 0; i < n; i++) {
+		md_cell(f, r->defs[g[i].def].name);
+		md_cell(f, matrix_metrics[r->defs[g[i].def].metric]);
+		md_cell(f, g[i].pattern);
+		if (isnan(g[i].geomean))
 			snprintf(buf, sizeof(buf), "-");
 		else
-			snprintf(buf, sizeof(buf), "%.2f×", r->defs[d].geomean);
+			snprintf(buf, sizeof(buf), "%.2f×", g[i].geomean);
 		md_cell(f, buf);
-		snprintf(buf, sizeof(buf), "%zu", r->defs[d].npairs);
+		if (g[i].npairs < 2)
+			snprintf(buf, sizeof(buf), "-");
+		else
+			snprintf(buf, sizeof(buf), "%.2f× to %.2f×", g[i].min, g[i].max);
+		md_cell(f, buf);
+		snprintf(buf, sizeof(buf), "%zu", g[i].npairs);
 		md_cell(f, buf);
 		fputs("|\n", f);
 	}
+	free(g);
 }
 
 int markdown_write(const struct report *r, char *err, size_t errlen)
@@ -649,6 +615,6 @@ int markdown_write(const struct report *r, char *err, size_t errlen)
 				p.cells[p.ncells++] = &r->cells[i];
 		pattern_section(&p);
 	}
-	headline(r, f);
+	geomeans(r, f);
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

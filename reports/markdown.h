@@ -2,21 +2,25 @@
  * markdown: summary.md, the page a person reads at a glance, plain text
  * that also renders as Markdown.
  *
- * A header (matrix name, description, host, kernel, CPU, date, tool
- * version; a line when the folder's stream rates predate the fix, see
+ * The matrix name and description, then the headline (headline.h: a
+ * sentence per ratio and scenario, with its interval and which way is
+ * better), then a header (host, kernel, CPU, date, tool version; a line
+ * when the folder's stream rates predate the fix, see
  * report_stale_stream_rates; the key to figures, intervals and marks), then
  * per pattern a pivot table per metric shaped like the source experiments'
  * tables: one row per combination of the dimensions that vary (other than
  * the column dimension), one column per value of the column dimension
- * (transport, or the first ratio's dimension), each "median ± half the
- * width of its interval" in human units, then one column per ratio of that
- * metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)" with
- * the level its interval is sure of (rounded down) when that is below 95%.
+ * (transport, or the first ratio's dimension), each "median (low–high)" in
+ * human units, the interval of the median as it is, never as a symmetric
+ * "± half-width" (units_format_metric_ci), then one column per ratio of
+ * that metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)"
+ * with the level its interval is sure of (rounded down) when that is below
+ * 95%, or "5.92× (1 repetition: no interval)" (headline_ratio_text).
  * Figures the program clients printed carry "ᵖ", RTT figures that leave
  * lost requests out "†", noisy cells (CV above report.noisy_cv) "~",
  * partly failed ones "(k/n ok)", failed ones "failed: STATUS": marked,
- * never hidden.  Last, each ratio's geometric mean over its cell pairs, as
- * the headline.
+ * never hidden.  Last, each ratio's geometric mean per pattern over its
+ * cell pairs, with their range.
  */
 #ifndef MATRIX_MARKDOWN_H
 #define MATRIX_MARKDOWN_H
@@ -31,12 +35,8 @@ struct report;
  * error.  Reads only the loaded report, never summary.csv or ratios.csv. */
 int markdown_write(const struct report *r, char *err, size_t errlen);
 
-/* "10.0k ± 0.55k msg/s", "82.2 ± 1.3 µs" (exposed for tests). */
 /* Text in a Markdown table cell: '|' and '\\' (and each character of
  * `also`) escaped with '\\', a newline or CR as a space. */
 void markdown_text(FILE *f, const char *s, const char *also);
-
-void markdown_format_metric(const char *metric, double median, double half, char *buf,
-			    size_t len);
 
 #endif

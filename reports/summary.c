@@ -1,10 +1,12 @@
 /* summary.csv and ratios.csv: see summary.h. */
 #include "summary.h"
 #include "csvfile.h"
+#include "headline.h"
 #include "report.h"
 
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
@@ -157,21 +159,55 @@ static void geomean_row(struct csv_out *w, const struct report *r, const struct 
 	csv_out_end_row(w);
 }
 
+/* scope = pattern: the geometric mean over the ratio's pairs of one
+ * pattern, named in the pattern column (headline_means) */
+static void pattern_row(struct csv_out *w, const struct report *r, const struct headline_mean *g)
+{
+	int pd = report_dim(r, "pattern");
+
+	ratio_row_head(w, r, &r->defs[g->def], "pattern");
+	csv_out_field(w, "");
+	csv_out_field(w, "");
+	for (size_t d = 0; d < r->ndims; d++)
+		csv_out_field(w, (int)d == pd ? g->pattern : "");
+	csv_out_double(w, g->geomean, 10);
+	for (size_t i = 0; i < 4; i++)	/* ci_lo, ci_hi, n_num, n_den */
+		csv_out_field(w, "");
+	csv_out_u64(w, g->npairs);
+	for (size_t i = 0; i < 3; i++)	/* resamples, seed, ci_level */
+		csv_out_field(w, "");
+	csv_out_end_row(w);
+}
+
 int summary_write_ratios(const struct report *r, char *err, size_t errlen)
 {
 	struct csv_out w;
+	struct headline_mean *g;
+	size_t ng;
 	char path[4096];
 
 	snprintf(path, sizeof(path), "%s/ratios.csv", r->dir);
-	if (csv_out_create(&w, path, err, errlen) < 0)
+	if (headline_means(r, &g, &ng) < 0) {
+		snprintf(err, errlen, "%s: out of memory", path);
 		return -1;
+	}
+	if (csv_out_create(&w, path, err, errlen) < 0) {
+		free(g);
+		return -1;
+	}
 	ratios_header(&w, r);
 	for (size_t di = 0; di < r->ndefs; di++) {
 		for (size_t i = 0; i < r->npairs; i++)
 			if (r->pairs[i].def == di)
 				pair_row(&w, r, &r->defs[di], &r->pairs[i]);
+		/* a run without a pattern column is all pingpong: its geomean
+		 * row is the pattern's already */
+		for (size_t i = 0; i < ng && report_dim(r, "pattern") >= 0; i++)
+			if (g[i].def == di)
+				pattern_row(&w, r, &g[i]);
 		geomean_row(&w, r, &r->defs[di]);
 	}
+	free(g);
 	if (csv_out_close(&w) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
 		return -1;

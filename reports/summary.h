@@ -22,9 +22,15 @@
  *                 bootstrap interval this replaced), ci_level (the
  *                 coverage the interval is sure of: it holds the true
  *                 ratio of medians at least this often, stats.h); then
- *                 one row (scope = geomean)
- *                 with the geometric mean over the pairs in `ratio` and
- *                 their number in `pairs`.
+ *                 per pattern one row (scope = pattern, the pattern in
+ *                 the pattern column, the rest of the dimensions empty)
+ *                 with the geometric mean over that pattern's pairs in
+ *                 `ratio` and their number in `pairs` (headline_means;
+ *                 none when the ratio's dimension is the pattern, or the
+ *                 run has no pattern column); then one row (scope =
+ *                 geomean) with the geometric mean over all the pairs,
+ *                 whatever their pattern, in `ratio` and their number in
+ *                 `pairs`, kept for older readers: it mixes patterns.
  *
  * Each call replaces its file.  Call them after report_load() and before
  * report_release(); neither calls another writer.

@@ -2,6 +2,8 @@
 #include "cmd_report.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
+#include "headline.h"
+#include "html.h"
 #include "json.h"
 #include "markdown.h"
 #include "stale.h"
@@ -18,8 +20,9 @@ static const char usage_report[] =
 "                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
 "                     [--export-json FILE]\n"
 "\n"
-"Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
-"its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
+"Rebuilds summary.csv, ratios.csv, summary.md, plots/ and report.html of a run\n"
+"folder from its results.csv and matrix.yaml (edit the copy to change report:\n"
+"settings).\n"
 "Works on the folder of an interrupted run.\n"
 "\n"
 "      --ratio [DIM:]NUM/DEN  compare value NUM of dimension DIM (default\n"
@@ -38,15 +41,30 @@ static const char usage_report[] =
 
 
 
+/* The headline (headline.h) on stderr, as summary.md has it at its top. */
+static void print_headline(const struct headline *h)
+{
+	if (!h->nlines)
+		return;
+	fputs("matrix: headline:\n", stderr);
+	for (size_t i = 0; i < h->nlines; i++)
+		fprintf(stderr, "  %s\n", h->lines[i]);
+	if (h->more)
+		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+}
+
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
  * then each writer in turn (the first that fails stops the rest), then the
- * in-run A/B when one is asked for, then the rendering.  0, 1 (a file
+ * in-run A/B when one is asked for, then the rendering, then report.html
+ * (summary.md and the images on one page; a failure to write it is as an
+ * image's).  0, 1 (a file
  * could not be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets chart_failed. */
 int build_report(const char *dir, const struct report_opts *o, int quiet,
 			struct report_ask *ask)
 {
+	struct headline h = { 0 };
 	struct report r;
 	char err[1024];
 	int rc = 0;
@@ -68,8 +86,10 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		rc = -1;
 	if (!rc)
 		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
-	report_release(&r);
+	if (!rc && !quiet)
+		headline_build(&r, &h);	/* out of memory: no headline, nothing worse */
 	if (rc < 0) {
+		report_release(&r);
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		return 1;
 	}
@@ -77,6 +97,14 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (rc)		/* 1: no gnuplot here, which is said and no failure */
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 	ask->chart_failed = rc < 0;
+	/* report.html: summary.md and the charts just drawn, on one page */
+	if (html_write(&r, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
+		rc = -2;
+	}
+	report_release(&r);
+	print_headline(&h);
+	headline_release(&h);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
 	return rc == -2;	/* an image could not be written: as a page */

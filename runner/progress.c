@@ -1,6 +1,7 @@
 /* Progress on stderr: see progress.h. */
 #include "progress.h"
 #include "clock.h"
+#include "units.h"
 
 #include <math.h>
 #include <stdarg.h>
@@ -111,10 +112,14 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	}
 	if (p->quiet || p->tty)
 		return;
-	fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: ok %.1fk msg/s", p->done, p->total,
-		p->cell, p->rep, p->nreps, p->label, row->msgs_per_s / 1e3);
+	/* the figures as summary.md writes them (units_format_metric) */
+	char a[64], b[64];
+	fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: ok %s", p->done, p->total, p->cell, p->rep,
+		p->nreps, p->label, units_format_metric("msgs_per_s", row->msgs_per_s, a, sizeof(a)));
 	if (!isnan(row->rtt_p50_us))
-		fprintf(stderr, ", rtt p50 %.2f us p99 %.2f us", row->rtt_p50_us, row->rtt_p99_us);
+		fprintf(stderr, ", rtt p50 %s p99 %s",
+			units_format_metric("rtt_p50_us", row->rtt_p50_us, a, sizeof(a)),
+			units_format_metric("rtt_p99_us", row->rtt_p99_us, b, sizeof(b)));
 	fprintf(stderr, " (%.1f s)\n", row->wall_s);
 }
 

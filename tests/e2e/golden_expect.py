@@ -10,6 +10,8 @@ anything differs or is missing (a file, a column, a row), 0 otherwise.
 
   golden_expect.py summary DIR [--noisy-cv 0.10]
   golden_expect.py ratios DIR --ratio NAME,METRIC,DIMENSION,NUMERATOR,DENOMINATOR ...
+      (the cell pairs, the geometric mean per pattern, scope = pattern, and
+      over all pairs, scope = geomean)
   golden_expect.py md FILE < SPEC
 
 SPEC for md: blocks of a "## SECTION" line, an optional "### TABLE" line,
@@ -316,6 +318,29 @@ def check_ratios(d, defs):
             for k in dims:
                 e[k] = "" if k == dim else c.dims[k]
             expected.append(((name, "cell", str(c.number)), e, (a, b)))
+        # per pattern (in the order the cells first have them), when the run
+        # has a pattern column and the ratio is not across patterns: the
+        # geometric mean of that pattern's pairs only
+        if "pattern" in dims and dim != "pattern":
+            pats = []
+            for c in cells:
+                if c.dims["pattern"] not in pats:
+                    pats.append(c.dims["pattern"])
+            for pat in pats:
+                mine = [(k, e) for k, e, _ in expected
+                        if k[0] == name and k[1] == "cell" and e["pattern"] == pat]
+                if not mine:
+                    continue
+                pv = [e["ratio"] for _, e in mine
+                      if not math.isnan(e["ratio"]) and e["ratio"] > 0]
+                g = math.exp(statistics.fmean(math.log(v) for v in pv)) if pv else float("nan")
+                e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
+                     "denominator": den, "scope": "pattern", "num_cell": "", "den_cell": "",
+                     "ratio": g, "ci_lo": "", "ci_hi": "", "n_num": "", "n_den": "",
+                     "pairs": str(len(pv)), "resamples": "", "seed": "", "ci_level": ""}
+                for k in dims:
+                    e[k] = pat if k == "pattern" else ""
+                expected.append(((name, "pattern", pat), e, None))
         pos = [v for v in logs if v > 0 and math.isfinite(v)]
         g = math.exp(statistics.fmean(math.log(v) for v in pos)) if pos else float("nan")
         e = {"name": name, "metric": metric, "dimension": dim, "numerator": num,
@@ -330,7 +355,8 @@ def check_ratios(d, defs):
              ", ".join("%s %s %s" % k for k, _, _ in expected)))
     by_key = {}
     for r in rows:
-        k = (r["name"], r["scope"], r["num_cell"])
+        k = (r["name"], r["scope"],
+             r.get("pattern", "") if r["scope"] == "pattern" else r["num_cell"])
         if k in by_key:
             fail("%s: row %s appears twice" % (path, k))
         by_key[k] = r

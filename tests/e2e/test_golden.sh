@@ -136,7 +136,7 @@ t_golden7_ratios_csv_values() {
 	golden_report
 	GOLDEN_PY ratios out "${G7_RATIOS[@]}" || die "ratios.csv differs from the independent figures (above)"
 	local r=out/ratios.csv
-	expect_rows $r 11	# 3 + 3 + 2 cell pairs, 3 geometric means
+	expect_rows $r 16	# 3 + 3 + 2 cell pairs, 2 + 2 + 1 per pattern, 3 overall
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 ratio 2.041338583	# 10370 / 5080
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 den_cell 3
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=1 n_den 10
@@ -158,6 +158,13 @@ t_golden7_ratios_csv_values() {
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ci_hi 0.7485380117	# 512000 / 684000
 	expect_at $r name=UNIX/TCP,scope=cell,num_cell=6 ci_level 0.985889
 	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= ratio 1.157254066
+	# per pattern: pingpong has one measured pair (cell 2's tcp failed),
+	# stream one; the overall row above mixes them and stays for old readers
+	expect_at $r name=UNIX/TCP,scope=pattern,pattern=pingpong ratio 2.041338583
+	expect_at $r name=UNIX/TCP,scope=pattern,pattern=pingpong pairs 1
+	expect_at $r name=UNIX/TCP,scope=pattern,pattern=stream ratio 0.6560582275
+	expect_at $r "name=UNIX/TCP p50,scope=pattern,pattern=stream" ratio ""
+	expect_at $r "name=UNIX/TCP p50,scope=pattern,pattern=stream" pairs 0
 	expect_at $r name=UNIX/TCP,scope=geomean,num_cell= pairs 2
 	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ratio 0.4843348742	# 94.3 / 194.7
 	expect_at $r "name=UNIX/TCP p50,scope=cell,num_cell=1" ci_lo 0.4100397614	# 82.5 / 201.2
@@ -178,13 +185,13 @@ t_golden7_summary_md_tables() {
 ## pingpong
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
-| 16B | 10.4k ± 0.5k msg/s ~ ‡ | 5.08k ± 0.20k msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
+| 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
-| 16B | 94.3 ± 4.6 µs ~ ‡ | 195 ± 8 µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 ± 3 µs (11/12 ok) | failed: timeout | - |
+| 16B | 94.3 (88.4–97.6) µs ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### 1KiB/16 (msgs_per_s over size)
 | transport | 1KiB/16 |
@@ -193,17 +200,19 @@ Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 
 ## stream
 ### messages per second
 |  | unix | tcp | UNIX/TCP |
-| stream | 460k ± 41k msg/s ~ ‡ (8/12 ok) | 701k ± 14k msg/s ‡ | 0.66× (*) |
+| stream | 460k (430k–512k) msg/s ~ ‡ (8/12 ok) | 701k (688k–716k) msg/s ‡ | 0.66× (*) |
 Intervals of the median: 96.14% confidence with 12 repetitions, 99.22% with 8.
 ### CPU time per message, each way (all workers)
 |  | unix | tcp |
-| stream | 1.81 ± 0.16 µs/msg ~ ‡ (8/12 ok) | 1.52 ± 0.05 µs/msg ‡ |
+| stream | 1.81 (1.62–1.95) µs/msg ~ ‡ (8/12 ok) | 1.52 (1.47–1.56) µs/msg ‡ |
 Intervals of the median: 98.83% confidence with 11 repetitions, 99.22% with 8.
-## Ratios over all cells
-| ratio | metric | geometric mean | cell pairs measured |
-| UNIX/TCP | msgs_per_s | 1.16× | 2 |
-| UNIX/TCP p50 | rtt_p50_us | 0.48× | 1 |
-| 1KiB/16 | msgs_per_s | 0.87× | 1 |
+## Ratios, geometric mean per pattern
+| ratio | metric | pattern | geometric mean | range | cell pairs measured |
+| UNIX/TCP | msgs_per_s | pingpong | 2.04× | - | 1 |
+| UNIX/TCP | msgs_per_s | stream | 0.66× | - | 1 |
+| UNIX/TCP p50 | rtt_p50_us | pingpong | 0.48× | - | 1 |
+| UNIX/TCP p50 | rtt_p50_us | stream | - | - | 0 |
+| 1KiB/16 | msgs_per_s | pingpong | 0.87× | - | 1 |
 MD
 	grep -qF '`~`: CV above 5% (noisy)' out/summary.md || die "summary.md does not state noisy_cv 5%"
 	# cells 1, 6 and 8 timed under 100 ms (median elapsed_s of their
@@ -243,25 +252,25 @@ t_golden7_lost_requests_noted() {
 ## pingpong
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
-| 16B | 10.4k ± 0.5k msg/s ~ ‡ | 5.08k ± 0.20k msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
+| 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
-| 16B | 94.3 ± 4.6 µs † ~ ‡ | 195 ± 8 µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 ± 3 µs (11/12 ok) | failed: timeout | - |
+| 16B | 94.3 (88.4–97.6) µs † ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ### round-trip time, p99
 | size | unix | tcp |
-| 16B | 198 ± 10 µs † ~ ‡ | 409 ± 17 µs ~ (10/12 ok) |
-| 1KiB | 213 ± 6 µs (11/12 ok) | failed: timeout |
+| 16B | 198 (185–205) µs † ~ ‡ | 409 (388–423) µs ~ (10/12 ok) |
+| 1KiB | 213 (208–221) µs (11/12 ok) | failed: timeout |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ## stream
 ### messages per second
 |  | unix | tcp | UNIX/TCP |
-| stream | 460k ± 41k msg/s ~ ‡ (8/12 ok) | 701k ± 14k msg/s ‡ | 0.66× (*) |
+| stream | 460k (430k–512k) msg/s ~ ‡ (8/12 ok) | 701k (688k–716k) msg/s ‡ | 0.66× (*) |
 Intervals of the median: 96.14% confidence with 12 repetitions, 99.22% with 8.
 MD
 	[ "$(grep -c '^† ' out/summary.md)" -eq 3 ] ||
@@ -278,7 +287,7 @@ t_golden7_default_ratios_and_flags() {
 	GOLDEN_PY summary out --noisy-cv 0.10 || die "summary.csv (noisy_cv 10%) differs (above)"
 	GOLDEN_PY ratios out --ratio "tcp/unix,msgs_per_s,transport,tcp,unix" ||
 		die "default ratios.csv differs (above)"
-	expect_rows out/ratios.csv 4
+	expect_rows out/ratios.csv 6	# 3 pairs, 2 patterns, 1 overall
 	expect_at out/ratios.csv name=tcp/unix,scope=cell,num_cell=3 ratio 0.4898746384	# 5080 / 10370
 	expect_at out/ratios.csv name=tcp/unix,scope=cell,num_cell=8 ratio 1.524254949	# 700700 / 459700
 	expect_at out/ratios.csv name=tcp/unix,scope=geomean,num_cell= ratio 0.8641144842
@@ -286,16 +295,17 @@ t_golden7_default_ratios_and_flags() {
 ## pingpong
 ### messages per second
 | size | unix | tcp | tcp/unix |
-| 16B | 10.4k ± 0.5k msg/s ‡ | 5.08k ± 0.20k msg/s (10/12 ok) | 0.49× (*) |
-| 1KiB | 9.02k ± 0.26k msg/s (11/12 ok) | failed: timeout | - |
-## Ratios over all cells
-| ratio | metric | geometric mean | cell pairs measured |
-| tcp/unix | msgs_per_s | 0.86× | 2 |
+| 16B | 10.4k (10.0k–11.0k) msg/s ‡ | 5.08k (4.90k–5.30k) msg/s (10/12 ok) | 0.49× (*) |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
+## Ratios, geometric mean per pattern
+| ratio | metric | pattern | geometric mean | range | cell pairs measured |
+| tcp/unix | msgs_per_s | pingpong | 0.49× | - | 1 |
+| tcp/unix | msgs_per_s | stream | 1.52× | - | 1 |
 MD
 
 	golden_report --ratio size:16/1024 --metric rtt_p50_us
 	GOLDEN_PY ratios out --ratio "16/1024,rtt_p50_us,size,16,1024" || die "re-sliced ratios.csv differs (above)"
-	expect_rows out/ratios.csv 3
+	expect_rows out/ratios.csv 4	# 2 pairs, 1 pattern, 1 overall
 	expect_at out/ratios.csv name=16/1024,scope=cell,num_cell=1 ratio 0.9299802761	# 94.3 / 101.4
 	GOLDEN_PY md out/summary.md <<'MD' || die "re-sliced summary.md differs (above)"
 ## pingpong
@@ -303,9 +313,9 @@ MD
 | transport | 16/1024 |
 | unix | 0.93× (*) |
 | tcp | - |
-## Ratios over all cells
-| ratio | metric | geometric mean | cell pairs measured |
-| 16/1024 | rtt_p50_us | 0.93× | 1 |
+## Ratios, geometric mean per pattern
+| ratio | metric | pattern | geometric mean | range | cell pairs measured |
+| 16/1024 | rtt_p50_us | pingpong | 0.93× | - | 1 |
 MD
 }
 
@@ -329,7 +339,7 @@ t_golden_old_layout_values() {
 	expect_at out/summary.csv cell=3 noisy "msgs_per_s;mib_per_s"
 	expect_at out/summary.csv cell=1 sent_msgs_per_s_n 0	# no such column then
 	expect_at out/summary.csv cell=1 sent_msgs_per_s_median ""
-	expect_rows out/ratios.csv 6
+	expect_rows out/ratios.csv 8	# 2 + 2 pairs, 1 + 1 per pattern, 2 overall
 	expect_at out/ratios.csv name=UNIX/TCP,scope=cell,num_cell=1 ratio 2
 	# 3 and 3: no side reaches sqrt(95%), so each is [min, max] at 1 - 2/8,
 	# and the ratio's interval [min/max, max/min] is sure of (3/4)^2
@@ -345,16 +355,16 @@ t_golden_old_layout_values() {
 ## pingpong
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
-| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (*, ≥56%) |
-| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |
+| 16B | 1.10k (1.00k–1.20k) msg/s | 550 (500–900) msg/s ~ | 2.00× (*, ≥56%) |
+| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout | - |
 Intervals of the median: 75% confidence with 3 repetitions, 50% with 2 (95% needs 6 or more).
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
-| 16B | 11.0 ± 1.0 µs | 22.0 ± 2.0 µs | 0.50× (*, ≥56%) |
-| 1KiB | 21.0 ± 1.0 µs (2/3 ok) | failed: timeout | - |
-## Ratios over all cells
-| ratio | metric | geometric mean | cell pairs measured |
-| UNIX/TCP | msgs_per_s | 2.00× | 1 |
-| UNIX/TCP p50 | rtt_p50_us | 0.50× | 1 |
+| 16B | 11.0 (10.0–12.0) µs | 22.0 (20.0–24.0) µs | 0.50× (*, ≥56%) |
+| 1KiB | 21.0 (20.0–22.0) µs (2/3 ok) | failed: timeout | - |
+## Ratios, geometric mean per pattern
+| ratio | metric | pattern | geometric mean | range | cell pairs measured |
+| UNIX/TCP | msgs_per_s | pingpong | 2.00× | - | 1 |
+| UNIX/TCP p50 | rtt_p50_us | pingpong | 0.50× | - | 1 |
 MD
 }

@@ -19,6 +19,7 @@
 #include "markdown.h"
 #include "report.h"
 #include "summary.h"
+#include "units.h"
 
 static char *slurp(const char *path)
 {
@@ -164,8 +165,8 @@ static void test_golden_markdown_page(void **state)
 	 * whose interval at 3 and 3 is [1000 / 900, 1200 / 500] at 56.25% or
 	 * more, a lower bound shown rounded down */
 	int pivot = strstr(got, "| size | unix | tcp | UNIX/TCP |\n|---|---:|---:|---:|\n"
-			   "| 16B | 1.10k ± 0.10k msg/s | 550 ± 200 msg/s ~ | 2.00× (1.11–2.40, ≥56%) |\n"
-			   "| 1KiB | 950 ± 50 msg/s (2/3 ok) | failed: timeout | - |\n") != NULL;
+			   "| 16B | 1.10k (1.00k–1.20k) msg/s | 550 (500–900) msg/s ~ | 2.00× (1.11–2.40, ≥56%) |\n"
+			   "| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout | - |\n") != NULL;
 	free(got);
 	free(want);
 	remove_tree(dir);
@@ -273,10 +274,10 @@ static void test_printed_figures_marked(void **state)
 	assert_false(r.before_stream_fix);
 	assert_false(report_stale_stream_rates(&r));
 	report_release(&r);
-	if (!strstr(page, "| pingpong | 110 ± 10 msg/s ᵖ |\n") ||
-	    !strstr(page, "| pingpong | 10.5 ± 0.5 µs ᵖ |\n") ||
-	    !strstr(page, "| pingpong | 9.50 ± 0.50 µs |\n") ||
-	    !strstr(page, "| stream | 1.05k ± 0.05k msg/s |\n"))
+	if (!strstr(page, "| pingpong | 110 (100–120) msg/s ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 10.5 (10.0–11.0) µs ᵖ |\n") ||
+	    !strstr(page, "| pingpong | 9.50 (9.00–10.00) µs |\n") ||
+	    !strstr(page, "| stream | 1.05k (1.00k–1.10k) msg/s |\n"))
 		fail_msg("marks of printed figures wrong in:\n%s", page);
 	assert_non_null(strstr(page, "\n`ᵖ`: figures the programs printed themselves"));
 	assert_null(strstr(page, "predates"));	/* it has cpu_us_per_rtt */
@@ -353,9 +354,9 @@ static void test_short_window_marked(void **state)
 	assert_float_equal(r.cells[2].window_s, 0.1, 1e-12);	/* 0.01 0.1 0.3: not under */
 	assert_false(r.cells[2].short_window);
 	report_release(&r);
-	if (!strstr(page, "| 10B | 100 ± 0 msg/s ‡ |\n") ||
-	    !strstr(page, "| 20B | 100 ± 0 msg/s (2/3 ok) |\n") ||
-	    !strstr(page, "| 30B | 100 ± 0 msg/s |\n"))
+	if (!strstr(page, "| 10B | 100 (100–100) msg/s ‡ |\n") ||
+	    !strstr(page, "| 20B | 100 (100–100) msg/s (2/3 ok) |\n") ||
+	    !strstr(page, "| 30B | 100 (100–100) msg/s |\n"))
 		fail_msg("short-window marks wrong in:\n%s", page);
 	assert_non_null(strstr(page, "\n`‡`: the cell's timed window (the median `elapsed_s` of "
 			       "its successful repetitions) is under 100 ms"));
@@ -404,17 +405,22 @@ static void test_human_units(void **state)
 	char buf[64];
 
 	(void)state;
-	markdown_format_metric("msgs_per_s", 10006, 540, buf, sizeof(buf));
-	assert_string_equal(buf, "10.0k ± 0.5k msg/s");
-	markdown_format_metric("msgs_per_s", 2.5e6, NAN, buf, sizeof(buf));
+	/* the interval as it is, at the median's scale and precision, never a
+	 * symmetric "± half-width" */
+	units_format_metric_ci("msgs_per_s", 10006, 9700, 10800, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0k (9.7k–10.8k) msg/s");
+	units_format_metric_ci("msgs_per_s", 2.5e6, NAN, NAN, buf, sizeof(buf));
 	assert_string_equal(buf, "2.50M msg/s");
-	markdown_format_metric("rtt_p50_us", 82.687, 0.512, buf, sizeof(buf));
-	assert_string_equal(buf, "82.7 ± 0.5 µs");
-	markdown_format_metric("rtt_p99_us", 1142.8, 356, buf, sizeof(buf));
-	assert_string_equal(buf, "1.14 ± 0.36 ms");
-	markdown_format_metric("mib_per_s", 0.19, 0.002, buf, sizeof(buf));
-	assert_string_equal(buf, "0.19 ± 0.002 MiB/s");
-	markdown_format_metric("msgs_per_s", NAN, NAN, buf, sizeof(buf));
+	units_format_metric_ci("rtt_p50_us", 54.7, 53.1, 61.1, buf, sizeof(buf));
+	assert_string_equal(buf, "54.7 (53.1–61.1) µs");
+	units_format_metric_ci("rtt_p99_us", 1142.8, 1000, 1856, buf, sizeof(buf));
+	assert_string_equal(buf, "1.14 (1.00–1.86) ms");
+	units_format_metric_ci("mib_per_s", 0.19, 0.188, 0.192, buf, sizeof(buf));
+	assert_string_equal(buf, "0.190 (0.188–0.192) MiB/s");
+	/* the console's progress uses the same: 1.05M, never 1048.1k */
+	units_format_metric("msgs_per_s", 1048100, buf, sizeof(buf));
+	assert_string_equal(buf, "1.05M msg/s");
+	units_format_metric_ci("msgs_per_s", NAN, NAN, NAN, buf, sizeof(buf));
 	assert_string_equal(buf, "-");
 }
 

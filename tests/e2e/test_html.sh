@@ -1,0 +1,165 @@
+# report.html in a real browser: headless Chromium loads the page a run
+# writes, and the rendered DOM, its console and a screenshot are checked.
+
+# chromium_ok: skips the test (with the reason) where Chromium cannot run.
+chromium_ok() {
+	command -v chromium >/dev/null 2>&1 || skip "chromium is not installed (Debian package chromium; make deps)"
+	printf '<!DOCTYPE html><title>t</title><p>ok</p>' >"$T/probe.html"
+	browse --dump-dom "$T/probe.html" >"$T/probe.dom" 2>"$T/probe.err" ||
+		skip "chromium cannot run here: $(grep -v dbus "$T/probe.err" | tail -2)"
+	grep -q '<p>ok</p>' "$T/probe.dom" || skip "chromium rendered nothing here: $(tail -2 "$T/probe.err")"
+}
+
+# browse ARGS... PAGE: headless Chromium on a local file, its own profile
+# in $T, bounded in time; the console goes to stderr.
+browse() {
+	local page=${*: -1}
+	set -- "${@:1:$#-1}"
+	HOME=$T timeout 30 chromium --headless --disable-gpu --no-sandbox --no-first-run \
+		--user-data-dir="$T/chrome" --enable-logging=stderr --v=0 --hide-scrollbars \
+		"$@" "file://$page"
+}
+
+# png_inked FILE: a PNG of at least 100x100 whose pixels are not all one
+# colour, with at least 1% of them differing from the corner's.
+png_inked() {
+	python3 - "$1" <<'PY'
+import struct, sys, zlib
+data = open(sys.argv[1], 'rb').read()
+if data[:8] != b'\x89PNG\r\n\x1a\n':
+    sys.exit('not a PNG')
+pos, idat, w = 8, b'', 0
+while pos < len(data):
+    n, kind = struct.unpack('>I4s', data[pos:pos + 8])
+    body = data[pos + 8:pos + 8 + n]
+    if kind == b'IHDR':
+        w, h, depth, ctype = struct.unpack('>IIBB', body[:10])
+    elif kind == b'IDAT':
+        idat += body
+    pos += 12 + n
+if not w or depth != 8 or ctype not in (2, 6):
+    sys.exit('unexpected PNG header')
+bpp = 3 if ctype == 2 else 4
+raw, stride = zlib.decompress(idat), w * bpp
+prev, rows = bytearray(stride), []
+for y in range(h):
+    f, line = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+    for i in range(stride):
+        a = line[i - bpp] if i >= bpp else 0
+        b, c = prev[i], prev[i - bpp] if i >= bpp else 0
+        if f == 1: line[i] = (line[i] + a) & 255
+        elif f == 2: line[i] = (line[i] + b) & 255
+        elif f == 3: line[i] = (line[i] + (a + b) // 2) & 255
+        elif f == 4:
+            p = a + b - c
+            pa, pb, pc = abs(p - a), abs(p - b), abs(p - c)
+            line[i] = (line[i] + (a if pa <= pb and pa <= pc else b if pb <= pc else c)) & 255
+    rows.append(bytes(line))
+    prev = line
+corner = rows[0][:3]
+inked = sum(1 for r in rows[::4] for x in range(0, stride, bpp * 4) if r[x:x + 3] != corner)
+total = len(rows[::4]) * len(range(0, stride, bpp * 4))
+if w < 100 or h < 100 or inked * 100 < total:
+    sys.exit('%dx%d, %d of %d sampled pixels differ from the corner' % (w, h, inked, total))
+PY
+}
+
+# The page's DOM as Chromium built it, with no console message on the way.
+dom_of() {
+	browse --dump-dom "$1" >"$T/dom.html" 2>"$T/console.err" || die "chromium failed on $1: $(tail -3 "$T/console.err")"
+	! grep -E ':CONSOLE|Uncaught' "$T/console.err" || die "console messages loading $1"
+	[ -s "$T/dom.html" ] || die "chromium gave no DOM for $1"
+}
+
+t_default_matrix_page_in_chromium() {
+	chromium_ok
+	run_matrix run "$REPO/matrices/af_unix_vs_inet.yaml" --set repeat=3 --set count=2000 -o out --quiet
+	expect_rc 0
+	[ -s out/report.html ] || die "no out/report.html"
+	local charts n
+	charts=$(ls out/plots/*.svg | wc -l)
+	[ "$charts" -ge 4 ] || die "only $charts charts in plots/"
+	# self-contained: no script, nothing fetched, no other stylesheet
+	! grep -nEi '<script|<link|<iframe|<img|src=|@import|https?://[^"]*"[^>]*>' out/report.html |
+		grep -v 'xmlns' || die "report.html loads or runs something"
+	dom_of "$T/out/report.html"
+	n=$(grep -o '<svg' dom.html | wc -l)
+	[ "$n" -eq "$charts" ] || die "$n charts in the DOM, $charts in plots/"
+	grep -q '<h1>af_unix_vs_inet</h1>' dom.html || die "no title"
+	# the headline first, once: a sentence per ratio and scenario
+	grep -qE '<li>unix delivered [0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\) the messages per second of tcp: echo, 10B, 1 client</li>' dom.html ||
+		die "no headline: $(grep -m2 -A3 'class="headline"' dom.html)"
+	[ "$(grep -c '>Headline</h2>' dom.html)" -eq 1 ] || die "the headline is not there once"
+	local at_h at_c
+	at_h=$(grep -n 'class="headline"' dom.html | cut -d: -f1)
+	at_c=$(grep -n '<h2 id="charts">' dom.html | cut -d: -f1)
+	[ "$at_h" -lt "$at_c" ] || die "the headline comes after the charts"
+	grep -q '<h3>messages per second</h3>' dom.html || die "no messages per second table"
+	grep -q '<th class="num">AF_UNIX/AF_INET</th>' dom.html || die "no ratio column"
+	grep -qE '<td class="num">[0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\)</td>' dom.html ||
+		die "no ratio with its interval"
+	[ "$(grep -o '<table' dom.html | wc -l)" -ge 7 ] || die "tables missing"
+	grep -q 'id="c-ratios"' dom.html || die "no ratio chart"
+	# the screenshot: a page with ink on it
+	browse --screenshot="$T/shot.png" --window-size=1200,1800 "$T/out/report.html" \
+		>/dev/null 2>"$T/shot.err" || die "no screenshot: $(tail -3 shot.err)"
+	png_inked shot.png || die "the screenshot is blank"
+	# `matrix report` writes the same page
+	cp out/report.html first.html
+	run_matrix report out --quiet; expect_rc 0
+	cmp -s first.html out/report.html || die "matrix report changed report.html: $(diff first.html out/report.html | head -5)"
+	rm -rf chrome
+	expect_no_leftovers
+}
+
+t_hostile_text_stays_text_in_chromium() {
+	chromium_ok
+	mat m.yaml <<'Y'
+name: hostile
+description: "<img src=x onerror=alert(1)> </p><script>alert(2)</script> & \"q\" 'a'"
+repeat: 1
+warmup: 0
+matrix:
+  transport: [unix, tcp]
+  count: 50
+report:
+  ratios:
+    - name: "</text></svg><script>alert(3)</script><b>r</b> & 'z'"
+      dimension: transport
+      numerator: unix
+      denominator: tcp
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	dom_of "$T/out/report.html"
+	! grep -Ei '<img|<script|<b>r' dom.html || die "matrix text became markup"
+	grep -qF '&lt;img src=x onerror=alert(1)&gt; &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; "q" '"'a'" dom.html ||
+		die "the description is not shown as text: $(grep -m1 'onerror' dom.html)"
+	grep -qF '&lt;/text&gt;&lt;/svg&gt;&lt;script&gt;alert(3)&lt;/script&gt;&lt;b&gt;r&lt;/b&gt; &amp;' dom.html ||
+		die "the ratio name is not shown as text"
+	local charts n
+	charts=$(ls out/plots/*.svg | wc -l)
+	n=$(grep -o '<svg' dom.html | wc -l)
+	[ "$n" -eq "$charts" ] || die "$n charts in the DOM, $charts in plots/ (the ratio chart names the ratio)"
+	grep -q 'class="missing"' dom.html && die "a chart was refused: $(grep -m1 'class="missing"' dom.html)"
+	return 0
+}
+
+# Without gnuplot the page is still whole: the tables, and says why no chart.
+t_page_without_gnuplot() {
+	mat m.yaml <<'Y'
+name: nognuplot
+repeat: 1
+warmup: 0
+matrix:
+  transport: [unix, tcp]
+  count: 50
+Y
+	mkdir bin
+	ln -s "$(command -v true)" bin/true
+	PATH=$T/bin run_matrix run m.yaml -o out --quiet; expect_rc 0
+	grep -q 'No charts: plots/ has no SVG image' out/report.html || die "no word on the missing charts"
+	grep -q '<h3>messages per second</h3>' out/report.html || die "no table"
+	grep -q '</html>' out/report.html || die "page cut short"
+	grep -q '<svg' out/report.html && die "a chart with no gnuplot"
+	return 0
+}
