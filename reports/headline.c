@@ -203,33 +203,37 @@ int headline_means(const struct report *r, struct headline_mean **out, size_t *n
 	return 0;
 }
 
-/* The number of a dimension's value for sorting (sizes, concurrency);
- * the value itself breaks ties (then the cell number). */
+/* The number of a dimension's value, for sorting (sizes, concurrency). */
 static double number_of(const struct rcell *c, int d)
 {
 	return d >= 0 ? strtod(c->dims[d], NULL) : 0;
 }
 
-static const struct report *sort_r;
-static const char **sort_pats;
-static size_t sort_np;
+/* What the sort of the pairs needs: the report and its patterns in order. */
+struct sort_ctx {
+	const struct report *r;
+	const char *pats[16];
+	size_t np;
+};
 
-static size_t pattern_rank(const struct rcell *c)
+static size_t pattern_rank(const struct sort_ctx *x, const struct rcell *c)
 {
 	size_t k;
 
-	for (k = 0; k < sort_np && strcmp(sort_pats[k], pattern_of(sort_r, c)); k++)
+	for (k = 0; k < x->np && strcmp(x->pats[k], pattern_of(x->r, c)); k++)
 		;
 	return k;
 }
 
-static int cmp_pairs(const void *a, const void *b)
+/* By ratio, pattern (in cell order), size, concurrency, then cell. */
+static int cmp_pairs(const void *a, const void *b, void *arg)
 {
+	const struct sort_ctx *sc = arg;
 	const struct rpair *x = *(const struct rpair *const *)a, *y = *(const struct rpair *const *)b;
-	int sd = report_dim(sort_r, "size"), cd = report_dim(sort_r, "concurrency");
+	int sd = report_dim(sc->r, "size"), cd = report_dim(sc->r, "concurrency");
 	double k[4][2] = {
 		{ (double)x->def, (double)y->def },
-		{ (double)pattern_rank(x->num), (double)pattern_rank(y->num) },
+		{ (double)pattern_rank(sc, x->num), (double)pattern_rank(sc, y->num) },
 		{ number_of(x->num, sd), number_of(y->num, sd) },
 		{ number_of(x->num, cd), number_of(y->num, cd) },
 	};
@@ -283,7 +287,7 @@ static int grouped_lines(const struct report *r, struct headline *h)
 int headline_build(const struct report *r, struct headline *h)
 {
 	const struct rpair **ps = malloc((r->npairs + 1) * sizeof(*ps));
-	const char *pats[16];
+	struct sort_ctx ctx = { .r = r };
 	size_t n = 0;
 	char rt[160], sc[512], line[1024];
 	int rc = 0;
@@ -302,10 +306,8 @@ int headline_build(const struct report *r, struct headline *h)
 	if (n > HEADLINE_MAX) {
 		rc = grouped_lines(r, h);
 	} else {
-		sort_r = r;
-		sort_pats = pats;
-		sort_np = patterns(r, pats, 16);
-		qsort(ps, n, sizeof(*ps), cmp_pairs);
+		ctx.np = patterns(r, ctx.pats, 16);
+		qsort_r(ps, n, sizeof(*ps), cmp_pairs, &ctx);
 		for (size_t i = 0; i < n && !rc; i++) {
 			const struct rratio_def *def = &r->defs[ps[i]->def];
 			headline_ratio_text(r, ps[i], rt, sizeof(rt));
