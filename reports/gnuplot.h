@@ -53,6 +53,21 @@ int gnuplot_compared_dim(const struct report *r);
  * (Okabe-Ito); from the ninth value on they repeat. */
 const char *gnuplot_colour(const struct report *r, int dim, const char *value);
 
+/* A tick label: three significant digits, with k, M or G from 10,000 on
+ * ("250k", "1.5M", "5000", "0.02").  Returns buf. */
+char *gnuplot_number(double v, char *buf, size_t len);
+
+/* `set Xtics (...)` for axis ('x' or 'y') over [lo, hi], every tick listed
+ * and labelled by gnuplot_number followed by suffix ("" or "x"): on a log
+ * axis 1, 2 and 5 of each decade labelled and the other digits as minor
+ * ticks, or, over more than three decades, each decade labelled; on a
+ * linear axis a step of 1, 2 or 5 times a power of ten, about five ticks. */
+void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix);
+
+/* A size as results.csv writes it (bytes) as a label: "64 B", "1 KiB",
+ * "1.5 MiB".  Returns buf. */
+char *gnuplot_size(const char *bytes, char *buf, size_t len);
+
 /* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
  * there (a re-sliced report must not keep a chart it no longer has), then
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
@@ -61,6 +76,11 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value);
  * written).  The scripts read summary.csv, ratios.csv and timeline.csv
  * only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
+
+/* plots/timeline.gp, written by gnuplot_write_scripts (gnuplot_timeline.c):
+ * a panel per stream cell (the first 12), a line per repetition (points
+ * too when it has few intervals in timeline.csv).  0, or -1 with err. */
+int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen);
 
 /* The head of every chart script: its comment, the terminal by the
  * output's extension (ARG2), comma-separated data, v(COL) for a figure

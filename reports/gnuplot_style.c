@@ -2,7 +2,12 @@
  * colours (see gnuplot.h). */
 #include "gnuplot.h"
 #include "report.h"
+#include "units.h"
 
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Okabe-Ito's colours, in their order, with the yellow darkened to show
@@ -56,4 +61,68 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 		if (!strcmp(vals[i], value))
 			return palette[i % NPALETTE];
 	return palette[0];
+}
+
+char *gnuplot_number(double v, char *buf, size_t len)
+{
+	static const struct { double at; const char *suffix; } si[] = {
+		{ 1e9, "G" }, { 1e6, "M" }, { 1e4, "k" },
+	};
+	double a = fabs(v);
+
+	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
+		if (a >= si[i].at) {
+			double d = si[i].at >= 1e4 && si[i].at < 1e6 ? 1e3 : si[i].at;
+			snprintf(buf, len, "%.3g%s", v / d, si[i].suffix);
+			return buf;
+		}
+	snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+/* One tick: labelled (major) or not (minor, level 1). */
+static void tick(FILE *f, int *first, double v, int major, const char *suffix)
+{
+	char num[32];
+
+	fprintf(f, "%s'%s%s' %.10g%s", *first ? "" : ", ", major ? gnuplot_number(v, num, sizeof(num))
+		: "", major ? suffix : "", v, major ? "" : " 1");
+	*first = 0;
+}
+
+void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix)
+{
+	int first = 1;
+
+	fprintf(f, "set %ctics (", axis);
+	if (logscale && lo > 0 && hi > lo) {
+		int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
+		int every = log10(hi / lo) > 3.3;	/* wide: a label per decade */
+		for (int d = d0; d <= d1; d++)
+			for (int k = 1; k <= 9; k++) {
+				double v = k * pow(10, d);
+				if (v < lo * 0.999 || v > hi * 1.001)
+					continue;
+				int major = every ? k == 1 : (k == 1 || k == 2 || k == 5);
+				tick(f, &first, v, major, suffix);
+			}
+	} else if (hi > lo) {
+		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), x = raw / mag;
+		double step = (x < 1.5 ? 1 : x < 3 ? 2 : x < 7 ? 5 : 10) * mag;
+		for (double v = ceil(lo / step) * step; v <= hi * 1.0001; v += step)
+			tick(f, &first, fabs(v) < step / 1e6 ? 0 : v, 1, suffix);
+	}
+	fprintf(f, ")\n");
+}
+
+char *gnuplot_size(const char *bytes, char *buf, size_t len)
+{
+	char sz[32];
+	size_t n = 0;
+
+	units_format_size(strtoull(bytes, NULL, 10), sz, sizeof(sz));
+	while (sz[n] && (isdigit((unsigned char)sz[n]) || sz[n] == '.'))
+		n++;
+	snprintf(buf, len, "%.*s %s", (int)n, sz, sz + n);
+	return buf;
 }
