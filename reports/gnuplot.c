@@ -483,7 +483,7 @@ static void panel_title(const struct chart *c, const struct row *rw, size_t p, c
 
 /* Row ri's panel p: its title, y axis and plot, or a note when no series
  * has a figure there.  The key, the same for every panel, is on the first
- * row's last panel. */
+ * row's last panel (every row's, in a ratio chart). */
 static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t p, int key)
 {
 	FILE *f = c->f;
@@ -491,7 +491,8 @@ static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t
 	double lo, hi;
 	int logy = 0;
 
-	fprintf(f, "%s\n", key && ri == 0 && p + 1 == c->npanels ?
+	/* a ratio chart's rows have series of their own */
+	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
 		"set key outside right top vertical Left reverse" : "unset key");
 	panel_title(c, rw, p, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);

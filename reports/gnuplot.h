@@ -61,7 +61,8 @@ char *gnuplot_number(double v, char *buf, size_t len);
  * and labelled by gnuplot_number followed by suffix ("" or "x"): on a log
  * axis 1, 2 and 5 of each decade labelled and the other digits as minor
  * ticks, or, over more than three decades, each decade labelled; on a
- * linear axis a step of 1, 2 or 5 times a power of ten, about five ticks. */
+ * linear axis a step of 1, 2 or 5 times a power of ten, about five ticks,
+ * all with the k, M or G that hi takes ("0", "5k", "10k"). */
 void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix);
 
 /* A size as results.csv writes it (bytes) as a label: "64 B", "1 KiB",

@@ -63,30 +63,35 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 	return palette[0];
 }
 
-char *gnuplot_number(double v, char *buf, size_t len)
+/* v with the suffix (k, M, G) that `by` would take */
+static char *number_by(double v, double by, char *buf, size_t len)
 {
-	static const struct { double at; const char *suffix; } si[] = {
-		{ 1e9, "G" }, { 1e6, "M" }, { 1e4, "k" },
+	static const struct { double at, div; const char *suffix; } si[] = {
+		{ 1e9, 1e9, "G" }, { 1e6, 1e6, "M" }, { 1e4, 1e3, "k" },
 	};
-	double a = fabs(v);
 
-	for (size_t i = 0; i < sizeof(si) / sizeof(si[0]); i++)
-		if (a >= si[i].at) {
-			double d = si[i].at >= 1e4 && si[i].at < 1e6 ? 1e3 : si[i].at;
-			snprintf(buf, len, "%.3g%s", v / d, si[i].suffix);
+	for (size_t i = 0; v != 0 && i < sizeof(si) / sizeof(si[0]); i++)
+		if (fabs(by) >= si[i].at) {
+			snprintf(buf, len, "%.3g%s", v / si[i].div, si[i].suffix);
 			return buf;
 		}
 	snprintf(buf, len, "%.4g", v);
 	return buf;
 }
 
-/* One tick: labelled (major) or not (minor, level 1). */
-static void tick(FILE *f, int *first, double v, int major, const char *suffix)
+char *gnuplot_number(double v, char *buf, size_t len)
+{
+	return number_by(v, v, buf, len);
+}
+
+/* One tick: labelled (major, its suffix that of `by`, or its own when by
+ * is 0) or not (minor, level 1). */
+static void tick(FILE *f, int *first, double v, int major, double by, const char *suffix)
 {
 	char num[32];
 
-	fprintf(f, "%s'%s%s' %.10g%s", *first ? "" : ", ", major ? gnuplot_number(v, num, sizeof(num))
-		: "", major ? suffix : "", v, major ? "" : " 1");
+	fprintf(f, "%s'%s%s' %.10g%s", *first ? "" : ", ", major ? number_by(v, by ? by : v, num,
+		sizeof(num)) : "", major ? suffix : "", v, major ? "" : " 1");
 	*first = 0;
 }
 
@@ -104,13 +109,13 @@ void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const
 				if (v < lo * 0.999 || v > hi * 1.001)
 					continue;
 				int major = every ? k == 1 : (k == 1 || k == 2 || k == 5);
-				tick(f, &first, v, major, suffix);
+				tick(f, &first, v, major, 0, suffix);
 			}
 	} else if (hi > lo) {
 		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), x = raw / mag;
 		double step = (x < 1.5 ? 1 : x < 3 ? 2 : x < 7 ? 5 : 10) * mag;
 		for (double v = ceil(lo / step) * step; v <= hi * 1.0001; v += step)
-			tick(f, &first, fabs(v) < step / 1e6 ? 0 : v, 1, suffix);
+			tick(f, &first, fabs(v) < step / 1e6 ? 0 : v, 1, hi, suffix);
 	}
 	fprintf(f, ")\n");
 }

@@ -13,16 +13,19 @@
 #define FEW 12		/* intervals per repetition drawn with points too */
 
 /* The most intervals any repetition of cell `number` has in timeline.csv
- * (0 when the file cannot be read: then points are drawn), and the highest
- * rate among them into *top (0 when none). */
-static size_t most_intervals(const struct csv_table *t, unsigned number, double *top)
+ * (0 when the file cannot be read: then points are drawn), the highest
+ * rate among them into *top and the end of the last into *end (0 when
+ * none). */
+static size_t most_intervals(const struct csv_table *t, unsigned number, double *top,
+			     double *end)
 {
 	int cc = csv_table_col(t, "cell"), rc = csv_table_col(t, "rep");
 	int mc = csv_table_col(t, "messages"), sc = csv_table_col(t, "covered_s");
+	int xc = csv_table_col(t, "interval_start_s"), ic = csv_table_col(t, "interval_s");
 	size_t most = 0;
 
-	*top = 0;
-	if (cc < 0 || rc < 0 || mc < 0 || sc < 0)
+	*top = *end = 0;
+	if (cc < 0 || rc < 0 || mc < 0 || sc < 0 || xc < 0 || ic < 0)
 		return 0;
 	for (size_t i = 0; i < t->nrows; i++) {
 		if (strtoul(t->rows[i][cc], NULL, 10) != number)
@@ -30,6 +33,9 @@ static size_t most_intervals(const struct csv_table *t, unsigned number, double 
 		double s = strtod(t->rows[i][sc], NULL), rate = strtod(t->rows[i][mc], NULL) / s;
 		if (s > 0 && isfinite(rate) && rate > *top)
 			*top = rate;
+		double e = strtod(t->rows[i][xc], NULL) + strtod(t->rows[i][ic], NULL);
+		if (isfinite(e) && e > *end)
+			*end = e;
 		size_t n = 0;
 		for (size_t j = 0; j < t->nrows; j++)
 			n += !strcmp(t->rows[j][cc], t->rows[i][cc]) &&
@@ -78,12 +84,18 @@ static void cell_panel(FILE *f, const struct report *r, const struct rcell *c,
 	char q[2400];
 	int cd = gnuplot_compared_dim(r);
 	const char *col = gnuplot_colour(r, cd, cd >= 0 ? c->dims[cd] : NULL);
-	double top = 0;
-	size_t most = t ? most_intervals(t, c->number, &top) : 0;
+	double top = 0, end = 0;
+	size_t most = t ? most_intervals(t, c->number, &top, &end) : 0;
 	const char *with = most > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
 
 	cell_title(r, c, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
+	/* the x axis to the end of the last interval: one interval is not a
+	 * point on an empty range */
+	if (end > 0)
+		fprintf(f, "set xrange [0:%.6g]\n", end);
+	else
+		fprintf(f, "set xrange [*:*]\n");
 	if (top > 0) {
 		fprintf(f, "set yrange [0:%.6g]\n", top * 1.08);
 		gnuplot_ticks(f, 'y', 0, top * 1.08, 0, "");
