@@ -98,6 +98,7 @@ struct chart {
 	FILE *f;
 	int xdim;		/* categorical x: size, else concurrency, when it varies;
 				 * -1: a bar (or point) per series */
+	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
 	int pdims[2];		/* panels: pattern and concurrency, those that vary */
 	size_t npdims;
 	size_t pitem[MAXP];	/* a representative item of each panel */
@@ -190,6 +191,8 @@ static void layout(struct chart *c)
 		c->xdim = size;
 	else if (conc >= 0 && conc != skip && item_varies(c, (size_t)conc))
 		c->xdim = conc;
+	c->sweep = c->xdim >= 0 && r->m.report.sweep && !strcmp(r->m.report.sweep,
+								  r->dimnames[c->xdim]);
 	c->npdims = 0;
 	for (size_t k = 0; k < 2; k++) {
 		int d = report_dim(r, pnames[k]);
@@ -352,12 +355,14 @@ static int item_cond(const struct item *it, char *buf, size_t len)
 }
 
 /* Where series s stands at category i: side by side within it, so that
- * points of one size never hide each other. */
+ * points of one size never hide each other (in a sweep, at its value,
+ * nudged on the log2 axis). */
 static double x_pos(const struct chart *c, size_t i, size_t s)
 {
 	double step = c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
+	double off = ((double)s - (double)(c->nseries - 1) / 2) * step;
 
-	return (double)i + ((double)s - (double)(c->nseries - 1) / 2) * step;
+	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
 }
 
 /* $dR_P_S: row R, panel P, series S, one line per x value in ascending
@@ -405,7 +410,7 @@ static void write_x_axis(struct chart *c)
 	char label[512], qlabel[1100];
 	int size = report_dim(c->r, "size");
 
-	fprintf(f, "unset logscale x\nset xtics (");
+	fprintf(f, "%s\nset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x");
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
 		if (c->xdim < 0) {
 			series_label(c, i, label, sizeof(label));
@@ -415,9 +420,16 @@ static void write_x_axis(struct chart *c)
 			snprintf(label, sizeof(label), "%s", c->xs[i]);
 		}
 		quote_title(label, qlabel, sizeof(qlabel));
-		fprintf(f, "%s%s %zu", i ? ", " : "", qlabel, c->xdim >= 0 ? i : i + 1);
+		if (c->sweep)
+			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
+		else
+			fprintf(f, "%s%s %zu", i ? ", " : "", qlabel, c->xdim >= 0 ? i : i + 1);
 	}
-	if (c->xdim >= 0) {
+	if (c->sweep) {
+		fprintf(f, ")\nset xrange [%.6g:%.6g]\nset xlabel '%s (log2)'\n",
+			strtod(c->xs[0], NULL) / 1.5, strtod(c->xs[c->nx - 1], NULL) * 1.5,
+			c->xdim == size ? "message size" : "clients (concurrency)");
+	} else if (c->xdim >= 0) {
 		fprintf(f, ")\nset xrange [-0.5:%zu.5]\nset xlabel '%s'\n", c->nx - 1,
 			c->xdim == size ? "message size" : "clients (concurrency)");
 	} else {
@@ -452,9 +464,10 @@ static void write_plot(struct chart *c, const struct row *rw, size_t ri, size_t 
 			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars "
 				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
 				"ps 0 notitle%s\n", ri, p, s, col, qlabel, ri, p, s, more);
-		else
-			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with yerrorbars lw 1.5 pt %d "
-				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s, pt, col, qlabel, more);
+		else	/* a sweep's values are points on a line; categories are not */
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with %s lw 1.5 pt %d "
+				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s,
+				c->sweep ? "yerrorlines" : "yerrorbars", pt, col, qlabel, more);
 	}
 }
 

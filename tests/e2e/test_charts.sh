@@ -271,3 +271,23 @@ Y
 		die "timeline title: $(grep '^set title' st/plots/timeline.gp)"
 	renders_clean st
 }
+
+# report: sweep: size puts the sizes on a true log2 axis, as points on a
+# line; anything but size or concurrency is refused where it is written
+t_sweep_puts_sizes_on_a_numeric_axis() {
+	golden7
+	sed -i 's/^  noisy_cv: 5%$/  noisy_cv: 5%\n  sweep: size/' g7/matrix.yaml
+	grep -q '^  sweep: size$' g7/matrix.yaml || die "could not add sweep: to the copy"
+	run_matrix report g7 --quiet; expect_rc 0
+	grep -qx 'set logscale x 2' g7/plots/throughput.gp || die "no log2 x axis in a sweep"
+	grep -qx "set xtics ('16 B' 16, '1 KiB' 1024)" g7/plots/throughput.gp ||
+		die "sweep ticks: $(grep 'set xtics' g7/plots/throughput.gp)"
+	grep -q 'with yerrorlines' g7/plots/throughput.gp || die "a sweep's points are not on a line"
+	renders_clean g7
+	printf 'name: s\nmatrix:\n  transport: [unix, tcp]\n  size: [16, 64]\nreport:\n  sweep: transport\n' >bad.yaml
+	run_matrix plan bad.yaml; expect_rc 2
+	expect_err "bad.yaml:6:10: sweep: 'transport' is not size or concurrency"
+	printf 'name: s\nmatrix:\n  transport: [unix, tcp]\nreport:\n  sweep: size\n' >bad2.yaml
+	run_matrix plan bad2.yaml; expect_rc 2
+	expect_err "bad2.yaml:5:10: sweep: 'size' is not a dimension of matrix:"
+}
