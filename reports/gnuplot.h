@@ -5,14 +5,20 @@
  * Every script reads CSV and takes its paths as arguments, so that
  *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
  * rebuilds a chart exactly (the image type follows the extension, .svg or
- * .png).  Charts:
- *   throughput.gp (summary.csv)  msgs/s and MiB/s against size, a line per
- *                                series, CI error bars, a panel per concurrency
- *   rtt.gp        (summary.csv)  RTT p50 and p99 against size, log y
+ * .png).  Charts, a row of panels per metric, a panel per pattern and
+ * concurrency (those that vary), each titled by its metric:
+ *   throughput.gp (summary.csv)  msgs/s and MiB/s
+ *   rtt.gp        (summary.csv)  RTT p50 and p99
  *   cpu.gp        (summary.csv)  CPU µs per message
- *   ratios.gp     (ratios.csv)   each ratio against size, a line at 1.0
+ *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed
  *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
- * When size takes one value the x axis is the series instead (bars).
+ * x is the size when it varies, else the concurrency: categories, the
+ * series side by side as points with whiskers, never joined (report:
+ * sweep: makes it a log2 axis, the points joined); with neither varying,
+ * a bar per series, on a linear axis only.  y is log when a panel's
+ * medians span more than 10x, linear from 0 otherwise, its ticks listed
+ * (gnuplot_ticks).  A series' colour is its value of the compared
+ * dimension's (gnuplot_colour), the same in every chart.
  * Failed cells have empty figures, drawn as no point, never as zero.
  *
  * gnuplot has no safe mode: text from the matrix file reaches a script only
