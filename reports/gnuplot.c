@@ -568,9 +568,16 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
-static int has_metric(const struct rcell *c, int m)
+/* Has cell c the metric, or failed outright (a gap), unless it is a
+ * stream cell, which has no round trip to time? */
+static int has_metric(const struct report *r, const struct rcell *c, int m)
 {
-	return c->st[m].n > 0 || c->failed == c->reps;
+	int pd = report_dim(r, "pattern");
+
+	if (c->st[m].n > 0)
+		return 1;
+	return c->failed == c->reps && !(pd >= 0 && !strcmp(c->dims[pd], "stream") &&
+					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 
 /* A chart of summary.csv: a row per metric named in names (at most 4). */
@@ -586,7 +593,7 @@ static int summary_chart(const struct report *r, struct item *items, const char 
 		rows[k] = (struct row){ matrix_metric_index(names[k]), 0 };
 
 	for (size_t i = 0; i < r->ncells; i++)
-		if (has_metric(&r->cells[i], rows[0].metric))
+		if (has_metric(r, &r->cells[i], rows[0].metric))
 			items[c.nitems++] = (struct item){ r->cells[i].dims, NULL, rows[0].metric, -1,
 							   &r->cells[i], NULL,
 							   cd >= 0 ? r->cells[i].dims[cd] : NULL };
