@@ -675,3 +675,14 @@ void report_release(struct report *r)
 		matrix_release(&r->m);
 	memset(r, 0, sizeof(*r));
 }
+
+int report_set_outdir(struct report *r, const char *dir)
+{
+	char *d = strdup(dir);
+
+	if (!d)
+		return -1;
+	free(r->dir);
+	r->dir = d;
+	return 0;
+}

@@ -7,14 +7,20 @@
 #include "summary.h"
 #include "vocab.h"
 
+#include "outfile.h"
+
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage_report[] =
 "usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC]\n"
-"                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
+"                     [--compare DIM=BASE:CAND [--threshold PCT]] [-o DIR] [--quiet]\n"
 "\n"
 "Rebuilds summary.csv, ratios.csv, summary.md and plots/ of a run folder from\n"
 "its results.csv and matrix.yaml (edit the copy to change report: settings).\n"
@@ -22,6 +28,7 @@ static const char usage_report[] =
 "\n"
 "      --ratio [DIM:]NUM/DEN  compare value NUM of dimension DIM (default\n"
 "                             transport) with DEN, instead of the matrix's ratios;\n"
+"                             values as --only takes them (size:64/64KiB);\n"
 "                             repeat for more\n"
 "      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
 "      --compare DIM=BASE:CAND  in-run A/B: regression verdicts of every cell\n"
@@ -29,10 +36,75 @@ static const char usage_report[] =
 "                             (ab.csv, ab.md, plots/ab.gp; exit status as `matrix\n"
 "                             compare`); the matrix's report: compare: does the same\n"
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
+"  -o, --output DIR           write the report into DIR (which must not exist or\n"
+"                             be empty) and leave RUN_DIR as it is; the data its\n"
+"                             charts read (timeline.csv) is copied beside them\n"
 "  -q, --quiet                print only errors\n";
 
 
 
+
+/* -o DIR: a folder that does not exist (made) or is empty.  0, 1 when it
+ * was made here, or -1 after saying why. */
+static int take_report_dir(const char *dir)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int empty = 1;
+
+	if (mkdir(dir, 0755) == 0)
+		return 1;
+	if (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !(d = opendir(dir))) {
+		fprintf(stderr, "matrix report: -o %s: %s\n", dir,
+			errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+		return -1;
+	}
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	if (!empty) {
+		fprintf(stderr, "matrix report: -o %s: exists and is not an empty directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Copies what the charts read besides the report's own files (timeline.csv,
+ * hist.csv) from the run folder into a report's -o folder, each written
+ * whole, so that its charts render, and rebuild by hand, there.  0, or -1
+ * with err. */
+static int copy_chart_data(const char *from, const char *to, char *err, size_t errlen)
+{
+	static const char *const names[] = { "timeline.csv", "hist.csv" };
+	char src[4200], dst[4200], buf[65536];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct outfile o;
+		size_t n;
+		snprintf(src, sizeof(src), "%s/%s", from, names[i]);
+		snprintf(dst, sizeof(dst), "%s/%s", to, names[i]);
+		FILE *f = fopen(src, "re");
+		if (!f)
+			continue;	/* the run has none */
+		if (outfile_open(&o, dst, err, errlen) < 0) {
+			fclose(f);
+			return -1;
+		}
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, o.f);
+		int bad = ferror(f);
+		fclose(f);
+		if (bad) {
+			outfile_abort(&o);
+			snprintf(err, errlen, "%.900s: read error", src);
+			return -1;
+		}
+		if (outfile_commit(&o, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
+}
 
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
  * images when gnuplot is there: the report model read back from the folder,
@@ -53,6 +125,12 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return EXIT_BADINPUT;
 	}
+	if (ask->outdir && (report_set_outdir(&r, ask->outdir) < 0 ||
+			    copy_chart_data(dir, ask->outdir, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
+		report_release(&r);
+		return 1;
+	}
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);
@@ -68,12 +146,13 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		return 1;
 	}
-	rc = gnuplot_render(dir, err, sizeof(err));
+	const char *out = ask->outdir ? ask->outdir : dir;
+	rc = gnuplot_render(out, err, sizeof(err));
 	if (rc)		/* 1: no gnuplot here, which is said and no failure */
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 	ask->chart_failed = rc < 0;
 	if (!quiet)
-		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
+		fprintf(stderr, "matrix: summary in %s/summary.md\n", out);
 	return rc == -2;	/* an image could not be written: as a page */
 }
 
@@ -105,15 +184,16 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
 		{ "compare", 1, 0, 'c' }, { "threshold", 1, 0, 't' }, { "help", 0, 0, 'h' },
+		{ "output", 1, 0, 'o' },
 		{ 0, 0, 0, 0 }
 	};
 	struct report_opts o = { .nratios = 0 };
 	struct compare_args ca = { .threshold = 0 };
-	const char *ab = NULL;
+	const char *ab = NULL, *outdir = NULL;
 	int ch, quiet = 0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "qho:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			fputs(usage_report, stdout);
@@ -135,6 +215,9 @@ int cmd_report(int argc, char **argv)
 		case 'c':
 			ab = optarg;
 			break;
+		case 'o':
+			outdir = optarg;
+			break;
 		case 't':
 			if (parse_threshold("report", optarg, &ca.threshold) < 0)
 				return EXIT_BADINPUT;
@@ -148,9 +231,14 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca };
+	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .outdir = outdir };
+	int made = outdir ? take_report_dir(outdir) : 0;
+	if (made < 0)
+		return EXIT_BADINPUT;
 	stale_check(argv[optind], "report");	/* a killed or running run is said */
 	int rc = build_report(argv[optind], &o, quiet, &ask);
+	if (rc == EXIT_BADINPUT && made)
+		rmdir(outdir);		/* nothing was written: nothing left made */
 	/* alone, a failed chart is a failed report (1); with an A/B it is said
 	 * and changes nothing, and a report that could not be written is a
 	 * tool failure, as compare's 2 */
