@@ -3,11 +3,10 @@
 #include "cmd_common.h"
 #include "gnuplot.h"
 #include "markdown.h"
+#include "outfile.h"
 #include "stale.h"
 #include "summary.h"
 #include "vocab.h"
-
-#include "outfile.h"
 
 #include <dirent.h>
 #include <errno.h>
