@@ -62,7 +62,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run test mutate bench-gate deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
+.PHONY: all run test mutate bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -154,6 +154,12 @@ mutate: test-deps
 bench-gate: deps
 	$(MAKE) matrix
 	bash bench/gate.sh
+
+# The README's example blocks, from fresh runs (tests/tools/readme_examples.sh;
+# about a minute); test_readme.sh checks that they have the shape it makes.
+readme-examples: deps
+	$(MAKE) matrix
+	MATRIX_BIN=$(CURDIR)/build/release/matrix bash tests/tools/readme_examples.sh README.md
 
 install: matrix
 	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix

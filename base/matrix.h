@@ -19,7 +19,7 @@
  *     duration: 5s               instead of count
  *     inflight: 1                outstanding requests per connection (default 1)
  *     nodelay: true              TCP_NODELAY (default true)
- *     interval: 1s               timeline interval (default 1s)
+ *     interval: 1s               timeline interval (default: the receiver picks one)
  *     allow_loss: false          lossy transports: a cell with loss may be ok
  *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
  *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)

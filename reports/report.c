@@ -440,6 +440,19 @@ static int add_def(struct report *r, const char *name, size_t dim, const char *n
 	return d->name && d->num && d->den ? 0 : -1;
 }
 
+/* A --ratio value as results.csv writes it: parsed as --only parses it
+ * (units: 64KiB, 50ms), else as given (65536, 0.05 as results.csv has them). */
+static void ratio_value(const struct dimension *md, const char *text, char *out, size_t len)
+{
+	struct mvalue v = { 0 };
+	char why[256];
+
+	snprintf(out, len, "%s", text);
+	if (md && matrix_parse_value(md->kind, text, &v, why, sizeof(why)) == 0)
+		matrix_format_value(md, &v, out, len);
+	free(v.text);
+}
+
 /* --ratio [DIM:]NUM/DEN */
 static int def_from_flag(struct report *r, const char *arg, int metric, char *err, size_t errlen)
 {
@@ -461,18 +474,26 @@ static int def_from_flag(struct report *r, const char *arg, int metric, char *er
 		snprintf(err, errlen, "--ratio %s: '%s' is not a dimension of this run", arg, dimname);
 		return -1;
 	}
+	/* values as --only reads them (64KiB, 50ms), then as results.csv has them */
+	char v[2][256], list[512] = "";
+	const struct dimension *md = matrix_dim(&r->m, dimname);
+	for (int k = 0; k < 2; k++)
+		ratio_value(md, k ? slash + 1 : num, v[k], sizeof(v[k]));
 	const char *vals[256];
 	size_t nv = report_dim_values(r, (size_t)d, vals, 256), fn = 0;
-	for (size_t i = 0; i < nv; i++)
-		fn |= (!strcmp(vals[i], num)) | (!strcmp(vals[i], slash + 1)) << 1;
-	if (fn != 3 || !strcmp(num, slash + 1)) {
-		snprintf(err, errlen, "--ratio %s: %s and %s must be two values of %s in this run",
-			 arg, num, slash + 1, dimname);
+	for (size_t i = 0; i < nv; i++) {
+		fn |= (!strcmp(vals[i], v[0])) | (!strcmp(vals[i], v[1])) << 1;
+		snprintf(list + strlen(list), sizeof(list) - strlen(list), "%s%s", i ? ", " : "",
+			 vals[i]);
+	}
+	if (fn != 3 || !strcmp(v[0], v[1])) {
+		snprintf(err, errlen, "--ratio %s: %s and %s must be two values of %s in this run "
+			 "(its values: %s)", arg, num, slash + 1, dimname, list);
 		return -1;
 	}
 	char name[300];
 	snprintf(name, sizeof(name), "%s/%s", num, slash + 1);
-	return add_def(r, name, (size_t)d, num, slash + 1, metric);
+	return add_def(r, name, (size_t)d, v[0], v[1], metric);
 }
 
 static int load_defs(struct report *r, const struct report_opts *o, char *err, size_t errlen)
@@ -653,4 +674,15 @@ void report_release(struct report *r)
 	if (r->m.path)
 		matrix_release(&r->m);
 	memset(r, 0, sizeof(*r));
+}
+
+int report_set_outdir(struct report *r, const char *dir)
+{
+	char *d = strdup(dir);
+
+	if (!d)
+		return -1;
+	free(r->dir);
+	r->dir = d;
+	return 0;
 }

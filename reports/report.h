@@ -111,6 +111,9 @@ struct report {
  * dropped_row set: the caller says so. */
 int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		char *err, size_t errlen);
+/* The writers write into r->dir, the run folder read; `matrix report -o
+ * DIR` points it at DIR once the folder is read.  0, or -1 (no memory). */
+int report_set_outdir(struct report *r, const char *dir);
 /* Frees everything report_load made. */
 void report_release(struct report *r);
 

@@ -83,7 +83,10 @@ static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 	spawn_argv_add(a, "--response-size=%llu", (unsigned long long)p->response_size);
 	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)m->warmup);
 	spawn_argv_add(a, "--nodelay=%s", p->nodelay ? "true" : "false");
-	spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
+	if (p->interval_ns)
+		spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
+	else
+		spawn_argv_add(a, "--interval=auto");
 	spawn_argv_add(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
 	spawn_argv_add(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
 	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);

@@ -6,18 +6,23 @@
 #include "html.h"
 #include "json.h"
 #include "markdown.h"
+#include "outfile.h"
 #include "stale.h"
 #include "summary.h"
 #include "vocab.h"
 
+#include <dirent.h>
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char usage_report[] =
 "usage: matrix report RUN_DIR [--ratio [DIM:]NUM/DEN ...] [--metric METRIC]\n"
-"                     [--compare DIM=BASE:CAND [--threshold PCT]] [--quiet]\n"
+"                     [--compare DIM=BASE:CAND [--threshold PCT]] [-o DIR] [--quiet]\n"
 "                     [--export-json FILE]\n"
 "\n"
 "Rebuilds summary.csv, ratios.csv, summary.md, plots/ and report.html of a run\n"
@@ -27,6 +32,7 @@ static const char usage_report[] =
 "\n"
 "      --ratio [DIM:]NUM/DEN  compare value NUM of dimension DIM (default\n"
 "                             transport) with DEN, instead of the matrix's ratios;\n"
+"                             values as --only takes them (size:64/64KiB);\n"
 "                             repeat for more\n"
 "      --metric METRIC        the metric every ratio compares, e.g. rtt_p50_us\n"
 "      --compare DIM=BASE:CAND  in-run A/B: regression verdicts of every cell\n"
@@ -36,6 +42,9 @@ static const char usage_report[] =
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
 "      --export-json FILE     also write the run's meta, cells, statistics, ratios\n"
 "                             and verdicts into FILE as one JSON document\n"
+"  -o, --output DIR           write the report into DIR (which must not exist or\n"
+"                             be empty) and leave RUN_DIR as it is; the data its\n"
+"                             charts read (timeline.csv) is copied beside them\n"
 "  -q, --quiet                print only errors\n";
 
 
@@ -51,6 +60,68 @@ static void print_headline(const struct headline *h)
 		fprintf(stderr, "  %s\n", h->lines[i]);
 	if (h->more)
 		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+}
+
+/* -o DIR: a folder that does not exist (made) or is empty.  0, 1 when it
+ * was made here, or -1 after saying why. */
+static int take_report_dir(const char *dir)
+{
+	struct stat st;
+	DIR *d;
+	struct dirent *e;
+	int empty = 1;
+
+	if (mkdir(dir, 0755) == 0)
+		return 1;
+	if (errno != EEXIST || stat(dir, &st) < 0 || !S_ISDIR(st.st_mode) || !(d = opendir(dir))) {
+		fprintf(stderr, "matrix report: -o %s: %s\n", dir,
+			errno == EEXIST ? "exists and is not a directory" : strerror(errno));
+		return -1;
+	}
+	while (empty && (e = readdir(d)))
+		empty = !strcmp(e->d_name, ".") || !strcmp(e->d_name, "..");
+	closedir(d);
+	if (!empty) {
+		fprintf(stderr, "matrix report: -o %s: exists and is not an empty directory\n", dir);
+		return -1;
+	}
+	return 0;
+}
+
+/* Copies what the charts read besides the report's own files (timeline.csv,
+ * hist.csv) from the run folder into a report's -o folder, each written
+ * whole, so that its charts render, and rebuild by hand, there.  0, or -1
+ * with err. */
+static int copy_chart_data(const char *from, const char *to, char *err, size_t errlen)
+{
+	static const char *const names[] = { "timeline.csv", "hist.csv" };
+	char src[4200], dst[4200], buf[65536];
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+		struct outfile o;
+		size_t n;
+		snprintf(src, sizeof(src), "%s/%s", from, names[i]);
+		snprintf(dst, sizeof(dst), "%s/%s", to, names[i]);
+		FILE *f = fopen(src, "re");
+		if (!f)
+			continue;	/* the run has none */
+		if (outfile_open(&o, dst, err, errlen) < 0) {
+			fclose(f);
+			return -1;
+		}
+		while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
+			fwrite(buf, 1, n, o.f);
+		int bad = ferror(f);
+		fclose(f);
+		if (bad) {
+			outfile_abort(&o);
+			snprintf(err, errlen, "%.900s: read error", src);
+			return -1;
+		}
+		if (outfile_commit(&o, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 /* summary.csv, ratios.csv, summary.md, plots/ for a run folder, and the
@@ -75,6 +146,12 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return EXIT_BADINPUT;
 	}
+	if (ask->outdir && (report_set_outdir(&r, ask->outdir) < 0 ||
+			    copy_chart_data(dir, ask->outdir, err, sizeof(err)) < 0)) {
+		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
+		report_release(&r);
+		return 1;
+	}
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);
@@ -93,7 +170,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		return 1;
 	}
-	rc = gnuplot_render(dir, err, sizeof(err));
+	const char *out = ask->outdir ? ask->outdir : dir;
+	rc = gnuplot_render(out, err, sizeof(err));
 	if (rc)		/* 1: no gnuplot here, which is said and no failure */
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 	ask->chart_failed = rc < 0;
@@ -106,7 +184,7 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	print_headline(&h);
 	headline_release(&h);
 	if (!quiet)
-		fprintf(stderr, "matrix: summary in %s/summary.md\n", dir);
+		fprintf(stderr, "matrix: summary in %s/summary.md\n", out);
 	return rc == -2;	/* an image could not be written: as a page */
 }
 
@@ -155,15 +233,15 @@ int cmd_report(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "ratio", 1, 0, 'r' }, { "metric", 1, 0, 'm' }, { "quiet", 0, 0, 'q' },
 		{ "compare", 1, 0, 'c' }, { "threshold", 1, 0, 't' }, { "help", 0, 0, 'h' },
-		{ "export-json", 1, 0, 'J' }, { 0, 0, 0, 0 }
+		{ "export-json", 1, 0, 'J' }, { "output", 1, 0, 'o' }, { 0, 0, 0, 0 }
 	};
 	struct report_opts o = { .nratios = 0 };
 	struct compare_args ca = { .threshold = 0 };
-	const char *ab = NULL, *json_path = NULL;
+	const char *ab = NULL, *json_path = NULL, *outdir = NULL;
 	int ch, quiet = 0;
 
 	optind = 1;
-	while ((ch = getopt_long(argc, argv, "qh", longopts, NULL)) != -1) {
+	while ((ch = getopt_long(argc, argv, "qho:", longopts, NULL)) != -1) {
 		switch (ch) {
 		case 'h':
 			fputs(usage_report, stdout);
@@ -188,6 +266,9 @@ int cmd_report(int argc, char **argv)
 		case 'J':
 			json_path = optarg;
 			break;
+		case 'o':
+			outdir = optarg;
+			break;
 		case 't':
 			if (parse_threshold("report", optarg, &ca.threshold) < 0)
 				return EXIT_BADINPUT;
@@ -205,9 +286,17 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: out of memory\n");
 		return EXIT_BADINPUT;
 	}
-	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json };
+	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json,
+				  .outdir = outdir };
+	int made = outdir ? take_report_dir(outdir) : 0;
+	if (made < 0) {
+		run_json_free(ca.json);
+		return EXIT_BADINPUT;
+	}
 	stale_check(argv[optind], "report");	/* a killed or running run is said */
 	int rc = build_report(argv[optind], &o, quiet, &ask);
+	if (rc == EXIT_BADINPUT && made)
+		rmdir(outdir);		/* nothing was written: nothing left made */
 	/* a JSON export that could not be written is a report file that could
 	 * not be (1), and with an A/B a tool failure (2) */
 	if (json_path && rc != EXIT_BADINPUT &&

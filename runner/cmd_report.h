@@ -14,6 +14,7 @@
 struct report_ask {
 	const char *cmd;		/* "run" or "report", for messages */
 	const char *ab;
+	const char *outdir;		/* report -o DIR: written there, the run folder untouched */
 	const struct compare_args *ca;
 	int cmp;			/* out: the A/B's exit status, -1 if none */
 	struct regressions *rg;		/* out: what it called regressed, or NULL */

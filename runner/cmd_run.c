@@ -35,7 +35,9 @@ static const char usage_run[] =
 "                        key of matrix: (a dimension becomes this one value),\n"
 "                        checked as if written there; repeat for more keys;\n"
 "                        the run folder's matrix.yaml has the change made\n"
-"  -q, --quiet           print only failures and the final line\n"
+"  -q, --quiet           no progress and no notes on stderr: only failures\n"
+"                        (then the closing count); stdout still ends with\n"
+"                        the run folder's path\n"
 "      --order ORDER     repetitions run in rounds (repetition 1 of every cell,\n"
 "                        then 2, ...); within a round the cells run shuffled\n"
 "                        (the default: afresh each round) or sequential (in\n"
@@ -265,6 +267,8 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		if (c.export_json)
 			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */
+	} else if (!status && c.resume) {
+		printf("%s\n", c.resume);	/* a finished run, nothing to resume */
 	}
 	run_json_free(c.ca.json);
 	free(cmdline);

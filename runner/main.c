@@ -54,6 +54,12 @@ static const char usage_plan[] =
 
 
 
+static const char usage_transports[] =
+"usage: matrix transports\n"
+"\n"
+"Lists each transport: the patterns it does, its limits (message sizes,\n"
+"inflight), the matrix: keys that apply to it, and what it is.\n";
+
 static void print_cell(const struct cell *cl)
 {
 	const struct cell_params *p = &cl->p;
@@ -111,8 +117,17 @@ static int cmd_plan(int argc, char **argv)
 	return 0;
 }
 
-static int cmd_transports(void)
+static int cmd_transports(int argc, char **argv)
 {
+	if (argc > 1 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+		fputs(usage_transports, stdout);
+		return 0;
+	}
+	if (argc > 1) {
+		fprintf(stderr, "matrix transports: unexpected argument '%s'\n%s", argv[1],
+			usage_transports);
+		return EXIT_BADINPUT;
+	}
 	printf("%-15s %-21s %-32s %s\n", "transport", "patterns", "limits", "options");
 	for (size_t i = 0; i < transport_count(); i++) {
 		const struct transport *t = transport_at(i);
@@ -192,7 +207,7 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "history"))
 		exit(cmd_history(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
-		exit(cmd_transports());
+		exit(cmd_transports(argc - 1, argv + 1));
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
 	const char *cmds[] = { "run", "plan", "report", "compare", "history", "transports",

@@ -2,6 +2,7 @@
 #include "meta.h"
 #include "csvfile.h"
 #include "hist.h"
+#include "matrix.h"
 #include "procinfo.h"
 #include "version.h"
 
@@ -98,6 +99,24 @@ void meta_collect_runner(struct meta *m)
 	else
 		meta_set(m, "runner_start", "%s", "");
 	meta_set(m, "boot_id", "%s", boot);
+}
+
+void meta_timeline_interval(struct meta *m, const struct matrix *mx)
+{
+	const struct dimension *d = matrix_dim(mx, "interval");
+	char v[512] = "";
+	size_t len = 0;
+
+	if (!d) {
+		meta_set(m, "timeline_interval", "auto: 20 to 100 intervals per stream repetition, "
+			 "each of 100us, 500us, 1ms, 5ms, 10ms, ... as its length needs "
+			 "(interval_s in timeline.csv)");
+		return;
+	}
+	for (size_t i = 0; i < d->nvalues && len < sizeof(v); i++)
+		len += (size_t)snprintf(v + len, sizeof(v) - len, "%s%s", i ? ", " : "",
+					d->values[i].text);
+	meta_set(m, "timeline_interval", "%s", v);
 }
 
 double meta_loadavg(void)

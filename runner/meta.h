@@ -5,13 +5,15 @@
  *   tool_version git_revision command_line set start_utc end_utc
  *   cells repetitions order seed hist_rel_error status runner_pid
  *   runner_start boot_id socket_dir only matrix_hash resumed_utc
+ *   timeline_interval
  * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
  * order: shuffled or sequential, seed: the shuffle's, empty when
  * sequential; see order.h; socket_dir: the run's private folder for
  * socket files, removed by a later run or report if its runner was killed;
  * only: the --only flags as set has them; matrix_hash: "fnv1a64:HEX" of
  * matrix.yaml; resumed_utc: when --resume carried the run on, one time
- * each, only in a resumed run's; see resume.h)
+ * each, only in a resumed run's; see resume.h; timeline_interval: the
+ * matrix's interval as written, or "auto: ..." when it sets none)
  * It is written when the run starts (end_utc empty, status `running`) and again
  * when it ends, so an interrupted run still has one.
  */
@@ -37,6 +39,10 @@ void meta_collect_host(struct meta *m);
  * killed (status still `running`) from one still being written
  * (procinfo.h). */
 void meta_collect_runner(struct meta *m);
+struct matrix;
+/* timeline_interval: the matrix's `interval` values as written, or how
+ * the receivers pick one when it has none (workers/timeline.h). */
+void meta_timeline_interval(struct meta *m, const struct matrix *mx);
 /* Sets (or replaces) one fact. */
 void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -179,7 +179,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 	if (p->count && p->count < p->concurrency)
 		CELL_ERR("count", "count %llu is less than concurrency %u: every client needs "
 			 "at least one message", (unsigned long long)p->count, p->concurrency);
-	if (p->pattern == PAT_STREAM &&
+	if (p->pattern == PAT_STREAM && p->interval_ns &&
 	    (p->duration_ns ? p->duration_ns : m->timeout_ns) / p->interval_ns > PLAN_MAX_INTERVALS)
 		CELL_ERR("interval", "interval too short: a timeline of more than %u intervals "
 			 "(duration, or else timeout, divided by interval)", PLAN_MAX_INTERVALS);

@@ -31,7 +31,9 @@
 /* Defaults for keys a matrix leaves out. */
 #define PLAN_DEFAULT_SIZE 1024
 #define PLAN_DEFAULT_COUNT 10000
-#define PLAN_DEFAULT_INTERVAL_NS 1000000000ull
+/* interval: 0 is auto: each stream receiver picks its timeline's interval
+ * as it goes, 20 to 100 intervals a repetition (workers/timeline.h) */
+#define PLAN_DEFAULT_INTERVAL_NS 0ull
 #define PLAN_DEFAULT_LOSS_TIMEOUT_NS 100000000ull
 #define PLAN_MAX_INTERVALS (1u << 20)	/* timeline rows per stream repetition */
 #define PLAN_MAX_TIMEOUT_NS (86400ull * 1000000000ull)
@@ -51,7 +53,7 @@ struct cell_params {
 	uint64_t size, response_size;	/* response_size = size unless set */
 	uint64_t count;			/* 0 when duration_ns is set */
 	uint64_t duration_ns;
-	uint64_t interval_ns;
+	uint64_t interval_ns;		/* 0: auto (PLAN_DEFAULT_INTERVAL_NS) */
 	unsigned concurrency, inflight;
 	int nodelay;
 	int allow_loss;

@@ -54,8 +54,8 @@ void progress_tick(void *arg)
 		    (double)(clock_now_ns() - p->rep_t0) / 1e9, eta, sizeof(eta));
 	else
 		snprintf(eta, sizeof(eta), "--:--");
-	fprintf(stderr, "\r\033[K[%u/%u cell %u rep %u/%u] %.120s  %s elapsed, ETA %s",
-		p->done + 1, p->total, p->cell, p->rep, p->nreps, p->label,
+	fprintf(stderr, "\r\033[K[cell %u rep %u/%u; %u of %u] %.120s  %s elapsed, ETA %s",
+		p->cell, p->rep, p->nreps, p->done + 1, p->total, p->label,
 		hms(elapsed, e, sizeof(e)), eta);
 	p->drawn = 1;
 }
@@ -100,13 +100,13 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 	clear_line(p);
 	if (row->skipped) {
 		if (!p->quiet)
-			fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: %s (%s)\n", p->done, p->total,
-				p->cell, p->rep, p->nreps, p->label, row->status, row->error);
+			fprintf(stderr, "[cell %u rep %u/%u; %u of %u] %s: %s (%s)\n", p->cell,
+				p->rep, p->nreps, p->done, p->total, p->label, row->status, row->error);
 		return;
 	}
 	if (!row->ok) {
-		fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: FAILED: %s\n    %s\n", p->done,
-			p->total, p->cell, p->rep, p->nreps, p->label, row->status, row->error);
+		fprintf(stderr, "[cell %u rep %u/%u; %u of %u] %s: FAILED: %s\n    %s\n", p->cell,
+			p->rep, p->nreps, p->done, p->total, p->label, row->status, row->error);
 		tail_log(log_hint);
 		return;
 	}
@@ -114,8 +114,9 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 		return;
 	/* the figures as summary.md writes them (units_format_metric) */
 	char a[64], b[64];
-	fprintf(stderr, "[%u/%u cell %u rep %u/%u] %s: ok %s", p->done, p->total, p->cell, p->rep,
-		p->nreps, p->label, units_format_metric("msgs_per_s", row->msgs_per_s, a, sizeof(a)));
+	fprintf(stderr, "[cell %u rep %u/%u; %u of %u] %s: ok %s", p->cell, p->rep, p->nreps,
+		p->done, p->total, p->label,
+		units_format_metric("msgs_per_s", row->msgs_per_s, a, sizeof(a)));
 	if (!isnan(row->rtt_p50_us))
 		fprintf(stderr, ", rtt p50 %s p99 %s",
 			units_format_metric("rtt_p50_us", row->rtt_p50_us, a, sizeof(a)),

@@ -1,8 +1,9 @@
 /*
  * progress: what `matrix run` says on stderr while it works.
  * On a terminal, one live line redrawn about five times a second:
- *   [11/24 cell 3 rep 2/3] transport=unix size=10  0:12 elapsed, ETA 0:40
- * (the 11th of 24 cell repetitions: cell 3 of results.csv, its 2nd of 3).
+ *   [cell 3 rep 2/3; 11 of 24] transport=unix size=10  0:12 elapsed, ETA 0:40
+ * (cell 3 of results.csv, the matrix's own number even in a slice, its 2nd
+ * repetition of 3; the 11th of the run's 24 cell repetitions).
  * Not on a terminal, one line per finished cell repetition.  Failures are
  * always printed, with the worker log's last lines; --quiet keeps only them.
  */

@@ -87,7 +87,9 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 static int write_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
 			  const struct worker_result *srv)
 {
-	double interval = (double)c->p.interval_ns / 1e9;
+	/* the receiver's own (auto: the one it picked), else the cell's */
+	double interval = (double)(srv->tl_interval_ns ? srv->tl_interval_ns
+				   : c->p.interval_ns) / 1e9;
 	off_t start = w->timeline.good;	/* a repetition's rows go whole, or none */
 
 	for (size_t i = 0; i < srv->tl_len; i++) {

@@ -454,6 +454,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 		meta_set(&s->meta, "seed", "%llu", (unsigned long long)s->seed);
 	else
 		meta_set(&s->meta, "seed", "%s", "");
+	meta_timeline_interval(&s->meta, pl->m);
 	meta_set(&s->meta, "status", "%s", "running");
 	/* where a killed run's sockets are, for a later run to remove */
 	char abs[PATH_MAX];

@@ -13,7 +13,7 @@
  *   role, t, pattern  what to run; topts are handed to the transport as is
  *   count, duration_ns  a client's share: messages, or a time (0 = count)
  *   warmup            untimed messages per connection before the window
- *   interval_ns       timeline interval of a stream receiver
+ *   interval_ns       timeline interval of a stream receiver; 0: auto (timeline.h)
  *   timeout_ns        the whole worker gives up (alarm) after this
  *   loss_timeout_ns   lossy transports: a reply later than this is lost
  *   inflight          outstanding requests per connection (1 = serial)

@@ -10,6 +10,15 @@
  *   timeline_merge(&all, &tl);	// connections into one
  *   timeline_release(&tl);
  *
+ * With interval 0 ("auto", the matrix sets none) timeline_count() picks
+ * the interval itself: it counts in 100 us intervals and, whenever a
+ * message falls past the 100th, merges them 5 or 2 at a time (100 us,
+ * 500 us, 1 ms, 5 ms, 10 ms, ... 1 s, 5 s, ...), so a repetition of any
+ * length ends with 20 to 100 intervals (fewer only when it lasted under
+ * 2 ms), in nice units, whatever its count; tl->interval_ns is the one it
+ * ended with.  Nothing needs to be known before the stream: a count-based
+ * cell's duration is not.
+ *
  * The arrays grow as needed (every interval up to the last one seen is
  * there, zero when nothing arrived), up to TIMELINE_MAX intervals; past
  * that, or when memory runs out, `overflow` is set and the counts are no
@@ -24,18 +33,29 @@
 
 #define TIMELINE_MAX (1u << 24)
 #define TIMELINE_INIT { 0 }
+#define TIMELINE_AUTO_FIRST_NS 100000ull	/* auto: the finest interval */
+#define TIMELINE_AUTO_LEN 100u			/* auto: the most intervals */
 
 struct timeline {
 	uint64_t *msgs, *bytes;	/* [len] per interval */
 	size_t len, cap;
 	int overflow;
+	uint64_t interval_ns;	/* timeline_count: the interval counted in (0: none yet) */
+	int autosize;		/* timeline_count: interval picked as it goes */
 };
 
 /* The interval a time falls in: (now - t0) / interval_ns, 0 before t0. */
 size_t timeline_index(uint64_t now_ns, uint64_t t0_ns, uint64_t interval_ns);
 
 void timeline_add(struct timeline *tl, size_t idx, uint64_t msgs, uint64_t bytes);
-/* Adds src's counts into dst, interval by interval; overflow carries over. */
+/* Counts msgs and bytes seen at now_ns (t0_ns the start signal) in the
+ * interval of length interval_ns, or, when interval_ns is 0, in the one
+ * the timeline picks (above). */
+void timeline_count(struct timeline *tl, uint64_t interval_ns, uint64_t now_ns, uint64_t t0_ns,
+		    uint64_t msgs, uint64_t bytes);
+/* Adds src's counts into dst, interval by interval; overflow carries over.
+ * Timelines of timeline_count() with different auto intervals are added at
+ * the longer one (each is a multiple of the shorter ones). */
 void timeline_merge(struct timeline *dst, const struct timeline *src);
 void timeline_release(struct timeline *tl);
 

@@ -16,6 +16,8 @@
  *          start_ns=N end_ns=N cpu_ns=N mismatches=N last_send_ns=N t0_ns=N
  *          lost=N duplicated=N reordered=N    lossy transports
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
+ *          interval_ns=N                     stream receiver: its timeline's
+ *                                            interval (picked when --interval=auto)
  *   hist count=N overflow=N min=N max=N sum=N
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
  *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
@@ -73,6 +75,7 @@ struct worker_result {
 	struct hist *hist;	/* NULL when no hist line */
 	uint64_t *tl_messages, *tl_bytes;
 	size_t tl_len;
+	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;

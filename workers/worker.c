@@ -37,7 +37,8 @@ static void usage(FILE *f)
 "  -w, --warmup N           untimed messages first (default %d)\n"
 "  -i, --inflight N         outstanding requests per connection (default 1)\n"
 "      --nodelay BOOL       TCP_NODELAY (default true)\n"
-"      --interval DUR       timeline interval of a stream server (default 1s)\n"
+"      --interval DUR       timeline interval of a stream server (default 1s), or\n"
+"                           auto: 20 to 100 intervals, however long it runs\n"
 "  -c, --connections N      server: connections to serve, then exit (default 1)\n"
 "  -b, --bind ADDR          server: HOST:PORT or socket path (default 127.0.0.1:0)\n"
 "      --spin DUR           server, a test aid: busy-wait DUR before each answer\n"
@@ -82,7 +83,16 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 			return -1;
 		o->topts.nodelay = b;
 		return 0;
-	case 'I': return units_parse_duration(arg, &o->interval_ns, why, wl);
+	case 'I':	/* auto: 0, the timeline picks it (timeline.h) */
+		if (!strcmp(arg, "auto")) {
+			o->interval_ns = 0;
+			return 0;
+		}
+		if (units_parse_duration(arg, &o->interval_ns, why, wl) < 0)
+			return -1;
+		if (!o->interval_ns)
+			snprintf(why, wl, "interval must be greater than zero (or auto)");
+		return o->interval_ns ? 0 : -1;
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
 	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
 	case 'S': return units_parse_duration(arg, &o->spin_ns, why, wl);
@@ -176,8 +186,7 @@ static int check_opts(struct wopts *o)
 {
 	if (!o->topts.response_size)
 		o->topts.response_size = o->topts.size;
-	if (!o->topts.size || !o->topts.response_size || (!o->count && !o->duration_ns) ||
-	    !o->interval_ns) {
+	if (!o->topts.size || !o->topts.response_size || (!o->count && !o->duration_ns)) {
 		fprintf(stderr, "matrix worker: size, response size, count, duration and interval "
 			"must be greater than zero\n");
 		return 2;

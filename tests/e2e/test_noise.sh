@@ -48,9 +48,9 @@ t_seed_replays_the_order() {
 	[ "$(meta a/meta.csv order)" = shuffled ] || die "meta.csv order: $(meta a/meta.csv order)"
 	# the progress line names the cell that ran, and how far the run is
 	run_matrix run m.yaml -o c --seed 7; expect_rc 0
-	grep -q '^\[1/12 cell 2 rep 1/2\] size=20: ok' "$T/.err" ||
+	grep -q '^\[cell 2 rep 1/2; 1 of 12\] size=20: ok' "$T/.err" ||
 		die "progress lines: $(head -3 "$T/.err")"
-	grep -q '^\[12/12 cell 4 rep 2/2\] size=40: ok' "$T/.err" ||
+	grep -q '^\[cell 4 rep 2/2; 12 of 12\] size=40: ok' "$T/.err" ||
 		die "progress lines: $(tail -3 "$T/.err")"
 }
 

@@ -162,7 +162,7 @@ t_default_run_folder_and_meta() {
 		grep -q "matrix run m.yaml --repeat 2$" ||
 		die "command line not recorded"
 	# progress without a terminal: one line per finished repetition
-	[ "$(grep -c '^\[[12]/2 cell 1 rep [12]/2\] cell 1: ok' "$T/.err")" -eq 2 ] || die "progress lines: $(cat "$T/.err")"
+	[ "$(grep -c '^\[cell 1 rep [12]/2; [12] of 2\] cell 1: ok' "$T/.err")" -eq 2 ] || die "progress lines: $(cat "$T/.err")"
 	# a second run gets its own folder and moves latest
 	sleep 1
 	run_matrix run m.yaml --quiet; expect_rc 0
