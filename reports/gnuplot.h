@@ -36,6 +36,23 @@ struct report;
  * small. */
 int gnuplot_quote(const char *in, char *out, size_t outlen);
 
+/* The dimension the charts compare, one colour per value: transport when
+ * it varies among the cells, else the first ratio's dimension, else the
+ * first dimension that varies but pattern, size and concurrency (those
+ * are panels and axes); -1 when there is none (then every series has
+ * gnuplot_colour(r, -1, NULL), the palette's first colour). */
+int gnuplot_compared_dim(const struct report *r);
+
+/* The colour, "#rrggbb", of value `value` of dimension `dim` (an index
+ * into r->dimnames, as gnuplot_compared_dim gives): a fixed palette keyed
+ * by the value's index in the matrix file's list for that dimension, so a
+ * value has the same colour in every chart of a run, whatever the slice
+ * (--only) or the cells that failed.  A value the file does not list (a
+ * dimension it does not set) takes its index among the run's values.
+ * Eight colours, told apart by people with a colour-vision deficiency
+ * (Okabe-Ito); from the ninth value on they repeat. */
+const char *gnuplot_colour(const struct report *r, int dim, const char *value);
+
 /* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
  * there (a re-sliced report must not keep a chart it no longer has), then
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
