@@ -136,20 +136,33 @@ static const char *count_text(double n, char *buf, size_t len)
 	return buf;
 }
 
-/* 1-2-5 ticks over [lo, hi], a log axis. */
+/* Ticks over [lo, hi] on a log axis: 1, 2 and 5 in each decade, or every
+ * digit when that gives fewer than two, or gnuplot's own. */
 static void write_log_tics(FILE *f, char axis, double lo, double hi)
 {
-	static const double steps[] = { 1, 2, 5 };
-	int first = 1;
+	static const double few[] = { 1, 2, 5 }, all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
+	const double *steps = few;
+	size_t nsteps = 3, n = 0;
 
+	for (int pass = 0; pass < 2; pass++, steps = all, nsteps = 9) {
+		n = 0;
+		for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
+			for (size_t i = 0; i < nsteps; i++)
+				n += d * steps[i] >= lo && d * steps[i] <= hi;
+		if (n >= 2)
+			break;
+	}
+	if (n < 2) {
+		fprintf(f, "set %ctics autofreq\nset format %c '%%g'\n", axis, axis);
+		return;
+	}
 	fprintf(f, "set %ctics (", axis);
+	n = 0;
 	for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-		for (size_t i = 0; i < 3; i++) {
+		for (size_t i = 0; i < nsteps; i++) {
 			double t = d * steps[i];
-			if (t < lo || t > hi)
-				continue;
-			fprintf(f, "%s'%g' %g", first ? "" : ", ", t, t);
-			first = 0;
+			if (t >= lo && t <= hi)
+				fprintf(f, "%s'%g' %g", n++ ? ", " : "", t, t);
 		}
 	fprintf(f, ")\n");
 }
@@ -204,7 +217,8 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 
 	fprintf(f, "unset logscale x\nunset logscale y\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
 		"set ytics autofreq\nset format y '%%g'\nset xlabel ''\nset ylabel 'µs'\n"
-		"set boxwidth 0.7\nset style fill solid 0.6 border -1\nunset key\nset xtics (",
+		"set offsets 0, 0, graph 0.12, 0\nset boxwidth 0.7\nset style fill solid 0.6 border -1\n"
+		"unset key\nset xtics (",
 		s->n);
 	for (size_t k = 0; k < s->n; k++) {
 		line_label(cdim, &r->cells[s->cell[k]], label, sizeof(label));
