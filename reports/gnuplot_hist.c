@@ -183,7 +183,7 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 	}
 	lo /= 1.15;
 	hi *= 1.15;
-	fprintf(f, "set origin 0, 0.36\nset size 1, 0.6\n"
+	fprintf(f, "set origin 0, 0.34\nset size 1, 0.64\n"
 		"set title 'round-trip time by percentile (each line: every successful repetition "
 		"merged)'\n"
 		"set logscale x 10\nset logscale y 10\nset xrange [1:*]\nset autoscale xfixmax\n"
@@ -191,8 +191,8 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 		"# a tic label is a format: %%%% is one %%\n"
 		"set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, "
 		"'99.99%%%%' 10000, '99.999%%%%' 100000, '99.9999%%%%' 1000000)\n"
-		"set xlabel 'percentile'\nset ylabel 'round-trip time, µs'\n"
-		"set key top left Left reverse opaque box\nset datafile separator whitespace\n", lo, hi);
+		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
+		"set key below horizontal Left reverse\nset datafile separator whitespace\n", lo, hi);
 	write_log_tics(f, 'y', lo, hi);
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
@@ -215,11 +215,11 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 	static const char *const q[][2] = { { "50", "p50" }, { "99", "p99" }, { "999", "p99.9" } };
 	char label[256], ql[600];
 
-	fprintf(f, "unset logscale x\nunset logscale y\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
+	fprintf(f, "unset logscale x\nunset logscale y\nunset grid\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
 		"set ytics autofreq\nset format y '%%g'\nset xlabel ''\nset ylabel 'µs'\n"
 		"set offsets 0, 0, graph 0.12, 0\nset boxwidth 0.7\nset style fill solid 0.6 border -1\n"
-		"unset key\nset xtics (",
-		s->n);
+		"unset key\nset xtics %s(",
+		s->n, s->n > 3 ? "rotate by 30 right " : "norotate ");
 	for (size_t k = 0; k < s->n; k++) {
 		line_label(cdim, &r->cells[s->cell[k]], label, sizeof(label));
 		fprintf(f, "%s%s %zu", k ? ", " : "", quoted(label, ql, sizeof(ql)), k + 1);
@@ -229,7 +229,7 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		fprintf(f, "set print $b%s\n", q[i][0]);
 		for (size_t k = 0; k < s->n; k++)
 			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, q[i][0], k);
-		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, 0.36\n"
+		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, 0.34\n"
 			"set title 'round-trip time %s'\nplot \\\n", 0.333 * (double)i, q[i][1]);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct rcell *c = &r->cells[s->cell[k]];
@@ -237,8 +237,8 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 				q[i][0], k, k,
 				gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL));
 		}
-		fprintf(f, "    $b%s using 1:2:(sprintf('%%.3g', $2)) with labels offset 0, 0.6 "
-			"notitle\n", q[i][0]);
+		fprintf(f, "    $b%s using 1:2:($2 < 1000 ? sprintf('%%.3g', $2) : sprintf('%%.0f', $2)) "
+			"with labels offset 0, 0.6 font ',%d' notitle\n", q[i][0], s->n > 4 ? 8 : 10);
 	}
 }
 
