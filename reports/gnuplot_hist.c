@@ -171,7 +171,7 @@ static void write_log_tics(FILE *f, char axis, double lo, double hi)
 static void write_distribution(FILE *f, const struct report *r, int cdim,
 			       const struct scenario *s)
 {
-	double lo = INFINITY, hi = 0;
+	double lo = INFINITY, hi = 0, xmax = 10;	/* the 90% tick at least */
 	char label[256], q[600], num[32];
 
 	for (size_t k = 0; k < s->n; k++) {
@@ -180,32 +180,36 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 		double h = (c->buckets[c->nbuckets - 1].low_us + c->buckets[c->nbuckets - 1].high_us) / 2;
 		lo = l < lo ? l : lo;
 		hi = h > hi ? h : hi;
+		xmax = c->hist_count + 1 > xmax ? c->hist_count + 1 : xmax;	/* the maximum's x */
 	}
 	lo /= 1.15;
 	hi *= 1.15;
 	fprintf(f, "set origin 0, 0.34\nset size 1, 0.64\n"
 		"set title 'round-trip time by percentile (each line: every successful repetition "
 		"merged)'\n"
-		"set logscale x 10\nset logscale y 10\nset xrange [1:*]\nset autoscale xfixmax\n"
-		"set yrange [%g:%g]\n"
+		"set logscale x 10\nset logscale y 10\nset xrange [1:%.17g]\nset yrange [%g:%g]\n"
 		"# a tic label is a format: %%%% is one %%\n"
 		"set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, "
 		"'99.99%%%%' 10000, '99.999%%%%' 100000, '99.9999%%%%' 1000000)\n"
 		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
-		"set key below horizontal Left reverse\nset datafile separator whitespace\n", lo, hi);
+		"set key below horizontal Left reverse\nset datafile separator whitespace\n", xmax,
+		lo, hi);
 	write_log_tics(f, 'y', lo, hi);
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
 		const struct rcell *c = &r->cells[s->cell[k]];
 		line_label(cdim, c, label, sizeof(label));
 		size_t o = strlen(label);
-		snprintf(label + o, sizeof(label) - o, " (%s round trips, %zu repetition%s)",
-			 count_text(c->hist_count, num, sizeof(num)), c->hist_reps,
-			 c->hist_reps == 1 ? "" : "s");
+		snprintf(label + o, sizeof(label) - o, " (%s round trip%s, %zu repetition%s)",
+			 count_text(c->hist_count, num, sizeof(num)), c->hist_count == 1 ? "" : "s",
+			 c->hist_reps, c->hist_reps == 1 ? "" : "s");
+		const char *colour = gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL);
+		/* the line, and a dot at its end: the maximum */
 		fprintf(f, "    $c_%zu using ((n_%zu + 1) / (n_%zu + 1 - $2)):($1 > 0 ? $1 : NaN) "
-			"with lines lw 2 lc rgb '%s' title %s%s\n", k, k, k,
-			gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL),
-			quoted(label, q, sizeof(q)), k + 1 < s->n ? ", \\" : "");
+			"with lines lw 2 lc rgb '%s' title %s, \\\n"
+			"    $c_%zu using ((n_%zu + 1) / (n_%zu + 1 - $2)):($2 == n_%zu ? $1 : NaN) "
+			"with points pt 7 ps 0.8 lc rgb '%s' notitle%s\n", k, k, k, colour,
+			quoted(label, q, sizeof(q)), k, k, k, k, colour, k + 1 < s->n ? ", \\" : "");
 	}
 }
 

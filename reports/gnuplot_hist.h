@@ -13,7 +13,7 @@
  *           dimension, every successful repetition of its cell merged.
  *           The point of a bucket is its midpoint at the fraction of round
  *           trips up to it, count / (n + 1) of n (so the maximum has a
- *           finite place, at the right end).
+ *           finite place, at the right end, with a dot).
  *   bottom  p50, p99 and p99.9 of the same merged buckets, one bar per
  *           line and a linear axis from 0, each labelled with its value.
  * Colours are gnuplot_colour's, as in every chart of the run.  Cells are
