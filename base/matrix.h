@@ -41,6 +41,7 @@
  *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
  *   report:                      optional, how reports read the run
  *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
+ *     sweep: size                charts: size (or concurrency) on a numeric axis
  *     ratios:                    default: every transport against the first
  *       - name: AF_UNIX/AF_INET  default: NUMERATOR/DENOMINATOR
  *         dimension: transport   a dimension of matrix:
@@ -149,6 +150,10 @@ struct compare_spec {
 
 struct report_spec {
 	double noisy_cv;		/* fraction; default 0.10 */
+	/* `sweep: size` (or concurrency): the charts draw that dimension on a
+	 * numeric axis, its values as points on a line; NULL (default): as
+	 * categories, no line between them.  Points into dims[].key. */
+	const char *sweep;
 	struct ratio_spec *ratios;
 	size_t nratios;			/* 0: the default ratios */
 	struct compare_spec compare;

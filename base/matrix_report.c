@@ -215,22 +215,40 @@ static int load_ratio(struct loader *L, const yaml_node_t *map)
 	return r->name ? 0 : ml_oom(L, map);
 }
 
+/* report: sweep: size | concurrency, a dimension of the matrix */
+static int load_sweep(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
+{
+	const struct dimension *d;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	if (strcmp(scalar(val), "size") && strcmp(scalar(val), "concurrency"))
+		return error_node(L, val, "sweep: '%s' is not size or concurrency", scalar(val));
+	if (!(d = matrix_dim(L->m, scalar(val))))
+		return error_node(L, val, "sweep: '%s' is not a dimension of matrix:", scalar(val));
+	L->m->report.sweep = d->key;
+	return 0;
+}
+
 int ml_load_report(struct loader *L, const yaml_node_t *val)
 {
-	static const char *const keys[] = { "noisy_cv", "ratios", "compare" };
+	static const char *const keys[] = { "noisy_cv", "ratios", "compare", "sweep" };
 	char why[512];
 
 	if (is_null(val))
 		return 0;
 	if (val->type != YAML_MAPPING_NODE)
-		return error_node(L, val, "report: expected a mapping with noisy_cv:, ratios: or "
-				  "compare:");
+		return error_node(L, val, "report: expected a mapping with noisy_cv:, ratios:, "
+				  "compare: or sweep:");
 	if (ml_check_keys(L, val))
 		return -1;
 	for (size_t i = 0; i < npairs(val); i++) {
 		yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
 		if (!strcmp(scalar(k), "noisy_cv")) {
 			if (load_noisy_cv(L, k, v))
+				return -1;
+		} else if (!strcmp(scalar(k), "sweep")) {
+			if (load_sweep(L, k, v))
 				return -1;
 		} else if (!strcmp(scalar(k), "compare")) {
 			if (load_compare(L, k, v))

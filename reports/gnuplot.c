@@ -3,7 +3,6 @@
 #include "gnuplot_hist.h"
 #include "outfile.h"
 #include "report.h"
-#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -81,16 +80,26 @@ static const char *const chart_names[] = { "throughput", "rtt", "cpu", "ratios",
 struct item {
 	char *const *dims;
 	const char *def;	/* ratio name, or NULL */
-	const char *metric;	/* the ratio's metric */
+	int metric;		/* the ratio's metric, index into metrics */
 	int skip_dim;		/* the ratio's dimension, or -1 */
 	const struct rcell *cell;	/* a summary chart's cell */
 	const struct rpair *pair;	/* a ratio chart's pair */
+	const char *colour_of;	/* the value of the compared dimension it stands for */
+};
+
+/* One chart row: a metric, drawn from summary.csv's (or ratios.csv's)
+ * median and interval columns. */
+struct row {
+	int metric;		/* index into metrics */
+	int ratio;		/* ratios.csv: ratio, ci_lo, ci_hi; always a log axis */
 };
 
 struct chart {
 	const struct report *r;
 	FILE *f;
-	int xdim;		/* size column when it varies, else -1: bars per series */
+	int xdim;		/* categorical x: size, else concurrency, when it varies;
+				 * -1: a bar (or point) per series */
+	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
 	int pdims[2];		/* panels: pattern and concurrency, those that vary */
 	size_t npdims;
 	size_t pitem[MAXP];	/* a representative item of each panel */
@@ -99,9 +108,10 @@ struct chart {
 	size_t nsdims;
 	struct item *items;
 	size_t nitems;
-	char *series[MAXS];	/* index into items of a representative */
-	size_t sitem[MAXS];
+	size_t sitem[MAXS];	/* index into items of each series' representative */
 	size_t nseries;
+	const char *xs[MAXS];	/* the x values, ascending */
+	size_t nx;
 };
 
 static int item_varies(const struct chart *c, size_t d)
@@ -138,18 +148,56 @@ static int is_pdim(const struct chart *c, size_t d)
 	return 0;
 }
 
-/* Works out x, panels and series from the items. */
+static int cmp_num(const void *a, const void *b)
+{
+	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
+
+	return (x > y) - (x < y);
+}
+
+/* The x values of a categorical axis, ascending. */
+static void x_values(struct chart *c)
+{
+	c->nx = 0;
+	for (size_t i = 0; c->xdim >= 0 && i < c->nitems && c->nx < MAXS; i++) {
+		size_t k;
+		for (k = 0; k < c->nx && strcmp(c->xs[k], c->items[i].dims[c->xdim]); k++)
+			;
+		if (k == c->nx)
+			c->xs[c->nx++] = c->items[i].dims[c->xdim];
+	}
+	qsort(c->xs, c->nx, sizeof(*c->xs), cmp_num);
+}
+
+static size_t x_index(const struct chart *c, const struct item *it)
+{
+	for (size_t i = 0; i < c->nx; i++)
+		if (!strcmp(c->xs[i], it->dims[c->xdim]))
+			return i;
+	return 0;
+}
+
+/* Works out x, panels and series from the items: x is the size when it
+ * varies, else the concurrency; panels are the pattern and the
+ * concurrency (when it is not x); series the rest. */
 static void layout(struct chart *c)
 {
 	const struct report *r = c->r;
-	int size = report_dim(r, "size");
+	int skip = c->nitems ? c->items[0].skip_dim : -1;
+	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
 	const char *pnames[] = { "pattern", "concurrency" };
 
-	c->xdim = size >= 0 && item_varies(c, (size_t)size) ? size : -1;
+	c->xdim = -1;
+	if (size >= 0 && size != skip && item_varies(c, (size_t)size))
+		c->xdim = size;
+	else if (conc >= 0 && conc != skip && item_varies(c, (size_t)conc))
+		c->xdim = conc;
+	c->sweep = c->xdim >= 0 && r->m.report.sweep && !strcmp(r->m.report.sweep,
+								  r->dimnames[c->xdim]);
 	c->npdims = 0;
 	for (size_t k = 0; k < 2; k++) {
 		int d = report_dim(r, pnames[k]);
-		if (d >= 0 && item_varies(c, (size_t)d) && (!c->nitems || d != c->items[0].skip_dim))
+		if (d >= 0 && d != c->xdim && item_varies(c, (size_t)d) && d != skip)
 			c->pdims[c->npdims++] = d;
 	}
 	c->npanels = 0;
@@ -164,8 +212,7 @@ static void layout(struct chart *c)
 		c->npanels = 1;
 	c->nsdims = 0;
 	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
-		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) &&
-		    (!c->nitems || (int)d != c->items[0].skip_dim))
+		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) && (int)d != skip)
 			c->sdims[c->nsdims++] = (int)d;
 	c->nseries = 0;
 	for (size_t i = 0; i < c->nitems && c->nseries < MAXS; i++) {
@@ -175,6 +222,7 @@ static void layout(struct chart *c)
 		if (k == c->nseries)
 			c->sitem[c->nseries++] = i;
 	}
+	x_values(c);
 }
 
 static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
@@ -192,36 +240,78 @@ static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
 		snprintf(buf, len, "%s", c->r->m.name);
 }
 
-/* One chart row: a metric's median and interval columns. */
-struct row {
-	const char *title, *ylabel;
-	const char *ycol, *locol, *hicol;
-	int logy;
-	int refline;		/* a dashed line at y = 1 */
-	const char *metric;	/* summary charts: whose figures the row shows */
-};
-
-/* Has the item a figure to draw in this row? */
-static int item_has(const struct item *it, const struct row *rw)
+/* Series s's colour (its value of the compared dimension's) and point
+ * type: series of one colour (another dimension varies too) differ in
+ * their points. */
+static const char *series_colour(const struct chart *c, size_t s, int *pt)
 {
-	if (it->pair)
-		return isfinite(it->pair->ratio);
-	int m = rw->metric ? matrix_metric_index(rw->metric) : -1;
-	return it->cell && m >= 0 && it->cell->st[m].n > 0 && isfinite(it->cell->st[m].median);
+	static const int pts[] = { 7, 5, 9, 11, 13, 15, 1, 2 };
+	const struct item *it = &c->items[c->sitem[s]];
+	int cd = gnuplot_compared_dim(c->r);
+	const char *col = gnuplot_colour(c->r, cd, it->colour_of);
+	size_t same = 0;
+
+	for (size_t k = 0; k < s; k++)
+		same += !strcmp(col, gnuplot_colour(c->r, cd, c->items[c->sitem[k]].colour_of));
+	*pt = pts[same % (sizeof(pts) / sizeof(pts[0]))];
+	return col;
+}
+
+/* The item's figure in row rw: median (or ratio) and its interval. */
+static int item_fig(const struct item *it, const struct row *rw, double *v, double *lo, double *hi)
+{
+	if (it->pair) {
+		*v = it->pair->ratio, *lo = it->pair->lo, *hi = it->pair->hi;
+		return it->metric == rw->metric && isfinite(*v) && *v > 0;
+	}
+	const struct stat_summary *st = &it->cell->st[rw->metric];
+	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
+	return st->n > 0 && isfinite(*v);
 }
 
 /* Has series s a figure in panel p of this row? */
 static int series_has(const struct chart *c, size_t s, size_t p, const struct row *rw)
 {
+	double v, lo, hi;
+
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct item *it = &c->items[i];
-		if (!same_series(c, it, &c->items[c->sitem[s]]) ||
-		    !same_panel(c, it, &c->items[c->pitem[p]]))
-			continue;
-		if (item_has(it, rw))
+		if (same_series(c, it, &c->items[c->sitem[s]]) &&
+		    same_panel(c, it, &c->items[c->pitem[p]]) && item_fig(it, rw, &v, &lo, &hi))
 			return 1;
 	}
 	return 0;
+}
+
+/* The y axis of panel p in row rw, from the figures it draws: log when the
+ * medians span more than a factor of 10 (ratios: always), else linear from
+ * 0; [*lo, *hi] the whiskers' reach.  0 when nothing is drawn. */
+static int panel_range(const struct chart *c, size_t p, const struct row *rw, double *lo,
+		       double *hi, int *logy)
+{
+	double vmin = INFINITY, vmax = 0, v, l, h;
+
+	*lo = INFINITY, *hi = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct item *it = &c->items[i];
+		if (!same_panel(c, it, &c->items[c->pitem[p]]) || !item_fig(it, rw, &v, &l, &h))
+			continue;
+		vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+		*lo = fmin(*lo, isfinite(l) && l > 0 ? l : v);
+		*hi = fmax(*hi, isfinite(h) ? h : v);
+	}
+	if (vmin > vmax)
+		return 0;
+	*logy = rw->ratio || (vmin > 0 && vmax / vmin > 10);
+	if (rw->ratio) {	/* 1x in view, and at least 0.5x to 2x */
+		*lo = fmin(*lo, 0.5), *hi = fmax(*hi, 2);
+	}
+	if (*logy) {
+		*lo = fmax(*lo, vmin / 1e6) / 1.2, *hi *= 1.2;
+	} else {
+		*lo = 0, *hi = *hi > 0 ? *hi * 1.08 : 1;
+	}
+	return 1;
 }
 
 void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *what,
@@ -251,29 +341,6 @@ void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *w
 		what, name, data, name, name, data, w, h, w, h);
 }
 
-static int cmp_num(const void *a, const void *b)
-{
-	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
-
-	return (x > y) - (x < y);
-}
-
-/* The x values of a size axis, ascending. */
-static size_t x_values(const struct chart *c, const char **out)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < c->nitems && n < MAXS; i++) {
-		size_t k;
-		for (k = 0; k < n && strcmp(out[k], c->items[i].dims[c->xdim]); k++)
-			;
-		if (k == n)
-			out[n++] = c->items[i].dims[c->xdim];
-	}
-	qsort(out, n, sizeof(*out), cmp_num);
-	return n;
-}
-
 /* The condition selecting item it's row of the CSV: by numbers and our
  * own names only (its cell, or a ratio pair's cells and metric), never by
  * text from the matrix file, which gnuplot's CSV reading does not take
@@ -283,322 +350,300 @@ static int item_cond(const struct item *it, char *buf, size_t len)
 	if (it->pair)
 		return snprintf(buf, len, "(strcol('scope') eq 'cell' && strcol('metric') eq '%s' "
 				"&& column('num_cell') == %u && column('den_cell') == %u)",
-				it->metric, it->pair->num->number, it->pair->den->number);
+				matrix_metrics[it->metric], it->pair->num->number,
+				it->pair->den->number);
 	return snprintf(buf, len, "column('cell') == %u", it->cell->number);
 }
 
-/* $dR_P_S: row R, panel P, series S, one line per x value in ascending
- * order (so lines never zigzag), a failed cell's figures as NaN. */
-static void write_table(struct chart *c, const struct row *rw, size_t ri, size_t p, size_t s,
-			const char **xs, size_t nx)
+/* Where series s stands at category i: side by side within it, so that
+ * points of one size never hide each other (in a sweep, at its value,
+ * nudged on the log2 axis). */
+static double x_pos(const struct chart *c, size_t i, size_t s)
 {
-	const struct report *r = c->r;
-	char cond[512], x[320] = "0";
+	double step = c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
+	double off = ((double)s - (double)(c->nseries - 1) / 2) * step;
 
-	if (c->xdim >= 0) {
-		char qn[300];
-		if (gnuplot_quote(r->dimnames[c->xdim], qn, sizeof(qn)) == 0)
-			snprintf(x, sizeof(x), "column(%s)", qn);
-	}
+	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
+}
+
+/* $dR_P_S: row R, panel P, series S, one line per x value in ascending
+ * order: x, median, interval; a failed cell's figures as NaN. */
+static void write_table(struct chart *c, const struct row *rw, size_t ri, size_t p, size_t s)
+{
+	char cond[512], ycol[64], locol[64], hicol[64];
+
+	snprintf(ycol, sizeof(ycol), rw->ratio ? "ratio" : "%s_median", matrix_metrics[rw->metric]);
+	snprintf(locol, sizeof(locol), rw->ratio ? "ci_lo" : "%s_ci_lo", matrix_metrics[rw->metric]);
+	snprintf(hicol, sizeof(hicol), rw->ratio ? "ci_hi" : "%s_ci_hi", matrix_metrics[rw->metric]);
 	fprintf(c->f, "set table $d%zu_%zu_%zu\n", ri, p, s);
-	for (size_t i = 0; i < (c->xdim >= 0 ? nx : 1); i++)
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : 1); i++)
 		for (size_t k = 0; k < c->nitems; k++) {
 			const struct item *it = &c->items[k];
 			if (!same_series(c, it, &c->items[c->sitem[s]]) ||
 			    !same_panel(c, it, &c->items[c->pitem[p]]) ||
-			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], xs[i])))
+			    (it->pair && it->metric != rw->metric) ||
+			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
 			item_cond(it, cond, sizeof(cond));
-			fprintf(c->f, "plot ARG1 using (%s):(v('%s')):(v('%s')):(v('%s')) with table "
-				"if (%s)\n", x, rw->ycol, rw->locol, rw->hicol, cond);
+			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
+				"table if (%s)\n", c->xdim >= 0 ? x_pos(c, x_index(c, it), s)
+				: (double)s + 1, ycol, locol, hicol, cond);
 		}
 	fprintf(c->f, "unset table\n");
 }
 
 /* Every series of every panel of every row as a table of its own, ahead
  * of the plots that draw them. */
-static void write_tables(struct chart *c, const struct row *rows, size_t nrows, const char **xs,
-			 size_t nx)
+static void write_tables(struct chart *c, const struct row *rows, size_t nrows)
 {
 	for (size_t ri = 0; ri < nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
 			for (size_t s = 0; s < c->nseries; s++)
 				if (series_has(c, s, p, &rows[ri]))
-					write_table(c, &rows[ri], ri, p, s, xs, nx);
+					write_table(c, &rows[ri], ri, p, s);
 }
 
-/* The x axis: the sizes on a log2 scale, or one bar per series. */
-static void write_x_axis(struct chart *c, const char **xs, size_t nx)
+/* The x axis: the sizes (or client counts) as categories, or one bar per
+ * series. */
+static void write_x_axis(struct chart *c)
 {
 	FILE *f = c->f;
 	char label[512], qlabel[1100];
+	int size = report_dim(c->r, "size");
 
-	if (c->xdim >= 0) {
-		/* ticks at the sizes measured, labelled as the matrix writes them */
-		fprintf(f, "set logscale x 2\nset xlabel 'message size'\n"
-			"set offsets graph 0.04, graph 0.04, 0, 0\nset xtics (");
-		for (size_t i = 0; i < nx; i++) {
-			char sz[32];
-			unsigned long long v = strtoull(xs[i], NULL, 10);
-			fprintf(f, "%s'%s' %llu", i ? ", " : "", units_format_size(v, sz, sizeof(sz)), v);
+	fprintf(f, "%s\nset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x");
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
+		if (c->xdim < 0) {
+			series_label(c, i, label, sizeof(label));
+		} else if (c->xdim == size) {
+			gnuplot_size(c->xs[i], label, sizeof(label));
+		} else {
+			snprintf(label, sizeof(label), "%s", c->xs[i]);
 		}
-		fprintf(f, ")\n");
+		quote_title(label, qlabel, sizeof(qlabel));
+		if (c->sweep)
+			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
+		else
+			fprintf(f, "%s%s %zu", i ? ", " : "", qlabel, c->xdim >= 0 ? i : i + 1);
+	}
+	if (c->sweep) {
+		fprintf(f, ")\nset xrange [%.6g:%.6g]\nset xlabel '%s (log2)'\n",
+			strtod(c->xs[0], NULL) / 1.5, strtod(c->xs[c->nx - 1], NULL) * 1.5,
+			c->xdim == size ? "message size" : "clients (concurrency)");
+	} else if (c->xdim >= 0) {
+		fprintf(f, ")\nset xrange [-0.5:%zu.5]\nset xlabel '%s'\n", c->nx - 1,
+			c->xdim == size ? "message size" : "clients (concurrency)");
 	} else {
-		fprintf(f, "unset logscale x\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
-			"set style fill solid 0.5 border -1\nset xtics (", c->nseries);
-		for (size_t s = 0; s < c->nseries; s++) {
-			series_label(c, s, label, sizeof(label));
-			quote_title(label, qlabel, sizeof(qlabel));
-			fprintf(f, "%s%s %zu", s ? ", " : "", qlabel, s + 1);
-		}
-		fprintf(f, ")\nset xlabel ''\n");
+		int cd = gnuplot_compared_dim(c->r);
+		quote_title(cd >= 0 ? c->r->dimnames[cd] : "", qlabel, sizeof(qlabel));
+		fprintf(f, ")\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
+			"set style fill solid 0.6 border -1\nset xlabel %s\n", c->nseries,
+			c->items[0].pair ? "''" : qlabel);
 	}
 }
 
 /* The plot command of row ri's panel p: the series in shown, from their
- * tables, as lines with error bars over sizes or as bars. */
+ * tables, as points with whiskers (side by side in each category), or as
+ * bars from 0 when x is the series and the axis linear. */
 static void write_plot(struct chart *c, const struct row *rw, size_t ri, size_t p,
-		       const size_t *shown, size_t nshown)
+		       const size_t *shown, size_t nshown, int logy)
 {
 	FILE *f = c->f;
 	char label[512], qlabel[1100];
 
 	fprintf(f, "plot \\\n");
-	if (rw->refline)	/* a function: autoscale keeps 1.0 in view */
-		fprintf(f, "    1 with lines dt 2 lw 1 lc rgb 'black' title '1.0', \\\n");
+	if (rw->ratio)
+		fprintf(f, "    1 with lines dt 2 lw 1.5 lc rgb 'black' title '1x (no difference)', \\\n");
 	for (size_t k = 0; k < nshown; k++) {
 		size_t s = shown[k];
+		int pt;
+		const char *col = series_colour(c, s, &pt);
 		const char *more = k + 1 < nshown ? ", \\" : "";
 		series_label(c, s, label, sizeof(label));
 		quote_title(label, qlabel, sizeof(qlabel));
-		if (c->xdim >= 0)
-			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 "
-				"ps 0.6 lc %zu title %s%s\n", ri, p, s, s + 1, qlabel, more);
-		else	/* the invisible points keep whisker tops in the autoscaled range */
-			fprintf(f, "    $d%zu_%zu_%zu using (%zu):2:3:4:(0.6) with boxerrorbars "
-				"lc %zu title %s, \\\n    $d%zu_%zu_%zu using (%zu):4 with points "
-				"ps 0 notitle%s\n", ri, p, s, s + 1, s + 1, qlabel, ri, p, s,
-				s + 1, more);
+		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars "
+				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
+				"ps 0 notitle%s\n", ri, p, s, col, qlabel, ri, p, s, more);
+		else	/* a sweep's values are points on a line; categories are not */
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with %s lw 1.5 pt %d "
+				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s,
+				c->sweep ? "yerrorlines" : "yerrorbars", pt, col, qlabel, more);
 	}
 }
 
-/* Row ri's panel p: its title, key and y axis, then its plot, or a note
- * when no series has a figure there. */
-static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t p)
+/* Panel p's title: the row's metric, then the panel's dimensions. */
+static void panel_title(const struct chart *c, const struct row *rw, size_t p, char *q,
+			size_t qlen)
 {
-	const struct report *r = c->r;
-	FILE *f = c->f;
-	char q[1024], label[512];
-	size_t o = (size_t)snprintf(label, sizeof(label), "%s", rw->title);
+	const struct metric *m = &metrics[rw->metric];
+	char label[512], dims[512] = "", qd[1100];
+	size_t o = 0;
 
-	for (size_t k = 0; k < c->npdims && o < sizeof(label); k++)
-		o += (size_t)snprintf(label + o, sizeof(label) - o, "%s %s %s",
-				      k ? "," : ":", r->dimnames[c->pdims[k]],
+	if (rw->ratio)
+		snprintf(label, sizeof(label), "ratio of %s", m->title);
+	else
+		snprintf(label, sizeof(label), "%s (%s)", m->title, m->unit);
+	for (size_t k = 0; k < c->npdims && o < sizeof(dims); k++)
+		o += (size_t)snprintf(dims + o, sizeof(dims) - o, "%s%s %s", k ? ", " : "",
+				      c->r->dimnames[c->pdims[k]],
 				      c->items[c->pitem[p]].dims[c->pdims[k]]);
-	quote_title(label, q, sizeof(q));
-	/* one key per row, right of its last panel */
-	fprintf(f, "%s\n", p + 1 == c->npanels ? "set key outside right top vertical"
-		: "unset key");
+	quote_title(label, q, qlen);
+	if (dims[0]) {	/* a second line, joined as an expression: "\n" is ours */
+		quote_title(dims, qd, sizeof(qd));
+		snprintf(q + strlen(q), qlen - strlen(q), ".\"\\n\".%s", qd);
+	}
+}
+
+/* Row ri's panel p: its title, y axis and plot, or a note when no series
+ * has a figure there.  The key, the same for every panel, is on the first
+ * row's last panel (every row's, in a ratio chart). */
+static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t p, int key)
+{
+	FILE *f = c->f;
+	char q[2400];
+	double lo, hi;
+	int logy = 0;
+
+	/* a ratio chart's rows have series of their own */
+	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
+		"set key outside right top vertical Left reverse" : "unset key");
+	panel_title(c, rw, p, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
-	quote_title(rw->ylabel, q, sizeof(q));
-	fprintf(f, "set ylabel %s\n%s\nset format y '%s'\n", q,
-		rw->logy ? "set logscale y" : "unset logscale y\nset yrange [0:*]",
-		!strcmp(rw->ylabel, "msg/s") ? "%.1s%c" : "%g");
+	quote_title(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
+		    HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
+		    : "ratio (below 1x: numerator better)", q, sizeof(q));
+	fprintf(f, "set ylabel %s\n", q);
+	if (!panel_range(c, p, rw, &lo, &hi, &logy)) {	/* every cell here failed */
+		fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
+			"unset logscale y\nset yrange [0:1]\nset ytics ('' 0)\nplot NaN notitle\n"
+			"unset label 1\n");
+		return;
+	}
+	fprintf(f, "%s\nset yrange [%.6g:%.6g]\n", logy ? "set logscale y" : "unset logscale y",
+		lo, hi);
+	gnuplot_ticks(f, 'y', lo, hi, logy, rw->ratio ? "x" : "");
 	size_t shown[MAXS], nshown = 0;
 	for (size_t s = 0; s < c->nseries; s++)
 		if (series_has(c, s, p, rw))
 			shown[nshown++] = s;
-	if (!nshown) {	/* every cell here failed: say so, draw nothing */
-		fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
-			"unset logscale y\nplot [1:2] [0:1] 2 notitle\nunset label 1\n");
-		return;
-	}
-	write_plot(c, rw, ri, p, shown, nshown);
+	write_plot(c, rw, ri, p, shown, nshown, logy);
 }
 
-/* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value. */
+/* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
+ * its margins fixed so that no title runs into another. */
 static int write_chart(struct chart *c, const char *name, const char *data, const char *title,
 		       const struct row *rows, size_t nrows, char *err, size_t errlen)
 {
 	struct outfile out;
-
 	const struct report *r = c->r;
 	char path[4096], q[1024], label[512];
-	const char *xs[MAXS];
-	size_t nx = c->xdim >= 0 ? x_values(c, xs) : 0;
-	size_t w = 420 * c->npanels + 220, h = 320 * nrows + 40;
+	int key = c->xdim >= 0;
+	size_t pw = c->npanels <= 4 ? 400 : (1600 / c->npanels < 260 ? 260 : 1600 / c->npanels);
+	size_t kw = key ? 170 : 30, w = 80 + pw * c->npanels + kw, h = 330 * nrows + 50;
+
+	if (w < 640)	/* room for the chart's title */
+		pw += (640 - w) / c->npanels, w = 80 + pw * c->npanels + kw;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
 	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
 	FILE *f = c->f = out.f;
-	gnuplot_preamble(f, name, data, title, w > 1840 ? 1840 : w, h);
-	write_tables(c, rows, nrows, xs, nx);
+	gnuplot_preamble(f, name, data, title, w, h);
+	write_tables(c, rows, nrows);
 	fprintf(f, "set datafile separator whitespace\n");
 	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
-		 rows[0].refline ? "interval of the ratio, its level in ratios.csv"
+		 rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
 		 : "interval of the median");
 	quote_title(label, q, sizeof(q));
-	fprintf(f, "set multiplot layout %zu,%zu title %s\n", nrows, c->npanels, q);
-	write_x_axis(c, xs, nx);
+	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
+		"%.4f,%.4f\n", nrows, c->npanels, q, 75.0 / (double)w, 1 - (double)kw / (double)w,
+		55.0 / (double)h, 1 - (c->npdims ? 95.0 : 80.0) / (double)h, 80.0 / (double)w,
+		(c->npdims ? 115.0 : 100.0) / (double)h);
+	write_x_axis(c);
 	for (size_t ri = 0; ri < nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
-			write_panel(c, &rows[ri], ri, p);
+			write_panel(c, &rows[ri], ri, p, key);
 	fprintf(f, "unset multiplot\n");
 	c->f = NULL;
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
-static int has_metric(const struct rcell *c, const char *metric)
+/* Has cell c the metric, or failed outright (a gap), unless it is a
+ * stream cell, which has no round trip to time? */
+static int has_metric(const struct report *r, const struct rcell *c, int m)
 {
-	int m = matrix_metric_index(metric);
+	int pd = report_dim(r, "pattern");
 
-	return m >= 0 && (c->st[m].n > 0 || c->failed == c->reps);
+	if (c->st[m].n > 0)
+		return 1;
+	return c->failed == c->reps && !(pd >= 0 && !strcmp(c->dims[pd], "stream") &&
+					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 
-/* The cells (as items) that have `metric`, or are failed outright. */
-static size_t cell_items(const struct report *r, const char *metric, struct item *items)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < r->ncells; i++)
-		if (has_metric(&r->cells[i], metric))
-			items[n++] = (struct item){ r->cells[i].dims, NULL, NULL, -1, &r->cells[i], NULL };
-	return n;
-}
-
+/* A chart of summary.csv: a row per metric named in names (at most 4). */
 static int summary_chart(const struct report *r, struct item *items, const char *name,
-			 const char *metric, const char *title, const struct row *rows,
-			 size_t nrows, char *err, size_t errlen)
+			 const char *title, const char *const *names, size_t nrows, char *err,
+			 size_t errlen)
 {
 	struct chart c = { .r = r, .items = items };
+	int cd = gnuplot_compared_dim(r);
+	struct row rows[4];
 
-	c.nitems = cell_items(r, metric, items);
+	for (size_t k = 0; k < nrows; k++)
+		rows[k] = (struct row){ matrix_metric_index(names[k]), 0 };
+
+	for (size_t i = 0; i < r->ncells; i++)
+		if (has_metric(r, &r->cells[i], rows[0].metric))
+			items[c.nitems++] = (struct item){ r->cells[i].dims, NULL, rows[0].metric, -1,
+							   &r->cells[i], NULL,
+							   cd >= 0 ? r->cells[i].dims[cd] : NULL };
 	if (!c.nitems)
 		return 0;
 	layout(&c);
 	return write_chart(&c, name, "summary.csv", title, rows, nrows, err, errlen);
 }
 
-static int varies_among_cells(const struct report *r, size_t d)
-{
-	for (size_t i = 1; i < r->ncells; i++)
-		if (strcmp(r->cells[i].dims[d], r->cells[0].dims[d]))
-			return 1;
-	return 0;
-}
-
-static int timeline_chart(const struct report *r, char *err, size_t errlen)
-{
-	struct outfile out;
-	int pd = report_dim(r, "pattern");
-	char path[4096], q[1024], label[512];
-	size_t n = 0;
-	FILE *f;
-
-	for (size_t i = 0; i < r->ncells; i++)
-		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream") && r->cells[i].nokreps;
-	if (!n)
-		return 0;
-	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
-	if (outfile_open(&out, path, err, errlen) < 0)
-		return -1;
-	f = out.f;
-	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
-	size_t rows = (panels + cols - 1) / cols;
-	gnuplot_preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols, 300 * rows + 40);
-	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval%s",
-		 r->m.name, n > MAXP ? " (first 12 stream cells)" : "");
-	quote_title(label, q, sizeof(q));
-	fprintf(f, "set multiplot layout %zu,%zu title %s\nset xlabel 'seconds since the start signal'\n"
-		"set ylabel 'msg/s'\nset yrange [0:*]\nset format y '%%.1s%%c'\n", rows, cols, q);
-	size_t done = 0;
-	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		const struct rcell *c = &r->cells[i];
-		if (strcmp(c->dims[pd], "stream") || !c->nokreps)
-			continue;
-		done++;
-		size_t o = (size_t)snprintf(label, sizeof(label), "cell %u:", c->number);
-		for (size_t d = 0; d < r->ndims && o < sizeof(label); d++)
-			if ((int)d != pd && varies_among_cells(r, d))
-				o += (size_t)snprintf(label + o, sizeof(label) - o, " %s=%s",
-						      r->dimnames[d], c->dims[d]);
-		quote_title(label, q, sizeof(q));
-		fprintf(f, "set title %s\nplot \\\n", q);
-		for (size_t k = 0; k < c->nokreps; k++) {
-			unsigned rep = c->okreps[k];
-			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
-				"column('interval_start_s') : NaN):(column('messages') / column('covered_s')) "
-				"with linespoints lw 2 pt 7 ps 0.5 lc %u title 'rep %u'%s\n", c->number, rep,
-				rep, rep, k + 1 < c->nokreps ? ", \\" : "");
-		}
-	}
-	fprintf(f, "unset multiplot\n");
-	return outfile_commit(&out, err, errlen);
-}
-
 static int ratio_chart(const struct report *r, struct item *items, char *err, size_t errlen)
 {
 	struct chart c = { .r = r, .items = items };
-	static const struct row rows[] = {
-		{ "ratio of medians (dashed: 1.0, no difference)", "ratio", "ratio", "ci_lo", "ci_hi", 0, 1,
-		  NULL },
-	};
+	struct row rows[MATRIX_NMETRICS];
+	size_t nrows = 0;
 
-	/* The chart's x is the size and its panels the concurrency, so it shows
-	 * the ratios over one other dimension (the first ratio's, usually the
-	 * transport); ratios over size or concurrency are in ratios.csv and
-	 * summary.md only. */
+	/* The chart shows the ratios over one dimension (the first ratio's that
+	 * is not the size or the concurrency, usually the transport), a row per
+	 * metric; ratios over size or concurrency are in ratios.csv and
+	 * summary.md only.  A ratio takes its numerator's colour. */
 	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency"), dim = -1;
 	for (size_t d = 0; d < r->ndefs && dim < 0; d++)
 		if ((int)r->defs[d].dim != size && (int)r->defs[d].dim != conc)
 			dim = (int)r->defs[d].dim;
 	for (size_t i = 0; i < r->npairs; i++) {
 		const struct rpair *p = &r->pairs[i];
-		if ((int)r->defs[p->def].dim != dim)
+		const struct rratio_def *d = &r->defs[p->def];
+		if ((int)d->dim != dim)
 			continue;
-		items[c.nitems++] = (struct item){ p->num->dims, r->defs[p->def].name,
-						   matrix_metrics[r->defs[p->def].metric],
-						   dim, NULL, p };
+		items[c.nitems++] = (struct item){ p->num->dims, d->name, d->metric, dim, NULL, p,
+						   (int)d->dim == gnuplot_compared_dim(r) ? d->num
+						   : NULL };
+		size_t k;
+		for (k = 0; k < nrows && rows[k].metric != d->metric; k++)
+			;
+		if (k == nrows)
+			rows[nrows++] = (struct row){ d->metric, 1 };
 	}
 	if (!c.nitems)
 		return 0;
 	layout(&c);
-	/* the ratio's own dimension never tells series apart */
-	size_t k = 0;
-	for (size_t i = 0; i < c.nsdims; i++)
-		if (c.sdims[i] != items[0].skip_dim)
-			c.sdims[k++] = c.sdims[i];
-	c.nsdims = k;
-	c.nseries = 0;
-	for (size_t i = 0; i < c.nitems && c.nseries < MAXS; i++) {
-		size_t s;
-		for (s = 0; s < c.nseries && !same_series(&c, &items[c.sitem[s]], &items[i]); s++)
-			;
-		if (s == c.nseries)
-			c.sitem[c.nseries++] = i;
-	}
-	return write_chart(&c, "ratios", "ratios.csv", "ratios of medians", rows, 1, err, errlen);
+	return write_chart(&c, "ratios", "ratios.csv", "ratios of medians", rows, nrows, err,
+			   errlen);
 }
 
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 {
-	static const struct row thr[] = {
-		{ "messages per second", "msg/s", "msgs_per_s_median", "msgs_per_s_ci_lo",
-		  "msgs_per_s_ci_hi", 0, 0, "msgs_per_s" },
-		{ "MiB per second", "MiB/s", "mib_per_s_median", "mib_per_s_ci_lo", "mib_per_s_ci_hi",
-		  0, 0, "mib_per_s" },
-	};
-	static const struct row rtt[] = {
-		{ "round-trip time p50", "µs", "rtt_p50_us_median", "rtt_p50_us_ci_lo",
-		  "rtt_p50_us_ci_hi", 1, 0, "rtt_p50_us" },
-		{ "round-trip time p99", "µs", "rtt_p99_us_median", "rtt_p99_us_ci_lo",
-		  "rtt_p99_us_ci_hi", 1, 0, "rtt_p99_us" },
-	};
-	static const struct row cpu[] = {
-		{ "CPU time per message (each way), all workers", "µs/msg", "cpu_us_per_msg_median",
-		  "cpu_us_per_msg_ci_lo", "cpu_us_per_msg_ci_hi", 0, 0, "cpu_us_per_msg" },
-	};
+	static const char *const thr[] = { "msgs_per_s", "mib_per_s" };
+	static const char *const rtt[] = { "rtt_p50_us", "rtt_p99_us" };
+	static const char *const cpu[] = { "cpu_us_per_msg" };
 	char dir[4096];
 	size_t cap = (r->ncells > r->npairs ? r->ncells : r->npairs) + 1;
 	struct item *items = calloc(cap, sizeof(*items));
@@ -619,19 +664,16 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		}
 	}
 	/* the first script that cannot be written stops the rest */
-	int rc = summary_chart(r, items, "throughput", "msgs_per_s", "throughput", thr, 2, err,
-			       errlen);
+	int rc = summary_chart(r, items, "throughput", "throughput", thr, 2, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "rtt", "rtt_p50_us", "round-trip time", rtt, 2, err,
-				   errlen);
+		rc = summary_chart(r, items, "rtt", "round-trip time", rtt, 2, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "cpu", "cpu_us_per_msg", "CPU per message", cpu, 1, err,
-				   errlen);
+		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, err, errlen);
 	memset(items, 0, cap * sizeof(*items));
 	if (!rc)
 		rc = ratio_chart(r, items, err, errlen);
 	if (!rc)
-		rc = timeline_chart(r, err, errlen);
+		rc = gnuplot_timeline_chart(r, err, errlen);
 	if (!rc)
 		rc = gnuplot_hist_scripts(r, err, errlen);
 	free(items);

@@ -5,14 +5,20 @@
  * Every script reads CSV and takes its paths as arguments, so that
  *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
  * rebuilds a chart exactly (the image type follows the extension, .svg or
- * .png).  Charts:
- *   throughput.gp (summary.csv)  msgs/s and MiB/s against size, a line per
- *                                series, CI error bars, a panel per concurrency
- *   rtt.gp        (summary.csv)  RTT p50 and p99 against size, log y
+ * .png).  Charts, a row of panels per metric, a panel per pattern and
+ * concurrency (those that vary), each titled by its metric:
+ *   throughput.gp (summary.csv)  msgs/s and MiB/s
+ *   rtt.gp        (summary.csv)  RTT p50 and p99
  *   cpu.gp        (summary.csv)  CPU µs per message
- *   ratios.gp     (ratios.csv)   each ratio against size, a line at 1.0
+ *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed
  *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
- * When size takes one value the x axis is the series instead (bars).
+ * x is the size when it varies, else the concurrency: categories, the
+ * series side by side as points with whiskers, never joined (report:
+ * sweep: makes it a log2 axis, the points joined); with neither varying,
+ * a bar per series, on a linear axis only.  y is log when a panel's
+ * medians span more than 10x, linear from 0 otherwise, its ticks listed
+ * (gnuplot_ticks).  A series' colour is its value of the compared
+ * dimension's (gnuplot_colour), the same in every chart.
  * Failed cells have empty figures, drawn as no point, never as zero.
  *
  * gnuplot has no safe mode: text from the matrix file reaches a script only
@@ -53,6 +59,22 @@ int gnuplot_compared_dim(const struct report *r);
  * (Okabe-Ito); from the ninth value on they repeat. */
 const char *gnuplot_colour(const struct report *r, int dim, const char *value);
 
+/* A tick label: three significant digits, with k, M or G from 10,000 on
+ * ("250k", "1.5M", "5000", "0.02").  Returns buf. */
+char *gnuplot_number(double v, char *buf, size_t len);
+
+/* `set Xtics (...)` for axis ('x' or 'y') over [lo, hi], every tick listed
+ * and labelled by gnuplot_number followed by suffix ("" or "x"): on a log
+ * axis 1, 2 and 5 of each decade labelled and the other digits as minor
+ * ticks, or, over more than three decades, each decade labelled; on a
+ * linear axis a step of 1, 2 or 5 times a power of ten, about five ticks,
+ * all with the k, M or G that hi takes ("0", "5k", "10k"). */
+void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix);
+
+/* A size as results.csv writes it (bytes) as a label: "64 B", "1 KiB",
+ * "1.5 MiB".  Returns buf. */
+char *gnuplot_size(const char *bytes, char *buf, size_t len);
+
 /* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
  * there (a re-sliced report must not keep a chart it no longer has), then
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
@@ -61,6 +83,11 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value);
  * written).  The scripts read summary.csv, ratios.csv and timeline.csv
  * only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
+
+/* plots/timeline.gp, written by gnuplot_write_scripts (gnuplot_timeline.c):
+ * a panel per stream cell (the first 12), a line per repetition (points
+ * too when it has few intervals in timeline.csv).  0, or -1 with err. */
+int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen);
 
 /* The head of every chart script: its comment, the terminal by the
  * output's extension (ARG2), comma-separated data, v(COL) for a figure

@@ -2,7 +2,12 @@
  * colours (see gnuplot.h). */
 #include "gnuplot.h"
 #include "report.h"
+#include "units.h"
 
+#include <ctype.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* Okabe-Ito's colours, in their order, with the yellow darkened to show
@@ -56,4 +61,73 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 		if (!strcmp(vals[i], value))
 			return palette[i % NPALETTE];
 	return palette[0];
+}
+
+/* v with the suffix (k, M, G) that `by` would take */
+static char *number_by(double v, double by, char *buf, size_t len)
+{
+	static const struct { double at, div; const char *suffix; } si[] = {
+		{ 1e9, 1e9, "G" }, { 1e6, 1e6, "M" }, { 1e4, 1e3, "k" },
+	};
+
+	for (size_t i = 0; v != 0 && i < sizeof(si) / sizeof(si[0]); i++)
+		if (fabs(by) >= si[i].at) {
+			snprintf(buf, len, "%.3g%s", v / si[i].div, si[i].suffix);
+			return buf;
+		}
+	snprintf(buf, len, "%.4g", v);
+	return buf;
+}
+
+char *gnuplot_number(double v, char *buf, size_t len)
+{
+	return number_by(v, v, buf, len);
+}
+
+/* One tick: labelled (major, its suffix that of `by`, or its own when by
+ * is 0) or not (minor, level 1). */
+static void tick(FILE *f, int *first, double v, int major, double by, const char *suffix)
+{
+	char num[32];
+
+	fprintf(f, "%s'%s%s' %.10g%s", *first ? "" : ", ", major ? number_by(v, by ? by : v, num,
+		sizeof(num)) : "", major ? suffix : "", v, major ? "" : " 1");
+	*first = 0;
+}
+
+void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix)
+{
+	int first = 1;
+
+	fprintf(f, "set %ctics (", axis);
+	if (logscale && lo > 0 && hi > lo) {
+		int d0 = (int)floor(log10(lo)), d1 = (int)ceil(log10(hi));
+		int every = log10(hi / lo) > 3.3;	/* wide: a label per decade */
+		for (int d = d0; d <= d1; d++)
+			for (int k = 1; k <= 9; k++) {
+				double v = k * pow(10, d);
+				if (v < lo * 0.999 || v > hi * 1.001)
+					continue;
+				int major = every ? k == 1 : (k == 1 || k == 2 || k == 5);
+				tick(f, &first, v, major, 0, suffix);
+			}
+	} else if (hi > lo) {
+		double raw = (hi - lo) / 5, mag = pow(10, floor(log10(raw))), x = raw / mag;
+		double step = (x < 1.5 ? 1 : x < 3 ? 2 : x < 7 ? 5 : 10) * mag;
+		for (double v = ceil(lo / step) * step; v <= hi * 1.0001; v += step)
+			tick(f, &first, fabs(v) < step / 1e6 ? 0 : v, 1, hi, suffix);
+	}
+	fprintf(f, ")\n");
+}
+
+char *gnuplot_size(const char *bytes, char *buf, size_t len)
+{
+	char sz[32];
+	size_t n = 0;
+
+	units_format_size(strtoull(bytes, NULL, 10), sz, sizeof(sz));
+	while (sz[n] && (isdigit((unsigned char)sz[n]) || sz[n] == '.'))
+		n++;
+	snprintf(buf, len, "%.*s %s", (int)n, sz, sz + n);
+	return buf;
 }
