@@ -3,7 +3,6 @@
 #include "gnuplot.h"
 #include "outfile.h"
 #include "report.h"
-#include "units.h"
 
 #include <dirent.h>
 #include <math.h>
@@ -59,7 +58,7 @@ static const char *quoted(const char *text, char *buf, size_t len)
 	return buf;
 }
 
-/* "pingpong, 64B, 1 client, inflight=4": the scenario's pattern, size and
+/* "pingpong, 64 B, 1 client, inflight=4": the scenario's pattern, size and
  * concurrency, then every other dimension that varies among the run's
  * cells, but the compared one. */
 static void scenario_label(const struct report *r, int cdim, const struct rcell *c, char *buf,
@@ -75,8 +74,7 @@ static void scenario_label(const struct report *r, int cdim, const struct rcell 
 	if (pd >= 0 && pd != cdim)
 		ADD("%s", c->dims[pd]);
 	if (sd >= 0 && sd != cdim)
-		ADD("%s%s", o ? ", " : "",
-		    units_format_size(strtoull(c->dims[sd], NULL, 10), sz, sizeof(sz)));
+		ADD("%s%s", o ? ", " : "", gnuplot_size(c->dims[sd], sz, sizeof(sz)));
 	if (cd >= 0 && cd != cdim)
 		ADD("%s%s client%s", o ? ", " : "", c->dims[cd], strcmp(c->dims[cd], "1") ? "s" : "");
 	for (size_t d = 0; d < r->ndims; d++) {
@@ -124,49 +122,6 @@ static void write_line_data(FILE *f, const struct rcell *c, size_t k)
 	fprintf(f, "set datafile separator comma\n");
 }
 
-/* A count for a label: 950, 12.3k, 4.56M. */
-static const char *count_text(double n, char *buf, size_t len)
-{
-	if (n < 1e4)
-		snprintf(buf, len, "%.0f", n);
-	else if (n < 1e6)
-		snprintf(buf, len, "%.3gk", n / 1e3);
-	else
-		snprintf(buf, len, "%.3gM", n / 1e6);
-	return buf;
-}
-
-/* Ticks over [lo, hi] on a log axis: 1, 2 and 5 in each decade, or every
- * digit when that gives fewer than two, or gnuplot's own. */
-static void write_log_tics(FILE *f, char axis, double lo, double hi)
-{
-	static const double few[] = { 1, 2, 5 }, all[] = { 1, 2, 3, 4, 5, 6, 7, 8, 9 };
-	const double *steps = few;
-	size_t nsteps = 3, n = 0;
-
-	for (int pass = 0; pass < 2; pass++, steps = all, nsteps = 9) {
-		n = 0;
-		for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-			for (size_t i = 0; i < nsteps; i++)
-				n += d * steps[i] >= lo && d * steps[i] <= hi;
-		if (n >= 2)
-			break;
-	}
-	if (n < 2) {
-		fprintf(f, "set %ctics autofreq\nset format %c '%%g'\n", axis, axis);
-		return;
-	}
-	fprintf(f, "set %ctics (", axis);
-	n = 0;
-	for (double d = pow(10, floor(log10(lo))); d <= hi; d *= 10)
-		for (size_t i = 0; i < nsteps; i++) {
-			double t = d * steps[i];
-			if (t >= lo && t <= hi)
-				fprintf(f, "%s'%g' %g", n++ ? ", " : "", t, t);
-		}
-	fprintf(f, ")\n");
-}
-
 /* The top panel: every line's percentile distribution. */
 static void write_distribution(FILE *f, const struct report *r, int cdim,
 			       const struct scenario *s)
@@ -194,14 +149,14 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
 		"set key below horizontal Left reverse\nset datafile separator whitespace\n", xmax,
 		lo, hi);
-	write_log_tics(f, 'y', lo, hi);
+	gnuplot_ticks(f, 'y', lo, hi, 1, "");
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
 		const struct rcell *c = &r->cells[s->cell[k]];
 		line_label(cdim, c, label, sizeof(label));
 		size_t o = strlen(label);
 		snprintf(label + o, sizeof(label) - o, " (%s round trip%s, %zu repetition%s)",
-			 count_text(c->hist_count, num, sizeof(num)), c->hist_count == 1 ? "" : "s",
+			 gnuplot_number(c->hist_count, num, sizeof(num)), c->hist_count == 1 ? "" : "s",
 			 c->hist_reps, c->hist_reps == 1 ? "" : "s");
 		const char *colour = gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL);
 		/* the line, and a dot at its end: the maximum */

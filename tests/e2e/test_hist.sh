@@ -111,8 +111,8 @@ t_latency_chart_per_scenario() {
 		cmp -s "out/plots/latency-$n.svg" "l$n.svg" || die "latency-$n.svg differs when drawn by hand"
 	done
 	[ ! -e out/plots/latency-3.gp ] || die "a third scenario: $(head -3 out/plots/latency-3.gp)"
-	grep -q "round-trip time, pingpong, 16B'" out/plots/latency-1.gp || die "latency-1.gp names no scenario"
-	grep -q "round-trip time, pingpong, 256B'" out/plots/latency-2.gp || die "latency-2.gp names no scenario"
+	grep -q "round-trip time, pingpong, 16 B'" out/plots/latency-1.gp || die "latency-1.gp names no scenario"
+	grep -q "round-trip time, pingpong, 256 B'" out/plots/latency-2.gp || die "latency-2.gp names no scenario"
 	grep -q "'99.9%%' 1000," out/plots/latency-1.gp || die "no 99.9% tick"
 	cp out/plots/latency-1.gp first.gp
 	run_matrix report out -q; expect_rc 0
