@@ -1,5 +1,6 @@
 /* gnuplot scripts: see gnuplot.h (rendering is in gnuplot_render.c). */
 #include "gnuplot.h"
+#include "gnuplot_hist.h"
 #include "outfile.h"
 #include "report.h"
 
@@ -673,6 +674,8 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		rc = ratio_chart(r, items, err, errlen);
 	if (!rc)
 		rc = gnuplot_timeline_chart(r, err, errlen);
+	if (!rc)
+		rc = gnuplot_hist_scripts(r, err, errlen);
 	free(items);
 	return rc;
 }

@@ -12,6 +12,8 @@
  *   cpu.gp        (summary.csv)  CPU µs per message
  *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed
  *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
+ *   latency-N.gp  (hist.csv)     round-trip time distribution per scenario
+ *                                (gnuplot_hist.h)
  * x is the size when it varies, else the concurrency: categories, the
  * series side by side as points with whiskers, never joined (report:
  * sweep: makes it a log2 axis, the points joined); with neither varying,
@@ -80,8 +82,8 @@ char *gnuplot_size(const char *bytes, char *buf, size_t len);
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
  * err ("PATH: reason") when plots/ cannot be made, out of memory, or a
  * script cannot be written (it is not left behind; the rest are not
- * written).  The scripts read summary.csv, ratios.csv and timeline.csv
- * only when rendered. */
+ * written).  The scripts read summary.csv, ratios.csv, timeline.csv and
+ * hist.csv only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
 
 /* plots/timeline.gp, written by gnuplot_write_scripts (gnuplot_timeline.c):

@@ -170,14 +170,33 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 	return rc;
 }
 
+/* plots/NAME.gp, if there is one (-1 when not), rendered by render_both;
+ * its result into *rc and err as gnuplot_render says (-2 over -1, the
+ * first message of the worst). */
+static int render_listed(const char *gp, const char *dir, const char *name, const char *data,
+			 int logfd, const char *log, int *rc, char *err, size_t errlen)
+{
+	char path[4200], e1[8192];
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, name);
+	if (stat(path, &st) < 0)
+		return -1;
+	int r = render_both(gp, dir, name, data, logfd, log, e1, sizeof(e1));
+	if (r < *rc || (r && !*rc))
+		snprintf(err, errlen, "%s", e1);
+	if (r < *rc)
+		*rc = r;
+	return 0;
+}
+
 int gnuplot_render(const char *dir, char *err, size_t errlen)
 {
 	static const char *const charts[][2] = {
 		{ "throughput", "summary.csv" }, { "rtt", "summary.csv" }, { "cpu", "summary.csv" },
 		{ "ratios", "ratios.csv" }, { "timeline", "timeline.csv" },
 	};
-	char gp[4200], path[4200], log[4200], e1[8192];
-	struct stat st;
+	char gp[4200], log[4200];
 	int logfd, rc = 0;
 
 	if (find_gnuplot(gp, sizeof(gp)) < 0) {
@@ -189,15 +208,13 @@ int gnuplot_render(const char *dir, char *err, size_t errlen)
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
 	if ((logfd = open_log(log, err, errlen)) < 0)
 		return -2;
-	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++) {
-		snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, charts[i][0]);
-		if (stat(path, &st) < 0)
-			continue;
-		int r = render_both(gp, dir, charts[i][0], charts[i][1], logfd, log, e1, sizeof(e1));
-		if (r < rc || (r && !rc))
-			snprintf(err, errlen, "%s", e1);
-		if (r < rc)
-			rc = r;
+	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
+		render_listed(gp, dir, charts[i][0], charts[i][1], logfd, log, &rc, err, errlen);
+	for (size_t n = 1;; n++) {	/* plots/latency-1.gp, -2, ...: gnuplot_hist.h */
+		char name[32];
+		snprintf(name, sizeof(name), "latency-%zu", n);
+		if (render_listed(gp, dir, name, "hist.csv", logfd, log, &rc, err, errlen) < 0)
+			break;
 	}
 	close_log(logfd, log);
 	return rc;

@@ -1,5 +1,6 @@
 /* A run folder read back into statistics and ratios: see report.h. */
 #include "report.h"
+#include "report_hist.h"
 #include "suggest.h"
 #include "csvfile.h"
 
@@ -630,6 +631,8 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 			goto fail;
 		}
 	summarize(r);
+	if (report_hist_load(r, err, errlen) < 0)
+		goto fail;
 	if (load_defs(r, o, err, errlen) < 0)
 		goto fail;
 	if (pair_up(r) < 0) {
@@ -651,6 +654,7 @@ void report_release(struct report *r)
 		free(r->cells[i].status);
 		free(r->cells[i].okreps);
 		free(r->cells[i].elapsed);
+		free(r->cells[i].buckets);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 			free(r->cells[i].vals[m]);
 	}

@@ -9,6 +9,9 @@
  *   plots/NAME.gp             gnuplot.h   (gnuplot_write_scripts)
  * then, after report_release(), the images from the scripts (gnuplot_render).
  *
+ * hist.csv (optional: older folders have none) gives each cell's
+ * round-trip times as merged buckets (report_hist.c).
+ *
  * Everything is computed from the files alone, so `matrix report DIR`
  * rebuilds exactly what `matrix run` wrote, and works on a folder whose run
  * was interrupted.  Failed repetitions are counted and left out of every
@@ -54,6 +57,18 @@ struct rcell {
 	int short_window;
 	double *elapsed;		/* each successful repetition's, until summarized */
 	size_t nelapsed;
+	/* hist.csv: the round-trip times of the successful repetitions, every
+	 * repetition's buckets merged (rows of the same bounds added up), in
+	 * ascending order; none for a stream cell or a folder from before
+	 * hist.csv.  hist_count is their sum, hist_reps how many
+	 * repetitions had rows. */
+	struct rbucket {
+		double low_us, high_us;	/* low_us <= t < high_us */
+		double count;
+	} *buckets;
+	size_t nbuckets;
+	double hist_count;
+	size_t hist_reps;
 };
 
 struct rratio_def {

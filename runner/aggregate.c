@@ -32,14 +32,19 @@ static void set_figures_nan(struct result_row *row)
 		*nanf[i] = NAN;
 }
 
+void aggregate_rtt_hist(const struct cell_outcome *o, struct hist *h)
+{
+	hist_init(h);
+	for (unsigned i = 0; i < o->nclients; i++)
+		if (o->clients[i].hist)
+			hist_merge(h, o->clients[i].hist);
+}
+
 static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 {
 	struct hist h;
 
-	hist_init(&h);
-	for (unsigned i = 0; i < o->nclients; i++)
-		if (o->clients[i].hist)
-			hist_merge(&h, o->clients[i].hist);
+	aggregate_rtt_hist(o, &h);
 	if (!h.count)
 		return;
 	row->rtt_samples = (double)h.count;

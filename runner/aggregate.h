@@ -41,6 +41,7 @@
 #include <stdint.h>
 
 #include "cell.h"
+#include "hist.h"
 
 struct result_row {
 	unsigned cell, rep;
@@ -75,6 +76,11 @@ struct result_row {
 						 * (the runner's, not a figure; NaN
 						 * until set, or when unreadable) */
 };
+
+/* The round-trip times of a repetition: every client's histogram merged
+ * into h (empty for a stream cell, a program client, a failed worker).
+ * rtt_* figures of the row are this histogram's. */
+void aggregate_rtt_hist(const struct cell_outcome *o, struct hist *h);
 
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row);

@@ -2,6 +2,7 @@
 #include "results.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -25,6 +26,8 @@ static const char *const timeline_cols[] = {
 	"cell", "rep", "interval_start_s", "interval_s", "messages", "bytes", "covered_s",
 };
 
+static const char *const hist_cols[] = { "cell", "rep", "low_us", "high_us", "count" };
+
 static void figures(const struct result_row *r, double *v)
 {
 	const double f[] = {
@@ -38,6 +41,35 @@ static void figures(const struct result_row *r, double *v)
 	_Static_assert(sizeof(f) / sizeof(f[0]) == sizeof(figure_cols) / sizeof(figure_cols[0]),
 		       "one figure per column");
 	memcpy(v, f, sizeof(f));
+}
+
+#define NCOLS(a) (sizeof(a) / sizeof(a[0]))
+
+/* Which files besides results.csv the plan's cells write into. */
+static void plan_files(struct results_writer *w, const struct plan *pl)
+{
+	for (size_t i = 0; i < pl->ncells; i++) {
+		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
+		w->has_hist |= pl->cells[i].p.pattern != PAT_STREAM;
+	}
+}
+
+/* DIR/NAME anew, with its header; -1 with err. */
+static int create(struct csv_out *out, const char *dir, const char *name,
+		  const char *const *cols, size_t n, char *err, size_t errlen)
+{
+	char path[4096];
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (csv_out_open(out, path, "w", err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		csv_out_field(out, cols[i]);
+	if (csv_out_end_row(out) < 0) {
+		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		return -1;
+	}
+	return 0;
 }
 
 int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
@@ -68,19 +100,14 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 		unlink(path);
 		return -1;
 	}
-	for (size_t i = 0; i < pl->ncells; i++)
-		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
-	if (!w->has_timeline)
-		return 0;
-	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
-	if (csv_out_open(&w->timeline, path, "w", err, errlen) < 0)
+	plan_files(w, pl);
+	if (w->has_timeline &&
+	    create(&w->timeline, dir, "timeline.csv", timeline_cols, NCOLS(timeline_cols), err,
+		   errlen) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(timeline_cols) / sizeof(timeline_cols[0]); i++)
-		csv_out_field(&w->timeline, timeline_cols[i]);
-	if (csv_out_end_row(&w->timeline) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+	if (w->has_hist &&
+	    create(&w->hist, dir, "hist.csv", hist_cols, NCOLS(hist_cols), err, errlen) < 0)
 		return -1;
-	}
 	return 0;
 }
 
@@ -117,6 +144,87 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 	return 0;
 }
 
+/* How many adjacent buckets of h make one row of hist.csv, as a power of
+ * two: the fewest that keep its rows within HIST_CSV_ROWS.  Pairs never
+ * straddle an octave (HIST_SUB buckets, an even number), so 2^HIST_SUB_BITS
+ * leaves one row per octave, HIST_MAX_BITS rows at most. */
+static unsigned hist_level(const struct hist *h)
+{
+	unsigned k;
+
+	for (k = 0; k < HIST_SUB_BITS; k++) {
+		size_t rows = h->overflow > 0, last = SIZE_MAX;
+		for (size_t i = 0; i < HIST_BUCKETS; i++)
+			if (h->buckets[i] && i >> k != last) {
+				last = i >> k;
+				rows++;
+			}
+		if (rows <= HIST_CSV_ROWS)
+			break;
+	}
+	return k;
+}
+
+/* ns as µs, exactly: 12288 ns is 12.288, 5000 ns is 5 */
+static void csv_out_us(struct csv_out *w, uint64_t ns)
+{
+	char buf[32];
+	int n = snprintf(buf, sizeof(buf), "%llu.%03llu", (unsigned long long)(ns / 1000),
+			 (unsigned long long)(ns % 1000));
+
+	while (buf[n - 1] == '0')
+		buf[--n] = '\0';
+	if (buf[n - 1] == '.')
+		buf[--n] = '\0';
+	csv_out_field(w, buf);
+}
+
+static int hist_row(struct csv_out *out, unsigned cell, unsigned rep, uint64_t lo,
+		    uint64_t end, uint64_t count)
+{
+	csv_out_u64(out, cell);
+	csv_out_u64(out, rep);
+	csv_out_us(out, lo);
+	csv_out_us(out, end);
+	csv_out_u64(out, count);
+	return csv_out_end_row(out);
+}
+
+/* A repetition's round-trip times as rows of hist.csv: its non-empty
+ * buckets in ascending order, [low_us, high_us) each, adjacent ones
+ * merged as hist_level says; the overflow (values of 2^HIST_MAX_BITS ns
+ * and more) as a last row up to the maximum.  The rows go whole, or none. */
+static int write_hist(struct results_writer *w, unsigned cell, unsigned rep,
+		      const struct hist *h)
+{
+	unsigned k = hist_level(h);
+	off_t start = w->hist.good;
+	uint64_t lo, hi, end;
+	int rc = 0;
+
+	for (size_t i = 0; i < HIST_BUCKETS && !rc; i++) {
+		if (!h->buckets[i])
+			continue;
+		size_t first = i >> k << k, last = first + ((size_t)1 << k) - 1;
+		uint64_t count = 0;
+		for (; i <= last; i++)
+			count += h->buckets[i];
+		i--;
+		hist_bucket_range(first, &lo, &hi);
+		hist_bucket_range(last, &hi, &end);
+		rc = hist_row(&w->hist, cell, rep, lo, end + 1, count);
+	}
+	if (!rc && h->overflow)
+		rc = hist_row(&w->hist, cell, rep, (uint64_t)1 << HIST_MAX_BITS, h->max + 1,
+			      h->overflow);
+	if (rc) {
+		int e = errno;
+		csv_out_cut_to(&w->hist, start);
+		errno = e;
+	}
+	return rc;
+}
+
 int results_write(struct results_writer *w, const struct cell *c, const struct result_row *row,
 		  const struct cell_outcome *o, char *err, size_t errlen)
 {
@@ -124,13 +232,24 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
 	char buf[64];
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
+	off_t hist_start = w->has_hist ? w->hist.good : 0;
 
-	/* the timeline rows first, the results row last: that row says the
-	 * repetition is done, and a resume drops timeline rows without one */
+	/* the timeline and hist rows first, the results row last: that row
+	 * says the repetition is done, and a resume drops rows without one */
 	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
 	    write_timeline(w, c, row->rep, &o->server) < 0) {
 		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
 		return -1;
+	}
+	if (row->ok && c->p.pattern != PAT_STREAM && w->has_hist) {
+		struct hist h;
+		aggregate_rtt_hist(o, &h);
+		if (h.count && write_hist(w, row->cell, row->rep, &h) < 0) {
+			snprintf(err, errlen, "hist.csv: %s", strerror(errno));
+			if (w->has_timeline)
+				csv_out_cut_to(&w->timeline, tl_start);
+			return -1;
+		}
 	}
 	csv_out_u64(&w->results, row->cell);
 	for (size_t d = 0; d < m->ndims; d++) {
@@ -159,6 +278,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		if (w->has_timeline)
 			csv_out_cut_to(&w->timeline, tl_start);
+		if (w->has_hist)
+			csv_out_cut_to(&w->hist, hist_start);
 		return -1;
 	}
 	w->rows++;
@@ -170,6 +291,8 @@ int results_close(struct results_writer *w)
 	int rc = csv_out_close(&w->results);
 
 	if (w->has_timeline && csv_out_close(&w->timeline) < 0)
+		rc = -1;
+	if (w->has_hist && csv_out_close(&w->hist) < 0)
 		rc = -1;
 	return rc;
 }
@@ -225,8 +348,7 @@ int results_reopen(struct results_writer *w, const char *dir, const struct plan 
 
 	memset(w, 0, sizeof(*w));
 	w->plan = pl;
-	for (size_t i = 0; i < pl->ncells; i++)
-		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
+	plan_files(w, pl);
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
 	if (n > 512) {
 		snprintf(err, errlen, "%s: too many columns", path);
@@ -236,9 +358,16 @@ int results_reopen(struct results_writer *w, const char *dir, const struct plan 
 		return -1;
 	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
 	if (w->has_timeline &&
-	    open_append(&w->timeline, path, timeline_cols,
-			sizeof(timeline_cols) / sizeof(timeline_cols[0]), err, errlen) < 0) {
+	    open_append(&w->timeline, path, timeline_cols, NCOLS(timeline_cols), err, errlen) < 0) {
 		csv_out_close(&w->results);
+		return -1;
+	}
+	snprintf(path, sizeof(path), "%s/hist.csv", dir);
+	if (w->has_hist &&
+	    open_append(&w->hist, path, hist_cols, NCOLS(hist_cols), err, errlen) < 0) {
+		csv_out_close(&w->results);
+		if (w->has_timeline)
+			csv_out_close(&w->timeline);
 		return -1;
 	}
 	return 0;

@@ -34,6 +34,23 @@
  * covered_s is interval_s except in the last interval, which ends with the
  * last message: the rate of an interval is messages / covered_s.  When a
  * repetition's timeline rows cannot all be written, none of them stays.
+ *
+ * hist.csv, when the plan has pingpong or echo cells: each ok
+ * repetition's round-trip times, every client's histogram merged
+ * (aggregate_rtt_hist, the one its rtt_* figures come from), one row per
+ * non-empty bucket in ascending order:
+ *   cell rep low_us high_us count
+ * count round trips took low_us <= t < high_us (exact decimals of whole
+ * ns).  The counts add up to the row's rtt_samples.  A bucket is at most
+ * 1/128 of its low bound wide (hist.h), so a percentile taken as its
+ * bucket's midpoint is within 0.4% of the true value.  At most
+ * HIST_CSV_ROWS rows per repetition: a histogram with more non-empty
+ * buckets has adjacent pairs merged (64 per octave, then 32, ...) until
+ * it fits, and its percentiles are then within half a row's width, as
+ * (high_us - low_us) / low_us / 2 says.  The overflow (2^40 ns and more),
+ * when any, is a last row up to the maximum.  The rows of a repetition
+ * come before its results row, whole or none: a resume drops rows without
+ * one.
  */
 #ifndef MATRIX_RESULTS_H
 #define MATRIX_RESULTS_H
@@ -44,18 +61,23 @@
 #include "csvfile.h"
 #include "plan.h"
 
+#define HIST_CSV_ROWS 512	/* hist.csv rows per repetition, at most */
+
 struct results_writer {
 	const struct plan *plan;
 	struct csv_out results;
 	struct csv_out timeline;
+	struct csv_out hist;
 	int has_timeline;
+	int has_hist;
 	unsigned long rows;	/* rows of results.csv written whole */
 };
 
-/* Creates DIR/results.csv (and DIR/timeline.csv) with their headers. */
+/* Creates DIR/results.csv (and DIR/timeline.csv, DIR/hist.csv) with their
+ * headers. */
 int results_open(struct results_writer *w, const char *dir, const struct plan *pl,
 		 char *err, size_t errlen);
-/* Appends one row (and its timeline rows); -1 with err ("results.csv:
+/* Appends one row (and its timeline or hist rows); -1 with err ("results.csv:
  * reason") on a write error, after which the file ends with the rows
  * before it (csvfile.h), and the run must stop. */
 int results_write(struct results_writer *w, const struct cell *c, const struct result_row *row,
@@ -65,7 +87,7 @@ int results_close(struct results_writer *w);
 /* The columns of results.csv for pl, in order, as results_open writes them
  * (names[] lives as long as pl): their count, at most max are filled. */
 size_t results_columns(const struct plan *pl, const char **names, size_t max);
-/* `matrix run --resume`: opens DIR/results.csv (and DIR/timeline.csv) to
+/* `matrix run --resume`: opens DIR/results.csv (and timeline.csv, hist.csv) to
  * append to, as results_open would have left them (a file the run was
  * killed before making is made, with its header); -1 with err. */
 int results_reopen(struct results_writer *w, const char *dir, const struct plan *pl,

@@ -310,32 +310,47 @@ static int rewrite(const char *dir, const char *name, const struct csv_table *t,
 	return 0;
 }
 
-/* timeline.csv keeps the rows of the ok repetitions kept (r->rows); it is
- * rewritten when it keeps fewer, or its last row was cut.  A repetition's
- * timeline rows are written before its results row, so rows without one
- * (a kill between them, or a cut row) go and that repetition runs again.
- * 0, or -1. */
-static int trim_timeline(const struct resume *r, const char *dir, const struct plan *pl,
-			 struct csv_table *t, int cut, char *err, size_t errlen)
-{
-	unsigned char *keep = calloc(t->nrows + 1, 1);
-	size_t kept = 0;
-	int rc = 0;
+/* The files whose rows belong to a repetition (cell and rep their first
+ * two columns), written before its results row: timeline.csv (stream
+ * intervals) and hist.csv (round-trip times). */
+static const char *const side_files[] = { "timeline.csv", "hist.csv" };
 
+/* DIR/NAME, a side file, keeps the rows of the ok repetitions kept
+ * (r->rows); it is rewritten when it keeps fewer, or its last row was
+ * cut.  A repetition's rows there are written before its results row, so
+ * rows without one (a kill between them, or a cut row) go and that
+ * repetition runs again.  A file the run never made stays unmade.  0, or
+ * -1 with err. */
+static int trim_side(const struct resume *r, const char *dir, const char *name,
+		     const struct plan *pl, char *err, size_t errlen)
+{
+	struct csv_table t;
+	char path[4096];
+	size_t kept = 0;
+	int cut = 0, rc = 0;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;
+	if (csv_table_load_opts(&t, path, CSV_DROP_UNFINISHED, &cut, err, errlen) < 0)
+		return -1;
+	unsigned char *keep = calloc(t.nrows + 1, 1);
 	if (!keep) {
 		snprintf(err, errlen, "out of memory");
+		csv_table_release(&t);
 		return -1;
 	}
-	for (size_t i = 0; i < t->nrows; i++) {
-		long ci = cell_index(pl, t->rows[i][0]);
-		unsigned rep = rep_number(pl, t->ncols > 1 ? t->rows[i][1] : "");
+	for (size_t i = 0; i < t.nrows; i++) {
+		long ci = cell_index(pl, t.rows[i][0]);
+		unsigned rep = rep_number(pl, t.ncols > 1 ? t.rows[i][1] : "");
 		const struct resume_row *row = ci >= 0 && rep ? resume_find(r, (size_t)ci, rep) : NULL;
 		keep[i] = row && row->ok;
 		kept += keep[i];
 	}
-	if (cut || kept < t->nrows)
-		rc = rewrite(dir, "timeline.csv", t, keep, err, errlen);
+	if (cut || kept < t.nrows)
+		rc = rewrite(dir, name, &t, keep, err, errlen);
 	free(keep);
+	csv_table_release(&t);
 	return rc;
 }
 
@@ -384,39 +399,36 @@ static int choose(struct resume *r, const struct csv_table *res, const struct pl
 	return 0;
 }
 
-/* results.csv and timeline.csv without what runs again, and r->rows.
- * timeline.csv is rewritten first: a kill between the two leaves rows
- * that run again once more, never timeline rows of a row run twice. */
+/* results.csv and the side files without what runs again, and r->rows.
+ * The side files are rewritten first: a kill between them and
+ * results.csv leaves rows that run again once more, never side rows of a
+ * row run twice. */
 static int read_results(struct resume *r, const char *dir, const struct plan *pl, char *err,
 			size_t errlen)
 {
-	struct csv_table res, tl = { .nrows = 0 };
+	struct csv_table res;
 	char path[4096];
-	int cut = 0, tcut = 0, has_tl, rc = -1;
+	int cut = 0, rc = -1;
 
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
 	if (access(path, F_OK) < 0 && errno == ENOENT)
 		return 0;	/* killed before it was made: nothing done */
 	if (csv_table_load_opts(&res, path, CSV_DROP_UNFINISHED, &cut, err, errlen) < 0)
 		return -1;
-	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
-	has_tl = access(path, F_OK) == 0;
-	if (has_tl && csv_table_load_opts(&tl, path, CSV_DROP_UNFINISHED, &tcut, err, errlen) < 0) {
-		csv_table_release(&res);
-		return -1;
-	}
 	unsigned char *keep = calloc(res.nrows + 1, 1);
 	r->dropped = (size_t)cut;
 	if (!keep)
 		snprintf(err, errlen, "out of memory");
 	else if (choose(r, &res, pl, keep, err, errlen) == 0 &&
-		 collect(r, &res, keep, pl, err, errlen) == 0 &&
-		 (!has_tl || trim_timeline(r, dir, pl, &tl, tcut, err, errlen) == 0) &&
-		 (!r->dropped || rewrite(dir, "results.csv", &res, keep, err, errlen) == 0))
+		 collect(r, &res, keep, pl, err, errlen) == 0) {
 		rc = 0;
+		for (size_t i = 0; i < sizeof(side_files) / sizeof(side_files[0]) && !rc; i++)
+			rc = trim_side(r, dir, side_files[i], pl, err, errlen);
+		if (!rc && r->dropped)
+			rc = rewrite(dir, "results.csv", &res, keep, err, errlen);
+	}
 	free(keep);
 	csv_table_release(&res);
-	csv_table_release(&tl);
 	return rc;
 }
 

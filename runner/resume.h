@@ -13,8 +13,10 @@
  *
  * Rows of results.csv are kept as they are, except those the run must do
  * again: an `interrupted` row, and a last row a kill cut short (with any
- * timeline.csv rows of what is done again).  The file is then rewritten
- * without them, under a temporary name renamed over it, and appended to.
+ * timeline.csv and hist.csv rows of what is done again, and rows there of
+ * a repetition whose results row was never written).  Each file is then
+ * rewritten without them, under a temporary name renamed over it, and
+ * appended to.
  *
  * Call order: resume_args() (before the matrix is loaded), then in
  * run_plan resume_open(), the folder locked, resume_read(), resume_find()
@@ -79,8 +81,8 @@ struct resume {
 int resume_open(struct resume *r, const char *dir, char *err, size_t errlen);
 
 /* With DIR locked by the caller, reads it again, and against pl.  0: rows
- * holds what is done, results.csv and timeline.csv keep only that; 1: the
- * run finished since resume_open; -1 with err: another matrix.yaml or
+ * holds what is done, results.csv, timeline.csv and hist.csv keep only
+ * that; 1: the run finished since resume_open; -1 with err: another matrix.yaml or
  * build, not a folder of this plan (a row of a cell or repetition it has
  * not, twice the same one, other columns), or a file cannot be read or
  * rewritten (the folder is as it was). */

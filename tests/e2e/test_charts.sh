@@ -61,6 +61,8 @@ def figure(sel, col):
 charts = {}
 for gp in sorted(glob.glob(os.path.join(d, "plots", "*.gp"))):
     name = os.path.basename(gp)[:-3]
+    if name.startswith("latency-"):
+        continue  # hist.csv's charts: test_hist.sh reads them
     tables, panels, cur, state, lines = {}, [], None, {}, open(gp).read().split("\n")
     i = 0
     while i < len(lines):
@@ -201,6 +203,7 @@ renders_clean() {
 		case $g in
 		*/ratios.gp) data=ratios.csv ;;
 		*/timeline.gp) data=timeline.csv ;;
+		*/latency-*.gp) data=hist.csv ;;
 		*) data=summary.csv ;;
 		esac
 		out=$(cd "$1" && gnuplot -c "plots/${g##*/}" "$data" "$T/x.svg" 2>&1) ||

@@ -1,0 +1,269 @@
+/* Round-trip time distributions per scenario: see gnuplot_hist.h. */
+#include "gnuplot_hist.h"
+#include "gnuplot.h"
+#include "outfile.h"
+#include "report.h"
+
+#include <dirent.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#define MAXL 16		/* lines per scenario */
+
+struct scenario {
+	size_t cell[MAXL];	/* indexes into r->cells */
+	size_t n;
+};
+
+/* Do cells a and b differ in no dimension but cdim? */
+static int same_scenario(const struct report *r, int cdim, const struct rcell *a,
+			 const struct rcell *b)
+{
+	for (size_t d = 0; d < r->ndims; d++)
+		if ((int)d != cdim && strcmp(a->dims[d], b->dims[d]))
+			return 0;
+	return 1;
+}
+
+/* The scenarios of the cells with buckets, in cell order; how many. */
+static size_t find_scenarios(const struct report *r, int cdim, struct scenario *s, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct rcell *c = &r->cells[i];
+		size_t k;
+		if (!c->nbuckets)
+			continue;
+		for (k = 0; k < n && !same_scenario(r, cdim, &r->cells[s[k].cell[0]], c); k++)
+			;
+		if (k == max)
+			continue;	/* past the last scenario charted */
+		if (k == n)
+			s[n++].n = 0;
+		if (s[k].n < MAXL)
+			s[k].cell[s[k].n++] = i;
+	}
+	return n;
+}
+
+/* text as a gnuplot string, or '' when it cannot be one (gnuplot.h) */
+static const char *quoted(const char *text, char *buf, size_t len)
+{
+	if (gnuplot_quote(text, buf, len) < 0)
+		snprintf(buf, len, "''");
+	return buf;
+}
+
+/* "pingpong, 64 B, 1 client, inflight=4": the scenario's pattern, size and
+ * concurrency, then every other dimension that varies among the run's
+ * cells, but the compared one. */
+static void scenario_label(const struct report *r, int cdim, const struct rcell *c, char *buf,
+			   size_t len)
+{
+	int pd = report_dim(r, "pattern"), sd = report_dim(r, "size");
+	int cd = report_dim(r, "concurrency");
+	size_t o = 0;
+	char sz[32];
+
+	buf[0] = '\0';
+#define ADD(...) do { if (o < len) o += (size_t)snprintf(buf + o, len - o, __VA_ARGS__); } while (0)
+	if (pd >= 0 && pd != cdim)
+		ADD("%s", c->dims[pd]);
+	if (sd >= 0 && sd != cdim)
+		ADD("%s%s", o ? ", " : "", gnuplot_size(c->dims[sd], sz, sizeof(sz)));
+	if (cd >= 0 && cd != cdim)
+		ADD("%s%s client%s", o ? ", " : "", c->dims[cd], strcmp(c->dims[cd], "1") ? "s" : "");
+	for (size_t d = 0; d < r->ndims; d++) {
+		int varies = 0;
+		for (size_t i = 1; i < r->ncells && !varies; i++)
+			varies = strcmp(r->cells[i].dims[d], r->cells[0].dims[d]) != 0;
+		if (varies && (int)d != cdim && (int)d != pd && (int)d != sd && (int)d != cd)
+			ADD("%s%s=%s", o ? ", " : "", r->dimnames[d], c->dims[d]);
+	}
+#undef ADD
+}
+
+/* The line of one cell: the value of the compared dimension, or its
+ * number when nothing is compared. */
+static void line_label(int cdim, const struct rcell *c, char *buf, size_t len)
+{
+	if (cdim >= 0)
+		snprintf(buf, len, "%s", c->dims[cdim]);
+	else
+		snprintf(buf, len, "cell %u", c->number);
+}
+
+/* Per line k: s_k() picks its rows of hist.csv (its cell, its successful
+ * repetitions), n_k counts its round trips, $c_k is its cumulative count
+ * by bucket midpoint (rows of other cells at x = -1, y = 0: an undefined
+ * point would split the sum), and q50_k, q99_k, q999_k its nearest-rank
+ * percentiles. */
+static void write_line_data(FILE *f, const struct rcell *c, size_t k)
+{
+	fprintf(f, "s_%zu(x) = column('cell') == %u && (", k, c->number);
+	for (size_t i = 0; i < c->nokreps; i++)
+		fprintf(f, "%scolumn('rep') == %u", i ? " || " : "", c->okreps[i]);
+	fprintf(f, ")\n"
+		"stats ARG1 using (s_%zu(0) ? column('count') : 0) nooutput\n"
+		"n_%zu = STATS_sum\n"
+		"set table $c_%zu\n"
+		"plot ARG1 using (s_%zu(0) ? (column('low_us') + column('high_us')) / 2 : -1):"
+		"(s_%zu(0) ? column('count') : 0) smooth cumulative\n"
+		"unset table\n"
+		"set datafile separator whitespace\n", k, k, k, k, k);
+	static const char *const q[][2] = { { "50", "0.5" }, { "99", "0.99" }, { "999", "0.999" } };
+	for (size_t i = 0; i < 3; i++)
+		fprintf(f, "stats $c_%zu using ($2 >= rank(%s, n_%zu) ? $1 : NaN) nooutput\n"
+			"q%s_%zu = STATS_min\n", k, q[i][1], k, q[i][0], k);
+	fprintf(f, "set datafile separator comma\n");
+}
+
+/* The top panel: every line's percentile distribution. */
+static void write_distribution(FILE *f, const struct report *r, int cdim,
+			       const struct scenario *s)
+{
+	double lo = INFINITY, hi = 0, xmax = 10;	/* the 90% tick at least */
+	char label[256], q[600], num[32];
+
+	for (size_t k = 0; k < s->n; k++) {
+		const struct rcell *c = &r->cells[s->cell[k]];
+		double l = (c->buckets[0].low_us + c->buckets[0].high_us) / 2;
+		double h = (c->buckets[c->nbuckets - 1].low_us + c->buckets[c->nbuckets - 1].high_us) / 2;
+		lo = l < lo ? l : lo;
+		hi = h > hi ? h : hi;
+		xmax = c->hist_count + 1 > xmax ? c->hist_count + 1 : xmax;	/* the maximum's x */
+	}
+	lo /= 1.15;
+	hi *= 1.15;
+	fprintf(f, "set origin 0, 0.34\nset size 1, 0.64\n"
+		"set title 'round-trip time by percentile (each line: every successful repetition "
+		"merged)'\n"
+		"set logscale x 10\nset logscale y 10\nset xrange [1:%.17g]\nset yrange [%g:%g]\n"
+		"# a tic label is a format: %%%% is one %%\n"
+		"set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, "
+		"'99.99%%%%' 10000, '99.999%%%%' 100000, '99.9999%%%%' 1000000)\n"
+		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
+		"set key below horizontal Left reverse\nset datafile separator whitespace\n", xmax,
+		lo, hi);
+	gnuplot_ticks(f, 'y', lo, hi, 1, "");
+	fprintf(f, "plot \\\n");
+	for (size_t k = 0; k < s->n; k++) {
+		const struct rcell *c = &r->cells[s->cell[k]];
+		line_label(cdim, c, label, sizeof(label));
+		size_t o = strlen(label);
+		snprintf(label + o, sizeof(label) - o, " (%s round trip%s, %zu repetition%s)",
+			 gnuplot_number(c->hist_count, num, sizeof(num)), c->hist_count == 1 ? "" : "s",
+			 c->hist_reps, c->hist_reps == 1 ? "" : "s");
+		const char *colour = gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL);
+		/* the line, and a dot at its end: the maximum */
+		fprintf(f, "    $c_%zu using ((n_%zu + 1) / (n_%zu + 1 - $2)):($1 > 0 ? $1 : NaN) "
+			"with lines lw 2 lc rgb '%s' title %s, \\\n"
+			"    $c_%zu using ((n_%zu + 1) / (n_%zu + 1 - $2)):($2 == n_%zu ? $1 : NaN) "
+			"with points pt 7 ps 0.8 lc rgb '%s' notitle%s\n", k, k, k, colour,
+			quoted(label, q, sizeof(q)), k, k, k, k, colour, k + 1 < s->n ? ", \\" : "");
+	}
+}
+
+/* The bottom panels: p50, p99, p99.9 of every line, as bars. */
+static void write_bars(FILE *f, const struct report *r, int cdim, const struct scenario *s)
+{
+	static const char *const q[][2] = { { "50", "p50" }, { "99", "p99" }, { "999", "p99.9" } };
+	char label[256], ql[600];
+
+	fprintf(f, "unset logscale x\nunset logscale y\nunset grid\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
+		"set ytics autofreq\nset format y '%%g'\nset xlabel ''\nset ylabel 'µs'\n"
+		"set offsets 0, 0, graph 0.12, 0\nset boxwidth 0.7\nset style fill solid 0.6 border -1\n"
+		"unset key\nset xtics %s(",
+		s->n, s->n > 3 ? "rotate by 30 right " : "norotate ");
+	for (size_t k = 0; k < s->n; k++) {
+		line_label(cdim, &r->cells[s->cell[k]], label, sizeof(label));
+		fprintf(f, "%s%s %zu", k ? ", " : "", quoted(label, ql, sizeof(ql)), k + 1);
+	}
+	fprintf(f, ")\n");
+	for (size_t i = 0; i < 3; i++) {
+		fprintf(f, "set print $b%s\n", q[i][0]);
+		for (size_t k = 0; k < s->n; k++)
+			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, q[i][0], k);
+		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, 0.34\n"
+			"set title 'round-trip time %s'\nplot \\\n", 0.333 * (double)i, q[i][1]);
+		for (size_t k = 0; k < s->n; k++) {
+			const struct rcell *c = &r->cells[s->cell[k]];
+			fprintf(f, "    $b%s every ::%zu::%zu using 1:2 with boxes lc rgb '%s' notitle, \\\n",
+				q[i][0], k, k,
+				gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL));
+		}
+		fprintf(f, "    $b%s using 1:2:($2 < 1000 ? sprintf('%%.3g', $2) : sprintf('%%.0f', $2)) "
+			"with labels offset 0, 0.6 font ',%d' notitle\n", q[i][0], s->n > 4 ? 8 : 10);
+	}
+}
+
+/* plots/latency-N.gp of scenario s. */
+static int write_chart(const struct report *r, int cdim, const struct scenario *s, size_t n,
+		       char *err, size_t errlen)
+{
+	struct outfile out;
+	char path[4096], name[32], label[512], what[700], q[1600];
+
+	snprintf(name, sizeof(name), "latency-%zu", n);
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
+	scenario_label(r, cdim, &r->cells[s->cell[0]], label, sizeof(label));
+	snprintf(what, sizeof(what), "round-trip time distribution%s%s", *label ? ": " : "", label);
+	if (outfile_open(&out, path, err, errlen) < 0)
+		return -1;
+	FILE *f = out.f;
+	gnuplot_preamble(f, name, "hist.csv", what, 960, 760);
+	fprintf(f, "# nearest rank of percentile q among n, a few ulps forgiven (hist.h)\n"
+		"rank(q, n) = ceil(q * n * (1 - 2**-50))\n");
+	for (size_t k = 0; k < s->n; k++)
+		write_line_data(f, &r->cells[s->cell[k]], k);
+	snprintf(what, sizeof(what), "%s: round-trip time%s%s", r->m.name, *label ? ", " : "",
+		 label);
+	fprintf(f, "set multiplot title %s\n", quoted(what, q, sizeof(q)));
+	write_distribution(f, r, cdim, s);
+	write_bars(f, r, cdim, s);
+	fprintf(f, "unset multiplot\n");
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
+}
+
+/* plots/latency-*.{gp,svg,png,log}: the charts of an earlier report. */
+static void remove_old(const char *dir)
+{
+	char plots[4096], path[4400];
+	struct dirent *e;
+	DIR *d;
+
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	if (!(d = opendir(plots)))
+		return;
+	while ((e = readdir(d)) != NULL) {
+		const char *dot = strrchr(e->d_name, '.');
+		if (strncmp(e->d_name, "latency-", 8) || !dot ||
+		    (strcmp(dot, ".gp") && strcmp(dot, ".svg") && strcmp(dot, ".png") &&
+		     strcmp(dot, ".log")))
+			continue;
+		snprintf(path, sizeof(path), "%s/%s", plots, e->d_name);
+		unlink(path);
+	}
+	closedir(d);
+}
+
+int gnuplot_hist_scripts(const struct report *r, char *err, size_t errlen)
+{
+	struct scenario *s = calloc(GNUPLOT_HIST_MAX, sizeof(*s));
+	int cdim = gnuplot_compared_dim(r), rc = 0;
+
+	remove_old(r->dir);
+	if (!s) {
+		snprintf(err, errlen, "%s/plots: out of memory", r->dir);
+		return -1;
+	}
+	size_t n = find_scenarios(r, cdim, s, GNUPLOT_HIST_MAX);
+	for (size_t i = 0; i < n && !rc; i++)
+		rc = write_chart(r, cdim, &s[i], i + 1, err, errlen);
+	free(s);
+	return rc;
+}
