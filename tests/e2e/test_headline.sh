@@ -228,7 +228,7 @@ matrix:
 Y
 	run_matrix run m.yaml -o out; expect_rc 0
 	local line x p50
-	line=$(grep '^\[1/1 cell 1 rep 1/1\] .*: ok ' "$T/.err") || die "no progress line: $(cat "$T/.err")"
+	line=$(grep '^\[cell 1 rep 1/1; 1 of 1\] .*: ok ' "$T/.err") || die "no progress line: $(cat "$T/.err")"
 	x=$(sed -n 's/.*: ok \(.* msg\/s\), rtt p50 .*/\1/p' <<<"$line")
 	p50=$(sed -n 's/.*, rtt p50 \(.* µs\) p99 .*/\1/p' <<<"$line")
 	[ -n "$x" ] && [ -n "$p50" ] || die "progress line not in summary units: $line"
