@@ -1,5 +1,6 @@
 /* A run folder's figures as one JSON document: see json.h. */
 #include "json.h"
+#include "headline.h"
 #include "compare.h"
 #include "jsonout.h"
 #include "report.h"
@@ -182,10 +183,37 @@ static json_t *pair_object(const struct report *r, const struct rratio_def *def,
 	return o;
 }
 
-static json_t *ratios_array(const struct report *r, int *bad)
+/* The ratio's geometric means per pattern (headline_means), as ratios.csv's
+ * scope = pattern rows: none when the folder has no pattern column. */
+static json_t *pattern_means(const struct report *r, const struct headline_mean *g, size_t ng,
+			     size_t di, int *bad)
 {
 	json_t *a = json_array();
 
+	for (size_t i = 0; a && i < ng && report_dim(r, "pattern") >= 0; i++) {
+		if (g[i].def != di)
+			continue;
+		json_t *o = json_object();
+		if (o) {
+			jsonout_set(o, "pattern", jsonout_string(g[i].pattern), bad);
+			jsonout_set(o, "geomean", jsonout_number(g[i].geomean), bad);
+			jsonout_set(o, "min", jsonout_number(g[i].min), bad);
+			jsonout_set(o, "max", jsonout_number(g[i].max), bad);
+			jsonout_set(o, "pairs", json_integer((json_int_t)g[i].npairs), bad);
+		}
+		jsonout_append(a, o, bad);
+	}
+	return a;
+}
+
+static json_t *ratios_array(const struct report *r, int *bad)
+{
+	json_t *a = json_array();
+	struct headline_mean *g = NULL;
+	size_t ng = 0;
+
+	if (headline_means(r, &g, &ng) < 0)
+		*bad = 1;
 	for (size_t di = 0; a && di < r->ndefs; di++) {
 		const struct rratio_def *def = &r->defs[di];
 		json_t *o = json_object(), *pairs = json_array();
@@ -200,12 +228,14 @@ static json_t *ratios_array(const struct report *r, int *bad)
 			jsonout_set(o, "denominator", param_value(r, def->dim, def->den), bad);
 			jsonout_set(o, "geomean", jsonout_number(def->geomean), bad);
 			jsonout_set(o, "pairs", json_integer((json_int_t)def->npairs), bad);
+			jsonout_set(o, "by_pattern", pattern_means(r, g, ng, di, bad), bad);
 			jsonout_set(o, "cells", pairs, bad);
 		} else {
 			json_decref(pairs);
 		}
 		jsonout_append(a, o, bad);
 	}
+	free(g);
 	return a;
 }
 

@@ -143,6 +143,14 @@ def check_ratios(doc, d):
         same_param(mine[0]["denominator"], g["denominator"], f"{at} denominator")
         same_number(gm[0]["ratio"], g["geomean"], f"{at} geomean")
         same_number(gm[0]["pairs"], g["pairs"], f"{at} pairs")
+        # the geometric means per pattern: ratios.csv's scope = pattern rows
+        pm = [r for r in mine if r["scope"] == "pattern"]
+        if [r["pattern"] for r in pm] != [b["pattern"] for b in g["by_pattern"]]:
+            err(f"{at} by_pattern: CSV {[r['pattern'] for r in pm]}, "
+                f"JSON {[b['pattern'] for b in g['by_pattern']]}")
+        for r, b in zip(pm, g["by_pattern"]):
+            same_number(r["ratio"], b["geomean"], f"{at} {r['pattern']} geomean")
+            same_number(r["pairs"], b["pairs"], f"{at} {r['pattern']} pairs")
         if len(pairs) != len(g["cells"]):
             err(f"{at}: {len(pairs)} pairs in the CSV, {len(g['cells'])} in the JSON")
             continue
