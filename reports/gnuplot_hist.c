@@ -87,12 +87,16 @@ static void scenario_label(const struct report *r, int cdim, const struct rcell 
 #undef ADD
 }
 
-/* The line of one cell: the value of the compared dimension, or its
+/* The line of one cell: the value of the compared dimension (after the
+ * dimension's name, unless it is transport: "nodelay true"), or its
  * number when nothing is compared. */
-static void line_label(int cdim, const struct rcell *c, char *buf, size_t len)
+static void line_label(const struct report *r, int cdim, const struct rcell *c, char *buf,
+		       size_t len)
 {
-	if (cdim >= 0)
+	if (cdim >= 0 && !strcmp(r->dimnames[cdim], "transport"))
 		snprintf(buf, len, "%s", c->dims[cdim]);
+	else if (cdim >= 0)
+		snprintf(buf, len, "%s %s", r->dimnames[cdim], c->dims[cdim]);
 	else
 		snprintf(buf, len, "cell %u", c->number);
 }
@@ -153,7 +157,7 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
 		const struct rcell *c = &r->cells[s->cell[k]];
-		line_label(cdim, c, label, sizeof(label));
+		line_label(r, cdim, c, label, sizeof(label));
 		size_t o = strlen(label);
 		snprintf(label + o, sizeof(label) - o, " (%s round trip%s, %zu repetition%s)",
 			 gnuplot_number(c->hist_count, num, sizeof(num)), c->hist_count == 1 ? "" : "s",
@@ -180,7 +184,7 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		"unset key\nset xtics %s(",
 		s->n, s->n > 3 ? "rotate by 30 right " : "norotate ");
 	for (size_t k = 0; k < s->n; k++) {
-		line_label(cdim, &r->cells[s->cell[k]], label, sizeof(label));
+		line_label(r, cdim, &r->cells[s->cell[k]], label, sizeof(label));
 		fprintf(f, "%s%s %zu", k ? ", " : "", quoted(label, ql, sizeof(ql)), k + 1);
 	}
 	fprintf(f, ")\n");

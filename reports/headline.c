@@ -281,6 +281,19 @@ static int grouped_lines(const struct report *r, struct headline *h)
 		}
 	}
 	free(g);
+	/* a ratio across patterns has no pattern of its own: one line over
+	 * all its pairs (ratios.csv's geomean row) */
+	int pd = report_dim(r, "pattern");
+	for (size_t di = 0; pd >= 0 && di < r->ndefs; di++) {
+		const struct rratio_def *def = &r->defs[di];
+		if (def->dim != (size_t)pd || !def->npairs || !(def->geomean > 0))
+			continue;
+		snprintf(rt, sizeof(rt), def->npairs == 1 ? "%.2f× (1 scenario)" :
+			 "%.2f× (geometric mean of %zu scenarios)", def->geomean, def->npairs);
+		sentence(r, def, rt, "every scenario", line, sizeof(line));
+		if (add_line(h, line) < 0)
+			return -1;
+	}
 	return 0;
 }
 

@@ -146,6 +146,7 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return EXIT_BADINPUT;
 	}
+	run_json_add_report(ask->json, &r);	/* run_dir: the run folder, before -o */
 	if (ask->outdir && (report_set_outdir(&r, ask->outdir) < 0 ||
 			    copy_chart_data(dir, ask->outdir, err, sizeof(err)) < 0)) {
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
@@ -155,7 +156,6 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);
-	run_json_add_report(ask->json, &r);
 	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
 	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
 	    markdown_write(&r, err, sizeof(err)) < 0 ||

@@ -267,6 +267,12 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		if (c.export_json)
 			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */
+	} else if (!status && c.resume && c.export_json) {
+		/* a finished run: nothing ran, so no document was made */
+		fprintf(stderr, "matrix run: --export-json %s: nothing was resumed, so nothing "
+			"written; `matrix report %s --export-json %s` writes it\n", c.export_json,
+			c.resume, c.export_json);
+		status = EXIT_BADINPUT;
 	} else if (!status && c.resume) {
 		printf("%s\n", c.resume);	/* a finished run, nothing to resume */
 	}

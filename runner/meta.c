@@ -108,7 +108,7 @@ void meta_timeline_interval(struct meta *m, const struct matrix *mx)
 	size_t len = 0;
 
 	if (!d) {
-		meta_set(m, "timeline_interval", "auto: 20 to 100 intervals per stream repetition, "
+		meta_set(m, "timeline_interval", "auto: 20 to 100 intervals per stream repetition (fewer under 2 ms), "
 			 "each of 100us, 500us, 1ms, 5ms, 10ms, ... as its length needs "
 			 "(interval_s in timeline.csv)");
 		return;

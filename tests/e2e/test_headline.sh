@@ -237,3 +237,25 @@ Y
 	grep -qE '[0-9]{4}\.[0-9]k' "$T/.err" && die "progress prints thousands of k"
 	expect_no_leftovers
 }
+
+# A ratio across patterns keeps a line when the headline is grouped (more
+# than HEADLINE_MAX pairs): its geometric mean over every scenario.
+t_grouped_headline_keeps_a_ratio_across_patterns() {
+	mat m.yaml <<'Y'
+name: hg
+repeat: 1
+warmup: 5
+matrix:
+  pattern: [pingpong, stream]
+  transport: [unix, tcp]
+  size: [64, 1024, 4096]
+  concurrency: [1, 2]
+  count: 300
+Y
+	run_matrix run m.yaml -o run -q; expect_rc 0
+	run_matrix report run --ratio pattern:stream/pingpong --ratio unix/tcp; expect_rc 0
+	grep -q 'geometric mean of 6 scenarios.*of tcp: pingpong$' "$T/.err" ||
+		die "no grouped unix/tcp line: $(cat "$T/.err")"
+	grep -q '^  pattern stream delivered .* (geometric mean of 12 scenarios) the messages per second of pattern pingpong: every scenario$' "$T/.err" ||
+		die "the ratio across patterns has no line: $(cat "$T/.err")"
+}

@@ -186,3 +186,21 @@ t_resume_drops_and_rewrites_hist_rows() {
 		die "the rows of the repetitions kept changed"
 	run_matrix report d -q; expect_rc 0
 }
+
+# Lines of a latency chart compared along another dimension than transport
+# say which dimension: "nodelay true", not a bare "true".
+t_latency_lines_name_their_dimension() {
+	mat m.yaml <<'Y'
+name: nd
+repeat: 1
+warmup: 5
+matrix:
+  pattern: echo
+  transport: tcp
+  nodelay: [true, false]
+  count: 200
+Y
+	run_matrix run m.yaml -o d -q; expect_rc 0
+	[ -f d/plots/latency-1.gp ] || die "no latency chart: $(ls d/plots)"
+	grep -q "'nodelay true" d/plots/latency-1.gp || die "lines: $(grep -o "title '[^']*'" d/plots/latency-1.gp | head -3)"
+}

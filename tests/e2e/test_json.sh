@@ -317,3 +317,25 @@ for label, measures in bmf.items():
         assert v["lower_value"] <= v["value"] <= v["upper_value"], v
 P
 }
+
+# `report -o DIR --export-json F`: the document names the run folder it
+# read (run_dir), not the folder the report went to; a finished run's
+# --resume writes no document and says so.
+t_json_run_dir_is_the_run_folder() {
+	json_golden_copy golden7
+	run_matrix report out -o elsewhere -q --export-json a.json; expect_rc 0
+	[ "$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["run_dir"])' a.json)" = out ] ||
+		die "run_dir: $(grep -o '"run_dir": *"[^"]*"' a.json)"
+	mat m.yaml <<'Y'
+name: jr
+repeat: 1
+warmup: 5
+matrix:
+  transport: unix
+  count: 100
+Y
+	run_matrix run m.yaml -o d -q; expect_rc 0
+	run_matrix run --resume d --export-json b.json; expect_rc 2
+	expect_err "nothing was resumed, so nothing written"
+	[ ! -e b.json ] || die "b.json written"
+}
