@@ -42,13 +42,16 @@ struct rcell {
 	 * transport, or an older results.csv without the column).  A lost
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
-	/* results.csv's measured_by of the successful repetitions: "worker",
-	 * "process" or "printed" when they agree, "mixed" when not, "" in an
-	 * older file without the column (see results.h) */
-	char measured_by[16];
-	/* of the values in vals[m], how many the program clients printed
-	 * themselves (m named in that repetition's printed_metrics) */
+	/* results.csv's measured_by of the successful repetitions as written
+	 * ("worker", "process", "printed", "receiver=printed;senders=process")
+	 * when they agree, "mixed" when not, "" in an older file without the
+	 * column (see results.h) */
+	char measured_by[64];
+	/* of the values in vals[m], how many the programs printed themselves,
+	 * and how many the runner timed from outside a program's process,
+	 * spawn to exit (provenance.h) */
 	size_t printed[MATRIX_NMETRICS];
+	size_t outside[MATRIX_NMETRICS];
 	/* the median of results.csv's elapsed_s (the timed window) over the
 	 * successful repetitions, NaN when none has one; under
 	 * MATRIX_SHORT_WINDOW_S (vocab.h) the cell's figures are mostly
