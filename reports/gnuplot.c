@@ -276,9 +276,9 @@ static int item_fig(const struct item *it, const struct row *rw, double *v, doub
 static int item_outside(const struct item *it, const struct row *rw)
 {
 	if (it->pair)
-		return it->metric == rw->metric && (it->pair->num->outside[rw->metric] > 0 ||
-						     it->pair->den->outside[rw->metric] > 0);
-	return it->cell->st[rw->metric].n > 0 && it->cell->outside[rw->metric] > 0;
+		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
+						     report_whole_process(it->pair->den, rw->metric));
+	return report_whole_process(it->cell, rw->metric);
 }
 
 /* Is series s drawn open in row rw: has it, in any panel, a whole-process

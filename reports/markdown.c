@@ -128,20 +128,12 @@ static int printed_by_programs(const struct rcell *c, int m)
 	return c->st[m].n > 0 && c->printed[m] > 0;
 }
 
-/* A cell's figure of metric m that the runner timed, in some successful
- * repetition, from outside a program's process (spawn to exit): marked,
- * and the mark explained in the header (whole_legend). */
-static int whole_process(const struct rcell *c, int m)
-{
-	return c->st[m].n > 0 && c->outside[m] > 0;
-}
-
 /* A ratio's text, marked when a side's figure is whole-process. */
 static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
 {
 	headline_ratio_text(r, p, buf, len);
-	if (p && !isnan(p->ratio) && (whole_process(p->num, r->defs[p->def].metric) ||
-				      whole_process(p->den, r->defs[p->def].metric)))
+	if (p && !isnan(p->ratio) && (report_whole_process(p->num, r->defs[p->def].metric) ||
+				      report_whole_process(p->den, r->defs[p->def].metric)))
 		snprintf(buf + strlen(buf), len - strlen(buf), " " WHOLE_MARK);
 }
 
@@ -162,7 +154,7 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 			       s->n > 1 ? s->ci_hi : NAN, buf, len);
 	if (printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
-	if (whole_process(c, m))
+	if (report_whole_process(c, m))	/* key: whole_legend */
 		strcat(marks, " " WHOLE_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
@@ -484,7 +476,7 @@ static void whole_legend(const struct report *r, FILE *f)
 {
 	for (size_t i = 0; i < r->ncells; i++)
 		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (whole_process(&r->cells[i], m)) {
+			if (report_whole_process(&r->cells[i], m)) {
 				fputs("\n`" WHOLE_MARK "`: whole-process figures, in some or all of "
 				      "the cell's successful repetitions: the runner timed a program "
 				      "from outside, from its spawn to its exit (its CPU: the whole "

@@ -31,6 +31,11 @@ int report_stale_stream_rates(const struct report *r)
 	return 0;
 }
 
+int report_whole_process(const struct rcell *c, int m)
+{
+	return m >= 0 && m < MATRIX_NMETRICS && c->st[m].n > 0 && c->outside[m] > 0;
+}
+
 int report_dim(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ndims; i++)

@@ -141,6 +141,10 @@ const char *report_meta(const struct report *r, const char *key);
  * and a stream cell with a successful repetition)?  They may read high and
  * cannot be recomputed: the summary says so. */
 int report_stale_stream_rates(const struct report *r);
+/* Has cell c a figure of metric m that the runner timed, in some successful
+ * repetition, from outside a program's process (outside[m]): marked ʷ in
+ * the tables, drawn open in the charts. */
+int report_whole_process(const struct rcell *c, int m);
 /* Index of a dimension column, or -1. */
 int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into

@@ -63,6 +63,16 @@ Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more)
 Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
 MD
 	expect_whole_key
+	# the headline, on the page and on the console, says which ratios are of
+	# whole-process figures
+	local want='unix delivered 2.00× (1.67–2.40, ≥56%) the messages per second of tcp: echo, 10B, client go; whole-process figures (ʷ)
+unix delivered 2.00× (1.67–2.40, ≥56%) the messages per second of tcp: echo, 10B, client java; whole-process figures (ʷ)
+unix delivered 2.00× (1.82–2.20, ≥56%) the messages per second of tcp: echo, 10B, client builtin'
+	[ "$(sed -n '/^## Headline$/,/^|/s/^- //p' out/summary.md)" = "$want" ] ||
+		die "summary.md's headline: $(sed -n '/^## Headline$/,/^|/p' out/summary.md)"
+	run_matrix report out; expect_rc 0
+	[ "$(sed -n '/^matrix: headline:$/,/^matrix: summary in/s/^  //p' "$T/.err")" = "$want" ] ||
+		die "the console's headline: $(cat "$T/.err")"
 	# report.html: the same cells, and the key
 	grep -qF '<td class="num">110k (100k–120k) msg/s ʷ</td>' out/report.html ||
 		die "report.html lacks go's marked rate"
