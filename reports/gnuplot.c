@@ -603,11 +603,13 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 		 : "interval of the median");
 	quote_title(label, q, sizeof(q));
 	if (open) {	/* a second line, joined as an expression: "\n" is ours */
-		strcat(q, ".\"\\n\".");
-		quote_title(c->items[0].pair ? "open: ratios of whole-process figures (ʷ), a "
-			    "program timed from outside, spawn to exit" : "open: whole-process "
-			    "figures (ʷ), a program timed from outside, spawn to exit, its start-up "
-			    "inside", q + strlen(q), sizeof(q) - strlen(q));
+		char note[256];
+		quote_title(c->items[0].pair ? "open: ratios of whole-process figures (ʷ), a program "
+			    "timed from outside, spawn to exit" : "open: whole-process figures (ʷ), "
+			    "a program timed from outside, spawn to exit, its start-up inside",
+			    note, sizeof(note));
+		if (strlen(q) + strlen(note) + 8 < sizeof(q))
+			snprintf(q + strlen(q), sizeof(q) - strlen(q), ".\"\\n\".%s", note);
 	}
 	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
 		"%.4f,%.4f\n", nrows, c->npanels, q, 75.0 / (double)w, 1 - (double)kw / (double)w,
