@@ -88,26 +88,33 @@ programs:
   gone:
     setup: [no-such-compiler, x.c]
     client: [sh, -c, 'exit 0']
+  crash:
+    setup: [sh, -c, 'kill -USR1 \$\$']
+    client: [sh, -c, 'exit 0']
 matrix:
   pattern: echo
   transport: tcp
   server: [builtin, srv]
-  client: [builtin, bad, gone]
+  client: [builtin, bad, gone, crash]
   count: 100
 exclude:
   - {server: builtin, client: bad}
   - {server: builtin, client: gone}
+  - {server: builtin, client: crash}
 Y
 	run_matrix run m.yaml -o out; expect_rc 1
 	local r=out/results.csv
 	[ "$(csvq $r cell server client status | sort -n | uniq -c | awk '{ $1 = $1; print }')" = "2 1 builtin builtin ok
-2 4 srv builtin ok
-2 5 srv bad setup failed
-2 6 srv gone setup failed" ] || die "statuses: $(csvq $r cell server client status error)"
+2 5 srv builtin ok
+2 6 srv bad setup failed
+2 7 srv gone setup failed
+2 8 srv crash setup failed" ] || die "statuses: $(csvq $r cell server client status error)"
 	[ "$(csvq $r client error | awk -F'\t' '$1 == "bad"' | sort -u)" = "bad	setup of program bad failed: step 2 of 3 (sh -c 'echo compiling; echo \"error: no such type\" >&2; exit 3'): exit 3; log: logs/setup-bad.log" ] ||
 		die "bad's error: $(csvq $r client error | sort -u)"
 	[ "$(csvq $r client error | awk -F'\t' '$1 == "gone"' | sort -u)" = "gone	setup of program gone failed: step 1 of 1 (no-such-compiler x.c): no-such-compiler: program not found; log: logs/setup-gone.log" ] ||
 		die "gone's error: $(csvq $r client error | sort -u)"
+	csvq $r client error | grep -qF "crash	setup of program crash failed: step 1 of 1 (sh -c 'kill -USR1 \$\$'): crashed: SIGUSR1; log: logs/setup-crash.log" ||
+		die "crash's error: $(csvq $r client error | sort -u)"
 	# once, stopped at the failing step; its output and status in its log
 	[ "$(cat bad_runs)" = "step one" ] || die "bad's steps: $(cat bad_runs)"
 	grep -qx 'error: no such type' out/logs/setup-bad.log || die "log: $(cat out/logs/setup-bad.log)"
