@@ -656,9 +656,16 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	return status;
 }
 
+/* The state of the run going on, as a root for valgrind in the guard:
+ * forked from inside run_plan, the guard runs a noreturn function, which
+ * need not save the callee-saved register that may be all that holds s,
+ * and valgrind following it called the state lost.  volatile: a store
+ * nothing reads would be dropped. */
+static struct run_state *volatile running;
+
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
-	struct run_state *s = calloc(1, sizeof(*s));
+	struct run_state *s = running = calloc(1, sizeof(*s));
 	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
 	unsigned char *warned = calloc(pl->ncells + 1, 1);
 	int status;
@@ -720,6 +727,7 @@ out:
 	free(s->nvals);
 	free(s->stopped);
 	free(s);
+	running = NULL;
 	free(idx);
 	free(warned);
 	return status;
