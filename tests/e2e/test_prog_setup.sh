@@ -335,3 +335,32 @@ t_setup_errors_at_plan_time() {
 	printf 'name: x\nprograms:\n  p:\n    client: [awk, "{{print}}"]\nmatrix:\n  client: p\n' >d.yaml
 	run_matrix plan d.yaml; expect_rc 0
 }
+
+t_killed_runner_takes_its_setup_step() {
+	mat m.yaml <<'Y'
+name: killed
+repeat: 1
+programs:
+  slow:
+    setup: [sh, -c, 'echo x >"$0/built"; sleep 28.75 & touch started; wait', "{tmp}"]
+    client: [sh, -c, 'exit 0']
+matrix:
+  pattern: echo
+  transport: tcp
+  client: slow
+  count: 10
+Y
+	"$MATRIX_BIN" run m.yaml -o out -q >"$T/.out" 2>"$T/.err" &
+	local mpid=$! i
+	wait_file started
+	kill -KILL $mpid
+	wait $mpid 2>/dev/null
+	# the step's own child too (the guard kills its group), and {tmp}
+	# with what the step put there
+	for i in $(seq 100); do
+		pgrep -f 'sleep 28\.75' >/dev/null || [ -n "$(ls -A "$TMPDIR")" ] || break
+		sleep 0.02
+	done
+	pgrep -f 'sleep 28\.75' >/dev/null && die "the setup step's child outlived the runner"
+	expect_no_leftovers
+}
