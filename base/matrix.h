@@ -36,8 +36,12 @@
  *                                port accepts a connection)
  *       result:                  figures the client prints, a regex each
  *         rtt_mean_us: {regex: 'avg rtt ([0-9.]+) ms', unit: ms}
+ *       setup: [go, build, -o, "{tmp}/srv", srv.go]   once, before the first
+ *                                cell that uses it; or a list of such steps
+ *       teardown: [rm, -f, lock]  once, at the end of the run; likewise
  *     placeholders: {host} {port} {path} {size} {response_size} {count}
- *     {concurrency} {duration_s} {endpoint} and any key of matrix: by name
+ *     {concurrency} {duration_s} {endpoint} {tmp} and any key of matrix: by
+ *     name; setup: and teardown: only {tmp}; {{ and }} are literal braces
  *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
  *   report:                      optional, how reports read the run
  *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
@@ -129,6 +133,13 @@ struct program_result {
 	struct srcpos pos;
 };
 
+/* One setup: or teardown: step: an argv template, {tmp} its only placeholder. */
+struct program_step {
+	char **argv;
+	size_t argc;
+	struct srcpos pos;
+};
+
 struct program {
 	char *name;
 	char **server, **client;	/* argv templates with {placeholders}; NULL if none */
@@ -137,6 +148,8 @@ struct program {
 	char *ready;			/* regex on the server's output; NULL: port accepts */
 	struct program_result *results;
 	size_t nresults;
+	struct program_step *setup, *teardown;	/* run once per run (runner/setup.h) */
+	size_t nsetup, nteardown;
 };
 
 /* `report: compare:`, an in-run A/B along one dimension. */
@@ -185,6 +198,14 @@ struct matrix {
 /* The program a server/client dimension value names, NULL for builtin. */
 const struct program *matrix_program(const struct matrix *m, const char *name);
 
+/* A program word's next placeholder from p on: its name into name (""
+ * when there is none left: {{ and }} are literal braces, not one), and
+ * where to look on from; NULL for a '{' without a name and '}' (or a name
+ * of len bytes or more). */
+const char *matrix_word_placeholder(const char *p, char *name, size_t len);
+/* 1 when word has the placeholder {name}. */
+int matrix_word_uses(const char *word, const char *name);
+
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 /* repeat: auto without its own figures: 7 to 30 repetitions, until the
  * interval of the median is within 10% of the median */
@@ -198,6 +219,7 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 /* The most entries of exclude:, programs: and report: ratios: (each is
  * looked at for every cell). */
 #define MATRIX_MAX_ENTRIES 1000
+#define MATRIX_MAX_STEPS 100	/* a program's setup: (and teardown:) steps */
 #define MATRIX_MAX_REGEX_NEST 2
 #define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7

@@ -707,6 +707,7 @@ void matrix_release(struct matrix *m)
 		free(pr->results);
 		free(pr->ready);
 		free(pr->name);
+		matrix_program_steps_release(pr);
 	}
 	free(m->programs);
 	free(m->dims);

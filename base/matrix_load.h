@@ -110,6 +110,7 @@ const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const c
 			       const yaml_node_t **keyp);
 int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
 int ml_check_program_dims(struct loader *L);
+void matrix_program_steps_release(struct program *pr);			/* matrix_programs.c */
 int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
 
 /* ---- libyaml nodes ---- */

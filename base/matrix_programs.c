@@ -25,28 +25,62 @@ const struct program *matrix_program(const struct matrix *m, const char *name)
 
 static const char *const placeholders[] = {
 	"host", "port", "path", "size", "response_size", "count", "concurrency",
-	"duration_s", "endpoint",
+	"duration_s", "endpoint", "tmp",
 };
 
-/* Every {name} in word is a placeholder or a key of matrix:. */
-static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word)
+const char *matrix_word_placeholder(const char *word, char *name, size_t len)
 {
-	for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+	for (const char *p = word; *p; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p++;	/* a literal brace */
+			continue;
+		}
+		if (*p != '{')
+			continue;
 		const char *end = strchr(p, '}');
-		char name[64];
-		size_t i, n;
-		if (!end || (n = (size_t)(end - p - 1)) == 0 || n >= sizeof(name))
-			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}'",
-					  word);
-		memcpy(name, p + 1, n);
-		name[n] = '\0';
+		size_t n = end ? (size_t)(end - p - 1) : 0;
+		snprintf(name, len, "%.*s", (int)n, p + 1);
+		return !end || !n || n >= len ? NULL : end + 1;
+	}
+	name[0] = '\0';
+	return word + strlen(word);
+}
+
+int matrix_word_uses(const char *word, const char *name)
+{
+	char got[64];
+
+	for (const char *p = word; p && *p;)
+		if ((p = matrix_word_placeholder(p, got, sizeof(got))) && !strcmp(got, name))
+			return 1;
+	return 0;
+}
+
+/* Every {name} in word is a placeholder or a key of matrix: ({tmp} alone
+ * in a setup: or teardown: step, `once`); {{ and }} are braces. */
+static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word,
+			      const char *once)
+{
+	char name[64];
+	size_t i;
+
+	for (const char *p = word; *p;) {
+		if (!(p = matrix_word_placeholder(p, name, sizeof(name))))
+			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}' "
+					  "(a literal brace is {{ or }})", word);
+		if (!name[0])
+			break;
+		if (once && strcmp(name, "tmp"))
+			return error_node(L, at_node, "%s: {%s}: setup: and teardown: steps run once, "
+					  "outside any cell: {tmp} is their only placeholder", once,
+					  name);
 		for (i = 0; i < ARRAY_SIZE(placeholders) && strcmp(placeholders[i], name); i++)
 			;
 		if (i == ARRAY_SIZE(placeholders) && !matrix_dim(L->m, name)) {
 			const char *s = suggest_closest(name, placeholders, ARRAY_SIZE(placeholders));
 			return error_node(L, at_node, "unknown placeholder {%s}%s%s%s (known: {host} "
 					  "{port} {path} {size} {response_size} {count} {concurrency} "
-					  "{duration_s} {endpoint} and the keys of matrix:)", name,
+					  "{duration_s} {endpoint} {tmp} and the keys of matrix:)", name,
 					  s ? "; did you mean {" : "", s ? s : "", s ? "}?" : "");
 		}
 	}
@@ -87,16 +121,58 @@ static int load_command(struct loader *L, const yaml_node_t *key, const yaml_nod
 		return ml_oom(L, val);
 	if (!n || !*(*argv)[0])
 		return error_node(L, at(key, val), "%s: empty command", scalar(key));
-	if (val->type == YAML_SEQUENCE_NODE) {
-		for (size_t i = 0; i < n; i++)
-			if (check_placeholders(L, item(L, val, i), (*argv)[i]))
-				return -1;
-	} else {
-		for (size_t i = 0; i < n; i++)
-			if (check_placeholders(L, val, (*argv)[i]))
-				return -1;
+	const char *once = !strcmp(scalar(key), "setup") || !strcmp(scalar(key), "teardown") ?
+			   scalar(key) : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (check_placeholders(L, val->type == YAML_SEQUENCE_NODE ? item(L, val, i) : val,
+				       (*argv)[i], once))
+			return -1;
+	return 0;
+}
+
+/* setup: or teardown: (key): one command (a string, or a list of scalar
+ * words), or a list of commands (a list with a list in it: each item a
+ * list of words or a string). */
+static int load_steps(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+		      struct program_step **steps, size_t *nsteps)
+{
+	size_t n = 1;
+	int many = 0;
+
+	for (size_t i = 0; val->type == YAML_SEQUENCE_NODE && i < nitems(val); i++)
+		many |= item(L, val, i)->type == YAML_SEQUENCE_NODE;
+	if (many && (n = nitems(val)) > MATRIX_MAX_STEPS)
+		return error_node(L, val, "%s: %zu steps, more than the %d a program may have",
+				  scalar(key), n, MATRIX_MAX_STEPS);
+	if (!(*steps = calloc(n, sizeof(**steps))))
+		return ml_oom(L, val);
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *v = many ? item(L, val, i) : val;
+		struct program_step *st = &(*steps)[i];
+		*nsteps = i + 1;	/* what is there is freed with the matrix */
+		if (many && v->type != YAML_SEQUENCE_NODE && v->type != YAML_SCALAR_NODE)
+			return error_node(L, v, "%s: each step must be a list of words or a string",
+					  scalar(key));
+		if (load_command(L, key, v, &st->argv, &st->argc, &st->pos))
+			return -1;
 	}
 	return 0;
+}
+
+void matrix_program_steps_release(struct program *pr)
+{
+	for (int t = 0; t < 2; t++) {
+		struct program_step *steps = t ? pr->teardown : pr->setup;
+		size_t n = t ? pr->nteardown : pr->nsetup;
+		for (size_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < steps[i].argc; k++)
+				free(steps[i].argv[k]);
+			free(steps[i].argv);
+		}
+		free(steps);
+	}
+	pr->setup = pr->teardown = NULL;
+	pr->nsetup = pr->nteardown = 0;
 }
 
 /* A unit of a program's figure, as a factor to the metric's own unit. */
@@ -265,7 +341,8 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 
 static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
 {
-	static const char *const keys[] = { "server", "client", "ready", "result" };
+	static const char *const keys[] = { "server", "client", "ready", "result", "setup",
+					    "teardown" };
 	struct program *pr = &L->m->programs[L->m->nprograms];
 	char why[512];
 	struct mvalue v = { 0 };
@@ -293,6 +370,10 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 				return -1;
 		} else if (!strcmp(name, "client")) {
 			if (load_command(L, k, w, &pr->client, &pr->nclient, &pr->client_pos))
+				return -1;
+		} else if (!strcmp(name, "setup") || !strcmp(name, "teardown")) {
+			if (load_steps(L, k, w, name[0] == 's' ? &pr->setup : &pr->teardown,
+				       name[0] == 's' ? &pr->nsetup : &pr->nteardown))
 				return -1;
 		} else if (!strcmp(name, "ready")) {
 			regex_t re;

@@ -631,6 +631,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	uint64_t t0 = clock_now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
 
 	memset(out, 0, sizeof(*out));
+	snprintf(r.addr.tmp, sizeof(r.addr.tmp), "%s", ctx->sockdir);	/* {tmp} */
 	worker_result_init(&out->server);
 	out->nclients = p->concurrency;
 	out->clients = calloc(p->concurrency, sizeof(*out->clients));

@@ -8,6 +8,7 @@
 #include "cmd_run.h"
 #include "plan.h"
 #include "plan_json.h"
+#include "setup.h"
 #include "suggest.h"
 #include "transport.h"
 #include "units.h"
@@ -111,10 +112,14 @@ static int cmd_plan(int argc, char **argv)
 	       pl.ncells, pl.ncells == 1 ? "" : "s", pl.repeat, pl.repeat == 1 ? "" : "s",
 	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
 	       (unsigned long long)m.warmup, units_format_duration(m.timeout_ns, t, sizeof(t)));
+	char err[512];
+	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "matrix plan: %s\n", err);
 	plan_release(&pl);
 	matrix_release(&m);
 	matrix_sets_release(&c.sets);
-	return 0;
+	return rc < 0 ? EXIT_BADINPUT : 0;
 }
 
 static int cmd_transports(int argc, char **argv)

@@ -137,9 +137,9 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		size_t n = !pr ? 0 : k ? pr->nclient : pr->nserver;
 		int on_unix = t->family == AF_UNIX;
 		for (size_t i = 0; i < n; i++) {
-			const char *bad = on_unix ? (strstr(w[i], "{host}") ? "{host}" :
-						     strstr(w[i], "{port}") ? "{port}" : NULL)
-					: strstr(w[i], "{path}") ? "{path}" : NULL;
+			const char *bad = on_unix ? (matrix_word_uses(w[i], "host") ? "{host}" :
+						     matrix_word_uses(w[i], "port") ? "{port}" : NULL)
+					: matrix_word_uses(w[i], "path") ? "{path}" : NULL;
 			if (bad)
 				CELL_ERR(k ? "client" : "server", "program %s uses %s, which a %s cell "
 					 "does not have", pr->name, bad, t->name);

@@ -41,6 +41,8 @@ static void placeholder(const struct matrix *m, const struct cell *c,
 		snprintf(out, len, "%.9g", (double)p->duration_ns / 1e9);
 	else if (!strcmp(name, "endpoint"))
 		snprintf(out, len, "%s", sa->address);
+	else if (!strcmp(name, "tmp"))
+		snprintf(out, len, "%s", sa->tmp);
 	else {
 		out[0] = '\0';
 		for (size_t d = 0; d < m->ndims; d++)
@@ -50,24 +52,23 @@ static void placeholder(const struct matrix *m, const struct cell *c,
 	}
 }
 
-void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
-		  const struct program *pr, unsigned id, struct spawn_argv *a)
+void program_words(char *const *tmpl, size_t n, program_lookup *lookup, void *arg,
+		   struct spawn_argv *a)
 {
-	char **tmpl = id ? pr->client : pr->server;
-	size_t n = id ? pr->nclient : pr->nserver;
-
 	for (size_t i = 0; i < n; i++) {
-		char word[8192], val[256];
+		char word[8192], val[PATH_MAX];
 		size_t o = 0;
 		for (const char *t = tmpl[i]; *t && o + 1 < sizeof(word);) {
-			const char *end = *t == '{' ? strchr(t, '}') : NULL;
+			const char *end = *t == '{' && t[1] != '{' ? strchr(t, '}') : NULL;
 			if (end) {
 				char name[64];
 				snprintf(name, sizeof(name), "%.*s", (int)(end - t - 1), t + 1);
-				placeholder(m, c, sa, name, id, val, sizeof(val));
+				lookup(name, val, sizeof(val), arg);
 				o += (size_t)snprintf(word + o, sizeof(word) - o, "%s", val);
 				t = end + 1;
 			} else {
+				/* {{ and }}: one brace */
+				t += (t[0] == '{' || t[0] == '}') && t[1] == t[0];
 				word[o++] = *t++;
 			}
 		}
@@ -76,6 +77,29 @@ void program_argv(const struct matrix *m, const struct cell *c, const struct ser
 		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
 		spawn_argv_add(a, "%s", word);
 	}
+}
+
+struct cell_words {
+	const struct matrix *m;
+	const struct cell *c;
+	const struct server_addr *sa;
+	unsigned id;
+};
+
+static void cell_lookup(const char *name, char *out, size_t len, void *arg)
+{
+	const struct cell_words *w = arg;
+
+	placeholder(w->m, w->c, w->sa, name, w->id, out, len);
+}
+
+void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
+		  const struct program *pr, unsigned id, struct spawn_argv *a)
+{
+	struct cell_words w = { .m = m, .c = c, .sa = sa, .id = id };
+
+	program_words(id ? pr->client : pr->server, id ? pr->nclient : pr->nserver, cell_lookup,
+		      &w, a);
 }
 
 /* A free port on the loopback for a program server: bind port 0, read it,

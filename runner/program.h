@@ -35,6 +35,7 @@ struct server_addr {
 				 * without default_bind), "" otherwise: {path} */
 	char address[256];	/* what clients connect to: {endpoint} */
 	char host[64], port[16];	/* its parts for IP transports: {host} {port} */
+	char tmp[PATH_MAX];		/* the run's private folder: {tmp} */
 };
 
 /* The address a program server is to listen on, chosen for it: a free
@@ -47,12 +48,20 @@ int program_server_addr(const struct transport *t, struct server_addr *sa);
  * transport, its host and port (for a program client's {host} {port}). */
 void server_addr_set(struct server_addr *sa, const struct transport *t, const char *address);
 
+/* The value of placeholder {name}, into out (len bytes, "" if none). */
+typedef void program_lookup(const char *name, char *out, size_t len, void *arg);
+
+/* Appends the words tmpl[0..n-1] to a, each {name} replaced by what
+ * lookup says, {{ and }} by a single brace (the loader has checked them:
+ * matrix_word_placeholder).  A word longer than 8 KiB sets a->overflow. */
+void program_words(char *const *tmpl, size_t n, program_lookup *lookup, void *arg,
+		   struct spawn_argv *a);
+
 /* Appends to a program pr's command for the server (id 0) or client id
  * (1..concurrency) of cell c, every {placeholder} filled in: {host}
- * {port} {path} {endpoint} from sa, {size} {response_size} {concurrency}
- * {duration_s} and any matrix key from the cell, {count} the client's
- * share (the server's: the whole count).  A word longer than 8 KiB sets
- * a->overflow. */
+ * {port} {path} {endpoint} {tmp} from sa, {size} {response_size}
+ * {concurrency} {duration_s} and any matrix key from the cell, {count}
+ * the client's share (the server's: the whole count), as program_words. */
 void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
 		  const struct program *pr, unsigned id, struct spawn_argv *a);
 
