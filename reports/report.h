@@ -43,9 +43,10 @@ struct rcell {
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
 	/* results.csv's measured_by of the successful repetitions: "worker",
-	 * "process" or "printed" when they agree, "mixed" when not, "" in an
-	 * older file without the column (see results.h) */
-	char measured_by[16];
+	 * "process" or "printed" when they agree (a stream row with a
+	 * program: "receiver=X;senders=Y"), "mixed" when not, "" in an older
+	 * file without the column (see results.h) */
+	char measured_by[48];
 	/* of the values in vals[m], how many the program clients printed
 	 * themselves (m named in that repetition's printed_metrics) */
 	size_t printed[MATRIX_NMETRICS];
