@@ -2,6 +2,7 @@
 #include "aggregate.h"
 #include "clock.h"
 #include "plan.h"
+#include "program.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -195,12 +196,11 @@ static int program_receiver_figures(const struct cell *c, const struct cell_outc
 	return printed;
 }
 
-/* A stream row with a program on either side: the receiver's figures
- * when it is one, and measured_by names both sides. */
-static void stream_program_figures(const struct cell *c, const struct cell_outcome *o,
-				   uint64_t sent, struct result_row *row)
+/* A stream row with a program on either side names both sides: receiver
+ * and senders each 0 worker, 1 process, 2 printed. */
+static const char *stream_measured_by(int receiver, int senders)
 {
-	static const char *const by[3][3] = {	/* [receiver][senders] */
+	static const char *const by[3][3] = {
 		{ "receiver=worker;senders=worker", "receiver=worker;senders=process",
 		  "receiver=worker;senders=printed" },
 		{ "receiver=process;senders=worker", "receiver=process;senders=process",
@@ -208,11 +208,20 @@ static void stream_program_figures(const struct cell *c, const struct cell_outco
 		{ "receiver=printed;senders=worker", "receiver=printed;senders=process",
 		  "receiver=printed;senders=printed" },
 	};
+
+	return by[receiver][senders];
+}
+
+/* A stream row with a program on either side: the receiver's figures
+ * when it is one, and measured_by names both sides. */
+static void stream_program_figures(const struct cell *c, const struct cell_outcome *o,
+				   uint64_t sent, struct result_row *row)
+{
 	int senders = !c->p.client_prog ? 0 : row->printed_metrics[0] ? 2 : 1, receiver = 0;
 
 	if (c->p.server_prog)
 		receiver = program_receiver_figures(c, o, sent, row) ? 2 : 1;
-	row->measured_by = by[receiver][senders];
+	row->measured_by = stream_measured_by(receiver, senders);
 }
 
 /* What every row has, failed or not: which repetition, its outcome, its
@@ -231,6 +240,10 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
+	if (c->p.pattern == PAT_STREAM && (c->p.server_prog || c->p.client_prog))	/* as planned */
+		row->measured_by = stream_measured_by(!c->p.server_prog ? 0 :
+						      program_times_itself(c->p.server_prog) ? 2 : 1,
+						      c->p.client_prog != NULL);
 	row->start_spread_us = NAN;
 	row->loadavg_before = row->loadavg_after = NAN;
 }

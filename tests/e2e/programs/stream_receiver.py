@@ -6,8 +6,9 @@
 # and counts whole SIZE-byte messages over all of them until COUNT have
 # come, then prints "received N in X s" (X from its first byte to its
 # last) and exits.  MODE:
-#   stay   prints the line, then sleeps until it is stopped (a receiver
-#          that never exits, like source 001's)
+#   stay   prints the line half a second late (after its senders have
+#          exited), then sleeps until it is stopped (a receiver that
+#          never exits, like source 001's)
 #   short  prints one message fewer than it got (a count that is wrong)
 #   quiet  prints nothing (timed whole-process)
 import selectors
@@ -47,6 +48,8 @@ while total < count * size:
 msgs = total // size
 if mode == "short":
     msgs -= 1
+if mode == "stay":
+    time.sleep(0.5)
 if mode != "quiet":
     print("received %d in %.6f s" % (msgs, last - first), flush=True)
 if mode == "stay":
