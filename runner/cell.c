@@ -336,8 +336,12 @@ static void program_receiver_done(struct run *r, struct slot *s)
 static int receiver_owes(const struct run *r)
 {
 	const struct slot *s = &r->slots[0];
+	unsigned done = 0;
 
-	if (r->p->pattern != PAT_STREAM || !r->p->server_prog || s->ch.reaped)
+	for (unsigned i = 1; i < r->nslots; i++)
+		done += r->slots[i].ch.reaped;
+	if (r->p->pattern != PAT_STREAM || !r->p->server_prog || s->ch.reaped ||
+	    !r->clients_started || done < r->nslots - 1)
 		return 0;
 	if (!program_times_itself(s->prog))
 		return 1;
