@@ -282,4 +282,9 @@ Y
 	sed -e 's/{endpoint}/{host}/' -e 's/  client: \[builtin, z\]/  client: z\n  endpoint: [tcp, ipc]/' a.yaml >f.yaml
 	run_matrix plan f.yaml; expect_rc 2
 	expect_err "f.yaml:9:11: program z uses {host}, which a zmq (endpoint ipc) cell does not have"
+	# the plan says that such cells have no warmup
+	sed -e 's/  client: \[builtin, z\]/  client: z/' a.yaml >g.yaml
+	run_matrix plan g.yaml; expect_rc 0
+	grep -q "warmup 100 messages per connection (none in a stream cell with a program)" "$T/.out" ||
+		die "plan: $(tail -1 "$T/.out")"
 }
