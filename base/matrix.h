@@ -34,8 +34,14 @@
  *       client: [./cli, "{host}", "{port}", -n, "{count}"]
  *       ready: 'listening'       regex on the server's output (default: its
  *                                port accepts a connection)
- *       result:                  figures the client prints, a regex each
+ *       result:                  figures it prints, a regex each: of the client,
+ *                                or of the server when it has no client:
  *         rtt_mean_us: {regex: 'avg rtt ([0-9.]+) ms', unit: ms}
+ *         messages: 'sent ([0-9]+)'      a count of messages (no unit)
+ *         seconds: {regex: 'in ([0-9.]+) ms', unit: ms}   a time (ns us ms s)
+ *       result:                  or per role, for a program with both:
+ *         server: {messages: 'received ([0-9]+)', seconds: 'in ([0-9.]+) s'}
+ *         client: {sent_msgs_per_s: '([0-9]+) msg/s'}
  *       setup: [go, build, -o, "{tmp}/srv", srv.go]   once, before the first
  *                                cell that uses it; or a list of such steps
  *       teardown: [rm, -f, lock]  once, at the end of the run; likewise
@@ -126,8 +132,20 @@ struct ratio_spec {
 };
 
 /* One `programs:` entry: a server and/or client the user brings. */
+/* The figures a program may print: every metric of matrix_metrics (0 ..
+ * MATRIX_NMETRICS - 1), then a count of messages and a time in seconds.
+ * A server (a stream's receiver) prints messages, seconds, msgs_per_s or
+ * mib_per_s only; seconds come with messages, and a client's messages
+ * with seconds. */
+#define PROGRAM_MESSAGES MATRIX_NMETRICS
+#define PROGRAM_SECONDS (MATRIX_NMETRICS + 1)
+#define PROGRAM_NFIGURES (MATRIX_NMETRICS + 2)
+/* "messages", "seconds", or the metric's name. */
+const char *program_figure_name(int figure);
+
 struct program_result {
-	int metric;			/* index into matrix_metrics */
+	int metric;			/* a figure: index into matrix_metrics, or
+					 * PROGRAM_MESSAGES, PROGRAM_SECONDS */
 	char *regex;			/* POSIX extended, one group: the figure */
 	double scale;			/* figure * scale = the metric's unit */
 	struct srcpos pos;
@@ -146,10 +164,13 @@ struct program {
 	size_t nserver, nclient;
 	struct srcpos server_pos, client_pos, pos;
 	char *ready;			/* regex on the server's output; NULL: port accepts */
-	struct program_result *results;
+	struct program_result *results;	/* the client's figures */
 	size_t nresults;
 	struct program_step *setup, *teardown;	/* run once per run (runner/setup.h) */
 	size_t nsetup, nteardown;
+	struct program_result *server_results;	/* the server's: `result: server:`,
+						 * or `result:` without a client: */
+	size_t nserver_results;
 };
 
 /* `report: compare:`, an in-run A/B along one dimension. */

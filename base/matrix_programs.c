@@ -184,6 +184,8 @@ static int unit_scale(const char *metric, const char *unit, double *scale)
 		{ "msgs_per_s", "M/s", 1e6 }, { "mib_per_s", "B/s", 1.0 / 1048576 },
 		{ "mib_per_s", "KiB/s", 1.0 / 1024 }, { "mib_per_s", "MiB/s", 1 },
 		{ "mib_per_s", "GiB/s", 1024 }, { "mib_per_s", "MB/s", 1e6 / 1048576 },
+		{ "seconds", "ns", 1e-9 }, { "seconds", "us", 1e-6 }, { "seconds", "µs", 1e-6 },
+		{ "seconds", "ms", 1e-3 }, { "seconds", "s", 1 },
 	};
 	size_t ml = strlen(metric);
 
@@ -297,17 +299,27 @@ static int compile(struct loader *L, const yaml_node_t *n, const char *what, int
 	return 0;
 }
 
-static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
+const char *program_figure_name(int figure)
+{
+	return figure == PROGRAM_MESSAGES ? "messages" : figure == PROGRAM_SECONDS ? "seconds"
+	       : matrix_metrics[figure];
+}
+
+/* One figure: regex (or {regex:, unit:}) into *res. */
+static int load_result(struct loader *L, struct program_result *res, const yaml_node_t *key,
 		       const yaml_node_t *val)
 {
-	struct program_result *res = &pr->results[pr->nresults];
 	const yaml_node_t *rx = val, *unit = NULL;
 	char why[512];
 	regex_t re;
 	int m = matrix_metric_index(scalar(key));
 
-	if (m < 0) {
-		ml_unknown_name("metric", scalar(key), matrix_metrics, MATRIX_NMETRICS, why, sizeof why);
+	if (m < 0 && (m = !strcmp(scalar(key), "messages") ? PROGRAM_MESSAGES :
+		      !strcmp(scalar(key), "seconds") ? PROGRAM_SECONDS : -1) < 0) {
+		const char *names[PROGRAM_NFIGURES];
+		for (int i = 0; i < PROGRAM_NFIGURES; i++)
+			names[i] = program_figure_name(i);
+		ml_unknown_name("metric", scalar(key), names, PROGRAM_NFIGURES, why, sizeof why);
 		return error_node(L, key, "result: %s", why);
 	}
 	if (val->type == YAML_MAPPING_NODE) {
@@ -321,6 +333,8 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 	res->metric = m;
 	res->scale = 1;
 	res->pos = ml_node_pos(rx);
+	if (unit && m == PROGRAM_MESSAGES)
+		return error_node(L, unit, "result: messages: a count has no unit");
 	if (unit && unit_scale(scalar(key), scalar(unit), &res->scale) < 0)
 		return error_node(L, unit, "result: %s: unit '%s' does not fit this metric (times: "
 				  "ns, us, ms, s; rates: /s, k/s, M/s; throughput: B/s, KiB/s, MiB/s, "
@@ -335,8 +349,117 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 				  "figure), it has %zu", scalar(key), groups);
 	if (!(res->regex = strdup(scalar(rx))))
 		return ml_oom(L, rx);
-	pr->nresults++;
 	return 0;
+}
+
+/* A mapping of figure: regex into *out (*n of them). */
+static int load_result_map(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+			   struct program_result **out, size_t *n)
+{
+	if (val->type != YAML_MAPPING_NODE || !npairs(val))
+		return error_node(L, at(key, val), "%s%s: expected a mapping of metric: regex",
+				  strcmp(scalar(key), "result") ? "result: " : "", scalar(key));
+	if (ml_check_keys(L, val))
+		return -1;
+	if (!(*out = calloc(npairs(val), sizeof(**out))))
+		return ml_oom(L, val);
+	for (size_t j = 0; j < npairs(val); j++, (*n)++)
+		if (load_result(L, &(*out)[*n], pair_key(L, val, j), pair_val(L, val, j)))
+			return -1;
+	return 0;
+}
+
+/* How a program's result: was written, for the checks once all its keys
+ * are read (server: and client: may come after result:). */
+struct result_form {
+	const yaml_node_t *plain;		/* result: figure: regex, ... */
+	const yaml_node_t *server, *client;	/* result: server: ..., client: ... */
+};
+
+/* result: plain (figure: regex) or per role (server: {...}, client: {...}). */
+static int load_results(struct loader *L, struct program *pr, const yaml_node_t *key,
+			const yaml_node_t *val, struct result_form *f)
+{
+	const char *first = val->type == YAML_MAPPING_NODE && npairs(val) ?
+			    scalar(pair_key(L, val, 0)) : "";
+
+	if (strcmp(first, "server") && strcmp(first, "client")) {
+		f->plain = key;
+		return load_result_map(L, key, val, &pr->results, &pr->nresults);
+	}
+	if (ml_check_keys(L, val))
+		return -1;
+	for (size_t i = 0; i < npairs(val); i++) {
+		const yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
+		int server = !strcmp(scalar(k), "server");
+		if (!server && strcmp(scalar(k), "client"))
+			return error_node(L, k, "result: '%s' beside server:/client: (per role, "
+					  "each role's figures go under its own key)", scalar(k));
+		*(server ? &f->server : &f->client) = k;
+		if (load_result_map(L, k, v, server ? &pr->server_results : &pr->results,
+				    server ? &pr->nserver_results : &pr->nresults))
+			return -1;
+	}
+	return 0;
+}
+
+/* The figure fig among res[0..n-1], or NULL. */
+static const struct program_result *find_figure(const struct program_result *res, size_t n,
+						int fig)
+{
+	for (size_t i = 0; i < n; i++)
+		if (res[i].metric == fig)
+			return &res[i];
+	return NULL;
+}
+
+/* What a role's figures must be: a server's mean something for a stream
+ * receiver; seconds come with messages (the rate is one over the other),
+ * and a client's messages with seconds. */
+static int check_role_figures(struct loader *L, const struct program *pr, int server,
+			      const struct program_result *res, size_t n)
+{
+	const struct program_result *msgs = find_figure(res, n, PROGRAM_MESSAGES);
+	const struct program_result *secs = find_figure(res, n, PROGRAM_SECONDS);
+
+	for (size_t i = 0; server && i < n; i++) {
+		int fig = res[i].metric;
+		if (fig != PROGRAM_MESSAGES && fig != PROGRAM_SECONDS &&
+		    strcmp(matrix_metrics[fig], "msgs_per_s") && strcmp(matrix_metrics[fig], "mib_per_s"))
+			return ml_error_at(L, (size_t)res[i].pos.line, (size_t)res[i].pos.col,
+					   "result: %s means nothing for program %s's server (a stream "
+					   "receiver prints messages and seconds, msgs_per_s or mib_per_s)"
+					   "%s", matrix_metrics[fig], pr->name, pr->client ? "" :
+					   "; it has no client:, so result: is its server's");
+	}
+	if (secs && !msgs)
+		return ml_error_at(L, (size_t)secs->pos.line, (size_t)secs->pos.col, "result: seconds "
+				   "without messages: the rate is messages / seconds, give both");
+	if (msgs && !secs && !server)
+		return ml_error_at(L, (size_t)msgs->pos.line, (size_t)msgs->pos.col, "result: messages "
+				   "without seconds: a client's rate is messages / seconds, give both");
+	return 0;
+}
+
+/* Once every key of a program is read: the plain form is its server's
+ * when it has no client; a role's figures need that role's command. */
+static int check_results(struct loader *L, struct program *pr, const struct result_form *f)
+{
+	if (f->plain && !pr->client) {
+		pr->server_results = pr->results;
+		pr->nserver_results = pr->nresults;
+		pr->results = NULL;
+		pr->nresults = 0;
+	}
+	if (f->server && !pr->server)
+		return error_node(L, f->server, "result: server: program %s has no server: command",
+				  pr->name);
+	if (f->client && !pr->client)
+		return error_node(L, f->client, "result: client: program %s has no client: command",
+				  pr->name);
+	if (check_role_figures(L, pr, 1, pr->server_results, pr->nserver_results))
+		return -1;
+	return check_role_figures(L, pr, 0, pr->results, pr->nresults);
 }
 
 static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
@@ -346,6 +469,7 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	struct program *pr = &L->m->programs[L->m->nprograms];
 	char why[512];
 	struct mvalue v = { 0 };
+	struct result_form form = { 0 };
 
 	if (matrix_parse_value(VK_PROGRAM, scalar(key), &v, why, sizeof why))
 		return error_node(L, key, "programs: %s", why);
@@ -384,16 +508,8 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			if (!(pr->ready = strdup(scalar(w))))
 				return ml_oom(L, w);
 		} else if (!strcmp(name, "result")) {
-			if (w->type != YAML_MAPPING_NODE || !npairs(w))
-				return error_node(L, at(k, w), "result: expected a mapping of metric: regex");
-			if (ml_check_keys(L, w))
+			if (load_results(L, pr, k, w, &form))
 				return -1;
-			pr->results = calloc(npairs(w), sizeof(*pr->results));
-			if (!pr->results)
-				return ml_oom(L, w);
-			for (size_t j = 0; j < npairs(w); j++)
-				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
-					return -1;
 		} else {
 			ml_unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
 			return error_node(L, k, "programs: %s: %s", pr->name, why);
@@ -401,7 +517,7 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	}
 	if (!pr->server && !pr->client)
 		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
-	return 0;
+	return check_results(L, pr, &form);
 }
 
 int ml_load_programs(struct loader *L, const yaml_node_t *val)

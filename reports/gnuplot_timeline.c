@@ -113,6 +113,21 @@ static void cell_panel(FILE *f, const struct report *r, const struct rcell *c,
 	}
 }
 
+/* A panel for cell c: a stream cell with a good repetition and, when
+ * timeline.csv could be read, rows in it (a program receiver counts no
+ * intervals of its own). */
+static int drawn(const struct rcell *c, int pd, const struct csv_table *t)
+{
+	int cc = t ? csv_table_col(t, "cell") : -1;
+
+	if (pd < 0 || strcmp(c->dims[pd], "stream") || !c->nokreps)
+		return 0;
+	for (size_t i = 0; cc >= 0 && i < t->nrows; i++)
+		if (strtoul(t->rows[i][cc], NULL, 10) == c->number)
+			return 1;
+	return cc < 0;
+}
+
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 {
 	struct outfile out;
@@ -122,17 +137,15 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 	size_t n = 0;
 	FILE *f;
 
-	for (size_t i = 0; i < r->ncells; i++)
-		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream") && r->cells[i].nokreps;
-	if (!n)
-		return 0;
 	snprintf(path, sizeof(path), "%s/timeline.csv", r->dir);
 	have = csv_table_load(&t, path, e, sizeof(e)) == 0;
+	for (size_t i = 0; i < r->ncells; i++)
+		n += drawn(&r->cells[i], pd, have ? &t : NULL);
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
-	if (outfile_open(&out, path, err, errlen) < 0) {
+	if (!n || outfile_open(&out, path, err, errlen) < 0) {
 		if (have)
 			csv_table_release(&t);
-		return -1;
+		return n ? -1 : 0;
 	}
 	f = out.f;
 	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
@@ -152,7 +165,7 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
 		const struct rcell *c = &r->cells[i];
-		if (strcmp(c->dims[pd], "stream") || !c->nokreps)
+		if (!drawn(c, pd, have ? &t : NULL))
 			continue;
 		done++;
 		cell_panel(f, r, c, have ? &t : NULL);

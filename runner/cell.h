@@ -16,8 +16,10 @@
  * A program of the user's (matrix `programs:`) takes a worker's place: a
  * program server is ready when its port accepts or its `ready` regex
  * matches its output, and is stopped once every client is done; a program
- * client starts at once and is timed from spawn to reap.  What is special
- * about programs is in program.h; cell.c is the event loop.
+ * client starts at once and is timed from spawn to reap.  A stream's
+ * program receiver is stopped only once it printed its figures (result:),
+ * or, timed whole-process, must exit by itself.  What is special about
+ * programs is in program.h; cell.c is the event loop.
  */
 #ifndef MATRIX_CELL_H
 #define MATRIX_CELL_H
@@ -52,7 +54,9 @@ struct cell_outcome {
 	unsigned nclients;
 	struct rusage server_ru, clients_ru;	/* clients summed */
 	int measured_by_process;	/* program clients: timed from spawn to reap */
-	double *printed;		/* [client][metric]: what program clients printed, NaN if not */
+	double *printed;		/* [client][figure]: what program clients printed,
+					 * PROGRAM_NFIGURES each (matrix.h), NaN if not */
+	double server_printed[PROGRAM_NFIGURES];	/* a stream's program receiver's */
 	double wall_s;			/* first fork to last reap */
 	uint64_t release_ns;		/* the start signal went out; 0 if it never did */
 };

@@ -15,12 +15,14 @@
  *   lost duplicated reordered   (lossy transports only; empty for others)
  *   measured_by                 worker (our clients timed it), process (a
  *                               program client timed from spawn to exit) or
- *                               printed (some figures are the programs' own)
+ *                               printed (some figures are the programs' own);
+ *                               a stream row with a program names both sides:
+ *                               receiver=X;senders=Y, each one of the three
  *   cpu_us_per_rtt              CPU per round trip (cpu_us_per_msg is per
  *                               message each way since this column came)
  *   start_spread_us start_offsets_us   how far apart the clients started;
  *                               each one's delay after the release (';' list)
- *   printed_metrics             the metrics program clients printed (';' list)
+ *   printed_metrics             the metrics programs printed (';' list)
  *   loadavg_before loadavg_after   the machine's 1-minute load average
  *                               (/proc/loadavg) just before the repetition's
  *                               workers start and just after they are reaped;

@@ -233,6 +233,106 @@ static void test_step_words_shown(void **state)
 	assert_string_equal(small, "go build -o ...");
 }
 
+/* result: per role, and the plain form of a program without a client:
+ * its server's; messages and seconds beside the metrics. */
+static void test_result_roles(void **state)
+{
+	struct matrix m;
+	char err[512];
+
+	(void)state;
+	if (load(&m, "name: p\n"
+		     "programs:\n"
+		     "  both:\n"
+		     "    server: [./recv, \"{port}\", \"{count}\"]\n"
+		     "    client: [./send, \"{port}\"]\n"
+		     "    result:\n"
+		     "      server: {messages: 'got ([0-9]+)', seconds: {regex: 'in ([0-9.]+) ms', unit: ms}}\n"
+		     "      client:\n"
+		     "        messages: 'sent ([0-9]+)'\n"
+		     "        seconds: {regex: 'in ([0-9]+) us', unit: us}\n"
+		     "  recv:\n"
+		     "    server: ./recv {port}\n"
+		     "    result: {msgs_per_s: {regex: 'rate ([0-9.]+)', unit: k/s}, messages: 'n=([0-9]+)'}\n"
+		     "  send:\n"
+		     "    client: ./send {port}\n"
+		     "    result: {sent_msgs_per_s: 'rate ([0-9.]+)'}\n"
+		     "matrix:\n"
+		     "  pattern: stream\n"
+		     "  server: [both, recv]\n"
+		     "  client: [both, send]\n", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	const struct program *both = matrix_program(&m, "both"), *recv = matrix_program(&m, "recv");
+	const struct program *send = matrix_program(&m, "send");
+	assert_int_equal(both->nserver_results, 2);
+	assert_int_equal(both->server_results[0].metric, PROGRAM_MESSAGES);
+	assert_int_equal(both->server_results[1].metric, PROGRAM_SECONDS);
+	assert_float_equal(both->server_results[1].scale, 1e-3, 1e-15);	/* ms -> s */
+	assert_int_equal(both->nresults, 2);
+	assert_string_equal(both->results[0].regex, "sent ([0-9]+)");
+	assert_float_equal(both->results[1].scale, 1e-6, 1e-15);		/* us -> s */
+	/* no client: the plain form is the server's */
+	assert_int_equal(recv->nresults, 0);
+	assert_int_equal(recv->nserver_results, 2);
+	assert_string_equal(program_figure_name(recv->server_results[0].metric), "msgs_per_s");
+	assert_float_equal(recv->server_results[0].scale, 1e3, 1e-9);
+	assert_string_equal(program_figure_name(recv->server_results[1].metric), "messages");
+	/* a client's plain form, as before */
+	assert_int_equal(send->nserver_results, 0);
+	assert_int_equal(send->nresults, 1);
+	matrix_release(&m);
+}
+
+static void test_result_role_errors(void **state)
+{
+	static const struct bad cases[] = {
+		{ "name: p\nprograms:\n  a:\n    server: x\n    result: {seconds: 'in ([0-9.]+) s'}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:5:23: result: seconds without messages: the rate is messages / seconds" },
+		{ "name: p\nprograms:\n  a:\n    client: x\n    result: {messages: 'n ([0-9]+)'}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:5:24: result: messages without seconds: a client's rate is messages / seconds" },
+		{ "name: p\nprograms:\n  a:\n    client: x\n    result:\n      server: {messages: '([0-9]+)'}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:6:7: result: server: program a has no server: command" },
+		{ "name: p\nprograms:\n  a:\n    result:\n      client: {msgs_per_s: '([0-9]+)'}\n"
+		  "    server: x\nmatrix:\n  size: 1\n",
+		  "p.yaml:5:7: result: client: program a has no client: command" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    result: {rtt_mean_us: '([0-9]+)'}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:5:27: result: rtt_mean_us means nothing for program a's server (a stream "
+		  "receiver prints messages and seconds, msgs_per_s or mib_per_s); it has no client:, "
+		  "so result: is its server's" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    client: y\n    result:\n"
+		  "      server: {sent_msgs_per_s: '([0-9]+)'}\nmatrix:\n  size: 1\n",
+		  "p.yaml:7:33: result: sent_msgs_per_s means nothing for program a's server" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    client: y\n    result:\n"
+		  "      server: {messages: '([0-9]+)'}\n      msgs_per_s: '([0-9]+)'\nmatrix:\n  size: 1\n",
+		  "p.yaml:8:7: result: 'msgs_per_s' beside server:/client:" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    result: {messages: {regex: '([0-9]+)', unit: k}}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:5:50: result: messages: a count has no unit" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    result:\n      messages: '([0-9]+)'\n"
+		  "      seconds: {regex: '([0-9.]+)', unit: h}\nmatrix:\n  size: 1\n",
+		  "p.yaml:7:43: result: seconds: unit 'h' does not fit" },
+		{ "name: p\nprograms:\n  a:\n    server: x\n    result:\n      server: 'x'\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:6:15: result: server: expected a mapping of metric: regex" },
+		{ "name: p\nprograms:\n  a:\n    client: x\n    result: {mesages: '([0-9]+)'}\n"
+		  "matrix:\n  size: 1\n",
+		  "p.yaml:5:14: result: unknown metric 'mesages'; did you mean 'messages'?" },
+	};
+	struct matrix m;
+	char err[512];
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
+		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].msg);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -242,6 +342,8 @@ int main(void)
 		cmocka_unit_test(test_program_step_errors),
 		cmocka_unit_test(test_placeholder_escapes),
 		cmocka_unit_test(test_step_words_shown),
+		cmocka_unit_test(test_result_roles),
+		cmocka_unit_test(test_result_role_errors),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
