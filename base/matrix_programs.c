@@ -199,26 +199,37 @@ static int regex_cost(const char *re, size_t *parts)
 	return g[0].nest;
 }
 
-/* regcomp() of n's text, or -1 after "WHAT: bad regex: ..." at n. */
-static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
-		   regex_t *re)
+const char *ml_bracket_end(const char *c)
+{
+	return bracket_end(c);
+}
+
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re)
 {
 	char why[256];
 	int rc;
 
 	size_t parts = 0;
-	int nest = regex_cost(scalar(n), &parts);
+	int nest = regex_cost(text, &parts);
 
 	if (nest < 0 || nest > MATRIX_MAX_REGEX_NEST || parts > MATRIX_MAX_REGEX_PARTS)
 		return error_node(L, n, "%s: regex too complex for this tool: repetitions nest at "
 				  "most %d deep (\"(x+)+\"), groups %d, and expand to at most %d "
 				  "parts", what, MATRIX_MAX_REGEX_NEST, MATRIX_MAX_DEPTH,
 				  MATRIX_MAX_REGEX_PARTS);
-	if ((rc = regcomp(re, scalar(n), flags))) {
+	if ((rc = regcomp(re, text, flags))) {
 		regerror(rc, re, why, sizeof why);
 		return error_node(L, n, "%s: bad regex: %s", what, why);
 	}
 	return 0;
+}
+
+/* regcomp() of n's text, or -1 after "WHAT: bad regex: ..." at n. */
+static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
+		   regex_t *re)
+{
+	return ml_compile(L, n, what, scalar(n), flags, re);
 }
 
 static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
@@ -265,7 +276,7 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 
 static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
 {
-	static const char *const keys[] = { "server", "client", "ready", "result" };
+	static const char *const keys[] = { "server", "client", "ready", "result", "timeline" };
 	struct program *pr = &L->m->programs[L->m->nprograms];
 	char why[512];
 	struct mvalue v = { 0 };
@@ -313,6 +324,9 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			for (size_t j = 0; j < npairs(w); j++)
 				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
 					return -1;
+		} else if (!strcmp(name, "timeline")) {
+			if (ml_load_timeline(L, pr, k, w))
+				return -1;
 		} else {
 			ml_unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
 			return error_node(L, k, "programs: %s: %s", pr->name, why);
@@ -320,6 +334,10 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	}
 	if (!pr->server && !pr->client)
 		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
+	if (pr->timeline.regex && !pr->server)
+		return ml_error_at(L, (size_t)pr->timeline.pos.line, (size_t)pr->timeline.pos.col,
+				   "programs: %s: timeline: reads the server's output, and %s has no "
+				   "server:", pr->name, pr->name);
 	return 0;
 }
 
