@@ -8,7 +8,7 @@ SIZE-byte messages they carry.  Every INTERVAL_S seconds of its own
 clock (from its start) it prints, flushed, one line for the interval
 that ended:
   STYLE s:     [0.3s] window=1234 msgs  rate=12340 msgs/s  total=5678
-  STYLE index: interval 3: 12.34 k/s
+  STYLE index: interval 3: 12.340000 k/s  total=5678
 Once every connection has closed it prints the last, shorter interval
 the same way and exits.  With IDLE_S it prints empty intervals for that
 long before it listens (a receiver that starts long before its senders).
@@ -34,7 +34,8 @@ def line(end):
               % (round(end, 6), window, window / length if length > 0 else 0, total),
               flush=True)
     else:
-        print("interval %d: %.6f k/s" % (ticks + 1, window / interval / 1e3), flush=True)
+        print("interval %d: %.6f k/s  total=%d" % (ticks + 1, window / interval / 1e3, total),
+              flush=True)
     window = 0
     ticks += 1
 
@@ -74,8 +75,4 @@ while accepted < conns or open_socks:
         carry[s] = got % size
     while tick_due():
         line((ticks + 1) * interval)
-end = time.monotonic() - t0
-if style == "s":
-    line(end)
-else:
-    print("interval %d: %.6f k/s" % (ticks + 1, window / interval / 1e3), flush=True)
+line(time.monotonic() - t0)
