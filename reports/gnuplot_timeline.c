@@ -138,7 +138,7 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 	char q[2400];
 	int pd = report_dim(r, "pattern"), sd = report_dim(r, "server"), kd = report_dim(r, "client");
 	int cd = gnuplot_compared_dim(r), from_spawn = 0, sv = 0, cv = 0;
-	size_t n = 0, most = 0;
+	size_t n = 0, most[64];
 	double top = 0, end = 0, begin = 0;
 
 	for (size_t i = first; i < r->ncells && n < 64; i++)
@@ -146,22 +146,20 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 			cells[n++] = &r->cells[i];
 	for (size_t i = 0; i < n; i++) {
 		double ct = 0, ce = 0, cb = 0;
-		size_t cm = t ? most_intervals(t, cells[i]->number, &ct, &ce, &cb) : 0;
-		most = cm > most ? cm : most;
+		most[i] = t ? most_intervals(t, cells[i]->number, &ct, &ce, &cb) : 0;
 		top = ct > top ? ct : top;
 		end = ce > end ? ce : end;
 		begin = cb < begin ? cb : begin;
-		from_spawn |= program_timeline(r, cells[i]);
+		from_spawn += program_timeline(r, cells[i]);
 		sv |= sd >= 0 && strcmp(cells[i]->dims[sd], c->dims[sd]);
 		cv |= kd >= 0 && strcmp(cells[i]->dims[kd], c->dims[kd]);
 	}
 	int id = sv ? sd : kd;	/* the implementation's colour: the server's, else the client's */
-	const char *with = most > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
-
 	cell_title(r, cells, n, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
 	if (from_spawn)
-		fprintf(f, "set xlabel 'seconds since the first sender started'\n");
+		fprintf(f, "set xlabel 'seconds since the first sender started%s'\n",
+			(size_t)from_spawn < n ? " (builtin receivers: the start signal)" : "");
 	/* the x axis to the end of the last interval: one interval is not a
 	 * point on an empty range */
 	if (end > 0 && begin < 0)
@@ -191,6 +189,7 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 			 : cells[i]->dims[kd]);
 		if (n > 1 && gnuplot_quote(both, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "'cell %u'", cells[i]->number);
+		const char *with = most[i] > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
 		for (size_t k = 0; k < cells[i]->nokreps; k++) {
 			unsigned rep = cells[i]->okreps[k];
 			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "

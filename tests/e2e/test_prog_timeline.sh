@@ -122,7 +122,7 @@ Y
 	[ -n "$(rows 3 1)" ] || die "no timeline rows of the builtin receiver"
 	# one panel, the three receivers each in its own colour and named
 	local gp=out/plots/timeline.gp
-	grep -q "^set title 'cells 1, 2, 3: stream, transport tcp, size 100 B, concurrency 1'" $gp ||
+	grep -q "^set title 'cells 1, 2, 3: stream, transport tcp, size 100 B'" $gp ||
 		die "timeline.gp: $(grep '^set title' $gp)"
 	[ "$(grep -c "^set title" $gp)" -eq 1 ] || die "more than one panel"
 	local name colours
