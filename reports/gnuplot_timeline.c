@@ -102,18 +102,31 @@ static int same_but_programs(const struct report *r, const struct rcell *a,
 	return 1;
 }
 
-static int drawn(const struct rcell *c, int pd)
+/* An ok stream cell with rows in timeline.csv t (any, when t could not
+ * be read): a program receiver without timeline: has none. */
+static int drawn(const struct rcell *c, int pd, const struct csv_table *t)
 {
-	return pd >= 0 && !strcmp(c->dims[pd], "stream") && c->nokreps;
+	int cc = t ? csv_table_col(t, "cell") : -1;
+	char num[16];
+
+	if (pd < 0 || strcmp(c->dims[pd], "stream") || !c->nokreps)
+		return 0;
+	if (cc < 0)
+		return 1;
+	snprintf(num, sizeof(num), "%u", c->number);
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i][cc], num))
+			return 1;
+	return 0;
 }
 
 /* Cell i starts a panel: drawn, and not in an earlier cell's. */
-static int leads(const struct report *r, size_t i, int pd)
+static int leads(const struct report *r, size_t i, int pd, const struct csv_table *t)
 {
-	if (!drawn(&r->cells[i], pd))
+	if (!drawn(&r->cells[i], pd, t))
 		return 0;
 	for (size_t j = 0; j < i; j++)
-		if (drawn(&r->cells[j], pd) && same_but_programs(r, &r->cells[j], &r->cells[i]))
+		if (drawn(&r->cells[j], pd, t) && same_but_programs(r, &r->cells[j], &r->cells[i]))
 			return 0;
 	return 1;
 }
@@ -142,7 +155,7 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 	double top = 0, end = 0, begin = 0;
 
 	for (size_t i = first; i < r->ncells && n < 64; i++)
-		if (drawn(&r->cells[i], pd) && same_but_programs(r, c, &r->cells[i]))
+		if (drawn(&r->cells[i], pd, t) && same_but_programs(r, c, &r->cells[i]))
 			cells[n++] = &r->cells[i];
 	for (size_t i = 0; i < n; i++) {
 		double ct = 0, ce = 0, cb = 0;
@@ -220,14 +233,18 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 	size_t n = 0;
 	FILE *f;
 
-	for (size_t i = 0; i < r->ncells; i++)
-		n += leads(r, i, pd);
-	for (size_t i = 0; i < r->ncells; i++)
-		grouped |= drawn(&r->cells[i], pd) && !leads(r, i, pd);
-	if (!n)
-		return 0;
 	snprintf(path, sizeof(path), "%s/timeline.csv", r->dir);
 	have = csv_table_load(&t, path, e, sizeof(e)) == 0;
+	const struct csv_table *tp = have ? &t : NULL;
+	for (size_t i = 0; i < r->ncells; i++)
+		n += leads(r, i, pd, tp);
+	for (size_t i = 0; i < r->ncells; i++)
+		grouped |= drawn(&r->cells[i], pd, tp) && !leads(r, i, pd, tp);
+	if (!n) {
+		if (have)
+			csv_table_release(&t);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
 	if (outfile_open(&out, path, err, errlen) < 0) {
 		if (have)
@@ -251,10 +268,10 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 		85.0 / (600.0 * (double)cols), 95.0 / (300.0 * (double)rows + 65));
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		if (!leads(r, i, pd))
+		if (!leads(r, i, pd, tp))
 			continue;
 		done++;
-		cell_panel(f, r, i, have ? &t : NULL);
+		cell_panel(f, r, i, tp);
 	}
 	fprintf(f, "unset multiplot\n");
 	if (have)
