@@ -170,3 +170,31 @@ t_bad_timelines_are_plan_errors() {
 wanted: $want"
 	done
 }
+
+t_lines_that_never_match_leave_no_rows() {
+	mat m.yaml <<Y
+name: prog_timeline_none
+repeat: 1
+warmup: 10
+timeout: 10s
+programs:
+  rx:
+    server: [$(rx), "{port}", "{size}", "{concurrency}", "0.1", s, "0.25"]
+    timeline:
+      regex: '^\[(?<time>[0-9.]+)s\] frames=(?<messages>[0-9]+)'
+matrix:
+  pattern: stream
+  transport: tcp
+  size: 64
+  count: 2000
+  server: rx
+Y
+	plans
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	expect_all out/results.csv status ok
+	grep -q 'window=' out/logs/cell1-rep1-server.log || die "the receiver printed no lines"
+	[ "$(wc -l <out/timeline.csv)" -eq 1 ] || die "timeline rows: $(cat out/timeline.csv)"
+	# nothing to draw is no chart (gnuplot would stop the run)
+	[ ! -e out/plots/timeline.gp ] || die "a timeline chart of nothing"
+	expect_no_leftovers
+}
