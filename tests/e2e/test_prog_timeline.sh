@@ -83,6 +83,9 @@ Y
 			'BEGIN { exit !(w > 0 ? l < 0.1 && l > 0 : l == 0.1) }' ||
 			die "rep $rep: last row $(rows 1 $rep | tail -1), last line $(tail -1 "$log")"
 	done
+	# meta.csv says where this timeline came from
+	csvq out/meta.csv key value | grep -q "^timeline_interval	auto: .*; programs rx: their own timeline: lines" ||
+		die "meta.csv: $(csvq out/meta.csv key value | grep timeline_interval)"
 	# the chart says where its time starts, a line per repetition
 	grep -q "^set xlabel 'seconds since the first sender started'" out/plots/timeline.gp ||
 		die "timeline.gp: $(grep xlabel out/plots/timeline.gp)"
