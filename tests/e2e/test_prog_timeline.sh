@@ -76,12 +76,14 @@ Y
 		first=$(rows 1 $rep | head -1)
 		awk -v s="${first%% *}" 'BEGIN { exit !(s > -0.11 && s <= 0.01) }' ||
 			die "rep $rep: the first interval starts at ${first%% *} s"
-		# the last line, printed once the senders closed, is a shorter
-		# interval: a row if it has messages, else dropped (after them)
-		last=$(tail -1 "$log" | sed -n 's/.*window=\([0-9]*\) .*/\1/p')
-		awk -v l="$(rows 1 $rep | tail -1 | cut -d' ' -f2)" -v w="$last" \
-			'BEGIN { exit !(w > 0 ? l < 0.1 && l > 0 : l == 0.1) }' ||
-			die "rep $rep: last row $(rows 1 $rep | tail -1), last line $(tail -1 "$log")"
+		# the last line (once the senders closed, a shorter interval)
+		# is as long as the program's clock says: a row if it has
+		# messages, else dropped (it comes after every sender exited)
+		last=$(tail -2 "$log" | sed 's/^\[\([0-9.]*\)s\] window=\([0-9]*\) .*/\1 \2/' |
+			awk '{ t[NR] = $1; w = $2 } END { print (w > 0 ? t[2] - t[1] : 0.1) }')
+		awk -v l="$(rows 1 $rep | tail -1 | cut -d' ' -f2)" -v want="$last" \
+			'BEGIN { exit !(l - want < 1e-6 && want - l < 1e-6) }' ||
+			die "rep $rep: last row $(rows 1 $rep | tail -1), last lines $(tail -2 "$log")"
 	done
 	# meta.csv says where this timeline came from
 	csvq out/meta.csv key value | grep -q "^timeline_interval	auto: .*; programs rx: their own timeline: lines" ||
