@@ -117,9 +117,10 @@ int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const c
 	       int flags, regex_t *re);
 /* The ']' that ends the bracket expression at c ('[' itself when none). */
 const char *ml_bracket_end(const char *c);
-/* A program's timeline: (key, val) into pr->timeline (matrix_timeline.c). */
-int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *key,
-		     const yaml_node_t *val);
+/* A program's timeline: (key, val of its mapping prog) into pr->timeline
+ * (matrix_timeline.c). */
+int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,
+		     const yaml_node_t *key, const yaml_node_t *val);
 int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
 
 /* ---- libyaml nodes ---- */

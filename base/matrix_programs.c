@@ -199,9 +199,11 @@ static int regex_cost(const char *re, size_t *parts)
 	return g[0].nest;
 }
 
-const char *ml_bracket_end(const char *c)
+/* regcomp() of n's text, or -1 after "WHAT: bad regex: ..." at n. */
+static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
+		   regex_t *re)
 {
-	return bracket_end(c);
+	return ml_compile(L, n, what, scalar(n), flags, re);
 }
 
 int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
@@ -223,13 +225,6 @@ int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const c
 		return error_node(L, n, "%s: bad regex: %s", what, why);
 	}
 	return 0;
-}
-
-/* regcomp() of n's text, or -1 after "WHAT: bad regex: ..." at n. */
-static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
-		   regex_t *re)
-{
-	return ml_compile(L, n, what, scalar(n), flags, re);
 }
 
 static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
@@ -313,6 +308,9 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			regfree(&re);
 			if (!(pr->ready = strdup(scalar(w))))
 				return ml_oom(L, w);
+		} else if (!strcmp(name, "timeline")) {
+			if (ml_load_timeline(L, pr, val, k, w))
+				return -1;
 		} else if (!strcmp(name, "result")) {
 			if (w->type != YAML_MAPPING_NODE || !npairs(w))
 				return error_node(L, at(k, w), "result: expected a mapping of metric: regex");
@@ -324,9 +322,6 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			for (size_t j = 0; j < npairs(w); j++)
 				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
 					return -1;
-		} else if (!strcmp(name, "timeline")) {
-			if (ml_load_timeline(L, pr, k, w))
-				return -1;
 		} else {
 			ml_unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
 			return error_node(L, k, "programs: %s: %s", pr->name, why);
@@ -334,10 +329,6 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	}
 	if (!pr->server && !pr->client)
 		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
-	if (pr->timeline.regex && !pr->server)
-		return ml_error_at(L, (size_t)pr->timeline.pos.line, (size_t)pr->timeline.pos.col,
-				   "programs: %s: timeline: reads the server's output, and %s has no "
-				   "server:", pr->name, pr->name);
 	return 0;
 }
 
@@ -392,4 +383,9 @@ int ml_check_program_dims(struct loader *L)
 		}
 	}
 	return 0;
+}
+
+const char *ml_bracket_end(const char *c)
+{
+	return bracket_end(c);
 }

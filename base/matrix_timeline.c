@@ -191,8 +191,8 @@ static int load_regex(struct loader *L, struct program_timeline *tl, const yaml_
 	return 0;
 }
 
-int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *key,
-		     const yaml_node_t *val)
+int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,
+		     const yaml_node_t *key, const yaml_node_t *val)
 {
 	static const char *const keys[] = { "regex", "time", "rate", "interval" };
 	struct program_timeline *tl = &pr->timeline;
@@ -202,6 +202,9 @@ int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *ke
 	if (val->type != YAML_MAPPING_NODE || !npairs(val))
 		return error_node(L, at(key, val), "timeline: expected a mapping {regex: ..., "
 				  "time: ..., rate: ..., interval: ...}");
+	if (!ml_find_key(L, prog, "server", NULL))
+		return error_node(L, key, "programs: %s: timeline: reads the server's output, and "
+				  "%s has no server:", pr->name, pr->name);
 	if (ml_check_keys(L, val))
 		return -1;
 	for (size_t i = 0; i < npairs(val); i++) {
