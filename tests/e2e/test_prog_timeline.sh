@@ -59,7 +59,7 @@ matrix:
   transport: tcp
   size: 64
   concurrency: 2
-  duration: 0.35s
+  count: 300000
   server: rx
 Y
 	plans
@@ -116,7 +116,7 @@ matrix:
   pattern: stream
   transport: tcp
   size: 100
-  duration: 0.3s
+  count: 200000
   server: [by_time, by_index, builtin]
 Y
 	plans
