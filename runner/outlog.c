@@ -81,11 +81,11 @@ static double group_value(const char *text, const regmatch_t *g)
  * matches, as a point stamped now; past the cap, counted. */
 static void collect(struct outlog *o, const char *text)
 {
-	regmatch_t m[OUTLOG_MAX_RE + 1], *mm = m;
+	regmatch_t m[16], *mm = m;	/* the groups up to the later of the two */
 	size_t want = (size_t)(o->group[0] > o->group[1] ? o->group[0] : o->group[1]) + 1;
 	uint64_t now = clock_now_ns();
 
-	if (want > OUTLOG_MAX_RE + 1 && !(mm = malloc(want * sizeof(*mm))))
+	if (want > sizeof(m) / sizeof(m[0]) && !(mm = malloc(want * sizeof(*mm))))
 		return;
 	for (const char *p = text; *p && !regexec(&o->every, p, want, mm, 0); ) {
 		if (o->npoints == o->room && o->npoints < OUTLOG_MAX_POINTS) {
