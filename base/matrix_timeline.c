@@ -233,13 +233,10 @@ int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *pr
 							       &tl->rate_scale))
 		return -1;
 	if ((v = ml_find_key(L, val, "interval", &k))) {
-		struct mvalue mv = { 0 };
-		if (matrix_parse_value(VK_DURATION, scalar(v), &mv, why, sizeof why))
+		if (ml_parse_num(VK_DURATION, scalar(v), &tl->interval_ns, why, sizeof why))
 			return error_node(L, v, "timeline: interval: %s", why);
-		free(mv.text);
-		if (!mv.num)
+		if (!tl->interval_ns)
 			return error_node(L, v, "timeline: interval: must be above 0");
-		tl->interval_ns = mv.num;
 	} else if (tl->index_group) {
 		return error_node(L, key, "timeline: (?<index>...) needs interval:, each "
 				  "interval's length (or capture (?<time>...) instead)");
