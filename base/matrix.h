@@ -45,6 +45,11 @@
  *       setup: [go, build, -o, "{tmp}/srv", srv.go]   once, before the first
  *                                cell that uses it; or a list of such steps
  *       teardown: [rm, -f, lock]  once, at the end of the run; likewise
+ *       timeline:                the server's per-interval lines (stream cells)
+ *         regex: '^\[(?<time>[0-9]+)s\] window=(?<messages>[0-9]+) msgs'
+ *         time: s                unit of (?<time>): ns us ms s (default s)
+ *         rate: /s               unit of (?<rate>): /s k/s M/s (default /s)
+ *         interval: 1s           each interval's length, needed with (?<index>)
  *     placeholders: {host} {port} {path} {size} {response_size} {count}
  *     {concurrency} {duration_s} {endpoint} {tmp} and any key of matrix: by
  *     name; setup: and teardown: only {tmp}; {{ and }} are literal braces
@@ -158,6 +163,21 @@ struct program_step {
 	struct srcpos pos;
 };
 
+/* `timeline:` of a program: its server's per-interval lines (README
+ * "Bring your own programs", Timelines).  The regex's named captures
+ * (?<time>..) or (?<index>..), and (?<messages>..) or (?<rate>..), are
+ * plain ERE groups in `regex`; the *_group fields are their numbers
+ * (1-based), 0 for a capture the regex does not have. */
+struct program_timeline {
+	char *regex;			/* NULL: the program has no timeline: */
+	int time_group, index_group;	/* exactly one is set */
+	int messages_group, rate_group;	/* exactly one is set */
+	double time_scale;		/* (?<time>) * time_scale = seconds (time:) */
+	double rate_scale;		/* (?<rate>) * rate_scale = messages/s (rate:) */
+	uint64_t interval_ns;		/* interval:, 0 when not given (needed with index) */
+	struct srcpos pos;		/* of the timeline: key */
+};
+
 struct program {
 	char *name;
 	char **server, **client;	/* argv templates with {placeholders}; NULL if none */
@@ -171,6 +191,7 @@ struct program {
 	struct program_result *server_results;	/* the server's: `result: server:`,
 						 * or `result:` without a client: */
 	size_t nserver_results;
+	struct program_timeline timeline;
 };
 
 /* `report: compare:`, an in-run A/B along one dimension. */
@@ -226,6 +247,18 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 const char *matrix_word_placeholder(const char *p, char *name, size_t len);
 /* 1 when word has the placeholder {name}. */
 int matrix_word_uses(const char *word, const char *name);
+/* A timeline: regex re with its named captures made plain POSIX ERE
+ * groups: "(?<time>" becomes "(" and tl->time_group its group number (as
+ * regcomp counts groups: by their '(' from the left, nested ones too);
+ * likewise index, messages and rate.  A '(' after a '\' or inside a
+ * bracket expression ("[(]") is no group.  The rest is copied as it is:
+ * regcomp judges it.  Returns the new regex (malloc'd), or NULL with the
+ * reason in why and its place in re (0-based) in *at: a "(?" that is not
+ * "(?<name>", an unknown or repeated name, both or neither of time and
+ * index, both or neither of messages and rate (*at = strlen(re) for one
+ * missing); out of memory is "out of memory" at 0. */
+char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
+			    size_t whylen);
 
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 /* repeat: auto without its own figures: 7 to 30 repetitions, until the

@@ -708,6 +708,7 @@ void matrix_release(struct matrix *m)
 		free(pr->server);
 		free(pr->client);
 		free(pr->results);
+		free(pr->timeline.regex);
 		free(pr->ready);
 		free(pr->name);
 		matrix_program_steps_release(pr);

@@ -281,18 +281,24 @@ static int regex_cost(const char *re, size_t *parts)
 static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
 		   regex_t *re)
 {
+	return ml_compile(L, n, what, scalar(n), flags, re);
+}
+
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re)
+{
 	char why[256];
 	int rc;
 
 	size_t parts = 0;
-	int nest = regex_cost(scalar(n), &parts);
+	int nest = regex_cost(text, &parts);
 
 	if (nest < 0 || nest > MATRIX_MAX_REGEX_NEST || parts > MATRIX_MAX_REGEX_PARTS)
 		return error_node(L, n, "%s: regex too complex for this tool: repetitions nest at "
 				  "most %d deep (\"(x+)+\"), groups %d, and expand to at most %d "
 				  "parts", what, MATRIX_MAX_REGEX_NEST, MATRIX_MAX_DEPTH,
 				  MATRIX_MAX_REGEX_PARTS);
-	if ((rc = regcomp(re, scalar(n), flags))) {
+	if ((rc = regcomp(re, text, flags))) {
 		regerror(rc, re, why, sizeof why);
 		return error_node(L, n, "%s: bad regex: %s", what, why);
 	}
@@ -465,7 +471,7 @@ static int check_results(struct loader *L, struct program *pr, const struct resu
 static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
 {
 	static const char *const keys[] = { "server", "client", "ready", "result", "setup",
-					    "teardown" };
+					    "teardown", "timeline" };
 	struct program *pr = &L->m->programs[L->m->nprograms];
 	char why[512];
 	struct mvalue v = { 0 };
@@ -507,6 +513,9 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			regfree(&re);
 			if (!(pr->ready = strdup(scalar(w))))
 				return ml_oom(L, w);
+		} else if (!strcmp(name, "timeline")) {
+			if (ml_load_timeline(L, pr, val, k, w))
+				return -1;
 		} else if (!strcmp(name, "result")) {
 			if (load_results(L, pr, k, w, &form))
 				return -1;
@@ -571,4 +580,9 @@ int ml_check_program_dims(struct loader *L)
 		}
 	}
 	return 0;
+}
+
+const char *ml_bracket_end(const char *c)
+{
+	return bracket_end(c);
 }

@@ -124,6 +124,41 @@ static int open_log(struct run *r, struct slot *s, char *err, size_t errlen)
 	return fd;
 }
 
+/* A program server's timeline: lines in a stream cell, every one kept
+ * (outlog_collect).  0, or -1 with a message in err. */
+static int watch_timeline(struct run *r, struct slot *s, char *err, size_t errlen)
+{
+	const struct program_timeline *tl = s->prog ? &s->prog->timeline : NULL;
+
+	if (s != r->slots || !tl || !tl->regex || r->p->pattern != PAT_STREAM)
+		return 0;
+	r->out->has_prog_tl = 1;
+	return outlog_collect(&s->out, tl->regex, tl->time_group ? tl->time_group : tl->index_group,
+			      tl->messages_group ? tl->messages_group : tl->rate_group, err, errlen);
+}
+
+/* Its lines as rows of timeline.csv (before the output is closed). */
+static void timeline_rows(struct run *r)
+{
+	const struct slot *srv = &r->slots[0];
+	struct prog_tl_clock clk = { .server_ns = srv->t_start, .first_ns = UINT64_MAX };
+
+	if (!r->out->has_prog_tl || !srv->out.npoints)
+		return;
+	for (unsigned i = 1; i < r->nslots; i++) {
+		const struct slot *s = &r->slots[i];
+		if (s->started && s->t_start < clk.first_ns)
+			clk.first_ns = s->t_start;
+		if (s->started && s->ch.reaped && s->t_end > clk.last_ns)
+			clk.last_ns = s->t_end;
+	}
+	if (clk.first_ns == UINT64_MAX || !(r->out->prog_tl = malloc(srv->out.npoints *
+								     sizeof(*r->out->prog_tl))))
+		return;
+	r->out->nprog_tl = prog_timeline_rows(&srv->prog->timeline, srv->out.points,
+					      srv->out.npoints, &clk, r->out->prog_tl);
+}
+
 static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 {
 	char err[512];
@@ -136,6 +171,11 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	}
 	s->out = (struct outlog){ .fd = -1, .logfd = -1 };
 	logfd = open_log(r, s, err, sizeof(err));
+	if (logfd >= 0 && watch_timeline(r, s, err, sizeof(err)) < 0) {
+		close(logfd);
+		outlog_close(&s->out);
+		logfd = -1;
+	}
 	if (logfd < 0) {
 		fail(r, NULL, 1, "log", "%s", err);
 		return -1;
@@ -712,6 +752,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	server_quit_judged(&r);
 	if (!r.fail_rank)
 		check_complete(&r);
+	timeline_rows(&r);
 	finish_slots(&r);
 	if (r.start_rd >= 0)
 		close(r.start_rd);
@@ -733,7 +774,9 @@ void cell_outcome_release(struct cell_outcome *out)
 		worker_result_release(&out->clients[i]);
 	free(out->clients);
 	free(out->printed);
+	free(out->prog_tl);
 	out->clients = NULL;
 	out->printed = NULL;
+	out->prog_tl = NULL;
 	out->nclients = 0;
 }

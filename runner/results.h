@@ -34,8 +34,11 @@
  * each stream repetition, counted at the receiver from the start signal:
  *   cell rep interval_start_s interval_s messages bytes covered_s
  * covered_s is interval_s except in the last interval, which ends with the
- * last message: the rate of an interval is messages / covered_s.  When a
- * repetition's timeline rows cannot all be written, none of them stays.
+ * last message: the rate of an interval is messages / covered_s.  A
+ * program receiver with `timeline:` gives its own lines instead, counted
+ * from its first sender's spawn, each as long as the program's interval
+ * was (prog_timeline.h); bytes = messages x size.  When a repetition's
+ * timeline rows cannot all be written, none of them stays.
  *
  * hist.csv, when the plan has pingpong or echo cells: each ok
  * repetition's round-trip times, every client's histogram merged
