@@ -8,7 +8,7 @@
  * the program's own clock (in time: units), or (?<index>) counts intervals
  * of interval: each.  An interval runs from the line before's time to its
  * own; the first one, interval: long when given, else from the program's
- * clock zero.  A line whose time is not later than the one before, or
+ * clock zero or the receiver's spawn, whichever is later.  A line whose time is not later than the one before, or
  * whose figures are no numbers, is left out.  messages is (?<messages>),
  * or (?<rate>) x the interval's length.
  *

@@ -421,6 +421,29 @@ static void test_first_interval_and_spawn(void **state)
 	assert_int_equal(prog_timeline_rows(&tl, p, 0, &clk, rows), 0);
 }
 
+static void test_rate_on_an_epoch_clock(void **state)
+{
+	/* (?<time>) in seconds on a clock that started long before (the
+	 * epoch, the boot), (?<rate>) per second, no interval:: the first
+	 * interval runs from the receiver's spawn, not from the clock's zero
+	 * (100/s over 1e6 s was 1e8 messages) */
+	const double E = 1e6;
+	struct program_timeline tl = { .time_group = 1, .rate_group = 2, .time_scale = 1,
+				       .rate_scale = 1 };
+	struct outlog_point p[] = {
+		pt(E + 1, 100, BASE + S + 1000000), pt(E + 2, 300, BASE + 2 * S + 1000000),
+	};
+	struct prog_tl_row rows[2];
+	struct prog_tl_clock clk = { BASE, BASE + S / 2, BASE + 3 * S };
+
+	(void)state;
+	size_t n = prog_timeline_rows(&tl, p, 2, &clk, rows);
+	/* time E is at -0.499 s from the first sender, the spawn at -0.5 */
+	assert_int_equal(n, 2);
+	row_is(&rows[0], -0.5, 1.001, 100);	/* 100/s over [spawn, E + 1] */
+	row_is(&rows[1], 0.501, 1, 300);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -433,6 +456,7 @@ int main(void)
 		cmocka_unit_test(test_source_001_lines),
 		cmocka_unit_test(test_rates_indexes_and_bad_lines),
 		cmocka_unit_test(test_first_interval_and_spawn),
+		cmocka_unit_test(test_rate_on_an_epoch_clock),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
