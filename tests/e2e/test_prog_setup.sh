@@ -286,6 +286,8 @@ Y
 	expect_no_leftovers
 }
 
+# A step that ignores SIGTERM (sh's trap, which its sleep inherits) gets
+# SIGKILL a second later.
 t_setup_step_cut_at_its_time_limit() {
 	mat m.yaml <<'Y'
 name: slow
@@ -293,7 +295,7 @@ repeat: 2
 warmup: 5
 programs:
   slow:
-    setup: [sh, -c, 'echo waiting; exec sleep 28.74']
+    setup: [sh, -c, 'trap "" TERM; echo waiting; sleep 28.74']
     client: [sh, -c, 'exit 0']
 matrix:
   pattern: echo
@@ -309,7 +311,7 @@ Y
 		die "the step was not cut at 1 s"
 	[ "$(csvq out/results.csv client status | sort | uniq -c | awk '{ $1 = $1; print }')" = "2 builtin ok
 2 slow setup failed" ] || die "rows: $(csvq out/results.csv client status error)"
-	csvq out/results.csv error | grep -qF "setup of program slow failed: step 1 of 1 (sh -c 'echo waiting; exec sleep 28.74'): timeout after 1s; log: logs/setup-slow.log" ||
+	csvq out/results.csv error | grep -qF "setup of program slow failed: step 1 of 1 (sh -c 'trap \"\" TERM; echo waiting; sleep 28.74'): timeout after 1s; log: logs/setup-slow.log" ||
 		die "error: $(csvq out/results.csv error)"
 	grep -qx waiting out/logs/setup-slow.log || die "log"
 	pgrep -f 'sleep 28\.74' >/dev/null && die "the step outlived its time limit"
@@ -362,5 +364,35 @@ Y
 		sleep 0.02
 	done
 	pgrep -f 'sleep 28\.75' >/dev/null && die "the setup step's child outlived the runner"
+	expect_no_leftovers
+}
+
+# An interrupt while a setup step runs: the step is killed, no row, and the
+# program's teardown still runs (its setup ran, if not to its end).
+t_interrupt_during_setup_runs_teardown() {
+	mat m.yaml <<'Y'
+name: cut
+repeat: 1
+warmup: 5
+programs:
+  slow:
+    setup: [sh, -c, 'touch in_setup; exec sleep 28.75']
+    client: [sh, -c, 'exit 0']
+    teardown: [sh, -c, 'echo slow >>teardown_runs']
+matrix:
+  pattern: echo
+  transport: tcp
+  client: slow
+  count: 100
+Y
+	start_bg run m.yaml -o out
+	wait_file in_setup
+	kill -INT $mpid
+	wait $mpid; rc=$?
+	expect_rc 130
+	[ "$(cat teardown_runs 2>/dev/null)" = slow ] || die "teardown did not run: $(cat "$T/.err")"
+	[ "$(csvq out/results.csv --rows)" -eq 0 ] || die "rows: $(cat out/results.csv)"
+	grep -q '^\[matrix: interrupted\]$' out/logs/setup-slow.log || die "log: $(cat out/logs/setup-slow.log)"
+	pgrep -f 'sleep 28\.75' >/dev/null && die "the step outlived the run"
 	expect_no_leftovers
 }
