@@ -61,8 +61,11 @@ enum provenance provenance_of(const char *measured_by, const char *printed_metri
 	if (!measured_by)
 		return PROV_WORKER;
 	if (!stream_sides(measured_by, &rx, &tx)) {
+		/* our receiver's window opens at the first sender's spawn: a
+		 * program sender's start-up is inside it */
 		if (!strcmp(name, "msgs_per_s") || !strcmp(name, "mib_per_s"))
-			return (enum provenance)rx;
+			return rx == PROV_WORKER && tx != PROV_WORKER ? PROV_PROCESS
+			       : (enum provenance)rx;
 		if (!strcmp(name, "sent_msgs_per_s"))
 			return (enum provenance)tx;
 		return !strncmp(name, "cpu_", 4) && (rx != PROV_WORKER || tx != PROV_WORKER)

@@ -19,7 +19,9 @@
  *             replaced the runner's: those printed, the rest as process
  *   receiver=X;senders=Y   a stream row with a program on either side,
  *             X and Y each worker, process or printed: msgs_per_s and
- *             mib_per_s are the receiver's (X), sent_msgs_per_s the
+ *             mib_per_s are the receiver's (X; but process when X is our
+ *             worker and Y a program: our receiver's window opens at the
+ *             first sender's spawn), sent_msgs_per_s the
  *             senders' (Y), the CPU figures process when either side is a
  *             program (its whole process's CPU) and worker otherwise
  * A metric named in printed_metrics is printed, whatever measured_by says.
