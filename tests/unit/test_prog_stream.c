@@ -156,6 +156,17 @@ static void test_receiver_whole_process(void **state)
 	assert_string_equal(row.printed_metrics, "");
 	assert_false(program_times_itself(&silent_receiver));
 	assert_true(program_times_itself(&receiver));
+	/* a rate times it too (it is stopped once it printed it); a count
+	 * alone does not (it must exit by itself) */
+	struct program_result fig = { .regex = "([0-9.]+)", .scale = 1 };
+	struct program one = { .name = "one", .server_results = &fig, .nserver_results = 1 };
+	const char *const timed[] = { "msgs_per_s", "mib_per_s" };
+	for (size_t i = 0; i < 2; i++) {
+		fig.metric = matrix_metric_index(timed[i]);
+		assert_true(program_times_itself(&one));
+	}
+	fig.metric = PROGRAM_MESSAGES;
+	assert_false(program_times_itself(&one));
 }
 
 /* Senders' messages and seconds make their sent_msgs_per_s (msgs_per_s
