@@ -10,9 +10,10 @@
 // source's line, its time counted from the first message (the source
 // counted from its own start, so its log began with empty seconds):
 //
-//   [0.100s] window=28123 msgs  rate=281230 msgs/s  total=28123
+//   [0.100012s] window=28123 msgs  rate=281230 msgs/s  total=28123
 //
-// Once it has COUNT messages it prints the last, shorter window and
+// Once it has COUNT messages it prints the last, shorter window (unless
+// it is empty) and
 //
 //   done: 1000000 msgs (size=100) in 3.456789 s from the first message to the last => 289287 msgs/s, 27.59 MiB/s
 //
@@ -27,7 +28,7 @@ public class PullReceiver {
 
     void tick(long now) {
         double el = (now - lastTick) / 1e9;
-        System.out.print(String.format(Locale.ROOT, "[%.3fs] window=%d msgs  rate=%.0f msgs/s  total=%d%n",
+        System.out.print(String.format(Locale.ROOT, "[%.6fs] window=%d msgs  rate=%.0f msgs/s  total=%d%n",
                 (now - first) / 1e9, window, el > 0 ? window / el : 0.0, total));
         System.out.flush();
         window = 0;
@@ -69,7 +70,8 @@ public class PullReceiver {
             }
         }
         long now = System.nanoTime();
-        tick(now);
+        if (window > 0)
+            tick(now);
         double secs = (now - first) / 1e9;
         System.out.print(String.format(Locale.ROOT, "done: %d msgs (size=%d) in %.6f s from the first message to the last"
                 + " => %.0f msgs/s, %.2f MiB/s%n", total, size, secs,

@@ -10,9 +10,10 @@
 # source's line, its time counted from the first message (the source
 # counted from its own start, so its log began with empty seconds):
 #
-#   [0.100s] window=28123 msgs  rate=281230 msgs/s  total=28123
+#   [0.100012s] window=28123 msgs  rate=281230 msgs/s  total=28123
 #
-# Once it has COUNT messages it prints the last, shorter window and
+# Once it has COUNT messages it prints the last, shorter window (unless
+# it is empty) and
 #
 #   done: 1000000 msgs (size=100) in 3.456789 s from the first message to the last => 289287 msgs/s, 27.59 MiB/s
 #
@@ -40,7 +41,7 @@ def main():
     def tick(now):
         nonlocal window, last_tick
         el = now - last_tick
-        print("[%.3fs] window=%d msgs  rate=%.0f msgs/s  total=%d"
+        print("[%.6fs] window=%d msgs  rate=%.0f msgs/s  total=%d"
               % (now - first, window, window / el if el > 0 else 0, total), flush=True)
         window = 0
         last_tick = now
@@ -65,7 +66,8 @@ def main():
                 tick(now)
                 next_tick += interval * (1 + int((now - next_tick) / interval))
     now = clock()
-    tick(now)
+    if window:
+        tick(now)
     secs = now - first
     print("done: %d msgs (size=%d) in %.6f s from the first message to the last"
           " => %.0f msgs/s, %.2f MiB/s"
