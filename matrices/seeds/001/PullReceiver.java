@@ -5,7 +5,7 @@
 //
 //   java -cp /usr/share/java/jeromq.jar:DIR PullReceiver ENDPOINT COUNT INTERVAL_MS
 //
-// Binds a PULL socket at ENDPOINT (tcp://127.0.0.1:PORT) and counts
+// Binds a PULL socket at ENDPOINT (tcp://127.0.0.1:PORT, ipc://PATH) and counts
 // messages.  From the first message on, every INTERVAL_MS it prints the
 // source's line, its time counted from the first message (the source
 // counted from its own start, so its log began with empty seconds):
