@@ -34,10 +34,25 @@
  *       client: [./cli, "{host}", "{port}", -n, "{count}"]
  *       ready: 'listening'       regex on the server's output (default: its
  *                                port accepts a connection)
- *       result:                  figures the client prints, a regex each
+ *       result:                  figures it prints, a regex each: of the client,
+ *                                or of the server when it has no client:
  *         rtt_mean_us: {regex: 'avg rtt ([0-9.]+) ms', unit: ms}
+ *         messages: 'sent ([0-9]+)'      a count of messages (no unit)
+ *         seconds: {regex: 'in ([0-9.]+) ms', unit: ms}   a time (ns us ms s)
+ *       result:                  or per role, for a program with both:
+ *         server: {messages: 'received ([0-9]+)', seconds: 'in ([0-9.]+) s'}
+ *         client: {sent_msgs_per_s: '([0-9]+) msg/s'}
+ *       setup: [go, build, -o, "{tmp}/srv", srv.go]   once, before the first
+ *                                cell that uses it; or a list of such steps
+ *       teardown: [rm, -f, lock]  once, at the end of the run; likewise
+ *       timeline:                the server's per-interval lines (stream cells)
+ *         regex: '^\[(?<time>[0-9]+)s\] window=(?<messages>[0-9]+) msgs'
+ *         time: s                unit of (?<time>): ns us ms s (default s)
+ *         rate: /s               unit of (?<rate>): /s k/s M/s (default /s)
+ *         interval: 1s           each interval's length, needed with (?<index>)
  *     placeholders: {host} {port} {path} {size} {response_size} {count}
- *     {concurrency} {duration_s} {endpoint} and any key of matrix: by name
+ *     {concurrency} {duration_s} {endpoint} {tmp} and any key of matrix: by
+ *     name; setup: and teardown: only {tmp}; {{ and }} are literal braces
  *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
  *   report:                      optional, how reports read the run
  *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
@@ -122,11 +137,45 @@ struct ratio_spec {
 };
 
 /* One `programs:` entry: a server and/or client the user brings. */
+/* The figures a program may print: every metric of matrix_metrics (0 ..
+ * MATRIX_NMETRICS - 1), then a count of messages and a time in seconds.
+ * A server (a stream's receiver) prints messages, seconds, msgs_per_s or
+ * mib_per_s only; seconds come with messages, and a client's messages
+ * with seconds. */
+#define PROGRAM_MESSAGES MATRIX_NMETRICS
+#define PROGRAM_SECONDS (MATRIX_NMETRICS + 1)
+#define PROGRAM_NFIGURES (MATRIX_NMETRICS + 2)
+/* "messages", "seconds", or the metric's name. */
+const char *program_figure_name(int figure);
+
 struct program_result {
-	int metric;			/* index into matrix_metrics */
+	int metric;			/* a figure: index into matrix_metrics, or
+					 * PROGRAM_MESSAGES, PROGRAM_SECONDS */
 	char *regex;			/* POSIX extended, one group: the figure */
 	double scale;			/* figure * scale = the metric's unit */
 	struct srcpos pos;
+};
+
+/* One setup: or teardown: step: an argv template, {tmp} its only placeholder. */
+struct program_step {
+	char **argv;
+	size_t argc;
+	struct srcpos pos;
+};
+
+/* `timeline:` of a program: its server's per-interval lines (README
+ * "Bring your own programs", Timelines).  The regex's named captures
+ * (?<time>..) or (?<index>..), and (?<messages>..) or (?<rate>..), are
+ * plain ERE groups in `regex`; the *_group fields are their numbers
+ * (1-based), 0 for a capture the regex does not have. */
+struct program_timeline {
+	char *regex;			/* NULL: the program has no timeline: */
+	int time_group, index_group;	/* exactly one is set */
+	int messages_group, rate_group;	/* exactly one is set */
+	double time_scale;		/* (?<time>) * time_scale = seconds (time:) */
+	double rate_scale;		/* (?<rate>) * rate_scale = messages/s (rate:) */
+	uint64_t interval_ns;		/* interval:, 0 when not given (needed with index) */
+	struct srcpos pos;		/* of the timeline: key */
 };
 
 struct program {
@@ -135,8 +184,14 @@ struct program {
 	size_t nserver, nclient;
 	struct srcpos server_pos, client_pos, pos;
 	char *ready;			/* regex on the server's output; NULL: port accepts */
-	struct program_result *results;
+	struct program_result *results;	/* the client's figures */
 	size_t nresults;
+	struct program_step *setup, *teardown;	/* run once per run (runner/setup.h) */
+	size_t nsetup, nteardown;
+	struct program_result *server_results;	/* the server's: `result: server:`,
+						 * or `result:` without a client: */
+	size_t nserver_results;
+	struct program_timeline timeline;
 };
 
 /* `report: compare:`, an in-run A/B along one dimension. */
@@ -185,6 +240,26 @@ struct matrix {
 /* The program a server/client dimension value names, NULL for builtin. */
 const struct program *matrix_program(const struct matrix *m, const char *name);
 
+/* A program word's next placeholder from p on: its name into name (""
+ * when there is none left: {{ and }} are literal braces, not one), and
+ * where to look on from; NULL for a '{' without a name and '}' (or a name
+ * of len bytes or more). */
+const char *matrix_word_placeholder(const char *p, char *name, size_t len);
+/* 1 when word has the placeholder {name}. */
+int matrix_word_uses(const char *word, const char *name);
+/* A timeline: regex re with its named captures made plain POSIX ERE
+ * groups: "(?<time>" becomes "(" and tl->time_group its group number (as
+ * regcomp counts groups: by their '(' from the left, nested ones too);
+ * likewise index, messages and rate.  A '(' after a '\' or inside a
+ * bracket expression ("[(]") is no group.  The rest is copied as it is:
+ * regcomp judges it.  Returns the new regex (malloc'd), or NULL with the
+ * reason in why and its place in re (0-based) in *at: a "(?" that is not
+ * "(?<name>", an unknown or repeated name, both or neither of time and
+ * index, both or neither of messages and rate (*at = strlen(re) for one
+ * missing); out of memory is "out of memory" at 0. */
+char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
+			    size_t whylen);
+
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 /* repeat: auto without its own figures: 7 to 30 repetitions, until the
  * interval of the median is within 10% of the median */
@@ -198,6 +273,7 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 /* The most entries of exclude:, programs: and report: ratios: (each is
  * looked at for every cell). */
 #define MATRIX_MAX_ENTRIES 1000
+#define MATRIX_MAX_STEPS 100	/* a program's setup: (and teardown:) steps */
 #define MATRIX_MAX_REGEX_NEST 2
 #define MATRIX_MAX_REGEX_PARTS 1000
 #define MATRIX_AUTO_MIN 7

@@ -702,11 +702,16 @@ void matrix_release(struct matrix *m)
 			free(pr->client[k]);
 		for (size_t k = 0; k < pr->nresults; k++)
 			free(pr->results[k].regex);
+		for (size_t k = 0; k < pr->nserver_results; k++)
+			free(pr->server_results[k].regex);
+		free(pr->server_results);
 		free(pr->server);
 		free(pr->client);
 		free(pr->results);
+		free(pr->timeline.regex);
 		free(pr->ready);
 		free(pr->name);
+		matrix_program_steps_release(pr);
 	}
 	free(m->programs);
 	free(m->dims);

@@ -12,6 +12,7 @@
 #define MATRIX_MATRIX_LOAD_H
 
 #include <stddef.h>
+#include <regex.h>
 #include <stdint.h>
 #include <yaml.h>
 
@@ -110,6 +111,17 @@ const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const c
 			       const yaml_node_t **keyp);
 int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
 int ml_check_program_dims(struct loader *L);
+void matrix_program_steps_release(struct program *pr);			/* matrix_programs.c */
+/* regcomp() of text (n's, or made from it) after the complexity checks
+ * every regex of a matrix has; -1 after "WHAT: ..." at n. */
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re);
+/* The ']' that ends the bracket expression at c ('[' itself when none). */
+const char *ml_bracket_end(const char *c);
+/* A program's timeline: (key, val of its mapping prog) into pr->timeline
+ * (matrix_timeline.c). */
+int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,
+		     const yaml_node_t *key, const yaml_node_t *val);
 int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
 
 /* ---- libyaml nodes ---- */

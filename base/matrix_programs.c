@@ -25,28 +25,62 @@ const struct program *matrix_program(const struct matrix *m, const char *name)
 
 static const char *const placeholders[] = {
 	"host", "port", "path", "size", "response_size", "count", "concurrency",
-	"duration_s", "endpoint",
+	"duration_s", "endpoint", "tmp",
 };
 
-/* Every {name} in word is a placeholder or a key of matrix:. */
-static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word)
+const char *matrix_word_placeholder(const char *word, char *name, size_t len)
 {
-	for (const char *p = strchr(word, '{'); p; p = strchr(p + 1, '{')) {
+	for (const char *p = word; *p; p++) {
+		if ((p[0] == '{' && p[1] == '{') || (p[0] == '}' && p[1] == '}')) {
+			p++;	/* a literal brace */
+			continue;
+		}
+		if (*p != '{')
+			continue;
 		const char *end = strchr(p, '}');
-		char name[64];
-		size_t i, n;
-		if (!end || (n = (size_t)(end - p - 1)) == 0 || n >= sizeof(name))
-			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}'",
-					  word);
-		memcpy(name, p + 1, n);
-		name[n] = '\0';
+		size_t n = end ? (size_t)(end - p - 1) : 0;
+		snprintf(name, len, "%.*s", (int)n, p + 1);
+		return !end || !n || n >= len ? NULL : end + 1;
+	}
+	name[0] = '\0';
+	return word + strlen(word);
+}
+
+int matrix_word_uses(const char *word, const char *name)
+{
+	char got[64];
+
+	for (const char *p = word; p && *p;)
+		if ((p = matrix_word_placeholder(p, got, sizeof(got))) && !strcmp(got, name))
+			return 1;
+	return 0;
+}
+
+/* Every {name} in word is a placeholder or a key of matrix: ({tmp} alone
+ * in a setup: or teardown: step, `once`); {{ and }} are braces. */
+static int check_placeholders(struct loader *L, const yaml_node_t *at_node, const char *word,
+			      const char *once)
+{
+	char name[64];
+	size_t i;
+
+	for (const char *p = word; *p;) {
+		if (!(p = matrix_word_placeholder(p, name, sizeof(name))))
+			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}' "
+					  "(a literal brace is {{ or }})", word);
+		if (!name[0])
+			break;
+		if (once && strcmp(name, "tmp"))
+			return error_node(L, at_node, "%s: {%s}: setup: and teardown: steps run once, "
+					  "outside any cell: {tmp} is their only placeholder", once,
+					  name);
 		for (i = 0; i < ARRAY_SIZE(placeholders) && strcmp(placeholders[i], name); i++)
 			;
 		if (i == ARRAY_SIZE(placeholders) && !matrix_dim(L->m, name)) {
 			const char *s = suggest_closest(name, placeholders, ARRAY_SIZE(placeholders));
 			return error_node(L, at_node, "unknown placeholder {%s}%s%s%s (known: {host} "
 					  "{port} {path} {size} {response_size} {count} {concurrency} "
-					  "{duration_s} {endpoint} and the keys of matrix:)", name,
+					  "{duration_s} {endpoint} {tmp} and the keys of matrix:)", name,
 					  s ? "; did you mean {" : "", s ? s : "", s ? "}?" : "");
 		}
 	}
@@ -87,16 +121,58 @@ static int load_command(struct loader *L, const yaml_node_t *key, const yaml_nod
 		return ml_oom(L, val);
 	if (!n || !*(*argv)[0])
 		return error_node(L, at(key, val), "%s: empty command", scalar(key));
-	if (val->type == YAML_SEQUENCE_NODE) {
-		for (size_t i = 0; i < n; i++)
-			if (check_placeholders(L, item(L, val, i), (*argv)[i]))
-				return -1;
-	} else {
-		for (size_t i = 0; i < n; i++)
-			if (check_placeholders(L, val, (*argv)[i]))
-				return -1;
+	const char *once = !strcmp(scalar(key), "setup") || !strcmp(scalar(key), "teardown") ?
+			   scalar(key) : NULL;
+	for (size_t i = 0; i < n; i++)
+		if (check_placeholders(L, val->type == YAML_SEQUENCE_NODE ? item(L, val, i) : val,
+				       (*argv)[i], once))
+			return -1;
+	return 0;
+}
+
+/* setup: or teardown: (key): one command (a string, or a list of scalar
+ * words), or a list of commands (a list with a list in it: each item a
+ * list of words or a string). */
+static int load_steps(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+		      struct program_step **steps, size_t *nsteps)
+{
+	size_t n = 1;
+	int many = 0;
+
+	for (size_t i = 0; val->type == YAML_SEQUENCE_NODE && i < nitems(val); i++)
+		many |= item(L, val, i)->type == YAML_SEQUENCE_NODE;
+	if (many && (n = nitems(val)) > MATRIX_MAX_STEPS)
+		return error_node(L, val, "%s: %zu steps, more than the %d a program may have",
+				  scalar(key), n, MATRIX_MAX_STEPS);
+	if (!(*steps = calloc(n, sizeof(**steps))))
+		return ml_oom(L, val);
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *v = many ? item(L, val, i) : val;
+		struct program_step *st = &(*steps)[i];
+		*nsteps = i + 1;	/* what is there is freed with the matrix */
+		if (many && v->type != YAML_SEQUENCE_NODE && v->type != YAML_SCALAR_NODE)
+			return error_node(L, v, "%s: each step must be a list of words or a string",
+					  scalar(key));
+		if (load_command(L, key, v, &st->argv, &st->argc, &st->pos))
+			return -1;
 	}
 	return 0;
+}
+
+void matrix_program_steps_release(struct program *pr)
+{
+	for (int t = 0; t < 2; t++) {
+		struct program_step *steps = t ? pr->teardown : pr->setup;
+		size_t n = t ? pr->nteardown : pr->nsetup;
+		for (size_t i = 0; i < n; i++) {
+			for (size_t k = 0; k < steps[i].argc; k++)
+				free(steps[i].argv[k]);
+			free(steps[i].argv);
+		}
+		free(steps);
+	}
+	pr->setup = pr->teardown = NULL;
+	pr->nsetup = pr->nteardown = 0;
 }
 
 /* A unit of a program's figure, as a factor to the metric's own unit. */
@@ -108,6 +184,8 @@ static int unit_scale(const char *metric, const char *unit, double *scale)
 		{ "msgs_per_s", "M/s", 1e6 }, { "mib_per_s", "B/s", 1.0 / 1048576 },
 		{ "mib_per_s", "KiB/s", 1.0 / 1024 }, { "mib_per_s", "MiB/s", 1 },
 		{ "mib_per_s", "GiB/s", 1024 }, { "mib_per_s", "MB/s", 1e6 / 1048576 },
+		{ "seconds", "ns", 1e-9 }, { "seconds", "us", 1e-6 }, { "seconds", "µs", 1e-6 },
+		{ "seconds", "ms", 1e-3 }, { "seconds", "s", 1 },
 	};
 	size_t ml = strlen(metric);
 
@@ -203,35 +281,51 @@ static int regex_cost(const char *re, size_t *parts)
 static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
 		   regex_t *re)
 {
+	return ml_compile(L, n, what, scalar(n), flags, re);
+}
+
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re)
+{
 	char why[256];
 	int rc;
 
 	size_t parts = 0;
-	int nest = regex_cost(scalar(n), &parts);
+	int nest = regex_cost(text, &parts);
 
 	if (nest < 0 || nest > MATRIX_MAX_REGEX_NEST || parts > MATRIX_MAX_REGEX_PARTS)
 		return error_node(L, n, "%s: regex too complex for this tool: repetitions nest at "
 				  "most %d deep (\"(x+)+\"), groups %d, and expand to at most %d "
 				  "parts", what, MATRIX_MAX_REGEX_NEST, MATRIX_MAX_DEPTH,
 				  MATRIX_MAX_REGEX_PARTS);
-	if ((rc = regcomp(re, scalar(n), flags))) {
+	if ((rc = regcomp(re, text, flags))) {
 		regerror(rc, re, why, sizeof why);
 		return error_node(L, n, "%s: bad regex: %s", what, why);
 	}
 	return 0;
 }
 
-static int load_result(struct loader *L, struct program *pr, const yaml_node_t *key,
+const char *program_figure_name(int figure)
+{
+	return figure == PROGRAM_MESSAGES ? "messages" : figure == PROGRAM_SECONDS ? "seconds"
+	       : matrix_metrics[figure];
+}
+
+/* One figure: regex (or {regex:, unit:}) into *res. */
+static int load_result(struct loader *L, struct program_result *res, const yaml_node_t *key,
 		       const yaml_node_t *val)
 {
-	struct program_result *res = &pr->results[pr->nresults];
 	const yaml_node_t *rx = val, *unit = NULL;
 	char why[512];
 	regex_t re;
 	int m = matrix_metric_index(scalar(key));
 
-	if (m < 0) {
-		ml_unknown_name("metric", scalar(key), matrix_metrics, MATRIX_NMETRICS, why, sizeof why);
+	if (m < 0 && (m = !strcmp(scalar(key), "messages") ? PROGRAM_MESSAGES :
+		      !strcmp(scalar(key), "seconds") ? PROGRAM_SECONDS : -1) < 0) {
+		const char *names[PROGRAM_NFIGURES];
+		for (int i = 0; i < PROGRAM_NFIGURES; i++)
+			names[i] = program_figure_name(i);
+		ml_unknown_name("metric", scalar(key), names, PROGRAM_NFIGURES, why, sizeof why);
 		return error_node(L, key, "result: %s", why);
 	}
 	if (val->type == YAML_MAPPING_NODE) {
@@ -245,6 +339,8 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 	res->metric = m;
 	res->scale = 1;
 	res->pos = ml_node_pos(rx);
+	if (unit && m == PROGRAM_MESSAGES)
+		return error_node(L, unit, "result: messages: a count has no unit");
 	if (unit && unit_scale(scalar(key), scalar(unit), &res->scale) < 0)
 		return error_node(L, unit, "result: %s: unit '%s' does not fit this metric (times: "
 				  "ns, us, ms, s; rates: /s, k/s, M/s; throughput: B/s, KiB/s, MiB/s, "
@@ -259,16 +355,127 @@ static int load_result(struct loader *L, struct program *pr, const yaml_node_t *
 				  "figure), it has %zu", scalar(key), groups);
 	if (!(res->regex = strdup(scalar(rx))))
 		return ml_oom(L, rx);
-	pr->nresults++;
 	return 0;
+}
+
+/* A mapping of figure: regex into *out (*n of them). */
+static int load_result_map(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+			   struct program_result **out, size_t *n)
+{
+	if (val->type != YAML_MAPPING_NODE || !npairs(val))
+		return error_node(L, at(key, val), "%s%s: expected a mapping of metric: regex",
+				  strcmp(scalar(key), "result") ? "result: " : "", scalar(key));
+	if (ml_check_keys(L, val))
+		return -1;
+	if (!(*out = calloc(npairs(val), sizeof(**out))))
+		return ml_oom(L, val);
+	for (size_t j = 0; j < npairs(val); j++, (*n)++)
+		if (load_result(L, &(*out)[*n], pair_key(L, val, j), pair_val(L, val, j)))
+			return -1;
+	return 0;
+}
+
+/* How a program's result: was written, for the checks once all its keys
+ * are read (server: and client: may come after result:). */
+struct result_form {
+	const yaml_node_t *plain;		/* result: figure: regex, ... */
+	const yaml_node_t *server, *client;	/* result: server: ..., client: ... */
+};
+
+/* result: plain (figure: regex) or per role (server: {...}, client: {...}). */
+static int load_results(struct loader *L, struct program *pr, const yaml_node_t *key,
+			const yaml_node_t *val, struct result_form *f)
+{
+	const char *first = val->type == YAML_MAPPING_NODE && npairs(val) ?
+			    scalar(pair_key(L, val, 0)) : "";
+
+	if (strcmp(first, "server") && strcmp(first, "client")) {
+		f->plain = key;
+		return load_result_map(L, key, val, &pr->results, &pr->nresults);
+	}
+	if (ml_check_keys(L, val))
+		return -1;
+	for (size_t i = 0; i < npairs(val); i++) {
+		const yaml_node_t *k = pair_key(L, val, i), *v = pair_val(L, val, i);
+		int server = !strcmp(scalar(k), "server");
+		if (!server && strcmp(scalar(k), "client"))
+			return error_node(L, k, "result: '%s' beside server:/client: (per role, "
+					  "each role's figures go under its own key)", scalar(k));
+		*(server ? &f->server : &f->client) = k;
+		if (load_result_map(L, k, v, server ? &pr->server_results : &pr->results,
+				    server ? &pr->nserver_results : &pr->nresults))
+			return -1;
+	}
+	return 0;
+}
+
+/* The figure fig among res[0..n-1], or NULL. */
+static const struct program_result *find_figure(const struct program_result *res, size_t n,
+						int fig)
+{
+	for (size_t i = 0; i < n; i++)
+		if (res[i].metric == fig)
+			return &res[i];
+	return NULL;
+}
+
+/* What a role's figures must be: a server's mean something for a stream
+ * receiver; seconds come with messages (the rate is one over the other),
+ * and a client's messages with seconds. */
+static int check_role_figures(struct loader *L, const struct program *pr, int server,
+			      const struct program_result *res, size_t n)
+{
+	const struct program_result *msgs = find_figure(res, n, PROGRAM_MESSAGES);
+	const struct program_result *secs = find_figure(res, n, PROGRAM_SECONDS);
+
+	for (size_t i = 0; server && i < n; i++) {
+		int fig = res[i].metric;
+		if (fig != PROGRAM_MESSAGES && fig != PROGRAM_SECONDS &&
+		    strcmp(matrix_metrics[fig], "msgs_per_s") && strcmp(matrix_metrics[fig], "mib_per_s"))
+			return ml_error_at(L, (size_t)res[i].pos.line, (size_t)res[i].pos.col,
+					   "result: %s means nothing for program %s's server (a stream "
+					   "receiver prints messages and seconds, msgs_per_s or mib_per_s)"
+					   "%s", matrix_metrics[fig], pr->name, pr->client ? "" :
+					   "; it has no client:, so result: is its server's");
+	}
+	if (secs && !msgs)
+		return ml_error_at(L, (size_t)secs->pos.line, (size_t)secs->pos.col, "result: seconds "
+				   "without messages: the rate is messages / seconds, give both");
+	if (msgs && !secs && !server)
+		return ml_error_at(L, (size_t)msgs->pos.line, (size_t)msgs->pos.col, "result: messages "
+				   "without seconds: a client's rate is messages / seconds, give both");
+	return 0;
+}
+
+/* Once every key of a program is read: the plain form is its server's
+ * when it has no client; a role's figures need that role's command. */
+static int check_results(struct loader *L, struct program *pr, const struct result_form *f)
+{
+	if (f->plain && !pr->client) {
+		pr->server_results = pr->results;
+		pr->nserver_results = pr->nresults;
+		pr->results = NULL;
+		pr->nresults = 0;
+	}
+	if (f->server && !pr->server)
+		return error_node(L, f->server, "result: server: program %s has no server: command",
+				  pr->name);
+	if (f->client && !pr->client)
+		return error_node(L, f->client, "result: client: program %s has no client: command",
+				  pr->name);
+	if (check_role_figures(L, pr, 1, pr->server_results, pr->nserver_results))
+		return -1;
+	return check_role_figures(L, pr, 0, pr->results, pr->nresults);
 }
 
 static int load_program(struct loader *L, const yaml_node_t *key, const yaml_node_t *val)
 {
-	static const char *const keys[] = { "server", "client", "ready", "result" };
+	static const char *const keys[] = { "server", "client", "ready", "result", "setup",
+					    "teardown", "timeline" };
 	struct program *pr = &L->m->programs[L->m->nprograms];
 	char why[512];
 	struct mvalue v = { 0 };
+	struct result_form form = { 0 };
 
 	if (matrix_parse_value(VK_PROGRAM, scalar(key), &v, why, sizeof why))
 		return error_node(L, key, "programs: %s", why);
@@ -294,6 +501,10 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 		} else if (!strcmp(name, "client")) {
 			if (load_command(L, k, w, &pr->client, &pr->nclient, &pr->client_pos))
 				return -1;
+		} else if (!strcmp(name, "setup") || !strcmp(name, "teardown")) {
+			if (load_steps(L, k, w, name[0] == 's' ? &pr->setup : &pr->teardown,
+				       name[0] == 's' ? &pr->nsetup : &pr->nteardown))
+				return -1;
 		} else if (!strcmp(name, "ready")) {
 			regex_t re;
 			if (ml_want_scalar(L, k, w) || compile(L, w, "ready", REG_EXTENDED | REG_NOSUB,
@@ -302,17 +513,12 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 			regfree(&re);
 			if (!(pr->ready = strdup(scalar(w))))
 				return ml_oom(L, w);
-		} else if (!strcmp(name, "result")) {
-			if (w->type != YAML_MAPPING_NODE || !npairs(w))
-				return error_node(L, at(k, w), "result: expected a mapping of metric: regex");
-			if (ml_check_keys(L, w))
+		} else if (!strcmp(name, "timeline")) {
+			if (ml_load_timeline(L, pr, val, k, w))
 				return -1;
-			pr->results = calloc(npairs(w), sizeof(*pr->results));
-			if (!pr->results)
-				return ml_oom(L, w);
-			for (size_t j = 0; j < npairs(w); j++)
-				if (load_result(L, pr, pair_key(L, w, j), pair_val(L, w, j)))
-					return -1;
+		} else if (!strcmp(name, "result")) {
+			if (load_results(L, pr, k, w, &form))
+				return -1;
 		} else {
 			ml_unknown_name("key", name, keys, ARRAY_SIZE(keys), why, sizeof why);
 			return error_node(L, k, "programs: %s: %s", pr->name, why);
@@ -320,7 +526,7 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	}
 	if (!pr->server && !pr->client)
 		return error_node(L, key, "programs: %s: give a server: or a client: command", pr->name);
-	return 0;
+	return check_results(L, pr, &form);
 }
 
 int ml_load_programs(struct loader *L, const yaml_node_t *val)
@@ -374,4 +580,9 @@ int ml_check_program_dims(struct loader *L)
 		}
 	}
 	return 0;
+}
+
+const char *ml_bracket_end(const char *c)
+{
+	return bracket_end(c);
 }

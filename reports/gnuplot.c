@@ -242,10 +242,12 @@ static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
 
 /* Series s's colour (its value of the compared dimension's) and point
  * type: series of one colour (another dimension varies too) differ in
- * their points. */
-static const char *series_colour(const struct chart *c, size_t s, int *pt)
+ * their points; a series of whole-process figures (open) has the same
+ * shape unfilled. */
+static const char *series_colour(const struct chart *c, size_t s, int open, int *pt)
 {
 	static const int pts[] = { 7, 5, 9, 11, 13, 15, 1, 2 };
+	static const int open_pts[] = { 6, 4, 8, 10, 12, 14, 1, 2 };
 	const struct item *it = &c->items[c->sitem[s]];
 	int cd = gnuplot_compared_dim(c->r);
 	const char *col = gnuplot_colour(c->r, cd, it->colour_of);
@@ -253,7 +255,7 @@ static const char *series_colour(const struct chart *c, size_t s, int *pt)
 
 	for (size_t k = 0; k < s; k++)
 		same += !strcmp(col, gnuplot_colour(c->r, cd, c->items[c->sitem[k]].colour_of));
-	*pt = pts[same % (sizeof(pts) / sizeof(pts[0]))];
+	*pt = (open ? open_pts : pts)[same % (sizeof(pts) / sizeof(pts[0]))];
 	return col;
 }
 
@@ -267,6 +269,27 @@ static int item_fig(const struct item *it, const struct row *rw, double *v, doub
 	const struct stat_summary *st = &it->cell->st[rw->metric];
 	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
 	return st->n > 0 && isfinite(*v);
+}
+
+/* Is the item's figure in row rw a whole-process one (report.h,
+ * outside), or for a ratio, is either side's? */
+static int item_outside(const struct item *it, const struct row *rw)
+{
+	if (it->pair)
+		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
+						     report_whole_process(it->pair->den, rw->metric));
+	return report_whole_process(it->cell, rw->metric);
+}
+
+/* Is series s drawn open in row rw: has it, in any panel, a whole-process
+ * figure? */
+static int series_open(const struct chart *c, size_t s, const struct row *rw)
+{
+	for (size_t i = 0; i < c->nitems; i++)
+		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
+		    item_outside(&c->items[i], rw))
+			return 1;
+	return 0;
 }
 
 /* Has series s a figure in panel p of this row? */
@@ -404,8 +427,8 @@ static void write_tables(struct chart *c, const struct row *rows, size_t nrows)
 }
 
 /* The x axis: the sizes (or client counts) as categories, or one bar per
- * series. */
-static void write_x_axis(struct chart *c)
+ * series (marked ʷ when drawn open in a row of rows). */
+static void write_x_axis(struct chart *c, const struct row *rows, size_t nrows)
 {
 	FILE *f = c->f;
 	char label[512], qlabel[1100];
@@ -415,6 +438,12 @@ static void write_x_axis(struct chart *c)
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
 		if (c->xdim < 0) {
 			series_label(c, i, label, sizeof(label));
+			for (size_t ri = 0; ri < nrows; ri++)
+				if (series_open(c, i, &rows[ri])) {
+					snprintf(label + strlen(label),
+						 sizeof(label) - strlen(label), " ʷ");
+					break;
+				}
 		} else if (c->xdim == size) {
 			gnuplot_size(c->xs[i], label, sizeof(label));
 		} else {
@@ -456,15 +485,18 @@ static void write_plot(struct chart *c, const struct row *rw, size_t ri, size_t 
 		fprintf(f, "    1 with lines dt 2 lw 1.5 lc rgb 'black' title '1x (no difference)', \\\n");
 	for (size_t k = 0; k < nshown; k++) {
 		size_t s = shown[k];
-		int pt;
-		const char *col = series_colour(c, s, &pt);
+		int pt, open = series_open(c, s, rw);
+		const char *col = series_colour(c, s, open, &pt);
 		const char *more = k + 1 < nshown ? ", \\" : "";
 		series_label(c, s, label, sizeof(label));
+		if (open)	/* the mark the tables give its figures */
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), " ʷ");
 		quote_title(label, qlabel, sizeof(qlabel));
 		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
-			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars "
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars%s "
 				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
-				"ps 0 notitle%s\n", ri, p, s, col, qlabel, ri, p, s, more);
+				"ps 0 notitle%s\n", ri, p, s, open ? " fs empty" : "", col, qlabel,
+				ri, p, s, more);
 		else	/* a sweep's values are points on a line; categories are not */
 			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with %s lw 1.5 pt %d "
 				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s,
@@ -530,17 +562,31 @@ static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t
 	write_plot(c, rw, ri, p, shown, nshown, logy);
 }
 
+/* Does a series of the chart draw whole-process figures (open)? */
+static int chart_has_open(const struct chart *c, const struct row *rows, size_t nrows)
+{
+	for (size_t ri = 0; ri < nrows; ri++)
+		for (size_t s = 0; s < c->nseries; s++)
+			if (series_open(c, s, &rows[ri]))
+				return 1;
+	return 0;
+}
+
 /* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
- * its margins fixed so that no title runs into another. */
+ * its margins fixed so that no title runs into another; when a series is
+ * drawn open, a second title line says why (the top 15 pixels taller). */
 static int write_chart(struct chart *c, const char *name, const char *data, const char *title,
 		       const struct row *rows, size_t nrows, char *err, size_t errlen)
 {
 	struct outfile out;
 	const struct report *r = c->r;
-	char path[4096], q[1024], label[512];
-	int key = c->xdim >= 0;
+	char path[4096], q[1400], label[512];
+	int key = c->xdim >= 0, open = chart_has_open(c, rows, nrows);
 	size_t pw = c->npanels <= 4 ? 400 : (1600 / c->npanels < 260 ? 260 : 1600 / c->npanels);
 	size_t kw = key ? 170 : 30, w = 80 + pw * c->npanels + kw, h = 330 * nrows + 50;
+	double top = (c->npdims ? 95.0 : 80.0) + (open ? 15 : 0);
+
+	h += open ? 15 : 0;
 
 	if (w < 640)	/* room for the chart's title */
 		pw += (640 - w) / c->npanels, w = 80 + pw * c->npanels + kw;
@@ -556,11 +602,20 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 		 rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
 		 : "interval of the median");
 	quote_title(label, q, sizeof(q));
+	if (open) {	/* a second line, joined as an expression: "\n" is ours */
+		char note[256];
+		quote_title(c->items[0].pair ? "open: ratios of whole-process figures (ʷ), a program "
+			    "timed from outside, spawn to exit" : "open: whole-process figures (ʷ), "
+			    "a program timed from outside, spawn to exit, its start-up inside",
+			    note, sizeof(note));
+		if (strlen(q) + strlen(note) + 8 < sizeof(q))
+			snprintf(q + strlen(q), sizeof(q) - strlen(q), ".\"\\n\".%s", note);
+	}
 	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
 		"%.4f,%.4f\n", nrows, c->npanels, q, 75.0 / (double)w, 1 - (double)kw / (double)w,
-		55.0 / (double)h, 1 - (c->npdims ? 95.0 : 80.0) / (double)h, 80.0 / (double)w,
+		55.0 / (double)h, 1 - top / (double)h, 80.0 / (double)w,
 		(c->npdims ? 115.0 : 100.0) / (double)h);
-	write_x_axis(c);
+	write_x_axis(c, rows, nrows);
 	for (size_t ri = 0; ri < nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
 			write_panel(c, &rows[ri], ri, p, key);

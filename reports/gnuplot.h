@@ -20,7 +20,11 @@
  * a bar per series, on a linear axis only.  y is log when a panel's
  * medians span more than 10x, linear from 0 otherwise, its ticks listed
  * (gnuplot_ticks).  A series' colour is its value of the compared
- * dimension's (gnuplot_colour), the same in every chart.
+ * dimension's (gnuplot_colour), the same in every chart.  A series of
+ * whole-process figures (report.h, outside: a program timed from spawn to
+ * exit), or of ratios with one on either side, is drawn open (unfilled
+ * points, hollow bars), "ʷ" after its name, and the chart's title says so
+ * in a second line.
  * Failed cells have empty figures, drawn as no point, never as zero.
  *
  * gnuplot has no safe mode: text from the matrix file reaches a script only

@@ -14,17 +14,18 @@
 
 /* The most intervals any repetition of cell `number` has in timeline.csv
  * (0 when the file cannot be read: then points are drawn), the highest
- * rate among them into *top and the end of the last into *end (0 when
- * none). */
+ * rate among them into *top, the end of the last into *end and the
+ * earliest start into *begin (0 when none, or none before 0: a program's
+ * timeline may start before its first sender, prog_timeline.h). */
 static size_t most_intervals(const struct csv_table *t, unsigned number, double *top,
-			     double *end)
+			     double *end, double *begin)
 {
 	int cc = csv_table_col(t, "cell"), rc = csv_table_col(t, "rep");
 	int mc = csv_table_col(t, "messages"), sc = csv_table_col(t, "covered_s");
 	int xc = csv_table_col(t, "interval_start_s"), ic = csv_table_col(t, "interval_s");
 	size_t most = 0;
 
-	*top = *end = 0;
+	*top = *end = *begin = 0;
 	if (cc < 0 || rc < 0 || mc < 0 || sc < 0 || xc < 0 || ic < 0)
 		return 0;
 	for (size_t i = 0; i < t->nrows; i++) {
@@ -36,6 +37,9 @@ static size_t most_intervals(const struct csv_table *t, unsigned number, double 
 		double e = strtod(t->rows[i][xc], NULL) + strtod(t->rows[i][ic], NULL);
 		if (isfinite(e) && e > *end)
 			*end = e;
+		double b = strtod(t->rows[i][xc], NULL);
+		if (isfinite(b) && b < *begin)
+			*begin = b;
 		size_t n = 0;
 		for (size_t j = 0; j < t->nrows; j++)
 			n += !strcmp(t->rows[j][cc], t->rows[i][cc]) &&
@@ -49,17 +53,25 @@ static size_t most_intervals(const struct csv_table *t, unsigned number, double 
 /* "cell 3: stream, transport unix, size 64 KiB, concurrency 1": the cell
  * by its pattern, transport, size and concurrency, and any other
  * dimension that varies in the run. */
-static void cell_title(const struct report *r, const struct rcell *c, char *q, size_t qlen)
+static void cell_title(const struct report *r, const struct rcell *const *cells, size_t n,
+		       char *q, size_t qlen)
 {
+	const struct rcell *c = cells[0];
 	char label[1024], v[64];
-	size_t o = (size_t)snprintf(label, sizeof(label), "cell %u:", c->number);
+	size_t o = (size_t)snprintf(label, sizeof(label), "cell%s %u", n > 1 ? "s" : "",
+				    c->number);
 	int first = 1;
 
+	for (size_t i = 1; i < n && o < sizeof(label); i++)	/* cells 2, 5, 8: */
+		o += (size_t)snprintf(label + o, sizeof(label) - o, ", %u", cells[i]->number);
+	o += o < sizeof(label) ? (size_t)snprintf(label + o, sizeof(label) - o, ":") : 0;
 	for (size_t d = 0; d < r->ndims && o < sizeof(label); d++) {
 		const char *name = r->dimnames[d], *val = c->dims[d];
 		int always = !strcmp(name, "pattern") || !strcmp(name, "transport") ||
 			     !strcmp(name, "size") || !strcmp(name, "concurrency");
 		int varies = 0;
+		if (n > 1 && (!strcmp(name, "server") || !strcmp(name, "client")))
+			continue;	/* in the key */
 		for (size_t i = 0; i < r->ncells && !varies; i++)
 			varies = strcmp(r->cells[i].dims[d], val) != 0;
 		if (!always && !varies)
@@ -78,21 +90,94 @@ static void cell_title(const struct report *r, const struct rcell *c, char *q, s
 		snprintf(q, qlen, "'cell %u'", c->number);
 }
 
-static void cell_panel(FILE *f, const struct report *r, const struct rcell *c,
+/* Two cells that differ only in their server: and client: programs (the
+ * implementations a run compares) share a panel. */
+static int same_but_programs(const struct report *r, const struct rcell *a,
+			     const struct rcell *b)
+{
+	for (size_t d = 0; d < r->ndims; d++)
+		if (strcmp(r->dimnames[d], "server") && strcmp(r->dimnames[d], "client") &&
+		    strcmp(a->dims[d], b->dims[d]))
+			return 0;
+	return 1;
+}
+
+/* An ok stream cell with rows in timeline.csv t (any, when t could not
+ * be read): a program receiver without timeline: has none. */
+static int drawn(const struct rcell *c, int pd, const struct csv_table *t)
+{
+	int cc = t ? csv_table_col(t, "cell") : -1;
+	char num[16];
+
+	if (pd < 0 || strcmp(c->dims[pd], "stream") || !c->nokreps)
+		return 0;
+	if (cc < 0)
+		return 1;
+	snprintf(num, sizeof(num), "%u", c->number);
+	for (size_t i = 0; i < t->nrows; i++)
+		if (!strcmp(t->rows[i][cc], num))
+			return 1;
+	return 0;
+}
+
+/* Cell i starts a panel: drawn, and not in an earlier cell's. */
+static int leads(const struct report *r, size_t i, int pd, const struct csv_table *t)
+{
+	if (!drawn(&r->cells[i], pd, t))
+		return 0;
+	for (size_t j = 0; j < i; j++)
+		if (drawn(&r->cells[j], pd, t) && same_but_programs(r, &r->cells[j], &r->cells[i]))
+			return 0;
+	return 1;
+}
+
+/* The cell's receiver is a program with timeline: (its rows count from
+ * its first sender's spawn, not from the start signal). */
+static int program_timeline(const struct report *r, const struct rcell *c)
+{
+	int sd = report_dim(r, "server");
+	const struct program *pr = sd >= 0 ? matrix_program(&r->m, c->dims[sd]) : NULL;
+
+	return pr && pr->timeline.regex;
+}
+
+/* One panel: cell c, and after it every later cell that differs from it
+ * only in its programs, each in its implementation's colour with its
+ * name in the key (one cell alone: in the compared value's colour). */
+static void cell_panel(FILE *f, const struct report *r, size_t first,
 		       const struct csv_table *t)
 {
+	const struct rcell *c = &r->cells[first], *cells[64];
 	char q[2400];
-	int cd = gnuplot_compared_dim(r);
-	const char *col = gnuplot_colour(r, cd, cd >= 0 ? c->dims[cd] : NULL);
-	double top = 0, end = 0;
-	size_t most = t ? most_intervals(t, c->number, &top, &end) : 0;
-	const char *with = most > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
+	int pd = report_dim(r, "pattern"), sd = report_dim(r, "server"), kd = report_dim(r, "client");
+	int cd = gnuplot_compared_dim(r), from_spawn = 0, sv = 0, cv = 0;
+	size_t n = 0, most[64];
+	double top = 0, end = 0, begin = 0;
 
-	cell_title(r, c, q, sizeof(q));
+	for (size_t i = first; i < r->ncells && n < 64; i++)
+		if (drawn(&r->cells[i], pd, t) && same_but_programs(r, c, &r->cells[i]))
+			cells[n++] = &r->cells[i];
+	for (size_t i = 0; i < n; i++) {
+		double ct = 0, ce = 0, cb = 0;
+		most[i] = t ? most_intervals(t, cells[i]->number, &ct, &ce, &cb) : 0;
+		top = ct > top ? ct : top;
+		end = ce > end ? ce : end;
+		begin = cb < begin ? cb : begin;
+		from_spawn += program_timeline(r, cells[i]);
+		sv |= sd >= 0 && strcmp(cells[i]->dims[sd], c->dims[sd]);
+		cv |= kd >= 0 && strcmp(cells[i]->dims[kd], c->dims[kd]);
+	}
+	int id = sv ? sd : kd;	/* the implementation's colour: the server's, else the client's */
+	cell_title(r, cells, n, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
+	if (from_spawn)
+		fprintf(f, "set xlabel 'seconds since the first sender started%s'\n",
+			(size_t)from_spawn < n ? " (builtin receivers: the start signal)" : "");
 	/* the x axis to the end of the last interval: one interval is not a
 	 * point on an empty range */
-	if (end > 0)
+	if (end > 0 && begin < 0)
+		fprintf(f, "set xrange [%.6g:%.6g]\n", begin, end);
+	else if (end > 0)
 		fprintf(f, "set xrange [0:%.6g]\n", end);
 	else
 		fprintf(f, "set xrange [*:*]\n");
@@ -102,32 +187,64 @@ static void cell_panel(FILE *f, const struct report *r, const struct rcell *c,
 	} else {
 		fprintf(f, "set yrange [0:*]\nset ytics autofreq\n");
 	}
+	if (n > 1)
+		fprintf(f, "set key top right noenhanced\n");
 	fprintf(f, "plot \\\n");
 	/* every repetition in the cell's colour, each its own dash */
-	for (size_t k = 0; k < c->nokreps; k++) {
-		unsigned rep = c->okreps[k];
-		fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
-			"column('interval_start_s') : NaN):(column('messages') / column('covered_s')) "
-			"with %s dt %zu lc rgb '%s' title 'rep %u'%s\n", c->number, rep, with,
-			k % 5 + 1, col, rep, k + 1 < c->nokreps ? ", \\" : "");
+	for (size_t i = 0; i < n; i++) {
+		const char *col = gnuplot_colour(r, n > 1 ? id : cd, n > 1 ? cells[i]->dims[id]
+						 : cd >= 0 ? c->dims[cd] : NULL);
+		char name[600], both[300];
+		/* its name: the program that varies, "server/client" when both do */
+		snprintf(both, sizeof(both), "%s%s%s", sv ? cells[i]->dims[sd] : "",
+			 sv && cv && strcmp(cells[i]->dims[sd], cells[i]->dims[kd]) ? "/" : "",
+			 !cv || (sv && !strcmp(cells[i]->dims[sd], cells[i]->dims[kd])) ? ""
+			 : cells[i]->dims[kd]);
+		if (n > 1 && gnuplot_quote(both, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "'cell %u'", cells[i]->number);
+		const char *with = most[i] > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
+		for (size_t k = 0; k < cells[i]->nokreps; k++) {
+			unsigned rep = cells[i]->okreps[k];
+			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
+				"column('interval_start_s') : NaN):(column('messages') / "
+				"column('covered_s')) with %s dt %zu lc rgb '%s' ", cells[i]->number,
+				rep, with, k % 5 + 1, col);
+			if (n == 1)
+				fprintf(f, "title 'rep %u'", rep);
+			else if (k == 0)
+				fprintf(f, "title %s", name);
+			else
+				fprintf(f, "notitle");
+			fprintf(f, "%s\n", i + 1 < n || k + 1 < cells[i]->nokreps ? ", \\" : "");
+		}
 	}
+	if (n > 1)
+		fprintf(f, "unset key\n");
+	if (from_spawn)
+		fprintf(f, "set xlabel 'seconds since the start signal'\n");
 }
 
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 {
 	struct outfile out;
 	struct csv_table t = { 0 };
-	int pd = report_dim(r, "pattern"), have = 0;
+	int pd = report_dim(r, "pattern"), have = 0, grouped = 0;
 	char path[4096], q[1024], label[512], e[512];
 	size_t n = 0;
 	FILE *f;
 
-	for (size_t i = 0; i < r->ncells; i++)
-		n += pd >= 0 && !strcmp(r->cells[i].dims[pd], "stream") && r->cells[i].nokreps;
-	if (!n)
-		return 0;
 	snprintf(path, sizeof(path), "%s/timeline.csv", r->dir);
 	have = csv_table_load(&t, path, e, sizeof(e)) == 0;
+	const struct csv_table *tp = have ? &t : NULL;
+	for (size_t i = 0; i < r->ncells; i++)
+		n += leads(r, i, pd, tp);
+	for (size_t i = 0; i < r->ncells; i++)
+		grouped |= drawn(&r->cells[i], pd, tp) && !leads(r, i, pd, tp);
+	if (!n) {
+		if (have)
+			csv_table_release(&t);
+		return 0;
+	}
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
 	if (outfile_open(&out, path, err, errlen) < 0) {
 		if (have)
@@ -140,7 +257,7 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 	gnuplot_preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols,
 			 300 * rows + 65);
 	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval, a line per repetition%s",
-		 r->m.name, n > MAXP ? " (first 12 stream cells)" : "");
+		 r->m.name, n <= MAXP ? "" : grouped ? " (first 12 panels)" : " (first 12 stream cells)");
 	if (gnuplot_quote(label, q, sizeof(q)) < 0)
 		snprintf(q, sizeof(q), "''");
 	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
@@ -151,11 +268,10 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 		85.0 / (600.0 * (double)cols), 95.0 / (300.0 * (double)rows + 65));
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		const struct rcell *c = &r->cells[i];
-		if (strcmp(c->dims[pd], "stream") || !c->nokreps)
+		if (!leads(r, i, pd, tp))
 			continue;
 		done++;
-		cell_panel(f, r, c, have ? &t : NULL);
+		cell_panel(f, r, i, tp);
 	}
 	fprintf(f, "unset multiplot\n");
 	if (have)

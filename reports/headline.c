@@ -325,6 +325,10 @@ int headline_build(const struct report *r, struct headline *h)
 			const struct rratio_def *def = &r->defs[ps[i]->def];
 			headline_ratio_text(r, ps[i], rt, sizeof(rt));
 			scenario(r, def, ps[i]->num, sc, sizeof(sc));
+			if (report_whole_process(ps[i]->num, def->metric) ||
+			    report_whole_process(ps[i]->den, def->metric))
+				snprintf(sc + strlen(sc), sizeof(sc) - strlen(sc),
+					 "; whole-process figures (ʷ)");
 			sentence(r, def, rt, sc, line, sizeof(line));
 			rc = add_line(h, line);
 		}

@@ -16,7 +16,9 @@
  * size, then by concurrency.  An interval at less than 95% says the level
  * it is sure of ("1.11–2.40, ≥56%"); a side with one repetition has no
  * interval, and the sentence says so ("5.92× (1 repetition: no interval)").
- * A pair with no ratio (a side failed) has no sentence.
+ * A pair with no ratio (a side failed) has no sentence.  A pair with a
+ * whole-process figure on either side (report_whole_process, marked ʷ in
+ * the tables) ends "; whole-process figures (ʷ)".
  *
  * When there are more than HEADLINE_MAX such sentences, the headline is one
  * sentence per ratio and pattern instead: the geometric mean of the

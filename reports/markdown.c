@@ -15,6 +15,8 @@
 #define MAXV 4096
 /* beside a figure the programs printed: apart from `~` and the dagger */
 #define PRINTED_MARK "ᵖ"
+/* beside a figure the runner timed from outside a program's process */
+#define WHOLE_MARK "ʷ"
 /* beside every figure of a cell whose timed window is mostly start-up */
 #define SHORT_MARK "‡"
 
@@ -126,6 +128,15 @@ static int printed_by_programs(const struct rcell *c, int m)
 	return c->st[m].n > 0 && c->printed[m] > 0;
 }
 
+/* A ratio's text, marked when a side's figure is whole-process. */
+static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
+{
+	headline_ratio_text(r, p, buf, len);
+	if (p && !isnan(p->ratio) && (report_whole_process(p->num, r->defs[p->def].metric) ||
+				      report_whole_process(p->den, r->defs[p->def].metric)))
+		snprintf(buf + strlen(buf), len - strlen(buf), " " WHOLE_MARK);
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -143,6 +154,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 			       s->n > 1 ? s->ci_hi : NAN, buf, len);
 	if (printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
+	if (report_whole_process(c, m))	/* key: whole_legend */
+		strcat(marks, " " WHOLE_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -332,7 +345,7 @@ static void table(struct page *p, int m)
 				if (r->pairs[j].def == defs[d] && same_row(p, r->pairs[j].num, c) &&
 				    !strcmp(cell_pattern(r->pairs[j].num, p->pattern_dim), p->pattern))
 					hit = &r->pairs[j];
-			headline_ratio_text(r, hit, buf, sizeof(buf));
+			ratio_text(r, hit, buf, sizeof(buf));
 			md_cell(f, buf);
 		}
 		fputs("|\n", f);
@@ -374,7 +387,7 @@ static void ratio_table(struct page *p, size_t di)
 			md_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
 		if (!nd)
 			md_cell(f, p->pattern);
-		headline_ratio_text(r, pr, buf, sizeof(buf));
+		ratio_text(r, pr, buf, sizeof(buf));
 		md_cell(f, buf);
 		fputs("|\n", f);
 	}
@@ -458,6 +471,23 @@ static void printed_legend(const struct report *r, FILE *f)
 			}
 }
 
+/* The key to WHOLE_MARK, when a figure has it. */
+static void whole_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (report_whole_process(&r->cells[i], m)) {
+				fputs("\n`" WHOLE_MARK "`: whole-process figures, in some or all of "
+				      "the cell's successful repetitions: the runner timed a program "
+				      "from outside, from its spawn to its exit (its CPU: the whole "
+				      "process's), so an interpreter's or a JVM's start-up, loading "
+				      "and connection set-up are inside them, which a worker's own "
+				      "timing and a program's printed figures leave out; a ratio so "
+				      "marked has such a figure on either side.\n", f);
+				return;
+			}
+}
+
 /* The key to SHORT_MARK, when a cell has it. */
 static void short_legend(const struct report *r, FILE *f)
 {
@@ -490,6 +520,7 @@ static void legend(const struct report *r, FILE *f)
 		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
 		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 	printed_legend(r, f);
+	whole_legend(r, f);
 	short_legend(r, f);
 }
 

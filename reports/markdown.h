@@ -16,7 +16,9 @@
  * that metric, written "5.70× (5.10–6.30)", or "2.00× (1.11–2.40, ≥56%)"
  * with the level its interval is sure of (rounded down) when that is below
  * 95%, or "5.92× (1 repetition: no interval)" (headline_ratio_text).
- * Figures the program clients printed carry "ᵖ", RTT figures that leave
+ * Figures the programs printed carry "ᵖ", whole-process ones (the runner
+ * timed a program from spawn to exit, provenance.h) "ʷ", and so does a
+ * ratio with such a figure on either side; RTT figures that leave
  * lost requests out "†", noisy cells (CV above report.noisy_cv) "~",
  * partly failed ones "(k/n ok)", failed ones "failed: STATUS": marked,
  * never hidden.  Last, each ratio's geometric mean per pattern over its

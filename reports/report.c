@@ -1,6 +1,7 @@
 /* A run folder read back into statistics and ratios: see report.h. */
 #include "report.h"
 #include "report_hist.h"
+#include "provenance.h"
 #include "suggest.h"
 #include "csvfile.h"
 
@@ -28,6 +29,11 @@ int report_stale_stream_rates(const struct report *r)
 		if (!strcmp(r->cells[i].dims[d], "stream") && r->cells[i].nokreps)
 			return 1;
 	return 0;
+}
+
+int report_whole_process(const struct rcell *c, int m)
+{
+	return m >= 0 && m < MATRIX_NMETRICS && c->st[m].n > 0 && c->outside[m] > 0;
 }
 
 int report_dim(const struct report *r, const char *name)
@@ -242,28 +248,34 @@ static void older_cpu_figures(char **row, const struct columns *col, double *v)
 }
 
 /* Who measured a successful repetition, already counted in c->nokreps:
- * its measured_by into the cell's, and in printed[m] each metric m named in
- * its printed_metrics whose figure v[m] it has. */
+ * its measured_by into the cell's, and for each figure v[m] it has, whether
+ * a program printed it (printed[m]) or the runner timed the program's whole
+ * process (outside[m]), as provenance.h reads the row. */
 static void add_provenance(struct rcell *c, char **row, const struct columns *col,
 			   const double *v)
 {
-	if (col->measured_by >= 0) {
-		const char *by = row[col->measured_by];
+	const char *by = col->measured_by >= 0 ? row[col->measured_by] : NULL;
+	const char *printed = col->printed_metrics >= 0 ? row[col->printed_metrics] : NULL;
+
+	if (by) {
 		if (c->nokreps == 1)
 			snprintf(c->measured_by, sizeof(c->measured_by), "%s", by);
 		else if (strcmp(c->measured_by, by))
 			snprintf(c->measured_by, sizeof(c->measured_by), "mixed");
 	}
-	if (col->printed_metrics < 0)
-		return;
-	for (const char *s = row[col->printed_metrics]; *s;) {
-		size_t len = strcspn(s, ";");
-		char name[64];
-		int m;
-		snprintf(name, sizeof(name), "%.*s", (int)(len < 63 ? len : 63), s);
-		if ((m = matrix_metric_index(name)) >= 0 && !isnan(v[m]))
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		if (isnan(v[m]))
+			continue;
+		switch (provenance_of(by, printed, m)) {
+		case PROV_PRINTED:
 			c->printed[m]++;
-		s += len + (s[len] == ';');
+			break;
+		case PROV_PROCESS:
+			c->outside[m]++;
+			break;
+		case PROV_WORKER:
+			break;
+		}
 	}
 }
 

@@ -42,13 +42,16 @@ struct rcell {
 	 * transport, or an older results.csv without the column).  A lost
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
-	/* results.csv's measured_by of the successful repetitions: "worker",
-	 * "process" or "printed" when they agree, "mixed" when not, "" in an
-	 * older file without the column (see results.h) */
-	char measured_by[16];
-	/* of the values in vals[m], how many the program clients printed
-	 * themselves (m named in that repetition's printed_metrics) */
+	/* results.csv's measured_by of the successful repetitions as written
+	 * ("worker", "process", "printed", "receiver=printed;senders=process")
+	 * when they agree, "mixed" when not, "" in an older file without the
+	 * column (see results.h) */
+	char measured_by[64];
+	/* of the values in vals[m], how many the programs printed themselves,
+	 * and how many the runner timed from outside a program's process,
+	 * spawn to exit (provenance.h) */
 	size_t printed[MATRIX_NMETRICS];
+	size_t outside[MATRIX_NMETRICS];
 	/* the median of results.csv's elapsed_s (the timed window) over the
 	 * successful repetitions, NaN when none has one; under
 	 * MATRIX_SHORT_WINDOW_S (vocab.h) the cell's figures are mostly
@@ -138,6 +141,10 @@ const char *report_meta(const struct report *r, const char *key);
  * and a stream cell with a successful repetition)?  They may read high and
  * cannot be recomputed: the summary says so. */
 int report_stale_stream_rates(const struct report *r);
+/* Has cell c a figure of metric m that the runner timed, in some successful
+ * repetition, from outside a program's process (outside[m]): marked ʷ in
+ * the tables, drawn open in the charts. */
+int report_whole_process(const struct rcell *c, int m);
 /* Index of a dimension column, or -1. */
 int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into

@@ -2,6 +2,7 @@
 #include "aggregate.h"
 #include "clock.h"
 #include "plan.h"
+#include "program.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -89,7 +90,7 @@ static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 		double shares = 0, wsum = 0, longest = 0, top = -INFINITY;
 		unsigned n = 0;
 		for (unsigned i = 0; i < o->nclients; i++) {
-			double v = o->printed[i * MATRIX_NMETRICS + (unsigned)m];
+			double v = o->printed[i * PROGRAM_NFIGURES + (unsigned)m];
 			double share = (double)plan_client_share(&c->p, i + 1);
 			if (isnan(v))
 				continue;
@@ -152,6 +153,77 @@ static void loss_figures(const struct cell *c, const struct cell_outcome *o, uin
 	}
 }
 
+/* The figure of metric name printed in p[], NaN if none. */
+static double printed_metric(const double *p, const char *name)
+{
+	return p[matrix_metric_index(name)];
+}
+
+/* Appends metric names to the row's printed_metrics. */
+static void add_printed(struct result_row *row, const char *names)
+{
+	size_t len = strlen(row->printed_metrics);
+
+	snprintf(row->printed_metrics + len, sizeof(row->printed_metrics) - len, "%s%s",
+		 len ? ";" : "", names);
+}
+
+/* A stream's program receiver: its count as printed (else what the
+ * senders sent: it exited saying it had everything), and its time as
+ * printed (seconds, or a rate), else whole-process: from the first
+ * sender's spawn to its own exit.  1 when its rates are printed ones. */
+static int program_receiver_figures(const struct cell *c, const struct cell_outcome *o,
+				     uint64_t sent, struct result_row *row)
+{
+	const double *pf = o->server_printed;
+	double rate = printed_metric(pf, "msgs_per_s"), mib = printed_metric(pf, "mib_per_s");
+	double msgs = isnan(pf[PROGRAM_MESSAGES]) ? (double)sent : (double)o->server.messages;
+	double mibs = msgs * (double)c->p.size / 1048576.0, secs = pf[PROGRAM_SECONDS];
+
+	if (isnan(secs))
+		secs = !isnan(rate) ? ratio(msgs, rate) : !isnan(mib) ? ratio(mibs, mib) : NAN;
+	int printed = !isnan(secs);
+
+	if (printed)
+		add_printed(row, "msgs_per_s;mib_per_s");
+	else if (o->server.end_ns > o->server.start_ns && o->server.start_ns)
+		secs = (double)(o->server.end_ns - o->server.start_ns) / 1e9;	/* whole-process */
+	row->messages = msgs;
+	row->bytes = msgs * (double)c->p.size;
+	row->elapsed_s = secs;
+	row->msgs_per_s = !isnan(rate) ? rate : ratio(msgs, secs);
+	row->mib_per_s = !isnan(mib) ? mib : ratio(mibs, secs);
+	return printed;
+}
+
+/* A stream row with a program on either side names both sides: receiver
+ * and senders each 0 worker, 1 process, 2 printed. */
+static const char *stream_measured_by(int receiver, int senders)
+{
+	static const char *const by[3][3] = {
+		{ "receiver=worker;senders=worker", "receiver=worker;senders=process",
+		  "receiver=worker;senders=printed" },
+		{ "receiver=process;senders=worker", "receiver=process;senders=process",
+		  "receiver=process;senders=printed" },
+		{ "receiver=printed;senders=worker", "receiver=printed;senders=process",
+		  "receiver=printed;senders=printed" },
+	};
+
+	return by[receiver][senders];
+}
+
+/* A stream row with a program on either side: the receiver's figures
+ * when it is one, and measured_by names both sides. */
+static void stream_program_figures(const struct cell *c, const struct cell_outcome *o,
+				   uint64_t sent, struct result_row *row)
+{
+	int senders = !c->p.client_prog ? 0 : row->printed_metrics[0] ? 2 : 1, receiver = 0;
+
+	if (c->p.server_prog)
+		receiver = program_receiver_figures(c, o, sent, row) ? 2 : 1;
+	row->measured_by = stream_measured_by(receiver, senders);
+}
+
 /* What every row has, failed or not: which repetition, its outcome, its
  * wall time; every figure NaN until it is known. */
 static void row_outcome(const struct cell *c, unsigned rep, const struct cell_outcome *o,
@@ -168,16 +240,22 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
+	if (c->p.pattern == PAT_STREAM && (c->p.server_prog || c->p.client_prog))	/* as planned */
+		row->measured_by = stream_measured_by(!c->p.server_prog ? 0 :
+						      program_times_itself(c->p.server_prog) ? 2 : 1,
+						      c->p.client_prog != NULL);
 	row->start_spread_us = NAN;
 	row->loadavg_before = row->loadavg_after = NAN;
 }
 
 /* A reliable transport must deliver every message it accepted: a stream
- * whose receiver got fewer (or more) than was sent is not ok. */
+ * whose receiver got fewer (or more) than was sent is not ok.  A program
+ * receiver's count is checked when it printed one. */
 static void delivery_check(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
 			   struct result_row *row)
 {
-	if (c->p.pattern != PAT_STREAM || o->server.messages == sent)
+	if (c->p.pattern != PAT_STREAM || o->server.messages == sent ||
+	    (c->p.server_prog && isnan(o->server_printed[PROGRAM_MESSAGES])))
 		return;
 	row->ok = 0;
 	snprintf(row->status, sizeof(row->status), "lost: %llu of %llu received",
@@ -309,6 +387,8 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	start_figures(o, row);
 	if (o->measured_by_process && o->printed)
 		printed_figures(c, o, row);
+	if (c->p.pattern == PAT_STREAM && (c->p.server_prog || c->p.client_prog))
+		stream_program_figures(c, o, sent, row);
 	if (c->p.transport->lossy)
 		loss_figures(c, o, sent, row);
 	else

@@ -33,6 +33,14 @@
  *   over clients as the metric table says (vocab.h enum combine), so that
  *   they mean what the built-in figures mean; a percentile printed by
  *   several clients is left empty.
+ * Stream cells with programs: a program receiver's messages are the count
+ *   it printed (else what the senders sent), its time the seconds it
+ *   printed (or messages / its printed msgs_per_s or mib_per_s), else
+ *   whole-process: from the first sender's spawn to its exit; a printed
+ *   count is checked against what was sent.  Program senders: spawn to
+ *   exit, or their printed sent_msgs_per_s (or messages / seconds).  Such
+ *   a row's measured_by names both sides: "receiver=X;senders=Y", X and Y
+ *   each worker, process or printed.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H

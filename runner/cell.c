@@ -29,6 +29,7 @@ struct slot {
 	struct worker_result *res;
 	int started;
 	const struct program *prog;	/* a program of the user's, or NULL */
+	size_t first_fig;		/* outlog: the index of its first figure's regex */
 	struct outlog out;		/* a program's output, read by us */
 	uint64_t t_start, t_end;	/* a program's spawn and reap */
 	char name[32];
@@ -81,7 +82,7 @@ static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 	spawn_argv_add(a, "--pattern=%s", pattern_names[p->pattern]);
 	spawn_argv_add(a, "--size=%llu", (unsigned long long)p->size);
 	spawn_argv_add(a, "--response-size=%llu", (unsigned long long)p->response_size);
-	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)m->warmup);
+	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)program_cell_warmup(p, m->warmup));
 	spawn_argv_add(a, "--nodelay=%s", p->nodelay ? "true" : "false");
 	if (p->interval_ns)
 		spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
@@ -108,11 +109,7 @@ static int open_log(struct run *r, struct slot *s, char *err, size_t errlen)
 			*c = '-';
 	if (s->prog) {
 		const char *re[OUTLOG_MAX_RE];
-		size_t n = 0;
-		if (s == r->slots && s->prog->ready)
-			re[n++] = s->prog->ready;
-		for (size_t i = 0; s != r->slots && i < s->prog->nresults && n < OUTLOG_MAX_RE; i++)
-			re[n++] = s->prog->results[i].regex;
+		size_t n = program_watch(r->p, s == r->slots, re, OUTLOG_MAX_RE, &s->first_fig);
 		fd = outlog_open(&s->out, s->log, err, errlen);
 		if (fd >= 0 && outlog_watch(&s->out, re, n, err, errlen) < 0) {
 			close(fd);
@@ -127,6 +124,41 @@ static int open_log(struct run *r, struct slot *s, char *err, size_t errlen)
 	return fd;
 }
 
+/* A program server's timeline: lines in a stream cell, every one kept
+ * (outlog_collect).  0, or -1 with a message in err. */
+static int watch_timeline(struct run *r, struct slot *s, char *err, size_t errlen)
+{
+	const struct program_timeline *tl = s->prog ? &s->prog->timeline : NULL;
+
+	if (s != r->slots || !tl || !tl->regex || r->p->pattern != PAT_STREAM)
+		return 0;
+	r->out->has_prog_tl = 1;
+	return outlog_collect(&s->out, tl->regex, tl->time_group ? tl->time_group : tl->index_group,
+			      tl->messages_group ? tl->messages_group : tl->rate_group, err, errlen);
+}
+
+/* Its lines as rows of timeline.csv (before the output is closed). */
+static void timeline_rows(struct run *r)
+{
+	const struct slot *srv = &r->slots[0];
+	struct prog_tl_clock clk = { .server_ns = srv->t_start, .first_ns = UINT64_MAX };
+
+	if (!r->out->has_prog_tl || !srv->out.npoints)
+		return;
+	for (unsigned i = 1; i < r->nslots; i++) {
+		const struct slot *s = &r->slots[i];
+		if (s->started && s->t_start < clk.first_ns)
+			clk.first_ns = s->t_start;
+		if (s->started && s->ch.reaped && s->t_end > clk.last_ns)
+			clk.last_ns = s->t_end;
+	}
+	if (clk.first_ns == UINT64_MAX || !(r->out->prog_tl = malloc(srv->out.npoints *
+								     sizeof(*r->out->prog_tl))))
+		return;
+	r->out->nprog_tl = prog_timeline_rows(&srv->prog->timeline, srv->out.points,
+					      srv->out.npoints, &clk, r->out->prog_tl);
+}
+
 static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 {
 	char err[512];
@@ -139,6 +171,11 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	}
 	s->out = (struct outlog){ .fd = -1, .logfd = -1 };
 	logfd = open_log(r, s, err, sizeof(err));
+	if (logfd >= 0 && watch_timeline(r, s, err, sizeof(err)) < 0) {
+		close(logfd);
+		outlog_close(&s->out);
+		logfd = -1;
+	}
 	if (logfd < 0) {
 		fail(r, NULL, 1, "log", "%s", err);
 		return -1;
@@ -172,7 +209,7 @@ static int start_server(struct run *r)
 	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	if (p->server_prog) {	/* we choose its address and pass it in */
 		r->slots[0].prog = p->server_prog;
-		if (program_server_addr(p->transport, &r->addr) < 0) {
+		if (program_server_addr(p, &r->addr) < 0) {
 			fail(r, NULL, 1, "no free port", "no free port on %s", r->addr.host);
 			return -1;
 		}
@@ -300,15 +337,58 @@ static void read_reports(struct run *r, struct slot *s)
 static void program_client_done(struct run *r, struct slot *s)
 {
 	unsigned id = (unsigned)(s - r->slots);
+	double *printed = r->out->printed ? &r->out->printed[(id - 1) * PROGRAM_NFIGURES] : NULL;
+	const char *found[OUTLOG_MAX_RE] = { NULL };
 	char err[1024];
 
-	program_client_figures(r->p, id, s->t_start, s->t_end, &s->ch.ru, s->res);
-	const char *found[OUTLOG_MAX_RE];
-	for (size_t i = 0; i < OUTLOG_MAX_RE; i++)
-		found[i] = outlog_match(&s->out, i);
-	if (program_client_printed(s->prog, found, &r->out->printed[(id - 1) * MATRIX_NMETRICS],
-				   err, sizeof(err)) < 0)
+	for (size_t i = s->first_fig; i < OUTLOG_MAX_RE; i++)
+		found[i - s->first_fig] = outlog_match(&s->out, i);
+	if (printed && program_client_printed(r->p, s->prog, found, printed, err, sizeof(err)) < 0)
 		fail(r, s, 1, "no result", "%s %s", s->name, err);
+	program_client_figures(r->p, id, s->t_start, s->t_end, &s->ch.ru, printed, s->res);
+}
+
+/* A stream's program receiver that exited 0, or that we stopped (after
+ * its figures came, or on a failure): its figures, those it printed and
+ * the runner's (spawn of the first sender to its own exit). */
+static void program_receiver_done(struct run *r, struct slot *s)
+{
+	const char *found[OUTLOG_MAX_RE] = { NULL };
+	uint64_t first = UINT64_MAX;
+	char err[1024];
+
+	for (size_t i = s->first_fig; i < OUTLOG_MAX_RE; i++)
+		found[i - s->first_fig] = outlog_match(&s->out, i);
+	if (program_server_printed(s->prog, found, r->out->server_printed, err, sizeof(err)) < 0)
+		fail(r, s, 1, "no result", "receiver %s", err);
+	for (unsigned i = 1; i < r->nslots; i++)
+		if (r->slots[i].started && r->slots[i].t_start < first)
+			first = r->slots[i].t_start;
+	program_server_figures(r->p, first == UINT64_MAX ? 0 : first,
+			       s->ch.signalled_by_us ? 0 : s->t_end, &s->ch.ru,
+			       r->out->server_printed, s->res);
+}
+
+/* A stream's program receiver, once every sender is done, owes its
+ * figures: it is stopped once its result: regexes all matched (one like
+ * source 001's never exits), and one timed whole-process must exit by
+ * itself; the cell's deadline bounds both. */
+static int receiver_owes(const struct run *r)
+{
+	const struct slot *s = &r->slots[0];
+	unsigned done = 0;
+
+	for (unsigned i = 1; i < r->nslots; i++)
+		done += r->slots[i].ch.reaped;
+	if (r->p->pattern != PAT_STREAM || !r->p->server_prog || s->ch.reaped ||
+	    !r->clients_started || done < r->nslots - 1)
+		return 0;
+	if (!program_times_itself(s->prog))
+		return 1;
+	for (size_t i = 0; i < s->prog->nserver_results; i++)
+		if (!outlog_match(&s->out, s->first_fig + i))
+			return 1;
+	return 0;
 }
 
 static void server_quit_early(struct run *r)
@@ -343,6 +423,9 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
 		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
+		if (r->p->pattern == PAT_STREAM && r->clients_started &&
+		    (s->ch.signalled_by_us || (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
+			program_receiver_done(r, s);
 		/* one that serves a single connection ends with its client: it
 		 * is only to blame if a client fails after (server_quit_judged) */
 		if (!s->ch.signalled_by_us && WIFEXITED(st) && WEXITSTATUS(st) == 0) {
@@ -393,6 +476,10 @@ static const char *waiting_for(struct run *r, char *buf, size_t len)
 			 r->nslots - 1);
 		return buf;
 	}
+	if (receiver_owes(r))
+		return program_times_itself(r->p->server_prog) ? "the receiver program to print "
+		       "its result: figures" : "the receiver program to exit (it is timed to its "
+		       "exit: its result: has no seconds or rate)";
 	return "results";
 }
 
@@ -500,6 +587,8 @@ static void stop_server_when_done(struct run *r)
 		done += r->slots[i].ch.reaped;
 	uint64_t t = clock_now_ns();
 	if (done == r->nslots - 1 && !r->stop_at) {
+		if (receiver_owes(r))
+			return;
 		r->stop_at = t + GRACE_NS;
 		if (r->p->server_prog)
 			spawn_signal(&r->slots[0].ch, SIGTERM);
@@ -525,7 +614,8 @@ static void stop_on_failure(struct run *r, uint64_t deadline)
 		fail(r, NULL, 3, "interrupted", "interrupted by a signal while waiting for %s",
 		     waiting_for(r, buf, sizeof(buf)));
 	else if (now >= deadline)
-		fail(r, r->p->server_prog && !r->clients_started ? &r->slots[0] : NULL, 3, "timeout",
+		fail(r, r->p->server_prog && (!r->clients_started || receiver_owes(r)) ?
+		     &r->slots[0] : NULL, 3, "timeout",
 		     "timeout after %.3g s waiting for %s",
 		     (double)r->ctx->plan->m->timeout_ns / 1e9, waiting_for(r, buf, sizeof(buf)));
 	if (r->fail_rank && !r->killing) {
@@ -631,6 +721,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	uint64_t t0 = clock_now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
 
 	memset(out, 0, sizeof(*out));
+	snprintf(r.addr.tmp, sizeof(r.addr.tmp), "%s", ctx->sockdir);	/* {tmp} */
 	worker_result_init(&out->server);
 	out->nclients = p->concurrency;
 	out->clients = calloc(p->concurrency, sizeof(*out->clients));
@@ -644,9 +735,11 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	for (unsigned i = 0; i < p->concurrency; i++)
 		worker_result_init(&out->clients[i]);
 	out->measured_by_process = p->client_prog != NULL;
-	out->printed = malloc((size_t)p->concurrency * MATRIX_NMETRICS * sizeof(*out->printed));
-	for (size_t i = 0; out->printed && i < (size_t)p->concurrency * MATRIX_NMETRICS; i++)
+	out->printed = malloc((size_t)p->concurrency * PROGRAM_NFIGURES * sizeof(*out->printed));
+	for (size_t i = 0; out->printed && i < (size_t)p->concurrency * PROGRAM_NFIGURES; i++)
 		out->printed[i] = NAN;
+	for (size_t i = 0; i < PROGRAM_NFIGURES; i++)
+		out->server_printed[i] = NAN;
 	if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		fail(&r, NULL, 1, "pipe failed", "start pipe: %s", strerror(errno));
 	} else {
@@ -659,6 +752,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	server_quit_judged(&r);
 	if (!r.fail_rank)
 		check_complete(&r);
+	timeline_rows(&r);
 	finish_slots(&r);
 	if (r.start_rd >= 0)
 		close(r.start_rd);
@@ -680,7 +774,9 @@ void cell_outcome_release(struct cell_outcome *out)
 		worker_result_release(&out->clients[i]);
 	free(out->clients);
 	free(out->printed);
+	free(out->prog_tl);
 	out->clients = NULL;
 	out->printed = NULL;
+	out->prog_tl = NULL;
 	out->nclients = 0;
 }

@@ -16,7 +16,10 @@
  * A program of the user's (matrix `programs:`) takes a worker's place: a
  * program server is ready when its port accepts or its `ready` regex
  * matches its output, and is stopped once every client is done; a program
- * client starts at once and is timed from spawn to reap.  What is special
+ * client starts at once and is timed from spawn to reap.  A stream's
+ * program receiver is stopped only once it printed its figures (result:),
+ * or, timed whole-process, must exit by itself; a program server's
+ * `timeline:` lines become the repetition's timeline.  What is special
  * about programs is in program.h; cell.c is the event loop.
  */
 #ifndef MATRIX_CELL_H
@@ -27,6 +30,7 @@
 #include <sys/resource.h>
 
 #include "plan.h"
+#include "prog_timeline.h"
 #include "wire.h"
 
 struct cell_ctx {
@@ -52,9 +56,16 @@ struct cell_outcome {
 	unsigned nclients;
 	struct rusage server_ru, clients_ru;	/* clients summed */
 	int measured_by_process;	/* program clients: timed from spawn to reap */
-	double *printed;		/* [client][metric]: what program clients printed, NaN if not */
+	double *printed;		/* [client][figure]: what program clients printed,
+					 * PROGRAM_NFIGURES each (matrix.h), NaN if not */
+	double server_printed[PROGRAM_NFIGURES];	/* a stream's program receiver's */
 	double wall_s;			/* first fork to last reap */
 	uint64_t release_ns;		/* the start signal went out; 0 if it never did */
+	/* a program server's timeline: in a stream cell (prog_timeline.h):
+	 * its rows replace the server's own timeline in timeline.csv */
+	int has_prog_tl;
+	struct prog_tl_row *prog_tl;
+	size_t nprog_tl;
 };
 
 /* Runs one repetition; always fills out (release it with

@@ -8,6 +8,8 @@
 #include "cmd_run.h"
 #include "plan.h"
 #include "plan_json.h"
+#include "setup.h"
+#include "program.h"
 #include "suggest.h"
 #include "transport.h"
 #include "units.h"
@@ -106,15 +108,23 @@ static int cmd_plan(int argc, char **argv)
 	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client");
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl.cells[i]);
+	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
+	for (size_t i = 0; i < pl.ncells; i++)
+		unwarmed |= program_cell_warmup(&pl.cells[i].p, m.warmup) != m.warmup;
 	printf("%zu cell%s x %u repetition%s = %zu cell runs, %llu worker processes; "
-	       "warmup %llu messages per connection, timeout %s per repetition\n",
+	       "warmup %llu messages per connection%s, timeout %s per repetition\n",
 	       pl.ncells, pl.ncells == 1 ? "" : "s", pl.repeat, pl.repeat == 1 ? "" : "s",
 	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
-	       (unsigned long long)m.warmup, units_format_duration(m.timeout_ns, t, sizeof(t)));
+	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
+	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
+	char err[512];
+	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
+	if (rc < 0)
+		fprintf(stderr, "matrix plan: %s\n", err);
 	plan_release(&pl);
 	matrix_release(&m);
 	matrix_sets_release(&c.sets);
-	return 0;
+	return rc < 0 ? EXIT_BADINPUT : 0;
 }
 
 static int cmd_transports(int argc, char **argv)

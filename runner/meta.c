@@ -101,22 +101,38 @@ void meta_collect_runner(struct meta *m)
 	meta_set(m, "boot_id", "%s", boot);
 }
 
+/* "; programs rx, tx: their own timeline: lines" when some have one. */
+static void program_timelines(const struct matrix *mx, char *buf, size_t len)
+{
+	size_t o = 0, n = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < mx->nprograms && o < len; i++)
+		if (mx->programs[i].timeline.regex)
+			o += (size_t)snprintf(buf + o, len - o, "%s%s", n++ ? ", " : "; programs ",
+					      mx->programs[i].name);
+	if (n && o < len)
+		snprintf(buf + o, len - o, ": their own timeline: lines, each interval as long as "
+			 "the program's");
+}
+
 void meta_timeline_interval(struct meta *m, const struct matrix *mx)
 {
 	const struct dimension *d = matrix_dim(mx, "interval");
-	char v[512] = "";
+	char v[512] = "", progs[1024];
 	size_t len = 0;
 
+	program_timelines(mx, progs, sizeof(progs));
 	if (!d) {
 		meta_set(m, "timeline_interval", "auto: 20 to 100 intervals per stream repetition (fewer under 2 ms), "
 			 "each of 100us, 500us, 1ms, 5ms, 10ms, ... as its length needs "
-			 "(interval_s in timeline.csv)");
+			 "(interval_s in timeline.csv)%s", progs);
 		return;
 	}
 	for (size_t i = 0; i < d->nvalues && len < sizeof(v); i++)
 		len += (size_t)snprintf(v + len, sizeof(v) - len, "%s%s", i ? ", " : "",
 					d->values[i].text);
-	meta_set(m, "timeline_interval", "%s", v);
+	meta_set(m, "timeline_interval", "%s%s", v, progs);
 }
 
 double meta_loadavg(void)

@@ -1,7 +1,9 @@
 /* A program's output, capped and watched: see outlog.h. */
 #include "outlog.h"
+#include "clock.h"
 
 #include <errno.h>
+#include <math.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,10 +47,78 @@ int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, s
 	return 0;
 }
 
+int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, size_t errlen)
+{
+	if (regcomp(&o->every, re, REG_EXTENDED | REG_NEWLINE)) {
+		snprintf(err, errlen, "bad regex '%s'", re);
+		return -1;
+	}
+	if (g0 < 1 || g1 < 1 || (size_t)g0 > o->every.re_nsub || (size_t)g1 > o->every.re_nsub) {
+		snprintf(err, errlen, "regex '%s' has no group %d", re,
+			 g0 < 1 || (size_t)g0 > o->every.re_nsub ? g0 : g1);
+		regfree(&o->every);
+		return -1;
+	}
+	o->collecting = 1;
+	o->group[0] = g0;
+	o->group[1] = g1;
+	return 0;
+}
+
+/* A group of a match as a number, NaN when it took no part or is none. */
+static double group_value(const char *text, const regmatch_t *g)
+{
+	char num[64], *end;
+
+	if (g->rm_so < 0 || g->rm_eo - g->rm_so >= (regoff_t)sizeof(num))
+		return NAN;
+	snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), text + g->rm_so);
+	double v = strtod(num, &end);
+	return end == num ? NAN : v;
+}
+
+/* Every line of text (whole lines, NUL ended) that the collected regex
+ * matches, as a point stamped now; past the cap, counted. */
+static void collect(struct outlog *o, const char *text)
+{
+	regmatch_t m[16], *mm = m;	/* the groups up to the later of the two */
+	size_t want = (size_t)(o->group[0] > o->group[1] ? o->group[0] : o->group[1]) + 1;
+	uint64_t now = clock_now_ns();
+
+	if (want > sizeof(m) / sizeof(m[0]) && !(mm = malloc(want * sizeof(*mm))))
+		return;
+	for (const char *p = text; *p && !regexec(&o->every, p, want, mm, 0); ) {
+		if (o->npoints == o->room && o->npoints < OUTLOG_MAX_POINTS) {
+			size_t room = o->room ? o->room * 2 : 64;
+			room = room > OUTLOG_MAX_POINTS ? OUTLOG_MAX_POINTS : room;
+			struct outlog_point *pts = realloc(o->points, room * sizeof(*pts));
+			if (pts) {
+				o->points = pts;
+				o->room = room;
+			}
+		}
+		if (o->npoints < o->room)
+			o->points[o->npoints++] = (struct outlog_point){
+				{ group_value(p, &mm[o->group[0]]), group_value(p, &mm[o->group[1]]) },
+				now };
+		else
+			o->points_dropped++;
+		/* one point a line: on from the line after the match's start */
+		const char *nl = strchr(p + mm[0].rm_so, '\n');
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+	if (mm != m)
+		free(mm);
+}
+
 /* Matches every regex not matched yet against text (whole lines, NUL
  * ended): the first match anywhere in it is the earliest. */
 static void match(struct outlog *o, const char *text)
 {
+	if (o->collecting)
+		collect(o, text);
 	for (size_t i = 0; i < o->nre && o->left; i++) {
 		regmatch_t m[2];
 		if (o->found[i] || regexec(&o->re[i], text, 2, m, 0))
@@ -95,12 +165,19 @@ static void finish_log(struct outlog *o)
 	if (o->logfd >= 0)
 		close(o->logfd);
 	o->logfd = -2;
-	if (!o->dropped || o->marked || !o->written)
+	if ((!o->dropped && !o->points_dropped) || o->marked || !o->written)
 		return;
-	char marker[128];
-	int n = snprintf(marker, sizeof(marker), "%s[matrix: log cut at %u MiB; %llu more bytes "
-			 "dropped]\n", o->last_nl ? "" : "\n", OUTLOG_CAP >> 20,
-			 (unsigned long long)o->dropped);
+	char marker[256];
+	int n = 0;
+	if (o->dropped)
+		n = snprintf(marker, sizeof(marker), "%s[matrix: log cut at %u MiB; %llu more "
+			     "bytes dropped]\n", o->last_nl ? "" : "\n", OUTLOG_CAP >> 20,
+			     (unsigned long long)o->dropped);
+	if (o->points_dropped)
+		n += snprintf(marker + n, sizeof(marker) - (size_t)n, "%s[matrix: timeline cut "
+			      "at %u lines; %llu more matching lines dropped]\n",
+			      o->last_nl || n ? "" : "\n", OUTLOG_MAX_POINTS,
+			      (unsigned long long)o->points_dropped);
 	int fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC);
 	if (fd >= 0) {
 		if (write(fd, marker, (size_t)n) == n)
@@ -114,7 +191,7 @@ static void finish_log(struct outlog *o)
 static void take(struct outlog *o, size_t n)
 {
 	keep(o, buf + o->ncarry, n);
-	if (!o->left) {
+	if (!o->left && !o->collecting) {
 		o->ncarry = 0;	/* nothing more to look for */
 		return;
 	}
@@ -173,7 +250,7 @@ void outlog_drain(struct outlog *o)
 		close(o->fd);
 		o->fd = -1;
 	}
-	if (o->ncarry && o->left) {	/* the last line, without its newline */
+	if (o->ncarry && (o->left || o->collecting)) {	/* the last line, without its newline */
 		memcpy(buf, o->carry, o->ncarry);
 		buf[o->ncarry] = '\0';
 		match(o, buf);
@@ -195,6 +272,9 @@ void outlog_close(struct outlog *o)
 		close(o->fd);
 	for (size_t i = 0; i < o->nre; i++)
 		regfree(&o->re[i]);
+	if (o->collecting)
+		regfree(&o->every);
+	free(o->points);
 	free(o->carry);
 	memset(o, 0, sizeof(*o));
 	o->fd = o->logfd = -1;

@@ -21,6 +21,12 @@
  * line) are matched line by line over everything the program printed; a
  * line longer than OUTLOG_LINE is matched in pieces of that size.  The
  * first match of each regex is kept.
+ *
+ * outlog_collect adds one regex whose every matching line is kept (a
+ * program's timeline: lines): two of its groups as numbers, and when the
+ * line was read, up to OUTLOG_MAX_POINTS lines; past that they are counted
+ * and the log ends with
+ *   [matrix: timeline cut at 100000 lines; N more matching lines dropped]
  */
 #ifndef MATRIX_OUTLOG_H
 #define MATRIX_OUTLOG_H
@@ -32,6 +38,14 @@
 #define OUTLOG_CAP (1u << 20)	/* bytes of a program's output kept in its log */
 #define OUTLOG_LINE 4096	/* the longest line matched whole */
 #define OUTLOG_MAX_RE 16
+#define OUTLOG_MAX_POINTS 100000	/* lines outlog_collect keeps (24 bytes each) */
+
+/* A line the collected regex matched: its two groups (NaN when one took
+ * no part or does not start with a number) and when it was read. */
+struct outlog_point {
+	double v[2];
+	uint64_t read_ns;		/* clock_now_ns() of the read that brought it */
+};
 
 struct outlog {
 	int fd;				/* the pipe's read end; -1 once closed */
@@ -47,6 +61,12 @@ struct outlog {
 	int found[OUTLOG_MAX_RE];
 	char match[OUTLOG_MAX_RE][64];	/* each one's first match: group 1, else
 					 * the whole match */
+	int collecting;			/* outlog_collect was called */
+	regex_t every;
+	int group[2];
+	struct outlog_point *points;
+	size_t npoints, room;
+	uint64_t points_dropped;	/* matching lines past OUTLOG_MAX_POINTS */
 };
 
 /* The pipe for a program whose log is path (kept by the caller until
@@ -57,6 +77,12 @@ int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen);
 /* Watches the regexes re[0..n-1] (n <= OUTLOG_MAX_RE, already checked by
  * the matrix loader).  0, or -1 with a message. */
 int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen);
+
+/* Watches re for every line it matches, besides outlog_watch's regexes:
+ * each such line's groups g0 and g1 (1-based, at most re's number of
+ * groups) into o->points (in the order printed, o->npoints of them).
+ * 0, or -1 with a message. */
+int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, size_t errlen);
 
 /* Reads what the pipe holds (at most a few MiB a call, so no program
  * starves the others).  1 while the pipe is open, 0 at its end of file. */

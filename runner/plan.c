@@ -120,34 +120,87 @@ static struct srcpos blame(const struct matrix *m, const size_t *choice, const c
 	return -1; \
 } while (0)
 
-static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
-		      char *err, size_t errlen)
+/* The figures a program prints must mean something in the cell: a
+ * server's (a stream receiver's count and time) only in stream cells; a
+ * stream sender's: what it sent (sent_msgs_per_s, messages, seconds). */
+static int check_program_figures(const struct matrix *m, const struct cell_params *p,
+				 char *err, size_t errlen)
+{
+	const struct program *pr = p->client_prog;
+
+	if (p->server_prog && p->server_prog->nserver_results && p->pattern != PAT_STREAM) {
+		struct srcpos at_ = p->server_prog->server_results[0].pos;
+		snprintf(err, errlen, "%s:%d:%d: result: program %s's server figures count in stream "
+			 "cells only (a receiver's); in a %s cell the clients measure", m->path,
+			 at_.line, at_.col, p->server_prog->name, pattern_names[p->pattern]);
+		return -1;
+	}
+	for (size_t i = 0; pr && p->pattern == PAT_STREAM && i < pr->nresults; i++) {
+		int fig = pr->results[i].metric;
+		if (fig == PROGRAM_MESSAGES || fig == PROGRAM_SECONDS ||
+		    !strcmp(matrix_metrics[fig], "sent_msgs_per_s"))
+			continue;
+		snprintf(err, errlen, "%s:%d:%d: result: %s of program %s's client is not a stream "
+			 "sender's figure (a sender prints sent_msgs_per_s, or messages and seconds; "
+			 "the receiver measures the rest)", m->path, pr->results[i].pos.line,
+			 pr->results[i].pos.col, matrix_metrics[fig], pr->name);
+		return -1;
+	}
+	return 0;
+}
+
+/* Where programs may take part, and with which placeholders. */
+static int check_programs(const struct matrix *m, const size_t *choice,
+			  const struct cell_params *p, char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
+	int takes = transport_takes_programs(t), on_unix = plan_program_family(p) == AF_UNIX;
 
-	if ((p->server_prog || p->client_prog) && !transport_takes_programs(t))
+	if (!p->server_prog && !p->client_prog)
+		return 0;
+	if (!takes)
 		CELL_ERR(p->server_prog ? "server" : "client", "programs run over tcp, tcp6 or unix, "
-			 "not %s", t->name);
-	if ((p->server_prog || p->client_prog) && p->pattern == PAT_STREAM)
-		CELL_ERR(p->server_prog ? "server" : "client", "programs take part in pingpong and "
-			 "echo cells (a stream's receiver must count what arrives)");
+			 "not %s (and over zmq when server and client are both programs)", t->name);
+	if (takes == TAKES_PROGRAM_PAIRS && (!p->server_prog || !p->client_prog))
+		CELL_ERR(p->server_prog ? "client" : "server", "over %s a program pairs only with "
+			 "a program: our %s adds an acknowledged end to the stream, which program %s "
+			 "does not speak; make both server and client programs", t->name,
+			 p->server_prog ? "client" : "server",
+			 (p->server_prog ? p->server_prog : p->client_prog)->name);
+	if (takes == TAKES_PROGRAM_PAIRS && p->pattern != PAT_STREAM)
+		CELL_ERR("pattern", "programs take part in %s cells of pattern stream only "
+			 "(PUSH/PULL)", t->name);
 	for (int k = 0; k < 2; k++) {
 		const struct program *pr = k ? p->client_prog : p->server_prog;
 		char **w = !pr ? NULL : k ? pr->client : pr->server;
 		size_t n = !pr ? 0 : k ? pr->nclient : pr->nserver;
-		int on_unix = t->family == AF_UNIX;
 		for (size_t i = 0; i < n; i++) {
-			const char *bad = on_unix ? (strstr(w[i], "{host}") ? "{host}" :
-						     strstr(w[i], "{port}") ? "{port}" : NULL)
-					: strstr(w[i], "{path}") ? "{path}" : NULL;
+			const char *bad = on_unix ? (matrix_word_uses(w[i], "host") ? "{host}" :
+						     matrix_word_uses(w[i], "port") ? "{port}" : NULL)
+					: matrix_word_uses(w[i], "path") ? "{path}" : NULL;
 			if (bad)
-				CELL_ERR(k ? "client" : "server", "program %s uses %s, which a %s cell "
-					 "does not have", pr->name, bad, t->name);
+				CELL_ERR(k ? "client" : "server", "program %s uses %s, which a %s%s cell "
+					 "does not have", pr->name, bad, t->name,
+					 takes == TAKES_PROGRAM_PAIRS ? on_unix ? " (endpoint ipc)" :
+					 " (endpoint tcp)" : "");
 		}
 	}
 	if (p->server_prog && p->spin_ns)
 		CELL_ERR("spin", "spin is a busy-wait of matrix's own server; program %s cannot "
 			 "be made to spin", p->server_prog->name);
+	if (p->server_prog && p->pattern == PAT_STREAM && p->duration_ns)
+		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
+			 "receives");
+	return check_program_figures(m, p, err, errlen);
+}
+
+static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
+		      char *err, size_t errlen)
+{
+	const struct transport *t = p->transport;
+
+	if (check_programs(m, choice, p, err, errlen) < 0)
+		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
 	if (!(t->patterns & PAT_BIT(p->pattern)))
@@ -476,6 +529,13 @@ uint64_t plan_worker_runs(const struct plan *pl)
 	for (size_t i = 0; i < pl->ncells; i++)
 		n += 1 + pl->cells[i].p.concurrency;
 	return n * pl->repeat;
+}
+
+int plan_program_family(const struct cell_params *p)
+{
+	if (transport_takes_programs(p->transport) == TAKES_PROGRAM_PAIRS)
+		return p->endpoint == EP_IPC ? AF_UNIX : AF_INET;
+	return p->transport->family;
 }
 
 uint64_t plan_client_share(const struct cell_params *p, unsigned id)

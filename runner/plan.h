@@ -101,6 +101,11 @@ void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, siz
  * split exactly, the first count % concurrency clients take one more. */
 uint64_t plan_client_share(const struct cell_params *p, unsigned id);
 
+/* The socket family a program of the cell reaches its server with:
+ * the transport's, or for zmq its endpoint's (tcp: AF_INET, ipc:
+ * AF_UNIX). */
+int plan_program_family(const struct cell_params *p);
+
 /* Bytes of message buffers a cell's workers allocate, all connections
  * together (UINT64_MAX when it does not fit); plan_build() refuses a cell
  * that needs more than the machine's available memory. */

@@ -41,6 +41,8 @@ static void placeholder(const struct matrix *m, const struct cell *c,
 		snprintf(out, len, "%.9g", (double)p->duration_ns / 1e9);
 	else if (!strcmp(name, "endpoint"))
 		snprintf(out, len, "%s", sa->address);
+	else if (!strcmp(name, "tmp"))
+		snprintf(out, len, "%s", sa->tmp);
 	else {
 		out[0] = '\0';
 		for (size_t d = 0; d < m->ndims; d++)
@@ -50,24 +52,23 @@ static void placeholder(const struct matrix *m, const struct cell *c,
 	}
 }
 
-void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
-		  const struct program *pr, unsigned id, struct spawn_argv *a)
+void program_words(char *const *tmpl, size_t n, program_lookup *lookup, void *arg,
+		   struct spawn_argv *a)
 {
-	char **tmpl = id ? pr->client : pr->server;
-	size_t n = id ? pr->nclient : pr->nserver;
-
 	for (size_t i = 0; i < n; i++) {
-		char word[8192], val[256];
+		char word[8192], val[PATH_MAX];
 		size_t o = 0;
 		for (const char *t = tmpl[i]; *t && o + 1 < sizeof(word);) {
-			const char *end = *t == '{' ? strchr(t, '}') : NULL;
+			const char *end = *t == '{' && t[1] != '{' ? strchr(t, '}') : NULL;
 			if (end) {
 				char name[64];
 				snprintf(name, sizeof(name), "%.*s", (int)(end - t - 1), t + 1);
-				placeholder(m, c, sa, name, id, val, sizeof(val));
+				lookup(name, val, sizeof(val), arg);
 				o += (size_t)snprintf(word + o, sizeof(word) - o, "%s", val);
 				t = end + 1;
 			} else {
+				/* {{ and }}: one brace */
+				t += (t[0] == '{' || t[0] == '}') && t[1] == t[0];
 				word[o++] = *t++;
 			}
 		}
@@ -76,6 +77,29 @@ void program_argv(const struct matrix *m, const struct cell *c, const struct ser
 		word[o < sizeof(word) ? o : sizeof(word) - 1] = '\0';
 		spawn_argv_add(a, "%s", word);
 	}
+}
+
+struct cell_words {
+	const struct matrix *m;
+	const struct cell *c;
+	const struct server_addr *sa;
+	unsigned id;
+};
+
+static void cell_lookup(const char *name, char *out, size_t len, void *arg)
+{
+	const struct cell_words *w = arg;
+
+	placeholder(w->m, w->c, w->sa, name, w->id, out, len);
+}
+
+void program_argv(const struct matrix *m, const struct cell *c, const struct server_addr *sa,
+		  const struct program *pr, unsigned id, struct spawn_argv *a)
+{
+	struct cell_words w = { .m = m, .c = c, .sa = sa, .id = id };
+
+	program_words(id ? pr->client : pr->server, id ? pr->nclient : pr->nserver, cell_lookup,
+		      &w, a);
 }
 
 /* A free port on the loopback for a program server: bind port 0, read it,
@@ -101,18 +125,23 @@ static int free_port(int family, char *port, size_t len)
 	return rc;
 }
 
-int program_server_addr(const struct transport *t, struct server_addr *sa)
+int program_server_addr(const struct cell_params *p, struct server_addr *sa)
 {
-	int v6 = t->family == AF_INET6;
+	int family = plan_program_family(p), v6 = family == AF_INET6;
+	int zmq = transport_takes_programs(p->transport) == TAKES_PROGRAM_PAIRS;
 
-	if (!t->default_bind) {
-		snprintf(sa->address, sizeof(sa->address), "%.200s", sa->path);
+	if (family == AF_UNIX) {
+		snprintf(sa->address, sizeof(sa->address), "%s%.200s", zmq ? "ipc://" : "", sa->path);
 		return 0;
 	}
 	snprintf(sa->host, sizeof(sa->host), v6 ? "::1" : "127.0.0.1");
-	if (free_port(v6 ? AF_INET6 : AF_INET, sa->port, sizeof(sa->port)) < 0)
+	if (free_port(family, sa->port, sizeof(sa->port)) < 0)
 		return -1;
-	snprintf(sa->address, sizeof(sa->address), v6 ? "[%s]:%s" : "%s:%s", sa->host, sa->port);
+	if (v6)
+		snprintf(sa->address, sizeof(sa->address), "[%s]:%s", sa->host, sa->port);
+	else
+		snprintf(sa->address, sizeof(sa->address), "%s%s:%s", zmq ? "tcp://" : "", sa->host,
+			 sa->port);
 	return 0;
 }
 
@@ -191,39 +220,112 @@ int program_server_ready(const struct cell_params *p, const struct server_addr *
 	if (pr->ready)
 		return printed_ready;
 	/* never a connection: a server that serves one would spend it here */
-	if (p->transport->family == AF_UNIX)
+	if (plan_program_family(p) == AF_UNIX)
 		return unix_listening(sa->path);
-	return tcp_listening(p->transport->family, (unsigned)atoi(sa->port));
+	return tcp_listening(plan_program_family(p), (unsigned)atoi(sa->port));
 }
 
-void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t_start,
-			    uint64_t t_end, const struct rusage *ru, struct worker_result *res)
+uint64_t program_cell_warmup(const struct cell_params *p, uint64_t warmup)
 {
-	uint64_t share = plan_client_share(p, id);
-
-	res->start_ns = t_start;
-	res->end_ns = t_end;
-	res->messages = res->sent_messages = share;
-	res->sent_bytes = share * p->size;
-	res->bytes = share * (p->size + (p->pattern == PAT_ECHO ? p->size : p->response_size));
-	res->has_result = res->ended = 1;
-	res->cpu_ns = clock_rusage_ns(ru);
+	return p->pattern == PAT_STREAM && (p->server_prog || p->client_prog) ? 0 : warmup;
 }
 
-int program_client_printed(const struct program *pr, const char *const *found, double *printed,
-			   char *err, size_t errlen)
+size_t program_watch(const struct cell_params *p, int server, const char **re, size_t max,
+		     size_t *first)
 {
-	for (size_t i = 0; i < pr->nresults; i++) {
-		const struct program_result *pres = &pr->results[i];
+	const struct program *pr = server ? p->server_prog : p->client_prog;
+	const struct program_result *res = server ? pr->server_results : pr->results;
+	size_t n = 0, nres = server ? pr->nserver_results : pr->nresults;
+
+	if (server && pr->ready && n < max)
+		re[n++] = pr->ready;
+	*first = n;
+	if (server && p->pattern != PAT_STREAM)
+		return n;	/* the plan allows a server's figures in stream cells only */
+	for (size_t i = 0; i < nres && n < max; i++)
+		re[n++] = res[i].regex;
+	return n;
+}
+
+int program_times_itself(const struct program *pr)
+{
+	for (size_t i = 0; i < pr->nserver_results; i++) {
+		int fig = pr->server_results[i].metric;
+		if (fig == PROGRAM_SECONDS || (fig < MATRIX_NMETRICS &&
+		    (!strcmp(matrix_metrics[fig], "msgs_per_s") ||
+		     !strcmp(matrix_metrics[fig], "mib_per_s"))))
+			return 1;
+	}
+	return 0;
+}
+
+static int printed_figures(const struct program_result *res, size_t n, const char *const *found,
+			   double *printed, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < n; i++) {
 		const char *text = found[i];
 		char *end;
 		double v = text ? strtod(text, &end) : NAN;
 		if (!text || end == text || !isfinite(v)) {
 			snprintf(err, errlen, "printed nothing that matches the %s regex '%s'",
-				 matrix_metrics[pres->metric], pres->regex);
+				 program_figure_name(res[i].metric), res[i].regex);
 			return -1;
 		}
-		printed[pres->metric] = v * pres->scale;
+		printed[res[i].metric] = v * res[i].scale;
 	}
 	return 0;
+}
+
+int program_client_printed(const struct cell_params *p, const struct program *pr,
+			   const char *const *found, double *printed, char *err, size_t errlen)
+{
+	int rate = matrix_metric_index(p->pattern == PAT_STREAM ? "sent_msgs_per_s" : "msgs_per_s");
+
+	if (printed_figures(pr->results, pr->nresults, found, printed, err, errlen) < 0)
+		return -1;
+	double msgs = printed[PROGRAM_MESSAGES], secs = printed[PROGRAM_SECONDS];
+	if (!isnan(msgs) && !isnan(secs) && isnan(printed[rate]))
+		printed[rate] = secs > 0 ? msgs / secs : NAN;
+	return 0;
+}
+
+int program_server_printed(const struct program *pr, const char *const *found,
+			   double *printed, char *err, size_t errlen)
+{
+	return printed_figures(pr->server_results, pr->nserver_results, found, printed, err,
+			       errlen);
+}
+
+void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t_start,
+			    uint64_t t_end, const struct rusage *ru, const double *printed,
+			    struct worker_result *res)
+{
+	uint64_t share = plan_client_share(p, id);
+	double said = printed ? printed[PROGRAM_MESSAGES] : NAN;
+
+	res->start_ns = t_start;
+	res->end_ns = t_end;
+	res->messages = res->sent_messages = share;
+	if (!isnan(said) && said >= 0 && said < 1e18)	/* a count it printed */
+		res->messages = res->sent_messages = (uint64_t)llround(said);
+	res->sent_bytes = res->sent_messages * p->size;
+	res->bytes = res->messages * (p->size + (p->pattern == PAT_ECHO ? p->size :
+						 p->pattern == PAT_STREAM ? 0 : p->response_size));
+	res->has_result = res->ended = 1;
+	res->cpu_ns = clock_rusage_ns(ru);
+}
+
+void program_server_figures(const struct cell_params *p, uint64_t t_first, uint64_t t_exit,
+			    const struct rusage *ru, const double *printed,
+			    struct worker_result *res)
+{
+	double said = printed[PROGRAM_MESSAGES];
+
+	res->start_ns = t_first;
+	res->end_ns = t_exit;
+	res->messages = !isnan(said) && said >= 0 && said < 1e18 ? (uint64_t)llround(said)
+			: p->count;
+	res->bytes = res->messages * p->size;
+	res->has_result = res->ended = 1;
+	res->cpu_ns = clock_rusage_ns(ru);
 }

@@ -144,6 +144,31 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 	return 0;
 }
 
+/* A program server's timeline: rows (prog_timeline.h), whole or none. */
+static int write_prog_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
+			       const struct cell_outcome *o)
+{
+	off_t start = w->timeline.good;
+
+	for (size_t i = 0; i < o->nprog_tl; i++) {
+		const struct prog_tl_row *t = &o->prog_tl[i];
+		csv_out_u64(&w->timeline, c->number);
+		csv_out_u64(&w->timeline, rep);
+		csv_out_double(&w->timeline, t->start_s, 9);
+		csv_out_double(&w->timeline, t->interval_s, 9);
+		csv_out_u64(&w->timeline, t->messages);
+		csv_out_u64(&w->timeline, t->messages * c->p.size);
+		csv_out_double(&w->timeline, t->covered_s, 9);
+		if (csv_out_end_row(&w->timeline) < 0) {
+			int e = errno;
+			csv_out_cut_to(&w->timeline, start);
+			errno = e;
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* How many adjacent buckets of h make one row of hist.csv, as a power of
  * two: the fewest that keep its rows within HIST_CSV_ROWS.  Pairs never
  * straddle an octave (HIST_SUB buckets, an even number), so 2^HIST_SUB_BITS
@@ -237,7 +262,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	/* the timeline and hist rows first, the results row last: that row
 	 * says the repetition is done, and a resume drops rows without one */
 	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
-	    write_timeline(w, c, row->rep, &o->server) < 0) {
+	    (o->has_prog_tl ? write_prog_timeline(w, c, row->rep, o)
+	     : write_timeline(w, c, row->rep, &o->server)) < 0) {
 		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
 		return -1;
 	}

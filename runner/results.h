@@ -15,12 +15,14 @@
  *   lost duplicated reordered   (lossy transports only; empty for others)
  *   measured_by                 worker (our clients timed it), process (a
  *                               program client timed from spawn to exit) or
- *                               printed (some figures are the programs' own)
+ *                               printed (some figures are the programs' own);
+ *                               a stream row with a program names both sides:
+ *                               receiver=X;senders=Y, each one of the three
  *   cpu_us_per_rtt              CPU per round trip (cpu_us_per_msg is per
  *                               message each way since this column came)
  *   start_spread_us start_offsets_us   how far apart the clients started;
  *                               each one's delay after the release (';' list)
- *   printed_metrics             the metrics program clients printed (';' list)
+ *   printed_metrics             the metrics programs printed (';' list)
  *   loadavg_before loadavg_after   the machine's 1-minute load average
  *                               (/proc/loadavg) just before the repetition's
  *                               workers start and just after they are reaped;
@@ -32,8 +34,11 @@
  * each stream repetition, counted at the receiver from the start signal:
  *   cell rep interval_start_s interval_s messages bytes covered_s
  * covered_s is interval_s except in the last interval, which ends with the
- * last message: the rate of an interval is messages / covered_s.  When a
- * repetition's timeline rows cannot all be written, none of them stays.
+ * last message: the rate of an interval is messages / covered_s.  A
+ * program receiver with `timeline:` gives its own lines instead, counted
+ * from its first sender's spawn, each as long as the program's interval
+ * was (prog_timeline.h); bytes = messages x size.  When a repetition's
+ * timeline rows cannot all be written, none of them stays.
  *
  * hist.csv, when the plan has pingpong or echo cells: each ok
  * repetition's round-trip times, every client's histogram merged

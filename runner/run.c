@@ -7,6 +7,7 @@
 #include "progress.h"
 #include "results.h"
 #include "resume.h"
+#include "setup.h"
 #include "spawn.h"
 #include "stale.h"
 
@@ -23,11 +24,12 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
-static volatile sig_atomic_t interrupted;
+static volatile sig_atomic_t interrupted, signals;
 
 static void on_signal(int sig)
 {
 	interrupted = sig;
+	signals++;	/* a second one stops the teardowns */
 }
 
 static void unmake_dirs(const char *path, size_t made);
@@ -176,6 +178,7 @@ struct run_state {
 	size_t made;			/* folders made, for unmake_dirs */
 	int rw_open;
 	struct resume res;		/* --resume: what the folder holds */
+	struct setups setups;		/* programs' setup: and teardown: */
 };
 
 /* The run folder -o DIR: made (or an empty one taken), locked.  0, or -1
@@ -359,14 +362,20 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	};
 	struct cell_outcome out;
 	struct result_row row;
-	char label[256], started[32], err[512];
+	char label[256], started[32], err[768], setup_log[PATH_MAX];
 	int rc;
 
+	/* its programs' setup first, once: a failed one fails the row */
+	int setup = setup_cell(&s->setups, c, err, sizeof(err), setup_log, sizeof(setup_log));
+	if (setup < 0)
+		return -1;
 	plan_cell_label(s->pl, c, label, sizeof(label));
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
 	double load_before = meta_loadavg();
-	rc = cell_run(&ctx, &out);
+	if (setup)
+		setup_outcome(c, err, setup_log, &out);
+	rc = setup ? 0 : cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
 	row.loadavg_before = load_before;
 	row.loadavg_after = meta_loadavg();
@@ -611,9 +620,13 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
  * run_plan's exit status. */
 static int close_run(struct run_state *s, char *err, size_t errlen)
 {
-	char now[32];
+	char now[32], teardown[1024];
 	int status;
 
+	/* before the private folder ({tmp}) goes; after an interrupt too */
+	setup_teardown(&s->setups, teardown, sizeof(teardown));
+	if (teardown[0])
+		meta_set(&s->meta, "teardown", "%s", teardown);
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
 	spawn_guard_stop();
@@ -643,9 +656,16 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	return status;
 }
 
+/* The state of the run going on, as a root for valgrind in the guard:
+ * forked from inside run_plan, the guard runs a noreturn function, which
+ * need not save the callee-saved register that may be all that holds s,
+ * and valgrind following it called the state lost.  volatile: a store
+ * nothing reads would be dropped. */
+static struct run_state *volatile running;
+
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
-	struct run_state *s = calloc(1, sizeof(*s));
+	struct run_state *s = running = calloc(1, sizeof(*s));
 	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
 	unsigned char *warned = calloc(pl->ncells + 1, 1);
 	int status;
@@ -670,6 +690,15 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
+	if (setup_init(&s->setups, pl->m, err, errlen) < 0) {
+		status = 2;
+		goto out;
+	}
+	s->setups.logdir = s->logdir;
+	s->setups.tmp = s->sockdir;
+	s->setups.interrupted = &interrupted;
+	s->setups.signals = &signals;
+	s->setups.prog = &s->prog;
 	install_signals();	/* a signal while the folder is made: an interrupted run */
 	if ((status = open_run(s, o, err, errlen)) != 0) {
 		status = status < 0 ? 2 : 0;
@@ -690,6 +719,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	status = close_run(s, err, errlen);
 out:
+	setup_release(&s->setups);
 	resume_release(&s->res);
 	for (size_t i = 0; s->vals && i < pl->ncells; i++)
 		free(s->vals[i]);
@@ -697,6 +727,7 @@ out:
 	free(s->nvals);
 	free(s->stopped);
 	free(s);
+	running = NULL;
 	free(idx);
 	free(warned);
 	return status;

@@ -153,7 +153,7 @@ static void guard_run(int rd, const char *sockdir)
 	for (size_t j = 0; j < MAX_CHILDREN; j++)
 		if (groups[j])
 			kill(-groups[j], SIGKILL);
-	stale_sockdir_remove(sockdir);
+	stale_sockdir_remove_all(sockdir);
 	_exit(0);
 }
 

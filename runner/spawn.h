@@ -36,7 +36,8 @@
  *     session of its own, told each program group over a pipe (by the
  *     program itself before its exec, and by the runner after), which on
  *     the pipe's end of file (the runner ended, however) sends SIGKILL to
- *     each group still listed and removes the run's socket folder.
+ *     each group still listed and removes the run's socket folder with
+ *     all in it ({tmp}: stale_sockdir_remove_all).
  * Limits: a descendant that leaves its group (setsid, a daemon) is not
  * reached, and neither are the groups when the guard itself is killed
  * (the programs themselves still die with the runner).

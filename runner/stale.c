@@ -3,6 +3,7 @@
 #include "csvfile.h"
 
 #include <dirent.h>
+#include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -39,6 +40,29 @@ void stale_sockdir_remove(const char *dir)
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
 			unlink(path);
 	closedir(d);
+	rmdir(dir);
+}
+
+static int make_writable(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)f;
+	if (flag == FTW_D && (st->st_mode & 0700) != 0700)
+		chmod(path, st->st_mode | 0700);	/* a read-only tree (go's module cache) */
+	return 0;
+}
+
+static int remove_one(const char *path, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	if (f->level > 0)	/* the folder itself last, by the caller */
+		(flag == FTW_DP ? rmdir : unlink)(path);
+	return 0;
+}
+
+void stale_sockdir_remove_all(const char *dir)
+{
+	nftw(dir, make_writable, 16, FTW_PHYS | FTW_MOUNT);
+	nftw(dir, remove_one, 16, FTW_PHYS | FTW_MOUNT | FTW_DEPTH);
 	rmdir(dir);
 }
 

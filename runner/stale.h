@@ -25,5 +25,9 @@ enum proc_state stale_check(const char *dir, const char *cmd);
  * if that left it empty.  Anything else in it stays, and so does the
  * folder. */
 void stale_sockdir_remove(const char *dir);
+/* The run's own private folder, everything in it ({tmp}: what programs
+ * and their setup: steps put there), never following a link or crossing
+ * a mount; by the guard, whose runner made it. */
+void stale_sockdir_remove_all(const char *dir);
 
 #endif

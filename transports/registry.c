@@ -46,5 +46,7 @@ const struct transport *transport_default(void)
 
 int transport_takes_programs(const struct transport *t)
 {
-	return t->family && t->socktype == SOCK_STREAM;
+	if (t->family && t->socktype == SOCK_STREAM)
+		return TAKES_PROGRAMS;
+	return t->program_pairs ? TAKES_PROGRAM_PAIRS : 0;
 }

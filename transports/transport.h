@@ -84,6 +84,10 @@ struct transport {
 	 * where it is a stream socket: see transport_takes_programs. */
 	int family;
 	int socktype;
+	/* Programs take part when server and clients all are (zmq: our
+	 * workers add an acknowledged end to a stream, which a program of
+	 * the user's would not speak). */
+	int program_pairs;
 
 	int (*listen)(const struct transport_opts *o, const char *bind,
 		      char *addr, size_t addrlen, char *err, size_t errlen);
@@ -122,9 +126,16 @@ const struct transport *transport_find(const char *name);	/* NULL if unknown */
 /* The transport of a matrix that names none: tcp. */
 const struct transport *transport_default(void);
 
-/* 1 when a program of the user's (matrix `programs:`) can be a server or
- * a client over t: a stream socket (tcp, tcp6, unix), whose address the
- * runner hands over as {host} and {port}, or as {path} for AF_UNIX. */
+/* Where a program of the user's (matrix `programs:`) can be a server or a
+ * client over t:
+ *   TAKES_PROGRAMS       beside our workers too: a stream socket (tcp,
+ *                        tcp6, unix), whose address the runner hands over
+ *                        as {host} and {port}, or as {path} for AF_UNIX
+ *   TAKES_PROGRAM_PAIRS  only when the server and the clients are all
+ *                        programs (zmq, at {endpoint}: tcp://127.0.0.1:PORT
+ *                        or ipc://PATH)
+ *   0                    never (datagrams, FIFOs) */
+enum { TAKES_PROGRAMS = 1, TAKES_PROGRAM_PAIRS = 2 };
 int transport_takes_programs(const struct transport *t);
 
 #endif

@@ -551,6 +551,7 @@ const struct transport transport_zmq = {
 	.default_bind = NULL,
 	.family = 0,		/* zmq's own framing: no plain socket to reach */
 	.socktype = 0,
+	.program_pairs = 1,	/* a program PUSH and PULL pair with each other */
 	.listen = zmq_listen_,
 	.accept = zmq_accept_,
 	.connect = zmq_connect_,

@@ -90,9 +90,9 @@ t_program_matrix_errors_at_plan_time() {
 	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  server: p\n' >c.yaml
 	run_matrix plan c.yaml; expect_rc 2
 	expect_err "c.yaml:6:11: server: program p has no server: command"
-	printf 'name: x\nprograms:\n  p:\n    client: cli\nmatrix:\n  pattern: stream\n  client: p\n' >d.yaml
+	printf 'name: x\nprograms:\n  p:\n    server: srv\nmatrix:\n  pattern: stream\n  duration: 1s\n  server: p\n' >d.yaml
 	run_matrix plan d.yaml; expect_rc 2
-	expect_err "d.yaml:7:11: programs take part in pingpong and echo cells"
+	expect_err "d.yaml:7:13: a program receiver runs for a count"
 	printf 'name: x\nprograms:\n  p:\n    client: cli\n    result:\n      rtt_mean_us: {regex: "x ([0-9]+)", unit: furlongs}\nmatrix:\n  client: p\n' >e.yaml
 	run_matrix plan e.yaml; expect_rc 2
 	expect_err "e.yaml:6:48: result: rtt_mean_us: unit 'furlongs' does not fit this metric"

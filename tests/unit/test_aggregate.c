@@ -354,7 +354,7 @@ static void printed_by(unsigned nclients, const double *rate, const double *mean
 	struct cell c = make_cell(PAT_ECHO, "tcp", 0);
 	struct worker_result cl[2];
 	struct cell_outcome o;
-	double printed[2 * MATRIX_NMETRICS];
+	double printed[2 * PROGRAM_NFIGURES];
 
 	c.p.count = 400;
 	c.p.concurrency = nclients;
@@ -362,16 +362,16 @@ static void printed_by(unsigned nclients, const double *rate, const double *mean
 	outcome_init(&o, cl, nclients);
 	o.measured_by_process = 1;
 	o.printed = printed;
-	for (size_t i = 0; i < 2 * MATRIX_NMETRICS; i++)
+	for (size_t i = 0; i < 2 * PROGRAM_NFIGURES; i++)
 		printed[i] = NAN;
 	for (unsigned i = 0; i < nclients; i++) {
 		cl[i].start_ns = 1000000000;
 		cl[i].end_ns = 2000000000;
 		cl[i].messages = cl[i].sent_messages = 400 / nclients;
-		printed[i * MATRIX_NMETRICS + matrix_metric_index("msgs_per_s")] = rate[i];
-		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_mean_us")] = mean[i];
-		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_p99_us")] = p99[i];
-		printed[i * MATRIX_NMETRICS + matrix_metric_index("rtt_max_us")] = max[i];
+		printed[i * PROGRAM_NFIGURES + matrix_metric_index("msgs_per_s")] = rate[i];
+		printed[i * PROGRAM_NFIGURES + matrix_metric_index("rtt_mean_us")] = mean[i];
+		printed[i * PROGRAM_NFIGURES + matrix_metric_index("rtt_p99_us")] = p99[i];
+		printed[i * PROGRAM_NFIGURES + matrix_metric_index("rtt_max_us")] = max[i];
 	}
 	aggregate_row(&c, 1, &o, STARTED, row);
 }
