@@ -453,39 +453,42 @@ static void pattern_section(struct page *p)
 	}
 }
 
-/* The key to PRINTED_MARK, when a figure has it. */
-static void printed_legend(const struct report *r, FILE *f)
+/* 1 when some figure of some cell is marked by has (its mark's key is
+ * then printed under the tables). */
+static int any_figure(const struct report *r, int (*has)(const struct rcell *, int))
 {
 	for (size_t i = 0; i < r->ncells; i++)
 		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (printed_by_programs(&r->cells[i], m)) {
-				fputs("\n`" PRINTED_MARK "`: figures the programs printed themselves "
-				      "(their `result:` patterns) in some or all of the cell's "
-				      "successful repetitions, not measured by matrix; combined over "
-				      "clients so that they mean what the built-in figures mean: rates "
-				      "as all messages over the longest client's window, means weighted "
-				      "by each client's share of the count, the largest maximum (a "
-				      "percentile printed by several clients cannot be combined and is "
-				      "left empty).\n", f);
-				return;
-			}
+			if (has(&r->cells[i], m))
+				return 1;
+	return 0;
+}
+
+/* The key to PRINTED_MARK, when a figure has it. */
+static void printed_legend(const struct report *r, FILE *f)
+{
+	if (any_figure(r, printed_by_programs))
+		fputs("\n`" PRINTED_MARK "`: figures the programs printed themselves "
+		      "(their `result:` patterns) in some or all of the cell's "
+		      "successful repetitions, not measured by matrix; combined over "
+		      "clients so that they mean what the built-in figures mean: rates "
+		      "as all messages over the longest client's window, means weighted "
+		      "by each client's share of the count, the largest maximum (a "
+		      "percentile printed by several clients cannot be combined and is "
+		      "left empty).\n", f);
 }
 
 /* The key to WHOLE_MARK, when a figure has it. */
 static void whole_legend(const struct report *r, FILE *f)
 {
-	for (size_t i = 0; i < r->ncells; i++)
-		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (report_whole_process(&r->cells[i], m)) {
-				fputs("\n`" WHOLE_MARK "`: whole-process figures, in some or all of "
-				      "the cell's successful repetitions: the runner timed a program "
-				      "from outside, from its spawn to its exit (its CPU: the whole "
-				      "process's), so an interpreter's or a JVM's start-up, loading "
-				      "and connection set-up are inside them, which a worker's own "
-				      "timing and a program's printed figures leave out; a ratio so "
-				      "marked has such a figure on either side.\n", f);
-				return;
-			}
+	if (any_figure(r, report_whole_process))
+		fputs("\n`" WHOLE_MARK "`: whole-process figures, in some or all of "
+		      "the cell's successful repetitions: the runner timed a program "
+		      "from outside, from its spawn to its exit (its CPU: the whole "
+		      "process's), so an interpreter's or a JVM's start-up, loading "
+		      "and connection set-up are inside them, which a worker's own "
+		      "timing and a program's printed figures leave out; a ratio so "
+		      "marked has such a figure on either side.\n", f);
 }
 
 /* The key to SHORT_MARK, when a cell has it. */

@@ -111,21 +111,37 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	return 0;
 }
 
+/* One row of timeline.csv; on failure the file is cut back to start (the
+ * repetition's first row: its rows go whole, or none), -1 with errno. */
+static int timeline_row(struct results_writer *w, const struct cell *c, unsigned rep,
+			off_t start, double start_s, double interval_s, uint64_t messages,
+			uint64_t bytes, double covered_s)
+{
+	csv_out_u64(&w->timeline, c->number);
+	csv_out_u64(&w->timeline, rep);
+	csv_out_double(&w->timeline, start_s, 9);
+	csv_out_double(&w->timeline, interval_s, 9);
+	csv_out_u64(&w->timeline, messages);
+	csv_out_u64(&w->timeline, bytes);
+	csv_out_double(&w->timeline, covered_s, 9);
+	if (csv_out_end_row(&w->timeline) < 0) {
+		int e = errno;
+		csv_out_cut_to(&w->timeline, start);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
+
 static int write_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
 			  const struct worker_result *srv)
 {
 	/* the receiver's own (auto: the one it picked), else the cell's */
 	double interval = (double)(srv->tl_interval_ns ? srv->tl_interval_ns
 				   : c->p.interval_ns) / 1e9;
-	off_t start = w->timeline.good;	/* a repetition's rows go whole, or none */
+	off_t start = w->timeline.good;
 
 	for (size_t i = 0; i < srv->tl_len; i++) {
-		csv_out_u64(&w->timeline, c->number);
-		csv_out_u64(&w->timeline, rep);
-		csv_out_double(&w->timeline, (double)i * interval, 9);
-		csv_out_double(&w->timeline, interval, 9);
-		csv_out_u64(&w->timeline, srv->tl_messages[i]);
-		csv_out_u64(&w->timeline, srv->tl_bytes[i]);
 		/* the last interval ends with the last message */
 		double covered = interval;
 		if (i + 1 == srv->tl_len && srv->t0_ns && srv->end_ns > srv->t0_ns) {
@@ -133,13 +149,9 @@ static int write_timeline(struct results_writer *w, const struct cell *c, unsign
 			if (end > 0 && end < interval)
 				covered = end;
 		}
-		csv_out_double(&w->timeline, covered, 9);
-		if (csv_out_end_row(&w->timeline) < 0) {
-			int e = errno;
-			csv_out_cut_to(&w->timeline, start);
-			errno = e;
+		if (timeline_row(w, c, rep, start, (double)i * interval, interval,
+				 srv->tl_messages[i], srv->tl_bytes[i], covered) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
@@ -152,19 +164,9 @@ static int write_prog_timeline(struct results_writer *w, const struct cell *c, u
 
 	for (size_t i = 0; i < o->nprog_tl; i++) {
 		const struct prog_tl_row *t = &o->prog_tl[i];
-		csv_out_u64(&w->timeline, c->number);
-		csv_out_u64(&w->timeline, rep);
-		csv_out_double(&w->timeline, t->start_s, 9);
-		csv_out_double(&w->timeline, t->interval_s, 9);
-		csv_out_u64(&w->timeline, t->messages);
-		csv_out_u64(&w->timeline, t->messages * c->p.size);
-		csv_out_double(&w->timeline, t->covered_s, 9);
-		if (csv_out_end_row(&w->timeline) < 0) {
-			int e = errno;
-			csv_out_cut_to(&w->timeline, start);
-			errno = e;
+		if (timeline_row(w, c, rep, start, t->start_s, t->interval_s, t->messages,
+				 t->messages * c->p.size, t->covered_s) < 0)
 			return -1;
-		}
 	}
 	return 0;
 }
