@@ -31,7 +31,7 @@ static pid_t read_pid(int fd)
 	return pid > 0 ? (pid_t)pid : 0;
 }
 
-static void held_message(pid_t pid, char *err, size_t errlen)
+void lock_held_message(pid_t pid, char *err, size_t errlen)
 {
 	if (pid > 0)
 		snprintf(err, errlen, "in use by a running matrix (pid %ld)", (long)pid);
@@ -89,7 +89,7 @@ static int take_once(struct run_lock *l, const char *dir, pid_t *holder, char *e
 		int e = errno;
 		if (e == EAGAIN || e == EACCES) {
 			*holder = read_pid(l->fd);
-			held_message(*holder, err, errlen);
+			lock_held_message(*holder, err, errlen);
 			close(l->fd);	/* the file is the holder's now, even if we made it */
 			l->fd = -1;
 			return -1;

@@ -37,6 +37,10 @@ int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, siz
  * after taking the lock leaves the file as it was).  0, or -1 with err. */
 int lock_write_pid(struct run_lock *l, char *err, size_t errlen);
 
+/* "in use by a running matrix (pid N)", or "(its pid not yet written)"
+ * for a holder pid of 0: what lock_take says of a live holder. */
+void lock_held_message(pid_t pid, char *err, size_t errlen);
+
 /* Whether a live run holds DIR: its pid (0 when it has not written it
  * yet), or -1 when none does (or DIR has no lock file).  Takes nothing. */
 pid_t lock_holder(const char *dir);

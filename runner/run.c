@@ -221,11 +221,8 @@ static int take_outdir(struct run_state *s, const char *dir, char *err, size_t e
 	}
 	return 0;
 held:
-	snprintf(err, errlen, "-o %s: in use by a running matrix (pid %ld): choose another "
-		 "folder", dir, (long)holder);
-	if (holder <= 0)	/* it has not written its pid yet */
-		snprintf(err, errlen, "-o %s: in use by a running matrix: choose another folder",
-			 dir);
+	lock_held_message(holder, why, sizeof(why));
+	snprintf(err, errlen, "-o %s: %s: choose another folder", dir, why);
 	return -1;
 }
 
