@@ -4,6 +4,7 @@
 #include "outlog.h"
 #include "program.h"
 #include "spawn.h"
+#include "worker_args.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -72,27 +73,10 @@ static void fail(struct run *r, const struct slot *s, int rank, const char *stat
 
 static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 {
-	const struct cell_params *p = r->p;
 	const struct matrix *m = r->ctx->plan->m;
 
-	spawn_argv_add(a, "%s", r->ctx->self_exe);
-	spawn_argv_add(a, "worker");
-	spawn_argv_add(a, "%s", role);
-	spawn_argv_add(a, "--transport=%s", p->transport->name);
-	spawn_argv_add(a, "--pattern=%s", pattern_names[p->pattern]);
-	spawn_argv_add(a, "--size=%llu", (unsigned long long)p->size);
-	spawn_argv_add(a, "--response-size=%llu", (unsigned long long)p->response_size);
-	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)program_cell_warmup(p, m->warmup));
-	spawn_argv_add(a, "--nodelay=%s", p->nodelay ? "true" : "false");
-	if (p->interval_ns)
-		spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
-	else
-		spawn_argv_add(a, "--interval=auto");
-	spawn_argv_add(a, "--timeout=%lluns", (unsigned long long)(m->timeout_ns + 2 * GRACE_NS));
-	spawn_argv_add(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
-	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);
-	spawn_argv_add(a, "--report-fd=3");
-	spawn_argv_add(a, "--control-fd=4");
+	worker_args_common(a, r->ctx->self_exe, r->p, program_cell_warmup(r->p, m->warmup),
+			   m->timeout_ns + 2 * GRACE_NS, role);
 }
 
 /* The descriptor a worker writes its output to: its log file, or for a
@@ -217,12 +201,8 @@ static int start_server(struct run *r)
 		return start_slot(r, &r->slots[0], &a);
 	}
 	common_args(r, &a, "server");
-	spawn_argv_add(&a, "--connections=%u", p->concurrency);
-	spawn_argv_add(&a, "--inflight=%u", p->inflight);
-	if (p->spin_ns)
-		spawn_argv_add(&a, "--spin=%lluns", (unsigned long long)p->spin_ns);
-	spawn_argv_add(&a, "--bind=%s",
-		       p->transport->default_bind ? p->transport->default_bind : r->addr.path);
+	worker_args_server(&a, p, p->transport->default_bind ? p->transport->default_bind
+							  : r->addr.path);
 	return start_slot(r, &r->slots[0], &a);
 }
 
@@ -246,13 +226,7 @@ static void start_clients(struct run *r)
 			continue;
 		}
 		common_args(r, &a, "client");
-		spawn_argv_add(&a, "--connect=%s", r->addr.address);
-		spawn_argv_add(&a, "--id=%u", i + 1);
-		spawn_argv_add(&a, "--inflight=%u", p->inflight);
-		if (p->duration_ns)
-			spawn_argv_add(&a, "--duration=%lluns", (unsigned long long)p->duration_ns);
-		else
-			spawn_argv_add(&a, "--count=%llu", (unsigned long long)share);
+		worker_args_client(&a, p, i + 1, share, r->addr.address);
 		if (start_slot(r, s, &a) < 0)
 			return;
 	}

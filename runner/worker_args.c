@@ -1,0 +1,47 @@
+/* The workers' command lines: see worker_args.h. */
+#include "worker_args.h"
+
+void worker_args_common(struct spawn_argv *a, const char *self_exe,
+			const struct cell_params *p, uint64_t warmup, uint64_t timeout_ns,
+			const char *role)
+{
+	spawn_argv_add(a, "%s", self_exe);
+	spawn_argv_add(a, "worker");
+	spawn_argv_add(a, "%s", role);
+	spawn_argv_add(a, "--transport=%s", p->transport->name);
+	spawn_argv_add(a, "--pattern=%s", pattern_names[p->pattern]);
+	spawn_argv_add(a, "--size=%llu", (unsigned long long)p->size);
+	spawn_argv_add(a, "--response-size=%llu", (unsigned long long)p->response_size);
+	spawn_argv_add(a, "--warmup=%llu", (unsigned long long)warmup);
+	spawn_argv_add(a, "--nodelay=%s", p->nodelay ? "true" : "false");
+	if (p->interval_ns)
+		spawn_argv_add(a, "--interval=%lluns", (unsigned long long)p->interval_ns);
+	else
+		spawn_argv_add(a, "--interval=auto");
+	spawn_argv_add(a, "--timeout=%lluns", (unsigned long long)timeout_ns);
+	spawn_argv_add(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
+	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);
+	spawn_argv_add(a, "--report-fd=3");
+	spawn_argv_add(a, "--control-fd=4");
+}
+
+void worker_args_server(struct spawn_argv *a, const struct cell_params *p, const char *bind)
+{
+	spawn_argv_add(a, "--connections=%u", p->concurrency);
+	spawn_argv_add(a, "--inflight=%u", p->inflight);
+	if (p->spin_ns)
+		spawn_argv_add(a, "--spin=%lluns", (unsigned long long)p->spin_ns);
+	spawn_argv_add(a, "--bind=%s", bind);
+}
+
+void worker_args_client(struct spawn_argv *a, const struct cell_params *p, unsigned id,
+			uint64_t share, const char *connect)
+{
+	spawn_argv_add(a, "--connect=%s", connect);
+	spawn_argv_add(a, "--id=%u", id);
+	spawn_argv_add(a, "--inflight=%u", p->inflight);
+	if (p->duration_ns)
+		spawn_argv_add(a, "--duration=%lluns", (unsigned long long)p->duration_ns);
+	else
+		spawn_argv_add(a, "--count=%llu", (unsigned long long)share);
+}
