@@ -61,10 +61,24 @@ void hist_record(struct hist *h, uint64_t ns)
 		h->overflow++;
 }
 
+void hist_record_totals(struct hist *h, uint64_t ns)
+{
+	h->totals = 1;
+	h->count++;
+	h->sum += ns;
+	if (ns < h->min)
+		h->min = ns;
+	if (ns > h->max)
+		h->max = ns;
+	if (ns >= HIST_LIMIT)
+		h->overflow++;
+}
+
 void hist_merge(struct hist *dst, const struct hist *src)
 {
 	size_t i;
 
+	dst->totals |= src->totals;
 	dst->count += src->count;
 	dst->overflow += src->overflow;
 	dst->sum += src->sum;

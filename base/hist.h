@@ -32,13 +32,20 @@ struct hist {
 	uint64_t overflow;	/* values >= 2^HIST_MAX_BITS */
 	uint64_t min, max;	/* exact; min = UINT64_MAX when empty */
 	long double sum;	/* exact enough for the mean of 2^64 ns values */
+	int totals;		/* 1: totals only (record: totals): count, overflow,
+				 * min, max and sum are kept, the buckets stay empty
+				 * and the percentiles are unknown (hist_percentile
+				 * gives 0: the caller asks h->totals first) */
 	uint64_t buckets[HIST_BUCKETS];
 };
 
 void hist_init(struct hist *h);
 void hist_record(struct hist *h, uint64_t ns);
+/* The same without the bucket: a histogram of totals only (sets totals). */
+void hist_record_totals(struct hist *h, uint64_t ns);
 
-/* Add every count of src into dst (min/max/sum/overflow too). */
+/* Add every count of src into dst (min/max/sum/overflow too); totals-only
+ * when either is. */
 void hist_merge(struct hist *dst, const struct hist *src);
 
 /* Bucket index of a value < 2^HIST_MAX_BITS, and the bucket's range

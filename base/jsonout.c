@@ -54,7 +54,8 @@ json_t *jsonout_dim_value(enum value_kind kind, const char *text)
 	errno = 0;
 	switch (kind) {
 	case VK_SIZE:
-	case VK_COUNT: {
+	case VK_COUNT:
+	case VK_RATE: {
 		uintmax_t n = strtoumax(text, &end, 10);
 		if (*text >= '0' && *text <= '9' && !*end && !errno && n <= INT64_MAX)
 			return json_integer((json_int_t)n);

@@ -27,6 +27,8 @@ static const char *const kind_names[] = {
 	[VK_BOOL] = "boolean",
 	[VK_ENDPOINT] = "endpoint",
 	[VK_PROGRAM] = "program",
+	[VK_RATE] = "rate",
+	[VK_RECORD] = "record",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -47,6 +49,8 @@ static const struct dimspec dimspecs[] = {
 	{ "client", VK_PROGRAM, 0, 0 },
 	{ "interval", VK_DURATION, 0, 0 },
 	{ "spin", VK_DURATION, 0, 1 },
+	{ "rate", VK_RATE, 0, 0 },
+	{ "record", VK_RECORD, 0, 0 },
 };
 
 /* ---- values ---- */
@@ -112,6 +116,13 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 				return 0;
 			}
 		return ml_unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
+	case VK_RECORD:
+		for (size_t i = 0; i < REC__COUNT; i++)
+			if (!strcmp(record_names[i], text)) {
+				*num = i;
+				return 0;
+			}
+		return ml_unknown_name("record", text, record_names, REC__COUNT, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -125,6 +136,9 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		break;
 	case VK_DURATION:
 		rc = units_parse_duration(text, num, r, sizeof r);
+		break;
+	case VK_RATE:
+		rc = units_parse_rate(text, num, r, sizeof r);
 		break;
 	default:
 		return ml_failf(why, whylen, "unknown value kind %d", (int)kind);
@@ -193,6 +207,7 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 	switch (d->kind) {
 	case VK_SIZE:
 	case VK_COUNT:
+	case VK_RATE:	/* per second */
 		snprintf(buf, len, "%" PRIu64, v->num);
 		break;
 	case VK_DURATION:
@@ -209,6 +224,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_ENDPOINT:
 		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
+	case VK_RECORD:
+		snprintf(buf, len, "%s", record_names[v->num]);
 		break;
 	case VK_PROGRAM:
 		snprintf(buf, len, "%s", v->text);

@@ -23,6 +23,11 @@
  *     allow_loss: false          lossy transports: a cell with loss may be ok
  *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
  *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)
+ *     rate: 20k/s                requests (stream: messages) per second per
+ *                                connection, on a fixed schedule (default:
+ *                                unpaced); /s, k/s, M/s
+ *     record: full               full | totals: totals keeps no histogram and
+ *                                no timeline, only counts, sums, min, max
  *     spin: 0us                  a test aid: the server busy-waits this long per
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0
@@ -92,6 +97,8 @@ enum value_kind {
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
+	VK_RATE,	/* per second, num (units_parse_rate: 20000/s, 20k/s, 1M/s); zero refused */
+	VK_RECORD,	/* num = enum record: full, totals */
 };
 
 /* A position in the matrix file, 1-based. */
@@ -308,9 +315,9 @@ int matrix_key_kind(const char *key);
 int matrix_parse_value(enum value_kind kind, const char *text,
 		       struct mvalue *v, char *why, size_t whylen);
 
-/* A value as results.csv writes it (and as reports read it back): sizes
- * and counts in plain numbers, durations in seconds, booleans true/false,
- * names as the vocabulary spells them. */
+/* A value as results.csv writes it (and as reports read it back): sizes,
+ * counts and rates (per second) in plain numbers, durations in seconds,
+ * booleans true/false, names as the vocabulary spells them. */
 void matrix_format_value(const struct dimension *d, const struct mvalue *v, char *buf,
 			 size_t len);
 

@@ -1,5 +1,6 @@
 /* timeline: of a program, its server's per-interval lines: see matrix.h. */
 #include "matrix_load.h"
+#include "units.h"
 
 #include <stdio.h>
 #include <stdlib.h>
@@ -150,10 +151,11 @@ static double unit_factor(const char *what, const char *unit)
 {
 	static const struct { const char *what, *unit; double f; } units[] = {
 		{ "time", "ns", 1e-9 }, { "time", "us", 1e-6 }, { "time", "µs", 1e-6 },
-		{ "time", "ms", 1e-3 }, { "time", "s", 1 }, { "rate", "/s", 1 },
-		{ "rate", "k/s", 1e3 }, { "rate", "M/s", 1e6 },
+		{ "time", "ms", 1e-3 }, { "time", "s", 1 },
 	};
 
+	if (!strcmp(what, "rate"))	/* the units of rate: too (units.h) */
+		return (double)units_rate_factor(unit);
 	for (size_t i = 0; i < ARRAY_SIZE(units); i++)
 		if (!strcmp(units[i].what, what) && !strcmp(units[i].unit, unit))
 			return units[i].f;

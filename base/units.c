@@ -178,6 +178,56 @@ int units_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen)
 	return 0;
 }
 
+uint64_t units_rate_factor(const char *unit)
+{
+	static const struct unit rate_units[] = {
+		{ "/s", 1 }, { "k/s", 1000 }, { "K/s", 1000 }, { "M/s", 1000000 },
+	};
+	const struct unit *u = find_unit(rate_units, ARRAY_SIZE(rate_units), unit, 0);
+
+	return u ? u->mult : 0;
+}
+
+int units_parse_rate(const char *s, uint64_t *per_s, char *why, size_t whylen)
+{
+	const char *end, *frac = "";
+	uint64_t n, mult, v, step;
+	int r = read_digits(s, &n, &end);
+
+	if (r == -1)
+		return not_a_number(s, why, whylen);
+	if (r == -2)
+		return fail(why, whylen, "too large");
+	if (*end == '.') {
+		frac = ++end;
+		while (isdigit((unsigned char)*end))
+			end++;
+		if (end == frac)
+			return fail(why, whylen, "not a number");
+	}
+	if (!*end)
+		return fail(why, whylen, "missing unit: write 20000/s, 20k/s or 1M/s");
+	if (!(mult = units_rate_factor(end)))
+		return fail(why, whylen, "unknown unit '%s' (use /s, k/s or M/s)", end);
+	if (n > UNITS_MAX_RATE / mult)
+		return fail(why, whylen, "too large (at most 1000M/s)");
+	v = n * mult;
+	/* each digit after the point is worth a tenth of the one before */
+	for (step = mult; isdigit((unsigned char)*frac); frac++) {
+		if (step % 10) {
+			if (*frac != '0')
+				return fail(why, whylen, "not a whole number of requests per second");
+			continue;
+		}
+		step /= 10;
+		v += (uint64_t)(*frac - '0') * step;
+	}
+	if (v > UNITS_MAX_RATE)
+		return fail(why, whylen, "too large (at most 1000M/s)");
+	*per_s = v;
+	return 0;
+}
+
 int units_parse_count(const char *s, uint64_t *n, char *why, size_t whylen)
 {
 	const char *end;
@@ -274,6 +324,26 @@ char *units_format_duration(uint64_t ns, char *buf, size_t len)
 	};
 
 	return format_units(ns, u, ARRAY_SIZE(u), buf, len);
+}
+
+char *units_format_rate(uint64_t per_s, char *buf, size_t len)
+{
+	static const struct fmt_unit u[] = {
+		{ "/s", 1, 0 }, { "k/s", 1000, 0 }, { "M/s", 1000000, 0 },
+	};
+	size_t i = ARRAY_SIZE(u);
+
+	/* the largest unit that writes it exactly in at most three decimals */
+	while (i > 1 && (per_s < u[i - 1].mult || per_s * 1000 % u[i - 1].mult))
+		i--;
+	uint64_t q = per_s / u[i - 1].mult, r = per_s % u[i - 1].mult;
+	int dec = !r ? 0 : r * 10 % u[i - 1].mult == 0 ? 1 : r * 100 % u[i - 1].mult == 0 ? 2 : 3;
+
+	if (!dec)
+		snprintf(buf, len, "%" PRIu64 "%s", q, u[i - 1].name);
+	else
+		snprintf(buf, len, "%.*f%s", dec, (double)per_s / (double)u[i - 1].mult, u[i - 1].name);
+	return buf;
 }
 
 /* ---- figures of the metric table ---- */

@@ -24,6 +24,18 @@ int units_parse_size(const char *s, uint64_t *bytes, char *why, size_t whylen);
  * ("1.5s"), rounded to the nearest nanosecond. */
 int units_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen);
 
+/* A rate per second, as `rate:` is written: "20000/s", "20k/s", "1.5k/s",
+ * "1M/s" (units /s, k/s or K/s, M/s: those of a program timeline's rate:,
+ * units_rate_factor).  A fraction is fine while the rate stays a whole
+ * number per second ("1.5/s" is "not a whole number of requests per
+ * second"); a bare number is "missing unit"; above UNITS_MAX_RATE is
+ * "too large". */
+#define UNITS_MAX_RATE 1000000000ull	/* one request a nanosecond */
+int units_parse_rate(const char *s, uint64_t *per_s, char *why, size_t whylen);
+/* The factor of a rate unit to per second: "/s" 1, "k/s" and "K/s" 1000,
+ * "M/s" 10^6; 0 for anything else. */
+uint64_t units_rate_factor(const char *unit);
+
 /* Plain non-negative integer, with optional '_' or ',' digit separators
  * refused (YAML 1.1 treats 1_000 oddly; we keep it simple): "500000". */
 int units_parse_count(const char *s, uint64_t *n, char *why, size_t whylen);
@@ -35,6 +47,9 @@ int units_parse_bool(const char *s, int *b, char *why, size_t whylen);
  * "250ms".  Returns buf. */
 char *units_format_size(uint64_t bytes, char *buf, size_t len);
 char *units_format_duration(uint64_t ns, char *buf, size_t len);
+/* A rate per second as units_parse_rate reads it: "500/s", "20k/s",
+ * "1.5k/s", "1M/s". */
+char *units_format_rate(uint64_t per_s, char *buf, size_t len);
 
 /* A figure of the metric table (vocab.h) for a person, the one format of
  * summary.md and the console: three significant digits ("10.0", "1.23",

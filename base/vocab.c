@@ -11,6 +11,8 @@ const char *const pattern_names[PAT__COUNT] = {
 
 const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
 
+const char *const record_names[REC__COUNT] = { "full", "totals" };
+
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
 	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",
 };

@@ -3,6 +3,7 @@
  *
  *   patterns     pingpong, echo, stream: how a cell's messages flow
  *   endpoints    tcp, ipc: where a zmq server binds
+ *   records      full, totals: what a cell's workers keep of each message
  *   transports   the names a matrix may give `transport:`, in the order of
  *                the registry (transports/transport.h), which maps each
  *                name to its ops table; a unit test checks that the two
@@ -27,6 +28,11 @@ extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
 
 enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
 extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
+
+/* record: full keeps every round trip's time (a histogram) and a stream
+ * receiver's timeline; totals only counts, sums, min and max */
+enum record { REC_FULL, REC_TOTALS, REC__COUNT };
+extern const char *const record_names[REC__COUNT];	/* "full", "totals" */
 
 #define VOCAB_NTRANSPORTS 8
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */

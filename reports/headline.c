@@ -20,19 +20,7 @@ static const char *pattern_of(const struct report *r, const struct rcell *c)
 /* A dimension value for a person: sizes as 10B, durations as 200ms. */
 static const char *human(const struct report *r, size_t d, const char *v, char *b, size_t len)
 {
-	const struct dimension *md = matrix_dim(&r->m, r->dimnames[d]);
-	char *end;
-
-	if (md && md->kind == VK_DURATION) {
-		double sec = strtod(v, &end);
-		if (*end || !*v || !(sec > 0))
-			return v;
-		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, len);
-	}
-	unsigned long long n = strtoull(v, &end, 10);
-	if (!md || md->kind != VK_SIZE || *end || !*v)
-		return v;
-	return units_format_size(n, b, len);
+	return report_value_human(r, d, v, b, len);
 }
 
 /* A side of a ratio: transports (and programs) name themselves, other

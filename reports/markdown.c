@@ -49,24 +49,13 @@ struct page {
 	size_t ncells;
 };
 
-/* A dimension value for a person: sizes as 10B, 1KiB; durations as 1s. */
+/* A dimension value for a person: sizes as 10B, 1KiB; durations as 1s;
+ * rates as 20k/s. */
 static const char *human(const struct report *r, size_t d, const char *v)
 {
 	static char buf[8][32];
 	static unsigned next;
-	const struct dimension *md = matrix_dim(&r->m, r->dimnames[d]);
-	char *end, *b = buf[next++ % 8];
-	unsigned long long n = strtoull(v, &end, 10);
-
-	if (md && md->kind == VK_DURATION) {	/* seconds in the CSV */
-		double sec = strtod(v, &end);
-		if (*end || !*v || !(sec > 0))
-			return v;
-		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, sizeof(buf[0]));
-	}
-	if (!md || md->kind != VK_SIZE || *end || !*v)
-		return v;
-	return units_format_size(n, b, sizeof(buf[0]));
+	return report_value_human(r, d, v, buf[next++ % 8], sizeof(buf[0]));
 }
 
 static const char *cell_pattern(const struct rcell *c, int pdim)

@@ -4,6 +4,7 @@
 #include "provenance.h"
 #include "suggest.h"
 #include "csvfile.h"
+#include "units.h"
 
 #include <errno.h>
 #include <math.h>
@@ -42,6 +43,28 @@ int report_dim(const struct report *r, const char *name)
 		if (!strcmp(r->dimnames[i], name))
 			return (int)i;
 	return -1;
+}
+
+const char *report_value_human(const struct report *r, size_t d, const char *v, char *b,
+			       size_t len)
+{
+	const struct dimension *md = matrix_dim(&r->m, r->dimnames[d]);
+	char *end;
+
+	if (md && md->kind == VK_DURATION) {	/* seconds in the CSV */
+		double sec = strtod(v, &end);
+		if (*end || !*v || !(sec > 0))
+			return v;
+		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, len);
+	}
+	unsigned long long n = strtoull(v, &end, 10);
+	if (!md || *end || !*v)
+		return v;
+	if (md->kind == VK_SIZE)
+		return units_format_size(n, b, len);
+	if (md->kind == VK_RATE && n)	/* per second in the CSV */
+		return units_format_rate(n, b, len);
+	return v;
 }
 
 size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max)

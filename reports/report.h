@@ -145,6 +145,11 @@ int report_stale_stream_rates(const struct report *r);
  * repetition, from outside a program's process (outside[m]): marked ʷ in
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
+/* Dimension d's value v (as results.csv has it) for a person, into b:
+ * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s; anything else,
+ * or a value that does not read as its kind, as it is (v itself). */
+const char *report_value_human(const struct report *r, size_t d, const char *v, char *b,
+			       size_t len);
 /* Index of a dimension column, or -1. */
 int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into

@@ -51,11 +51,13 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_samples = (double)h.count;
 	row->rtt_mean_us = hist_mean(&h) / 1e3;
 	row->rtt_min_us = (double)h.min / 1e3;
+	row->rtt_max_us = (double)h.max / 1e3;
+	if (h.totals)	/* record: totals: no percentiles (NaN, empty) */
+		return;
 	row->rtt_p50_us = (double)hist_percentile(&h, 0.50) / 1e3;
 	row->rtt_p90_us = (double)hist_percentile(&h, 0.90) / 1e3;
 	row->rtt_p99_us = (double)hist_percentile(&h, 0.99) / 1e3;
 	row->rtt_p999_us = (double)hist_percentile(&h, 0.999) / 1e3;
-	row->rtt_max_us = (double)h.max / 1e3;
 }
 
 /* The field of a row that holds a metric, found by the metric's name (so

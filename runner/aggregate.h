@@ -5,7 +5,10 @@
  * pingpong, echo: messages are round trips counted by the clients; the
  *   window runs from the earliest client's first request to the latest
  *   client's last response; RTT percentiles come from the clients'
- *   histograms merged; bytes count request and response.
+ *   histograms merged; bytes count request and response.  Paced cells
+ *   (rate:) time each round trip from when it was due (pace.h).  With
+ *   record: totals the clients keep no histogram: the percentiles are NaN
+ *   (empty), mean, min and max come from the totals.
  * stream: messages and bytes are what the server received (whole messages
  *   only, every timed one); the rate's window runs from the earliest
  *   sender's start (the start signal) to the receiver's last timed read, so

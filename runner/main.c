@@ -76,11 +76,17 @@ static void print_cell(const struct cell *cl)
 		units_format_duration(p->duration_ns, amount, sizeof(amount));
 	else
 		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
-	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s\n", cl->number,
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
 	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
 	       p->server_prog ? p->server_prog->name : "builtin",
 	       p->client_prog ? p->client_prog->name : "builtin");
+	/* keys that are not their default, after the columns */
+	if (p->rate)
+		printf("  rate=%s", units_format_rate(p->rate, amount, sizeof(amount)));
+	if (p->record != REC_FULL)
+		printf("  record=%s", record_names[p->record]);
+	putchar('\n');
 }
 
 static int cmd_plan(int argc, char **argv)

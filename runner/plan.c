@@ -95,6 +95,8 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 			     : PLAN_DEFAULT_LOSS_TIMEOUT_NS;
 	p->endpoint = (v = cell_value(m, choice, "endpoint")) ? (int)v->num : EP_TCP;
 	p->spin_ns = (v = cell_value(m, choice, "spin")) ? v->num : 0;
+	p->rate = (v = cell_value(m, choice, "rate")) ? v->num : 0;
+	p->record = (v = cell_value(m, choice, "record")) ? (int)v->num : REC_FULL;
 	p->server_prog = (v = cell_value(m, choice, "server")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
@@ -188,6 +190,14 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 	if (p->server_prog && p->spin_ns)
 		CELL_ERR("spin", "spin is a busy-wait of matrix's own server; program %s cannot "
 			 "be made to spin", p->server_prog->name);
+	if (p->client_prog && p->rate)
+		CELL_ERR("rate", "rate paces matrix's own client; program %s cannot be paced "
+			 "(its requests leave when it sends them)", p->client_prog->name);
+	if (p->record == REC_TOTALS && (p->client_prog || (p->server_prog &&
+							   p->pattern == PAT_STREAM)))
+		CELL_ERR("record", "record: totals is what matrix's own %s keeps; program %s "
+			 "measures as it does", p->client_prog ? "client" : "receiver",
+			 (p->client_prog ? p->client_prog : p->server_prog)->name);
 	if (p->server_prog && p->pattern == PAT_STREAM && p->duration_ns)
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");
@@ -241,6 +251,13 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		snprintf(err, errlen, "%s:%d:%d: timeout: at most 24h", m->path, at.line, at.col);
 		return -1;
 	}
+	if (p->rate && p->count && (plan_client_share(p, 1) - 1) / p->rate >=
+	    m->timeout_ns / 1000000000ull)
+		CELL_ERR("rate", "count %llu at rate %llu/s takes %llu s per connection, not less "
+			 "than the timeout (%llu s)", (unsigned long long)p->count,
+			 (unsigned long long)p->rate,
+			 (unsigned long long)((plan_client_share(p, 1) - 1) / p->rate),
+			 (unsigned long long)(m->timeout_ns / 1000000000ull));
 	if (p->duration_ns && p->duration_ns >= m->timeout_ns)
 		CELL_ERR("duration", "duration must be shorter than the timeout (%llu s)",
 			 (unsigned long long)(m->timeout_ns / 1000000000ull));

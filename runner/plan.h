@@ -60,6 +60,9 @@ struct cell_params {
 	uint64_t loss_timeout_ns;
 	int endpoint;			/* enum endpoint */
 	uint64_t spin_ns;		/* test aid: server busy-wait per message, 0 none */
+	uint64_t rate;			/* requests (stream: messages) per second per
+					 * connection; 0: unpaced */
+	int record;			/* enum record */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 };

@@ -121,6 +121,9 @@ void progress_end(struct progress *p, const struct cell *c, const struct result_
 		fprintf(stderr, ", rtt p50 %s p99 %s",
 			units_format_metric("rtt_p50_us", row->rtt_p50_us, a, sizeof(a)),
 			units_format_metric("rtt_p99_us", row->rtt_p99_us, b, sizeof(b)));
+	else if (!isnan(row->rtt_mean_us))	/* record: totals: no percentiles */
+		fprintf(stderr, ", rtt mean %s",
+			units_format_metric("rtt_mean_us", row->rtt_mean_us, a, sizeof(a)));
 	fprintf(stderr, " (%.1f s)\n", row->wall_s);
 }
 

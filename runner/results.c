@@ -272,7 +272,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	if (row->ok && c->p.pattern != PAT_STREAM && w->has_hist) {
 		struct hist h;
 		aggregate_rtt_hist(o, &h);
-		if (h.count && write_hist(w, row->cell, row->rep, &h) < 0) {
+		/* record: totals kept no buckets: no rows */
+		if (h.count && !h.totals && write_hist(w, row->cell, row->rep, &h) < 0) {
 			snprintf(err, errlen, "hist.csv: %s", strerror(errno));
 			if (w->has_timeline)
 				csv_out_cut_to(&w->timeline, tl_start);

@@ -10,6 +10,7 @@
 #include "setup.h"
 #include "spawn.h"
 #include "stale.h"
+#include "units.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -167,7 +168,8 @@ struct run_state {
 	struct progress prog;
 	struct order order;
 	uint64_t seed;
-	unsigned char *warned;		/* by cell index: its short window was said */
+	unsigned char *warned;		/* by cell index: its short window (1), its
+					 * rate not kept (2) was said */
 	unsigned char *stopped;		/* by cell index: repeat: auto has enough */
 	double **vals;			/* by cell index: msgs_per_s of its ok rows */
 	size_t *nvals;
@@ -349,6 +351,24 @@ static void auto_stop(struct run_state *s, size_t ci, unsigned rep, struct resul
 }
 
 /* Runs one repetition of one cell and records it; -1 when interrupted. */
+/* A paced cell whose connections sent under 95% of their rate did not
+ * keep its schedule (the server, or the client, was too slow): said once a
+ * cell, as its latencies count from a schedule that was not kept. */
+static void warn_rate(struct run_state *s, size_t ci, const struct cell *c,
+		      const struct result_row *row)
+{
+	double got = (c->p.pattern == PAT_STREAM ? row->sent_msgs_per_s : row->msgs_per_s) /
+		     c->p.concurrency;
+	char want[32];
+
+	if (!row->ok || !c->p.rate || !(got < 0.95 * (double)c->p.rate) || (s->warned[ci] & 2))
+		return;
+	s->warned[ci] |= 2;
+	progress_note(&s->prog, "cell %u: %.0f msg/s per connection, under 95%% of rate %s: "
+		      "the schedule was not kept", c->number, got,
+		      units_format_rate(c->p.rate, want, sizeof(want)));
+}
+
 static int run_one(struct run_state *s, size_t ci, unsigned rep)
 {
 	const struct cell *c = &s->pl->cells[ci];
@@ -386,8 +406,9 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	s->failed += !row.ok && !row.skipped;
 	s->skipped += row.skipped;
 	progress_end(&s->prog, c, &row, out.log);
-	if (row.ok && row.elapsed_s < MATRIX_SHORT_WINDOW_S && !s->warned[ci]) {
-		s->warned[ci] = 1;
+	warn_rate(s, ci, c, &row);
+	if (row.ok && row.elapsed_s < MATRIX_SHORT_WINDOW_S && !(s->warned[ci] & 1)) {
+		s->warned[ci] |= 1;
 		/* rounded down, so that a window just under never reads as the limit */
 		progress_note(&s->prog, "cell %u: timed window %.1f ms, under %.0f ms: mostly "
 			      "start-up; raise count or set duration", c->number,

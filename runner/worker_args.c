@@ -21,6 +21,8 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 	spawn_argv_add(a, "--timeout=%lluns", (unsigned long long)timeout_ns);
 	spawn_argv_add(a, "--loss-timeout=%lluns", (unsigned long long)p->loss_timeout_ns);
 	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);
+	if (p->record != REC_FULL)
+		spawn_argv_add(a, "--record=%s", record_names[p->record]);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }
@@ -40,6 +42,8 @@ void worker_args_client(struct spawn_argv *a, const struct cell_params *p, unsig
 	spawn_argv_add(a, "--connect=%s", connect);
 	spawn_argv_add(a, "--id=%u", id);
 	spawn_argv_add(a, "--inflight=%u", p->inflight);
+	if (p->rate)
+		spawn_argv_add(a, "--rate=%llu", (unsigned long long)p->rate);
 	if (p->duration_ns)
 		spawn_argv_add(a, "--duration=%lluns", (unsigned long long)p->duration_ns);
 	else

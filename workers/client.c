@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "hist.h"
 #include "matrix.h"
+#include "pace.h"
 #include "payload.h"
 #include "transport.h"
 #include "wire.h"
@@ -25,6 +26,7 @@ struct client {
 	unsigned char *req, *resp, *pattern;
 	size_t reqlen, resplen;
 	struct hist *hist;
+	struct pace pace;	/* rate: the schedule; its start is start_ns */
 	uint64_t messages, mismatches, start_ns, end_ns;
 	uint64_t last_send_ns;	/* stream: just before the last send began */
 	uint64_t lost;		/* lossy transports: requests with no reply in time */
@@ -51,8 +53,9 @@ static int client_error(struct client *cl, const char *stage, const char *what)
  * loss_timeout has passed since the request left, however many late
  * replies came meanwhile.  The kernel counts a receive timeout in timer
  * ticks, so the wait may end a little after loss_timeout; a reply in that
- * margin is lost too. */
-static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
+ * margin is lost too.  A paced request's RTT counts from due, when it was
+ * scheduled to go (0: from its send). */
+static int round_trip(struct client *cl, uint64_t seq, uint64_t due, uint64_t *rtt)
 {
 	const struct transport *t = cl->o->t;
 	uint64_t t0, now, limit = cl->o->loss_timeout_ns;
@@ -93,29 +96,53 @@ static int round_trip(struct client *cl, uint64_t seq, uint64_t *rtt)
 		cl->lost++;
 		return 1;
 	}
-	*rtt = now - t0;
+	*rtt = now - (due ? due : t0);
 	if (cl->o->pattern == PAT_ECHO && echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq))
 		cl->mismatches++;
 	return 0;
 }
 
-static int done(const struct wopts *o, uint64_t n, uint64_t now, uint64_t start)
+/* Has the window ended before message n (0-based)?  By count, or by
+ * time: paced, also when message n would be due after the window (a
+ * schedule not kept by then is not sent: msgs_per_s shows it). */
+static int done(const struct client *cl, uint64_t n, uint64_t now)
 {
-	return o->duration_ns ? now - start >= o->duration_ns : n >= o->count;
+	const struct wopts *o = cl->o;
+
+	if (!o->duration_ns)
+		return n >= o->count;
+	return now - cl->start_ns >= o->duration_ns ||
+	       (o->rate && pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns);
+}
+
+/* The timed window starts now: its start, and the schedule's. */
+static uint64_t window_start(struct client *cl)
+{
+	cl->start_ns = cl->pace.start_ns = clock_now_ns();
+	return cl->start_ns;
+}
+
+/* One round trip's time, into the histogram or (record: totals) its totals. */
+static void record_rtt(struct client *cl, uint64_t ns)
+{
+	if (cl->o->totals)
+		hist_record_totals(cl->hist, ns);
+	else
+		hist_record(cl->hist, ns);
 }
 
 static int pingpong_serial(struct client *cl)
 {
 	const struct wopts *o = cl->o;
-	uint64_t rtt, now;
+	uint64_t rtt, now = window_start(cl);
 
-	cl->start_ns = now = clock_now_ns();
-	for (uint64_t seq = o->warmup; !done(o, cl->messages + cl->lost, now, cl->start_ns); seq++) {
-		int rc = round_trip(cl, seq, &rtt);
+	for (uint64_t seq = o->warmup; !done(cl, cl->messages + cl->lost, now); seq++) {
+		uint64_t due = o->rate ? pace_wait(&cl->pace, cl->messages + cl->lost) : 0;
+		int rc = round_trip(cl, seq, due, &rtt);
 		if (rc < 0)
 			return -1;
 		if (rc == 0) {
-			hist_record(cl->hist, rtt);
+			record_rtt(cl, rtt);
 			cl->messages++;
 		}
 		now = clock_now_ns();
@@ -128,11 +155,14 @@ static int pingpong_serial(struct client *cl)
  * up to `inflight` requests written ahead of their responses.  Responses
  * come back in order, so request i's start time is t_start[i % inflight].
  * A request's clock starts at the first try to write it: time spent
- * waiting for room in the send buffer is part of its round trip. */
+ * waiting for room in the send buffer is part of its round trip.  Paced,
+ * a request goes once it is due and the window has room, and its clock
+ * starts when it was due. */
 struct pipeline {
 	uint64_t *t_start;
 	uint64_t sent, recvd, seq0;
 	uint64_t started;	/* requests whose clock runs: sent, or sent + 1 */
+	uint64_t next_due;	/* paced: the next request is not due before this */
 	size_t woff, roff;	/* bytes done of the request, of the response */
 	int stop_sending;
 };
@@ -145,10 +175,16 @@ static int pipeline_send(struct client *cl, struct pipeline *pl)
 	const struct wopts *o = cl->o;
 	int progress = 0;
 
+	pl->next_due = 0;
 	while (!pl->stop_sending && pl->sent - pl->recvd < o->inflight) {
 		if (pl->started == pl->sent) {	/* not on a retry after EAGAIN */
+			uint64_t now = clock_now_ns(), due = pace_due(&cl->pace, pl->sent);
+			if (o->rate && due > now) {
+				pl->next_due = due;
+				break;
+			}
 			stamp_seq(cl->req, cl->reqlen, pl->seq0 + pl->sent);
-			pl->t_start[pl->sent % o->inflight] = clock_now_ns();
+			pl->t_start[pl->sent % o->inflight] = o->rate ? due : now;
 			pl->started++;
 		}
 		ssize_t n = write(cl->c.wfd, cl->req + pl->woff, cl->reqlen - pl->woff);
@@ -162,7 +198,7 @@ static int pipeline_send(struct client *cl, struct pipeline *pl)
 		if (pl->woff == cl->reqlen) {
 			pl->woff = 0;
 			pl->sent++;
-			if (done(o, pl->sent, clock_now_ns(), cl->start_ns))
+			if (done(cl, pl->sent, clock_now_ns()))
 				pl->stop_sending = 1;
 		}
 	}
@@ -187,7 +223,7 @@ static int pipeline_recv(struct client *cl, struct pipeline *pl)
 	pl->roff += (size_t)n;
 	if (pl->roff == cl->resplen) {
 		uint64_t now = clock_now_ns();
-		hist_record(cl->hist, now - pl->t_start[pl->recvd % o->inflight]);
+		record_rtt(cl, now - pl->t_start[pl->recvd % o->inflight]);
 		if (o->pattern == PAT_ECHO &&
 		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, pl->seq0 + pl->recvd))
 			cl->mismatches++;
@@ -199,19 +235,26 @@ static int pipeline_recv(struct client *cl, struct pipeline *pl)
 }
 
 /* Nothing moved: waits until a response can be read, or a request written
- * when another may go.  0, or -1 with cl->err set. */
+ * when another may go (paced: until the next one is due, at the latest).
+ * 0, or -1 with cl->err set. */
 static int pipeline_wait(struct client *cl, const struct pipeline *pl)
 {
 	int fd = cl->c.fd, wfd = cl->c.wfd;
 	struct pollfd p[2] = { { .fd = fd, .events = POLLIN }, { .fd = -1 } };
+	struct timespec ts, *until = NULL;
 
-	if (!pl->stop_sending && pl->sent - pl->recvd < cl->o->inflight) {
+	if (pl->next_due) {
+		uint64_t now = clock_now_ns(), left = pl->next_due > now ? pl->next_due - now : 0;
+		ts = (struct timespec){ .tv_sec = (time_t)(left / 1000000000u),
+					.tv_nsec = (long)(left % 1000000000u) };
+		until = &ts;
+	} else if (!pl->stop_sending && pl->sent - pl->recvd < cl->o->inflight) {
 		if (wfd == fd)
 			p[0].events |= POLLOUT;
 		else
 			p[1] = (struct pollfd){ .fd = wfd, .events = POLLOUT };
 	}
-	if (poll(p, 2, -1) < 0 && errno != EINTR)
+	if (ppoll(p, 2, until, NULL) < 0 && errno != EINTR)
 		return client_error(cl, "poll", "poll");
 	return 0;
 }
@@ -230,10 +273,10 @@ static int pingpong_pipelined(struct client *cl)
 		free(pl.t_start);
 		return client_error(cl, "setup", "non-blocking");
 	}
-	cl->start_ns = now = clock_now_ns();
+	now = window_start(cl);
 	for (;;) {
 		/* stop only between requests: a half-written one is finished */
-		if (!pl.stop_sending && pl.woff == 0 && done(o, pl.sent, now, cl->start_ns))
+		if (!pl.stop_sending && pl.woff == 0 && done(cl, pl.sent, now))
 			pl.stop_sending = 1;
 		int wrote = pipeline_send(cl, &pl);
 		if (wrote < 0)
@@ -257,7 +300,10 @@ out:
 /* inflight > 1 over a transport without a descriptor (zmq DEALER): its
  * sends queue without blocking, so `inflight` requests go out first, then
  * each response read lets the next request go.  A send that does wait
- * (the high-water mark) waits inside t->send, after the clock started. */
+ * (the high-water mark) waits inside t->send, after the clock started.
+ * Paced, a request not yet due waits for it when no response is awaited;
+ * else the next response is read first, and a request that falls due
+ * meanwhile goes after it (its clock started when it was due). */
 static int pingpong_window(struct client *cl)
 {
 	const struct wopts *o = cl->o;
@@ -268,11 +314,18 @@ static int pingpong_window(struct client *cl)
 
 	if (!t_start)
 		return client_error(cl, "setup", "memory for");
-	cl->start_ns = now = clock_now_ns();
+	now = window_start(cl);
 	for (;;) {
-		while (sent - recvd < o->inflight && !done(o, sent, now, cl->start_ns)) {
+		while (sent - recvd < o->inflight && !done(cl, sent, now)) {
+			uint64_t due = pace_due(&cl->pace, sent);
+			if (o->rate && due > now && recvd < sent)
+				break;	/* a response may come first */
+			if (o->rate) {
+				pace_wait(&cl->pace, sent);
+				now = clock_now_ns();
+			}
 			stamp_seq(cl->req, cl->reqlen, seq0 + sent);
-			t_start[sent % o->inflight] = clock_now_ns();
+			t_start[sent % o->inflight] = o->rate ? due : clock_now_ns();
 			if (t->send(&cl->c, cl->req, cl->reqlen) < 0) {
 				client_error(cl, "send", "send to");
 				goto out;
@@ -289,7 +342,7 @@ static int pingpong_window(struct client *cl)
 			goto out;
 		}
 		now = clock_now_ns();
-		hist_record(cl->hist, now - t_start[recvd % o->inflight]);
+		record_rtt(cl, now - t_start[recvd % o->inflight]);
 		if (o->pattern == PAT_ECHO &&
 		    echo_mismatch(cl->resp, cl->pattern, cl->resplen, seq0 + recvd))
 			cl->mismatches++;
@@ -306,13 +359,17 @@ out:
 static int stream_send(struct client *cl, uint64_t *sent)
 {
 	const struct wopts *o = cl->o;
-	uint64_t n = 0, now;
+	uint64_t n = 0, now = window_start(cl);
 
-	cl->start_ns = now = clock_now_ns();
-	while (!done(o, n, now, cl->start_ns)) {
+	while (!done(cl, n, now)) {
 		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
-		/* by time, `now` was read after the send before; by count, one
-		 * clock read before the last send */
+		if (o->rate) {	/* paced: each message once it is due */
+			pace_wait(&cl->pace, n);
+			if (o->duration_ns)
+				now = clock_now_ns();
+		}
+		/* by time, `now` was read after the send (or the wait) before;
+		 * by count, one clock read before the last send */
 		if (o->duration_ns)
 			cl->last_send_ns = now;
 		else if (n + 1 == o->count)
@@ -340,12 +397,15 @@ static void client_report_human(const struct wopts *o, const struct worker_resul
 		       secs > 0 ? (double)r->sent_bytes / secs / 1048576.0 : 0);
 		return;
 	}
+	char p50[32] = "-", p99[32] = "-";	/* record: totals keeps no percentiles */
+	if (!r->hist->totals) {
+		snprintf(p50, sizeof(p50), "%.2f us", (double)hist_percentile(r->hist, 0.50) / 1e3);
+		snprintf(p99, sizeof(p99), "%.2f us", (double)hist_percentile(r->hist, 0.99) / 1e3);
+	}
 	printf("client %u: %llu round trips in %.3f s = %.0f msg/s; rtt mean %.2f us, "
-	       "p50 %.2f us, p99 %.2f us, max %.2f us\n", o->id,
-	       (unsigned long long)r->messages, secs,
-	       secs > 0 ? (double)r->messages / secs : 0, hist_mean(r->hist) / 1e3,
-	       (double)hist_percentile(r->hist, 0.50) / 1e3,
-	       (double)hist_percentile(r->hist, 0.99) / 1e3, (double)r->hist->max / 1e3);
+	       "p50 %s, p99 %s, max %.2f us\n", o->id, (unsigned long long)r->messages, secs,
+	       secs > 0 ? (double)r->messages / secs : 0, hist_mean(r->hist) / 1e3, p50, p99,
+	       (double)r->hist->max / 1e3);
 }
 
 static int client_setup(struct client *cl)
@@ -366,6 +426,10 @@ static int client_setup(struct client *cl)
 	fill_pattern(cl->req, cl->reqlen);
 	fill_pattern(cl->pattern, cl->reqlen);
 	hist_init(cl->hist);
+	cl->hist->totals = o->totals;
+	cl->pace.rate = o->rate;	/* poll: busy (helper P's flag) sets cl->pace.busy */
+	if (o->rate)
+		pace_setup();
 	return 0;
 }
 
@@ -378,7 +442,7 @@ static int client_warmup(struct client *cl)
 			stamp_seq(cl->req, cl->reqlen, i);
 			if (cl->o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
 				return client_error(cl, "send", "warmup send to");
-		} else if (round_trip(cl, i, &rtt) < 0) {
+		} else if (round_trip(cl, i, 0, &rtt) < 0) {
 			return -1;
 		}
 	}

@@ -21,6 +21,11 @@
  *   spin_ns           server, a test aid: busy-wait this long before each
  *                     answer (pingpong, echo) or after each whole message
  *                     received (stream), warmup included; 0 = never
+ *   rate              client: requests (stream: messages) per second on a fixed
+ *                     schedule from the window's start (pace.h); 0 = unpaced
+ *   totals            --record=totals: a client keeps count, sum, min and max
+ *                     of its round trips but no histogram (hist.h), a stream
+ *                     receiver no timeline
  *   id                client number, for messages
  *   human             report_fd is a terminal: readable lines, no protocol
  */
@@ -40,6 +45,8 @@ struct wopts {
 	struct transport_opts topts;
 	uint64_t count, duration_ns, warmup, interval_ns, timeout_ns, loss_timeout_ns;
 	uint64_t spin_ns;
+	uint64_t rate;
+	int totals;
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;

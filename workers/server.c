@@ -169,8 +169,9 @@ static void serve_stream(struct conn_job *j)
 			j->first_read_msgs = msgs;
 		}
 		if (msgs > timed_msgs) {
-			timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now), msgs - timed_msgs,
-				       (msgs - timed_msgs) * size);
+			if (!o->totals)	/* record: totals keeps no timeline */
+				timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now),
+					       msgs - timed_msgs, (msgs - timed_msgs) * size);
 			timed_msgs = msgs;
 			j->last_ns = now;
 		}
@@ -253,7 +254,8 @@ static void serve_stream_lossy(struct conn_job *j)
 			j->first_read_msgs = 1;
 		}
 		unique++;
-		timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now), 1, size);
+		if (!o->totals)	/* record: totals keeps no timeline */
+			timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now), 1, size);
 		j->last_ns = now;
 	}
 	j->messages = unique;
@@ -442,7 +444,7 @@ int server_run(const struct wopts *o)
 		r.tl_messages = tl.msgs;
 		r.tl_bytes = tl.bytes;
 		r.tl_len = tl.len;
-		r.tl_interval_ns = tl.interval_ns ? tl.interval_ns : o->interval_ns;
+		r.tl_interval_ns = o->totals ? 0 : tl.interval_ns ? tl.interval_ns : o->interval_ns;
 		if (o->human)
 			server_report_human(o, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)

@@ -164,10 +164,10 @@ static int write_hist(int fd, const struct hist *h)
 	struct line l = { .len = 0 };
 	int inline_n = 0;
 
-	add(&l, "hist count=%llu overflow=%llu min=%llu max=%llu sum=%.0Lf",
+	add(&l, "hist count=%llu overflow=%llu min=%llu max=%llu sum=%.0Lf%s",
 	    (unsigned long long)h->count, (unsigned long long)h->overflow,
 	    (unsigned long long)(h->count ? h->min : 0), (unsigned long long)h->max,
-	    (long double)h->sum);
+	    (long double)h->sum, h->totals ? " totals=1" : "");
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	for (size_t i = 0; i < HIST_BUCKETS; i++) {
@@ -350,6 +350,8 @@ static int apply_hist(struct worker_result *r, struct kv *kv, size_t n)
 			r->hist->max = v;
 		else if (!strcmp(kv[i].key, "sum"))
 			r->hist->sum = v;
+		else if (!strcmp(kv[i].key, "totals"))
+			r->hist->totals = v != 0;
 	}
 	if (!r->hist->count)
 		r->hist->min = UINT64_MAX;
@@ -360,7 +362,7 @@ static int apply_buckets(struct worker_result *r, char *list)
 {
 	char *save = NULL, *tok;
 
-	if (!r->hist)
+	if (!r->hist || r->hist->totals)	/* totals only: no buckets */
 		return -1;
 	for (tok = strtok_r(list, ",", &save); tok; tok = strtok_r(NULL, ",", &save)) {
 		char *colon = strchr(tok, ':');
@@ -424,7 +426,7 @@ static int hist_adds_up(const struct hist *h, char *err, size_t errlen)
 {
 	uint64_t sum = 0;
 
-	if (!h)
+	if (!h || h->totals)	/* totals only: count, min, max, sum, nothing to add */
 		return 0;
 	int wrapped = 0;
 	for (size_t i = 0; i < HIST_BUCKETS; i++)

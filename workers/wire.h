@@ -18,7 +18,9 @@
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
  *          interval_ns=N                     stream receiver: its timeline's
  *                                            interval (picked when --interval=auto)
- *   hist count=N overflow=N min=N max=N sum=N
+ *   hist count=N overflow=N min=N max=N sum=N [totals=1]
+ *                                            totals=1: record: totals, no buckets
+ *                                            lines follow (hist.h totals)
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
  *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
  *   error stage=STAGE message=TEXT           what went wrong (bind, connect, send...)

@@ -50,7 +50,34 @@ static void usage(FILE *f)
 "      --timeout DUR        give up after DUR (default 300s)\n"
 "      --loss-timeout DUR   lossy transports: a reply later than this is lost (100ms)\n"
 "      --endpoint tcp|ipc   zmq: where the server binds (default tcp)\n"
+"      --rate N             client: N requests (stream: messages) a second on a\n"
+"                           fixed schedule, latency counted from it (20000, 20k/s)\n"
+"      --record full|totals totals: no histogram (client), no timeline (receiver)\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
+}
+
+/* --rate and --record: how the client paces and what the workers keep. */
+static int parse_measure_opt(int c, const char *arg, struct wopts *o, char *why, size_t wl)
+{
+	uint64_t v;
+
+	if (c == 'P') {	/* a plain number is per second, as the runner writes it */
+		if (units_parse_count(arg, &v, NULL, 0) < 0 && units_parse_rate(arg, &v, why, wl) < 0)
+			return -1;
+		if (!v || v > UNITS_MAX_RATE) {
+			snprintf(why, wl, "must be between 1/s and 1000M/s");
+			return -1;
+		}
+		o->rate = v;
+		return 0;
+	}
+	for (int k = 0; k < REC__COUNT; k++)
+		if (!strcmp(arg, record_names[k])) {
+			o->totals = k == REC_TOTALS;
+			return 0;
+		}
+	snprintf(why, wl, "expected full or totals");
+	return -1;
 }
 
 static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, size_t wl)
@@ -96,6 +123,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
 	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
 	case 'S': return units_parse_duration(arg, &o->spin_ns, why, wl);
+	case 'P': case 'O':
+		return parse_measure_opt(c, arg, o, why, wl);
 	case 'E':
 		if (strcmp(arg, "tcp") && strcmp(arg, "ipc")) {
 			snprintf(why, wl, "expected tcp or ipc");
@@ -133,7 +162,8 @@ static const struct option longopts[] = {
 	{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 	{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
-	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' },
+	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "rate", 1, 0, 'P' },
+	{ "record", 1, 0, 'O' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -205,6 +235,10 @@ static int check_opts(struct wopts *o)
 	}
 	if (o->role == ROLE_CLIENT && o->spin_ns) {
 		fprintf(stderr, "matrix worker: --spin is a server option\n");
+		return 2;
+	}
+	if (o->role == ROLE_SERVER && o->rate) {
+		fprintf(stderr, "matrix worker: --rate is a client option\n");
 		return 2;
 	}
 	if (o->role == ROLE_CLIENT && !o->connect) {
