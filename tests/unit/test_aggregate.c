@@ -165,6 +165,45 @@ static void test_pingpong_two_clients(void **state)
 	EXPECT_NAN(row.reordered);
 }
 
+/* record: totals: clients' totals-only histograms give the mean, min and
+ * max of all their round trips and no percentile (NaN: empty, not 0);
+ * one totals client among full ones is enough to leave them empty. */
+static void test_totals_have_no_percentiles(void **state)
+{
+	struct cell c = make_cell(PAT_PINGPONG, "tcp", 0);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+	struct result_row row;
+	struct hist h1, h2;
+
+	(void)state;
+	outcome_init(&o, cl, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		cl[i].start_ns = 1000000000;
+		cl[i].end_ns = 2000000000;
+		cl[i].messages = cl[i].sent_messages = 2;
+	}
+	hist_init(&h1);
+	hist_record_totals(&h1, 1000);
+	hist_record_totals(&h1, 3000);
+	hist_init(&h2);
+	hist_record(&h2, 8000);
+	hist_record(&h2, 4000);
+	cl[0].hist = &h1;
+	cl[1].hist = &h2;
+	aggregate_row(&c, 1, &o, STARTED, &row);
+	assert_true(row.ok);
+	EXPECT(row.rtt_samples, 4);
+	EXPECT(row.rtt_mean_us, 4.0);
+	EXPECT(row.rtt_min_us, 1.0);
+	EXPECT(row.rtt_max_us, 8.0);
+	EXPECT_NAN(row.rtt_p50_us);
+	EXPECT_NAN(row.rtt_p90_us);
+	EXPECT_NAN(row.rtt_p99_us);
+	EXPECT_NAN(row.rtt_p999_us);
+	EXPECT(row.msgs_per_s, 4);
+}
+
 /* udp pingpong: 1000 requests sent, 950 answered in 2 s, 50 lost. */
 static void lossy_pingpong(int allow_loss, struct result_row *row)
 {
@@ -484,6 +523,7 @@ int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_pingpong_two_clients),
+		cmocka_unit_test(test_totals_have_no_percentiles),
 		cmocka_unit_test(test_pingpong_lost_requests),
 		cmocka_unit_test(test_stream_lossy_counts_the_receiver),
 		cmocka_unit_test(test_stream_reliable_must_deliver_all),

@@ -301,6 +301,66 @@ static void round_trip(void **state)
 	}
 }
 
+static void rate_good(void **state)
+{
+	static const struct good t[] = {
+		{ "20000/s", 20000 }, { "20k/s", 20000 }, { "20K/s", 20000 },
+		{ "1.5k/s", 1500 }, { "1M/s", 1000000 }, { "2.5M/s", 2500000 },
+		{ "1.000001M/s", 1000001 }, { "1.2340k/s", 1234 }, { "0/s", 0 },
+		{ "1/s", 1 }, { "0.5k/s", 500 }, { "1000M/s", 1000000000 },
+		{ "1000000000/s", 1000000000 }, { "007/s", 7 },
+	};
+
+	(void)state;
+	check_good(units_parse_rate, t, ARRAY_SIZE(t));
+}
+
+static void rate_bad(void **state)
+{
+	static const struct bad t[] = {
+		{ "", "empty" },
+		{ "20000", "missing unit" },
+		{ "1.5/s", "not a whole number" },
+		{ "1.2345k/s", "not a whole number" },
+		{ "20k", "unknown unit 'k'" },
+		{ "20m/s", "unknown unit 'm/s'" },	/* milli, not mega */
+		{ "20ks", "unknown unit 'ks'" },
+		{ "20 k/s", "unknown unit ' k/s'" },
+		{ "20/ms", "unknown unit '/ms'" },
+		{ "1001M/s", "too large" },
+		{ "1000000001/s", "too large" },
+		{ "1000.5M/s", "too large" },
+		{ "99999999999999999999999/s", "too large" },
+		{ "-1/s", "negative" },
+		{ "+1/s", "sign" },
+		{ "k/s", "not a number" },
+		{ "1./s", "not a number" },
+	};
+
+	(void)state;
+	check_bad(units_parse_rate, t, ARRAY_SIZE(t));
+}
+
+/* Rates read back as written, in the largest unit that is exact. */
+static void format_rate(void **state)
+{
+	static const struct good t[] = {
+		{ "500/s", 500 }, { "20k/s", 20000 }, { "1.5k/s", 1500 }, { "1.234k/s", 1234 },
+		{ "1M/s", 1000000 }, { "2.5M/s", 2500000 }, { "1000.001k/s", 1000001 },
+	};
+	char buf[32];
+
+	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+		uint64_t back = 0;
+		assert_string_equal(units_format_rate(t[i].want, buf, sizeof buf), t[i].in);
+		assert_int_equal(units_parse_rate(buf, &back, NULL, 0), 0);
+		assert_int_equal(back, t[i].want);
+	}
+	assert_int_equal(units_rate_factor("k/s"), 1000);
+	assert_int_equal(units_rate_factor("ms"), 0);
+}
+
 /* A small buffer truncates the formatted text. */
 static void format_truncates(void **state)
 {
@@ -327,6 +387,9 @@ int main(void)
 		cmocka_unit_test(format_duration),
 		cmocka_unit_test(round_trip),
 		cmocka_unit_test(format_truncates),
+		cmocka_unit_test(rate_good),
+		cmocka_unit_test(rate_bad),
+		cmocka_unit_test(format_rate),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);

@@ -137,6 +137,50 @@ static void test_record_round_trip(void **state)
 	free(h);
 }
 
+/* record: totals: a histogram of totals only goes out as its hist line
+ * alone (totals=1, no buckets) and reads back whole, where a full one
+ * with the same count and no buckets would not add up; a buckets line
+ * after a totals one is malformed. */
+static void test_totals_record_round_trip(void **state)
+{
+	struct worker_result out, in;
+	struct hist h;
+	char err[256];
+	int p[2];
+
+	(void)state;
+	hist_init(&h);
+	h.totals = 1;
+	for (uint64_t v = 1000; v <= 5000; v += 1000)
+		hist_record_totals(&h, v);
+	assert_int_equal(h.buckets[hist_index(1000)], 0);
+	worker_result_init(&out);
+	out.role = ROLE_CLIENT;
+	out.messages = 5;
+	out.hist = &h;
+	assert_int_equal(pipe(p), 0);
+	assert_int_equal(wire_write_hello(p[1], ROLE_CLIENT), 0);
+	assert_int_equal(wire_write_result(p[1], &out), 0);
+	close(p[1]);
+	worker_result_init(&in);
+	read_all(p[0], &in);
+	close(p[0]);
+	assert_true(in.ended);
+	assert_non_null(in.hist);
+	assert_true(in.hist->totals);
+	assert_int_equal(in.hist->count, 5);
+	assert_int_equal(in.hist->min, 1000);
+	assert_int_equal(in.hist->max, 5000);
+	assert_true(in.hist->sum == 15000);
+	worker_result_release(&in);
+
+	worker_result_init(&in);
+	assert_int_equal(wire_apply(&in, "hist count=2 overflow=0 min=1 max=2 sum=3 totals=1",
+				    err, sizeof(err)), 0);
+	assert_int_equal(wire_apply(&in, "buckets 1:1,2:1", err, sizeof(err)), -1);
+	worker_result_release(&in);
+}
+
 /* A record as a worker writes it, by hand, decoded line by line. */
 static void test_decode_hand_written_record(void **state)
 {
@@ -322,6 +366,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_escape_round_trip),
 		cmocka_unit_test(test_record_round_trip),
+		cmocka_unit_test(test_totals_record_round_trip),
 		cmocka_unit_test(test_decode_hand_written_record),
 		cmocka_unit_test(test_errors_and_versions),
 		cmocka_unit_test(test_histogram_must_add_up),

@@ -1,0 +1,231 @@
+# Fixed-rate latency (`rate:`) and `record: totals` (issue 14): a paced
+# cell keeps its schedule, its latencies count from that schedule (so a
+# stalled server shows), paced streams send what they should, and a
+# totals cell has no percentiles, no hist.csv or timeline.csv rows, and
+# reports that still build.
+
+# csvq's columns of the rows whose column COL is VALUE
+rows_where() {
+	local csv=$1 col=$2 val=$3; shift 3
+	csvq "$csv" "$col" "$@" | awk -F'\t' -v v="$val" '$1 == v { sub(/^[^\t]*\t/, ""); print }'
+}
+
+# 200 requests at 2k/s are due over 99.5 ms: the window cannot be shorter
+# (a lower bound, however busy the machine), whether serial, pipelined or
+# windowed (zmq), and unpaced the same cells take a few ms.  A stream
+# sender paced at 4k/s sends its 400 messages over 99.75 ms, over udp too
+# (paced, not a burst: nothing lost here).  By duration, only requests due
+# inside the window go: 200 ms at 1k/s is 200 at most.
+t_paced_cells_keep_their_schedule() {
+	mat m.yaml <<'Y'
+name: paced
+repeat: 1
+warmup: 20
+timeout: 20s
+matrix:
+  pattern: [pingpong, echo]
+  transport: [tcp, unix, zmq]
+  size: 16
+  count: 200
+  rate: 2k/s
+  inflight: [1, 4]
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	expect_all out/results.csv status ok
+	expect_all out/results.csv messages 200
+	expect_all out/results.csv rate 2000
+	local el
+	while IFS= read -r el; do
+		le 0.09 "$el" || die "a paced cell of 200 requests at 2k/s took $el s (< 0.09 s)"
+	done < <(csvq out/results.csv elapsed_s)
+	mat s.yaml <<'Y'
+name: pacedstream
+repeat: 1
+warmup: 20
+timeout: 20s
+matrix:
+  pattern: stream
+  transport: [tcp, unix, udp]
+  size: 64
+  count: 400
+  rate: 4k/s
+  allow_loss: true
+Y
+	run_matrix run s.yaml -o sout --quiet; expect_rc 0
+	expect_all sout/results.csv status ok
+	expect_all sout/results.csv sent_messages 400
+	expect_all sout/results.csv messages 400
+	while IFS= read -r el; do
+		le 0.09 "$el" || die "a paced stream of 400 messages at 4k/s took $el s (< 0.09 s)"
+	done < <(csvq sout/results.csv elapsed_s)
+	mat d.yaml <<'Y'
+name: pacedduration
+repeat: 1
+warmup: 20
+matrix:
+  pattern: [pingpong, stream]
+  transport: unix
+  size: 16
+  duration: 200ms
+  rate: 1k/s
+Y
+	run_matrix run d.yaml -o dout --quiet; expect_rc 0
+	expect_all dout/results.csv status ok
+	local n
+	while IFS= read -r n; do
+		le "$n" 200 && le 100 "$n" || die "200 ms at 1k/s sent $n messages (want 100 to 200)"
+	done < <(csvq dout/results.csv sent_messages)
+	expect_no_leftovers
+}
+
+# A server that spins 2 ms on each request serves 500 a second; at 2k/s
+# the requests queue behind it, so request i (due at i * 0.5 ms) is
+# answered near (i + 1) * 2 ms: 100 requests make the last ones wait
+# ~150 ms from their schedule.  Timed from their own send (coordinated
+# omission) every round trip would be ~2 ms, as the unpaced cell's are;
+# the bounds leave a wide margin: p99 above 50 ms, three times the
+# unpaced p99.  Pipelined (inflight 4) queues the same way.  The run warns
+# that the schedule was not kept.
+t_latency_counts_from_the_schedule() {
+	mat m.yaml <<'Y'
+name: omission
+repeat: 1
+warmup: 5
+timeout: 20s
+matrix:
+  transport: tcp
+  size: 16
+  count: 100
+  spin: 2ms
+  inflight: [1, 4]
+Y
+	sed 's/^name: omission/name: omission_paced/; s/^  spin: 2ms/  spin: 2ms\n  rate: 2k\/s/' m.yaml >p.yaml
+	run_matrix run m.yaml -o unpaced --quiet; expect_rc 0
+	run_matrix run p.yaml -o paced; expect_rc 0
+	expect_all unpaced/results.csv status ok
+	expect_all paced/results.csv status ok
+	expect_err "under 95% of rate 2k/s: the schedule was not kept"
+	local inf up pp
+	for inf in 1 4; do
+		up=$(rows_where unpaced/results.csv inflight "$inf" rtt_p99_us)
+		pp=$(rows_where paced/results.csv inflight "$inf" rtt_p99_us)
+		le 50000 "$pp" || die "inflight $inf: paced p99 $pp us is not far above the 2 ms spin"
+		le "$(awk -v u="$up" 'BEGIN { print 3 * u }')" "$pp" ||
+			die "inflight $inf: paced p99 $pp us is not well above unpaced p99 $up us"
+	done
+	expect_no_leftovers
+}
+
+# record: totals keeps count, sum, min and max: its rows have mean, min
+# and max, empty percentiles, no hist.csv and no timeline.csv rows; the
+# reports (summary, charts, JSON, a rebuild by `matrix report`) cope, and
+# print '-' for its percentiles, never 0.
+t_record_totals_rows_and_reports() {
+	mat m.yaml <<'Y'
+name: totals
+repeat: 2
+warmup: 10
+matrix:
+  pattern: [pingpong, stream]
+  transport: unix
+  size: 64
+  count: 2000
+  record: [full, totals]
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	local r=out/results.csv cell pat rec p50 p90 p99 p999 mean min max
+	expect_all $r status ok
+	# '|' between the fields: read would merge empty tab-separated ones
+	while IFS='|' read -r cell pat rec p50 p90 p99 p999 mean min max; do
+		[ "$pat" = pingpong ] || continue
+		if [ "$rec" = totals ]; then
+			[ -z "$p50$p90$p99$p999" ] || die "cell $cell (totals) has percentiles: $p50 $p90 $p99 $p999"
+		else
+			[ -n "$p50" ] && [ -n "$p999" ] || die "cell $cell (full) lacks percentiles"
+		fi
+		le 0.001 "$min" && le "$min" "$mean" && le "$mean" "$max" ||
+			die "cell $cell ($rec): min $min, mean $mean, max $max"
+	done < <(csvq $r cell pattern record rtt_p50_us rtt_p90_us rtt_p99_us rtt_p999_us \
+		 rtt_mean_us rtt_min_us rtt_max_us | tr '\t' '|')
+	local full_pp tot_pp full_st tot_st
+	full_pp=$(rows_where $r record full cell pattern | awk -F'\t' '$2 == "pingpong" { print $1; exit }')
+	tot_pp=$(rows_where $r record totals cell pattern | awk -F'\t' '$2 == "pingpong" { print $1; exit }')
+	full_st=$(rows_where $r record full cell pattern | awk -F'\t' '$2 == "stream" { print $1; exit }')
+	tot_st=$(rows_where $r record totals cell pattern | awk -F'\t' '$2 == "stream" { print $1; exit }')
+	csvq out/hist.csv cell | grep -qx "$full_pp" || die "no hist.csv rows for the full cell"
+	! csvq out/hist.csv cell | grep -qx "$tot_pp" || die "hist.csv rows for the totals cell"
+	csvq out/timeline.csv cell | grep -qx "$full_st" || die "no timeline.csv rows for the full cell"
+	! csvq out/timeline.csv cell | grep -qx "$tot_st" || die "timeline.csv rows for the totals cell"
+	# summary.md: the p99 table's totals row has '-', never a 0
+	local row
+	row=$(awk '/^### round-trip time, p99/ { on = 1 } on && /^\| totals \|/ { print; exit }' out/summary.md)
+	[ -n "$row" ] || die "summary.md: no totals row in the p99 table: $(cat out/summary.md)"
+	case $row in "| totals | - |"|"| totals | - ‡ |") ;; *) die "summary.md p99 of totals: '$row'" ;; esac
+	! grep -E '\| 0(\.0+)? µs' out/summary.md || die "summary.md prints a 0 µs figure"
+	if command -v gnuplot >/dev/null; then
+		ls out/plots/*.svg >/dev/null 2>&1 || die "no charts drawn"
+	fi
+	cp out/summary.md before.md
+	cp out/summary.csv before.csv
+	run_matrix report out --quiet --export-json out.json; expect_rc 0
+	cmp -s before.md out/summary.md || die "matrix report rebuilt a different summary.md"
+	cmp -s before.csv out/summary.csv || die "matrix report rebuilt a different summary.csv"
+	python3 - out.json "$tot_pp" <<'PY' || die "JSON: the totals cell's percentiles are not null"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+c = [c for c in doc["cells"] if c["cell"] == int(sys.argv[2])][0]
+assert c["params"]["record"] == "totals"
+assert c["stats"]["rtt_p99_us"]["median"] is None, c["stats"]["rtt_p99_us"]
+assert c["stats"]["rtt_mean_us"]["median"] > 0
+PY
+	expect_no_leftovers
+}
+
+# Bad values name FILE:LINE:COL; what our workers cannot do to a user's
+# program is refused at plan time, as is a count the rate cannot send
+# before the timeout; the worker's own flags are checked too.
+t_rate_and_record_errors() {
+	local v want
+	while IFS='|' read -r v want; do
+		printf 'name: bad\nmatrix:\n  rate: %s\n' "$v" >b.yaml
+		run_matrix plan b.yaml; expect_rc 2
+		expect_err "b.yaml:3:9: rate: $want"
+	done <<'E'
+20000|invalid rate '20000': missing unit: write 20000/s, 20k/s or 1M/s
+1.5/s|invalid rate '1.5/s': not a whole number of requests per second
+0/s|invalid rate '0/s': must be greater than zero
+20m/s|invalid rate '20m/s': unknown unit 'm/s' (use /s, k/s or M/s)
+2000M/s|invalid rate '2000M/s': too large (at most 1000M/s)
+E
+	printf 'name: bad\nmatrix:\n  record: total\n' >b.yaml
+	run_matrix plan b.yaml; expect_rc 2
+	expect_err "b.yaml:3:11: "
+	expect_err "did you mean 'totals'?"
+	mat p.yaml <<Y
+name: prog
+programs:
+  cli:
+    client: [python3, -c, "pass", "{host}", "{port}"]
+matrix:
+  transport: tcp
+  client: cli
+  rate: 1k/s
+Y
+	run_matrix plan p.yaml; expect_rc 2
+	expect_err "p.yaml:8:9: rate paces matrix's own client; program cli cannot be paced"
+	sed -i 's/^  rate: 1k\/s/  record: totals/' p.yaml
+	run_matrix plan p.yaml; expect_rc 2
+	expect_err "p.yaml:8:11: record: totals is what matrix's own client keeps; program cli"
+	printf 'name: slow\ntimeout: 10s\nmatrix:\n  count: 1000\n  rate: 10/s\n' >s.yaml
+	run_matrix plan s.yaml; expect_rc 2
+	expect_err "s.yaml:5:9: count 1000 at rate 10/s takes 99 s per connection, not less than the timeout (10 s)"
+	printf 'name: ok\nmatrix:\n  rate: [20k/s, 1.5k/s, 1M/s]\n  record: [full, totals]\n' >ok.yaml
+	run_matrix plan ok.yaml; expect_rc 0
+	grep -q 'rate=1.5k/s  record=totals$' "$T/.out" || die "plan does not show rate and record: $(cat "$T/.out")"
+	run_matrix worker client --connect=127.0.0.1:1 --rate=fast; expect_rc 2
+	expect_err "--rate fast: not a number"
+	run_matrix worker server --rate=10; expect_rc 2
+	expect_err "--rate is a client option"
+	run_matrix worker client --connect=127.0.0.1:1 --record=some; expect_rc 2
+	expect_err "--record some: expected full or totals"
+}
