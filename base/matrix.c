@@ -138,7 +138,14 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		rc = units_parse_duration(text, num, r, sizeof r);
 		break;
 	case VK_RATE:
+		if (!strcmp(text, "unpaced")) {	/* the one rate of 0: as fast as it goes */
+			*num = 0;
+			return 0;
+		}
 		rc = units_parse_rate(text, num, r, sizeof r);
+		if (!rc && !*num)
+			return ml_failf(why, whylen, "invalid rate '%s': must be greater than zero "
+					"(unpaced: as fast as it goes)", text);
 		break;
 	default:
 		return ml_failf(why, whylen, "unknown value kind %d", (int)kind);

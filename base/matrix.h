@@ -24,8 +24,8 @@
  *     loss_timeout: 100ms        lossy transports: a reply later than this is lost
  *     endpoint: tcp              zmq: tcp (127.0.0.1) or ipc (private directory)
  *     rate: 20k/s                requests (stream: messages) per second per
- *                                connection, on a fixed schedule (default:
- *                                unpaced); /s, k/s, M/s
+ *                                connection, on a fixed schedule; /s, k/s, M/s,
+ *                                or unpaced (the default; 0 in results.csv)
  *     record: full               full | totals: totals keeps no histogram and
  *                                no timeline, only counts, sums, min, max
  *     spin: 0us                  a test aid: the server busy-waits this long per
@@ -97,7 +97,8 @@ enum value_kind {
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
-	VK_RATE,	/* per second, num (units_parse_rate: 20000/s, 20k/s, 1M/s); zero refused */
+	VK_RATE,	/* per second, num (units_parse_rate: 20000/s, 20k/s, 1M/s);
+			 * "unpaced" is 0, a written zero is refused */
 	VK_RECORD,	/* num = enum record: full, totals */
 };
 

@@ -62,8 +62,8 @@ const char *report_value_human(const struct report *r, size_t d, const char *v, 
 		return v;
 	if (md->kind == VK_SIZE)
 		return units_format_size(n, b, len);
-	if (md->kind == VK_RATE && n)	/* per second in the CSV */
-		return units_format_rate(n, b, len);
+	if (md->kind == VK_RATE)	/* per second in the CSV, 0 unpaced */
+		return n ? units_format_rate(n, b, len) : "unpaced";
 	return v;
 }
 

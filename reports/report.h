@@ -146,7 +146,8 @@ int report_stale_stream_rates(const struct report *r);
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
 /* Dimension d's value v (as results.csv has it) for a person, into b:
- * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s; anything else,
+ * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s (0: unpaced);
+ * anything else,
  * or a value that does not read as its kind, as it is (v itself). */
 const char *report_value_human(const struct report *r, size_t d, const char *v, char *b,
 			       size_t len);

@@ -81,10 +81,12 @@ Y
 # A server that spins 2 ms on each request serves 500 a second; at 2k/s
 # the requests queue behind it, so request i (due at i * 0.5 ms) is
 # answered near (i + 1) * 2 ms: 100 requests make the last ones wait
-# ~150 ms from their schedule.  Timed from their own send (coordinated
-# omission) every round trip would be ~2 ms, as the unpaced cell's are;
-# the bounds leave a wide margin: p99 above 50 ms, three times the
-# unpaced p99.  Pipelined (inflight 4) queues the same way.  The run warns
+# ~150 ms from their schedule, the middle one ~50 ms.  Timed from their
+# own send (coordinated omission) every round trip would be ~2 ms, as the
+# unpaced cell's are; the bounds leave a wide margin: p99 above 50 ms,
+# p50 three times the unpaced p50 (a median: one stall of this shared
+# machine, which can put an unpaced p99 of 100 samples at 200 ms, does not
+# move it).  Pipelined (inflight 4) queues the same way.  The run warns
 # that the schedule was not kept.
 t_latency_counts_from_the_schedule() {
 	mat m.yaml <<'Y'
@@ -98,21 +100,24 @@ matrix:
   count: 100
   spin: 2ms
   inflight: [1, 4]
+  rate: [unpaced, 2k/s]
 Y
-	sed 's/^name: omission/name: omission_paced/; s/^  spin: 2ms/  spin: 2ms\n  rate: 2k\/s/' m.yaml >p.yaml
-	run_matrix run m.yaml -o unpaced --quiet; expect_rc 0
-	run_matrix run p.yaml -o paced; expect_rc 0
-	expect_all unpaced/results.csv status ok
-	expect_all paced/results.csv status ok
+	run_matrix run m.yaml -o out; expect_rc 0
+	expect_all out/results.csv status ok
 	expect_err "under 95% of rate 2k/s: the schedule was not kept"
-	local inf up pp
+	local inf up pp u50 p50
 	for inf in 1 4; do
-		up=$(rows_where unpaced/results.csv inflight "$inf" rtt_p99_us)
-		pp=$(rows_where paced/results.csv inflight "$inf" rtt_p99_us)
+		read -r up u50 < <(csvq out/results.csv inflight rate rtt_p99_us rtt_p50_us |
+				    awk -v i="$inf" '$1 == i && $2 == 0 { print $3, $4 }')
+		read -r pp p50 < <(csvq out/results.csv inflight rate rtt_p99_us rtt_p50_us |
+				    awk -v i="$inf" '$1 == i && $2 == 2000 { print $3, $4 }')
+		[ -n "$u50" ] && [ -n "$p50" ] || die "inflight $inf: rows missing: $(cat out/results.csv)"
 		le 50000 "$pp" || die "inflight $inf: paced p99 $pp us is not far above the 2 ms spin"
-		le "$(awk -v u="$up" 'BEGIN { print 3 * u }')" "$pp" ||
-			die "inflight $inf: paced p99 $pp us is not well above unpaced p99 $up us"
+		le "$(awk -v u="$u50" 'BEGIN { print 3 * u }')" "$p50" ||
+			die "inflight $inf: paced p50 $p50 us is not well above unpaced p50 $u50 us"
+		echo "inflight $inf: unpaced p50 $u50 p99 $up us; paced p50 $p50 p99 $pp us"
 	done
+	grep -qF '| unpaced |' out/summary.md || die "summary.md does not call rate 0 unpaced"
 	expect_no_leftovers
 }
 

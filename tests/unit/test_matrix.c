@@ -668,6 +668,42 @@ static void parse_value(void **state)
 	assert_null(v.text);
 }
 
+/* rate: a rate per second, or unpaced (0); record: full or totals. */
+static void parse_rate_and_record(void **state)
+{
+	struct mvalue v = { 0 };
+	struct dimension d = { .kind = VK_RATE };
+	char why[256], buf[32];
+
+	(void)state;
+	assert_int_equal(matrix_key_kind("rate"), VK_RATE);
+	assert_int_equal(matrix_key_kind("record"), VK_RECORD);
+	assert_int_equal(matrix_parse_value(VK_RATE, "1.5k/s", &v, why, sizeof why), 0);
+	assert_int_equal(v.num, 1500);
+	matrix_format_value(&d, &v, buf, sizeof buf);
+	assert_string_equal(buf, "1500");	/* per second in results.csv */
+	free(v.text);
+	assert_int_equal(matrix_parse_value(VK_RATE, "unpaced", &v, why, sizeof why), 0);
+	assert_int_equal(v.num, 0);
+	free(v.text);
+	v.text = NULL;
+	assert_int_equal(matrix_parse_value(VK_RATE, "0k/s", &v, why, sizeof why), -1);
+	assert_string_equal(why, "invalid rate '0k/s': must be greater than zero (unpaced: as "
+			    "fast as it goes)");
+	assert_int_equal(matrix_parse_value(VK_RATE, "fast", &v, why, sizeof why), -1);
+	assert_string_equal(why, "invalid rate 'fast': not a number");
+	assert_int_equal(matrix_parse_value(VK_RECORD, "totals", &v, why, sizeof why), 0);
+	assert_int_equal(v.num, REC_TOTALS);
+	d.kind = VK_RECORD;
+	matrix_format_value(&d, &v, buf, sizeof buf);
+	assert_string_equal(buf, "totals");
+	free(v.text);
+	v.text = NULL;
+	assert_int_equal(matrix_parse_value(VK_RECORD, "total", &v, why, sizeof why), -1);
+	assert_string_equal(why, "unknown record 'total'; did you mean 'totals'?");
+	assert_null(v.text);
+}
+
 static void key_kind(void **state)
 {
 	(void)state;
@@ -775,6 +811,7 @@ int main(void)
 		cmocka_unit_test(aliases),
 		cmocka_unit_test(err_buffer),
 		cmocka_unit_test(parse_value),
+		cmocka_unit_test(parse_rate_and_record),
 		cmocka_unit_test(key_kind),
 		cmocka_unit_test(suggest),
 		cmocka_unit_test(from_file),
