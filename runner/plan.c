@@ -193,11 +193,12 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 	if (p->client_prog && p->rate)
 		CELL_ERR("rate", "rate paces matrix's own client; program %s cannot be paced "
 			 "(its requests leave when it sends them)", p->client_prog->name);
-	if (p->record == REC_TOTALS && (p->client_prog || (p->server_prog &&
-							   p->pattern == PAT_STREAM)))
+	/* who records: the client's round trips, a stream receiver's timeline */
+	const struct program *recorder = p->pattern == PAT_STREAM ? p->server_prog : p->client_prog;
+	if (p->record == REC_TOTALS && recorder)
 		CELL_ERR("record", "record: totals is what matrix's own %s keeps; program %s "
-			 "measures as it does", p->client_prog ? "client" : "receiver",
-			 (p->client_prog ? p->client_prog : p->server_prog)->name);
+			 "measures as it does", p->pattern == PAT_STREAM ? "receiver" : "client",
+			 recorder->name);
 	if (p->server_prog && p->pattern == PAT_STREAM && p->duration_ns)
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");

@@ -221,6 +221,24 @@ Y
 	sed -i 's/^  rate: 1k\/s/  record: totals/' p.yaml
 	run_matrix plan p.yaml; expect_rc 2
 	expect_err "p.yaml:8:11: record: totals is what matrix's own client keeps; program cli"
+	# a stream's recorder is its receiver: program senders may, a program receiver may not
+	mat st.yaml <<Y
+name: progstream
+programs:
+  snd:
+    client: [python3, -c, "pass", "{host}", "{port}"]
+  rcv:
+    server: [python3, -c, "pass", "{port}"]
+matrix:
+  pattern: stream
+  transport: tcp
+  client: snd
+  record: totals
+Y
+	run_matrix plan st.yaml; expect_rc 0
+	sed -i 's/^  client: snd/  server: rcv/' st.yaml
+	run_matrix plan st.yaml; expect_rc 2
+	expect_err "st.yaml:11:11: record: totals is what matrix's own receiver keeps; program rcv"
 	printf 'name: slow\ntimeout: 10s\nmatrix:\n  count: 1000\n  rate: 10/s\n' >s.yaml
 	run_matrix plan s.yaml; expect_rc 2
 	expect_err "s.yaml:5:9: count 1000 at rate 10/s takes 99 s per connection, not less than the timeout (10 s)"
