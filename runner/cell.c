@@ -144,6 +144,14 @@ static void timeline_rows(struct run *r)
 					      srv->out.npoints, &clk, r->out->prog_tl);
 }
 
+/* The CPUs a worker may run on (cpu:), NULL when it is not placed. */
+static const cpu_set_t *slot_cpus(const struct run *r, const struct slot *s)
+{
+	if (r->place.mode == PLACE_NONE)
+		return NULL;
+	return s == r->slots ? &r->place.server : &r->place.clients;
+}
+
 static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 {
 	char err[512];
@@ -170,9 +178,7 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
 	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
-			      s->prog ? SPAWN_PROGRAM : 0, r->place.mode == PLACE_NONE ? NULL :
-			      s == r->slots ? &r->place.server : &r->place.clients, err,
-			      sizeof(err)) < 0) {
+			      s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err)) < 0) {
 		close(logfd);
 		outlog_close(&s->out);
 		unlink(s->log);
