@@ -61,8 +61,11 @@ EOF
 	expect_all out/results.csv status ok
 	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -1)" = placement ] ||
 		die "placement is not the last column: $(head -1 out/results.csv)"
-	# matrix plan says the same, per cell
-	run_matrix plan m.yaml; expect_rc 0
+	# matrix plan says the same, per cell, and so does its JSON
+	rc=0; taskset -c 0,1 "$MATRIX_BIN" plan m.yaml --json >plan.json 2>"$T/.err" || rc=$?; expect_rc 0
+	[ "$(python3 -c 'import json, sys; print(" ".join(c["placement"] for c in json.load(sys.stdin)["cells"]))' <plan.json)" = \
+	  "server=0;clients=0 server=0;clients=1 server=1;clients=0 none" ] || die "plan --json: $(cat plan.json)"
+	rc=0; taskset -c 0,1 "$MATRIX_BIN" plan m.yaml >"$T/.out" 2>"$T/.err" || rc=$?; expect_rc 0
 	[ "$(awk '/^ +[0-9]+  / { print $1, $NF }' "$T/.out")" = "1 server=0;clients=0
 2 server=0;clients=1
 3 server=1;clients=0
