@@ -42,7 +42,8 @@
  * program receiver with `timeline:` gives its own lines instead, counted
  * from its first sender's spawn, each as long as the program's interval
  * was (prog_timeline.h); bytes = messages x size.  When a repetition's
- * timeline rows cannot all be written, none of them stays.
+ * timeline rows cannot all be written, none of them stays.  A record:
+ * totals cell has none (its receiver kept no timeline).
  *
  * hist.csv, when the plan has pingpong or echo cells: each ok
  * repetition's round-trip times, every client's histogram merged
@@ -52,7 +53,8 @@
  * count round trips took low_us <= t < high_us (exact decimals of whole
  * ns).  The counts add up to the row's rtt_samples.  A bucket is at most
  * 1/128 of its low bound wide (hist.h), so a percentile taken as its
- * bucket's midpoint is within 0.4% of the true value.  At most
+ * bucket's midpoint is within 0.4% of the true value.  A record: totals
+ * cell has no rows (its clients kept no buckets).  At most
  * HIST_CSV_ROWS rows per repetition: a histogram with more non-empty
  * buckets has adjacent pairs merged (64 per octave, then 32, ...) until
  * it fits, and its percentiles are then within half a row's width, as

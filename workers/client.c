@@ -427,7 +427,9 @@ static int client_setup(struct client *cl)
 	fill_pattern(cl->pattern, cl->reqlen);
 	hist_init(cl->hist);
 	cl->hist->totals = o->totals;
-	cl->pace.rate = o->rate;	/* poll: busy (helper P's flag) sets cl->pace.busy */
+	/* poll: busy, once it is a worker option, is to set cl->pace.busy too:
+	 * the wait for the schedule then spins instead of sleeping */
+	cl->pace.rate = o->rate;
 	if (o->rate)
 		pace_setup();
 	return 0;
