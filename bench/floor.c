@@ -23,10 +23,11 @@
  * the server on the first, the client on the second (sched_setaffinity);
  * none (default): not placed.
  *
- * Output on stdout, one "METRIC VALUE" a line: rtt_p50_us and msgs_per_s
- * rtt_mean_us and msgs_per_s (pingpong), msgs_per_s and mib_per_s (stream).  Exit 0, or 1 with the
- * reason on stderr; 2 for a bad option.  Every process ends within
- * --timeout seconds (alarm).
+ * Output on stdout, one "METRIC VALUE" a line: rtt_p50_us, rtt_mean_us and
+ * msgs_per_s (pingpong), msgs_per_s and mib_per_s (stream).  Exit 0, or 1
+ * with the reason on stderr; 2 for a bad option.  Every process ends within
+ * --timeout seconds (alarm; with --busy over udp a lost datagram spins
+ * until then).
  */
 #include <errno.h>
 #include <fcntl.h>
