@@ -217,6 +217,7 @@ static void serve_pingpong(const struct opts *o, int fd)
 			fail("server write");
 	if (r < 0 && errno != ECONNRESET)
 		fail("server read");
+	free(buf);
 }
 
 /* The receiver of a stream: reads to EOF, and writes "msgs_per_s X\n
@@ -256,6 +257,7 @@ static void serve_stream(const struct opts *o, int fd, FILE *out)
 	fprintf(out, "msgs_per_s %.6g\nmib_per_s %.6g\n", bytes / (double)o->size / s,
 		bytes / 1048576.0 / s);
 	fflush(out);
+	free(buf);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -295,6 +297,9 @@ static void run_pingpong(const struct opts *o, int fd)
 	double el = (double)(t - start) / 1e9;
 	printf("rtt_p50_us %.6g\nrtt_mean_us %.6g\nmsgs_per_s %.6g\n",
 	       (double)rtt[(n - 1) / 2] / 1e3, el * 1e6 / (double)n, (double)n / el);
+	free(rtt);
+	free(out);
+	free(in);
 }
 
 /* The sender of a stream: COUNT messages, or for DURATION, then EOF. */
@@ -319,6 +324,7 @@ static void run_stream(const struct opts *o, int fd)
 	}
 	if (shutdown(fd, SHUT_WR) < 0)
 		fail("shutdown");
+	free(out);
 }
 
 static void usage(void)

@@ -81,6 +81,10 @@
 # itself could not run (no matrix, no floor); failed measurements are
 # rows, not an exit status.
 set -u
+abs() { case $1 in /*) echo "$1" ;; *) echo "$PWD/$1" ;; esac; }	# the caller's paths
+for v in OUT MATRIX_BIN FLOOR_BIN TABLE_BIN CSVQ; do
+	[ -z "${!v:-}" ] || printf -v "$v" '%s' "$(abs "${!v}")"
+done
 cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
 
@@ -132,7 +136,7 @@ RAW=$OUT/raw.csv
 : >"$OUT/skipped.txt"
 echo "round,cell,tool,placement,poll,metric,value" >"$RAW"
 mkdir -p "$OUT/nobin" "$OUT/runs" # nobin: matrix's PATH, no gnuplot on it
-SOCK=$(mktemp -d /tmp/matrix-bench.XXXXXX) || die "mktemp"
+SOCK=$(mktemp -d "${TMPDIR:-/tmp}/matrix-bench.XXXXXX") || die "mktemp"
 PIDS=()
 cleanup() {
 	local p
@@ -214,12 +218,11 @@ failed() {
 	echo "== $1 failed: $2" >>"$LOG"
 }
 declare -A SAID
-skip() { # TOOL REASON: printed once per tool, cell, placement, poll
-	local key="$1 $CELL $PLACE $POLL"
-	[ -z "${SAID[$key]:-}" ] || return 0
-	SAID[$key]=1
-	echo "$key: skipped: $2" >>"$OUT/skipped.txt"
-	[ "$ROUND" != 1 ] || echo "bench: $key: skipped: $2" >&2
+skip() { # TOOL REASON: into skipped.txt; on stderr once per tool and reason
+	echo "$1 $CELL $PLACE $POLL: skipped: $2" >>"$OUT/skipped.txt"
+	[ -z "${SAID[$1: $2]:-}" ] || return 0
+	SAID[$1: $2]=1
+	echo "bench: $1: skipped: $2 (first in $CELL $PLACE $POLL)" >&2
 }
 # rows TOOL FILE METRIC...: the "METRIC VALUE" lines of FILE that are asked
 # for; fails unless every one is there and is a number
@@ -491,7 +494,9 @@ done
 	"$TABLE_BIN" "$RAW" "$OUT"
 	if [ -s "$OUT/skipped.txt" ]; then
 		printf '\nSkipped (%s):\n' "$OUT/skipped.txt"
-		awk -F': skipped: ' '{ split($1, a, " "); k = a[1] ": " $2; if (!seen[k]++) print "  " k }' \
+		awk -F': skipped: ' '{ split($1, a, " "); k = a[1] ": " $2; n[k]++
+			if (!(k in first)) { first[k] = NR; keys[++nk] = k } }
+			END { for (i = 1; i <= nk; i++) printf "  %s (%d)\n", keys[i], n[keys[i]] }' \
 			"$OUT/skipped.txt"
 	fi
 	el=$(($(date +%s) - T0))

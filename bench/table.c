@@ -341,10 +341,43 @@ static void checklist(const struct bench *b, FILE *f)
 	}
 }
 
+/* The table of b (loaded from raw) into dir and onto stdout: 0 or 1. */
+static int tabulate(struct bench *b, const char *raw, const char *dir)
+{
+	char path[4096];
+
+	for (int c = 0; c < NCOLS; c++)
+		if ((b->col[c] = csv_table_col(&b->t, col_names[c])) < 0) {
+			fprintf(stderr, "table: %s: no column '%s'\n", raw, col_names[c]);
+			return 1;
+		}
+	if (build(b) < 0) {
+		fprintf(stderr, "table: out of memory\n");
+		return 1;
+	}
+	if (write_csv(b, dir) < 0)
+		return 1;
+	snprintf(path, sizeof(path), "%s/table.md", dir);
+	FILE *md = fopen(path, "w");
+	if (!md) {
+		fprintf(stderr, "table: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	markdown(b, md);
+	checklist(b, md);
+	markdown(b, stdout);
+	checklist(b, stdout);
+	if (fclose(md) != 0) {
+		fprintf(stderr, "table: %s: %s\n", path, strerror(errno));
+		return 1;
+	}
+	return 0;
+}
+
 int main(int argc, char **argv)
 {
 	struct bench b = { 0 };
-	char err[4200], path[4096];
+	char err[4200];
 
 	if (argc != 3) {
 		fprintf(stderr, "usage: table RAW.CSV OUTDIR\n");
@@ -354,31 +387,8 @@ int main(int argc, char **argv)
 		fprintf(stderr, "table: %s\n", err);
 		return 1;
 	}
-	for (int c = 0; c < NCOLS; c++)
-		if ((b.col[c] = csv_table_col(&b.t, col_names[c])) < 0) {
-			fprintf(stderr, "table: %s: no column '%s'\n", argv[1], col_names[c]);
-			return 1;
-		}
-	if (build(&b) < 0) {
-		fprintf(stderr, "table: out of memory\n");
-		return 1;
-	}
-	snprintf(path, sizeof(path), "%s/table.md", argv[2]);
-	FILE *md = fopen(path, "w");
-	if (!md || write_csv(&b, argv[2]) < 0) {
-		if (!md)
-			fprintf(stderr, "table: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
-	markdown(&b, md);
-	checklist(&b, md);
-	markdown(&b, stdout);
-	checklist(&b, stdout);
-	if (fclose(md) != 0) {
-		fprintf(stderr, "table: %s: %s\n", path, strerror(errno));
-		return 1;
-	}
+	int rc = tabulate(&b, argv[1], argv[2]);
 	free(b.s);
 	csv_table_release(&b.t);
-	return 0;
+	return rc;
 }
