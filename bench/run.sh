@@ -351,7 +351,8 @@ run_sockperf() {
 				if ($i ~ /^ReceivedMessages=/) { n = $i; sub(/ReceivedMessages=/, "", n) } }
 			if (t > 0) print "msgs_per_s", n / t }' "$f.txt" >"$f"
 	else
-		awk -v b="$BYTES" '/Message Rate is/ { for (i = 1; i <= NF; i++) if ($i == "is") r = $(i + 1)
+		# "Message Rate is 13253 [msg/sec], Packet Rate is about ...": the first "is"
+		awk -v b="$BYTES" '/Message Rate is/ { for (i = 1; i <= NF && r == ""; i++) if ($i == "is") r = $(i + 1)
 			print "msgs_per_s", r; print "mib_per_s", r * b / 1048576 }' "$f.txt" >"$f"
 	fi
 	# shellcheck disable=SC2046
