@@ -108,10 +108,14 @@ path_without_peers() {
 	echo "$T/nopeers/usr/local/bin:$T/nopeers/usr/bin:$T/nopeers/usr/sbin"
 }
 
-bench_quick() {	# runs bench/run.sh on one small cell into out/; $rc
+# runs bench/run.sh on one small cell into out/; $rc.  The floor it runs
+# is a copy of this test's own ($T/floor), so that a leftover check sees
+# no other run's.
+bench_quick() {
 	rc=0
+	cp "$BENCH_BIN/floor" "$T/floor"
 	env QUICK=1 ROUNDS=2 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/tcp/16B$' \
-		PLACEMENTS=none POLLS=block FLOOR_BIN="$BENCH_BIN/floor" TABLE_BIN="$BENCH_BIN/table" \
+		PLACEMENTS=none POLLS=block FLOOR_BIN="$T/floor" TABLE_BIN="$BENCH_BIN/table" \
 		CSVQ="$CSVQ" OUT=out "$@" timeout 120 bash "$REPO/bench/run.sh" >stdout 2>stderr || rc=$?
 }
 
@@ -139,7 +143,7 @@ t_quick_run_skips_missing_peers() {
 	grep -qF 'rtt_p50_us matrix' stdout && grep -q '^\[\(met\|MISSED\)\] pingpong/tcp/16B none block: rtt_p50_us matrix .* vs floor' stdout ||
 		die "no checklist line: $(tail stdout)"
 	[ -s out/table.md ] && [ -s out/table.txt ] || die "no table.md or table.txt"
-	ps -eo args= | grep -F "$BENCH_BIN/floor" | grep -v grep && die "a floor process is left"
+	ps -eo args= | grep -F "$T/floor" | grep -v grep && die "a floor process is left"
 	expect_no_leftovers
 }
 
