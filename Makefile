@@ -186,7 +186,7 @@ mutate: test-deps
 # (it installs what is missing and builds what it runs; its header lists
 # the knobs: ROUNDS, CELLS, TOOLS, PLACEMENTS, QUICK).  Not part of
 # `make test`; about half an hour here with every cell.
-bench:
+bench: deps
 	bash bench/run.sh
 
 # How often the regression gate cries wolf (A/A pairs) and how often it
