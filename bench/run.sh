@@ -286,6 +286,9 @@ run_matrix() {
 		printf 'matrix:\n  pattern: %s\n  transport: %s\n  size: %s\n  concurrency: 1\n' \
 			"$PAT" "$TR" "$BYTES"
 		if [ "$PAT" = echo ]; then printf '  count: %s\n' "$ECHO_COUNT"; else printf '  duration: %sms\n' "$DUR_MS"; fi
+		# a datagram lost in a million fails a udp cell by default; sockperf
+		# counts its drops and goes on, so matrix does too
+		[ "$TR" != udp ] || printf '  allow_loss: true\n'
 		[ $MX_CPU = 0 ] || printf '  cpu: %s\n' "$PLACE"
 		[ $MX_POLL = 0 ] || printf '  poll: %s\n' "$POLL"
 	} >"$y"
