@@ -27,6 +27,7 @@ static const char *const kind_names[] = {
 	[VK_BOOL] = "boolean",
 	[VK_ENDPOINT] = "endpoint",
 	[VK_PROGRAM] = "program",
+	[VK_POLL] = "poll",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -47,6 +48,8 @@ static const struct dimspec dimspecs[] = {
 	{ "client", VK_PROGRAM, 0, 0 },
 	{ "interval", VK_DURATION, 0, 0 },
 	{ "spin", VK_DURATION, 0, 1 },
+	{ "poll", VK_POLL, 0, 0 },
+	{ "busy_poll", VK_DURATION, 0, 1 },
 };
 
 /* ---- values ---- */
@@ -112,6 +115,13 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 				return 0;
 			}
 		return ml_unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
+	case VK_POLL:
+		for (size_t i = 0; i < POLL__COUNT; i++)
+			if (!strcmp(poll_names[i], text)) {
+				*num = i;
+				return 0;
+			}
+		return ml_unknown_name("poll", text, poll_names, POLL__COUNT, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -209,6 +219,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_ENDPOINT:
 		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
+	case VK_POLL:
+		snprintf(buf, len, "%s", poll_names[v->num]);
 		break;
 	case VK_PROGRAM:
 		snprintf(buf, len, "%s", v->text);

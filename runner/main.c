@@ -65,7 +65,7 @@ static const char usage_transports[] =
 static void print_cell(const struct cell *cl)
 {
 	const struct cell_params *p = &cl->p;
-	char size[32], resp[32], amount[32];
+	char size[32], resp[32], amount[32], bp[32] = "-";
 
 	units_format_size(p->size, size, sizeof(size));
 	if (p->pattern == PAT_PINGPONG)
@@ -76,11 +76,13 @@ static void print_cell(const struct cell *cl)
 		units_format_duration(p->duration_ns, amount, sizeof(amount));
 	else
 		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
-	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s\n", cl->number,
+	if (p->busy_poll_ns)
+		units_format_duration(p->busy_poll_ns, bp, sizeof(bp));
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s  %s %s\n", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
 	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
 	       p->server_prog ? p->server_prog->name : "builtin",
-	       p->client_prog ? p->client_prog->name : "builtin");
+	       p->client_prog ? p->client_prog->name : "builtin", poll_names[p->poll], bp);
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -105,7 +107,8 @@ static int cmd_plan(int argc, char **argv)
 	}
 	printf("matrix %s: %s\n", m.name, m.description);
 	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s\n", "cell", "pattern", "transport",
-	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client");
+	       "size", "response", "conc", "count/dur", "inflight", "nodelay",
+	       "server client  poll busy_poll");
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl.cells[i]);
 	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */

@@ -60,6 +60,8 @@ struct cell_params {
 	uint64_t loss_timeout_ns;
 	int endpoint;			/* enum endpoint */
 	uint64_t spin_ns;		/* test aid: server busy-wait per message, 0 none */
+	int poll;			/* enum poll_mode: how our workers wait */
+	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 };
@@ -113,6 +115,14 @@ uint64_t plan_cell_memory(const struct cell_params *p);
 /* Open files the runner needs while the cell runs; plan_build() refuses
  * a cell that needs more than RLIMIT_NOFILE. */
 uint64_t plan_cell_fds(const struct cell_params *p);
+
+/* poll: busy: the threads of the cell's workers that spin (a server
+ * thread per connection, one for zmq's shared socket, and each client);
+ * 0 for a blocking cell. */
+unsigned plan_cell_spinners(const struct cell_params *p);
+/* The CPUs the cell's workers may run on, of the `allowed` the runner has
+ * (its affinity). */
+unsigned plan_cell_cpus(const struct cell_params *p, unsigned allowed);
 
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);
