@@ -64,58 +64,73 @@ int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char
 	return 0;
 }
 
-/* A call on c failed with errno: 1 to make it again (EINTR; in busy mode
- * EAGAIN, for a receive (since != NULL) until c->recv_timeout_ns has
- * passed since *since, its first EAGAIN), 0 to fail with errno. */
-static inline int again(struct conn *c, uint64_t *since)
-{
-	uint64_t now;
+enum io_call { IO_READ, IO_WRITE, IO_RECV, IO_SEND };
 
-	if (errno == EINTR)
-		return 1;
-	if (errno != EAGAIN || !c->busy)
-		return 0;
-	if (!since || !c->recv_timeout_ns)
-		return 1;
-	now = clock_now_ns();
-	if (!*since)
-		*since = now;
-	if (now - *since < c->recv_timeout_ns)
-		return 1;
-	errno = EAGAIN;
-	return 0;
+static inline ssize_t io(struct conn *c, enum io_call call, void *buf, size_t len)
+{
+	switch (call) {
+	case IO_READ: return read(c->fd, buf, len);
+	case IO_WRITE: return write(c->wfd, buf, len);
+	case IO_RECV: return recv(c->fd, buf, len, MSG_TRUNC);
+	default: return send(c->wfd, buf, len, 0);
+	}
 }
 
-int fd_send_all(struct conn *c, const void *buf, size_t len)
+/* A call on c that failed (n < 0, errno), made again while it fails with
+ * EINTR, and on a busy connection while it would block (EAGAIN), in a
+ * spin: its last result.  A busy receive gives up (-1, EAGAIN) once
+ * c->recv_timeout_ns, when set, has passed since its first EAGAIN.  Out
+ * of line: in blocking mode the common path never comes here. */
+static __attribute__((noinline)) ssize_t call_again(struct conn *c, enum io_call call, void *buf,
+						    size_t len, ssize_t n)
 {
-	const char *p = buf;
+	int rx = call == IO_READ || call == IO_RECV;
+	uint64_t since = 0, now;
 
-	while (len) {
-		ssize_t n = write(c->wfd, p, len);
-		if (n < 0) {
-			if (again(c, NULL))
-				continue;
-			return -1;
+	for (;;) {
+		if (errno == EAGAIN && c->busy && rx && c->recv_timeout_ns) {
+			now = clock_now_ns();
+			if (!since)
+				since = now;
+			else if (now - since >= c->recv_timeout_ns) {
+				errno = EAGAIN;
+				return -1;
+			}
+		} else if (errno != EINTR && (errno != EAGAIN || !c->busy)) {
+			return n;
 		}
+		if ((n = io(c, call, buf, len)) >= 0)
+			return n;
+	}
+}
+
+/* The rest of a message of len bytes at buf after a first write() or
+ * read() that returned n (not all of it): partial transfers, EINTR, busy
+ * spins, and for a read the end of the stream.  Out of line, so that the
+ * common case (one call moves the whole message) stays a few instructions. */
+static __attribute__((noinline)) int send_rest(struct conn *c, const char *p, size_t len,
+					       ssize_t n)
+{
+	for (;;) {
+		if (n < 0 && (n = call_again(c, IO_WRITE, (void *)p, len, n)) < 0)
+			return -1;
 		p += n;
 		len -= (size_t)n;
+		if (!len)
+			return 0;
+		n = write(c->wfd, p, len);
 	}
-	return 0;
 }
 
-int fd_recv_all(struct conn *c, void *buf, size_t len)
+static __attribute__((noinline)) int recv_rest(struct conn *c, char *p, size_t len, ssize_t n)
 {
-	char *p = buf;
 	size_t got = 0;
-	uint64_t since = 0;
 
-	while (got < len) {
-		ssize_t n = read(c->fd, p + got, len - got);
-		if (n < 0) {
-			if (again(c, &since))
-				continue;
+	if (!len)
+		return 0;
+	for (;;) {
+		if (n < 0 && (n = call_again(c, IO_READ, p + got, len - got, n)) < 0)
 			return -1;
-		}
 		if (n == 0) {
 			if (got == 0)
 				return 1;
@@ -123,19 +138,31 @@ int fd_recv_all(struct conn *c, void *buf, size_t len)
 			return -1;
 		}
 		got += (size_t)n;
+		if (got == len)
+			return 0;
+		n = read(c->fd, p + got, len - got);
 	}
-	return 0;
+}
+
+int fd_send_all(struct conn *c, const void *buf, size_t len)
+{
+	ssize_t n = write(c->wfd, buf, len);
+
+	return n == (ssize_t)len ? 0 : send_rest(c, buf, len, n);
+}
+
+int fd_recv_all(struct conn *c, void *buf, size_t len)
+{
+	ssize_t n = read(c->fd, buf, len);
+
+	return n == (ssize_t)len && len ? 0 : recv_rest(c, buf, len, n);
 }
 
 ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap)
 {
-	ssize_t n;
-	uint64_t since = 0;
+	ssize_t n = read(c->fd, buf, cap);
 
-	do
-		n = read(c->fd, buf, cap);
-	while (n < 0 && again(c, &since));
-	return n;
+	return n < 0 ? call_again(c, IO_READ, buf, cap, n) : n;
 }
 
 void fd_close(struct conn *c)
@@ -149,11 +176,10 @@ void fd_close(struct conn *c)
 
 int fd_msg_send(struct conn *c, const void *buf, size_t len)
 {
-	ssize_t n;
+	ssize_t n = send(c->wfd, buf, len, 0);
 
-	do
-		n = send(c->wfd, buf, len, 0);
-	while (n < 0 && again(c, NULL));
+	if (n < 0)
+		n = call_again(c, IO_SEND, (void *)buf, len, n);
 	if (n < 0)
 		return -1;
 	if ((size_t)n != len) {
@@ -168,16 +194,23 @@ int fd_msg_send(struct conn *c, const void *buf, size_t len)
  * been lost) from the client's own socket: such a late "ok" is not data
  * (no message starts with those 8 bytes: as a sequence number they are
  * about 8e18) and is skipped. */
+static inline int late_ok(const void *buf, size_t cap, ssize_t n)
+{
+	return n == (ssize_t)strlen(DGRAM_OK) && cap >= strlen(DGRAM_OK) &&
+	       !memcmp(buf, DGRAM_OK, strlen(DGRAM_OK));
+}
+
 static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
 {
-	ssize_t n;
-	uint64_t since = 0;
+	ssize_t n = recv(c->fd, buf, cap, MSG_TRUNC);
 
-	do
+	while (n < 0 || late_ok(buf, cap, n)) {	/* out of the common path */
+		if (n < 0 && (n = call_again(c, IO_RECV, buf, cap, n)) < 0)
+			return -1;
+		if (!late_ok(buf, cap, n))
+			break;
 		n = recv(c->fd, buf, cap, MSG_TRUNC);
-	while ((n < 0 && again(c, &since)) ||
-	       (n == (ssize_t)strlen(DGRAM_OK) && cap >= strlen(DGRAM_OK) &&
-		!memcmp(buf, DGRAM_OK, strlen(DGRAM_OK))));
+	}
 	if (n > (ssize_t)cap) {
 		errno = EMSGSIZE;
 		return -1;
@@ -215,9 +248,9 @@ void fd_msg_close(struct conn *c)
 	 * more follow, and its receiver also ends on a long silence */
 	for (int i = 0; i < 3 && c->wfd >= 0; i++) {
 		ssize_t n;
-		do	/* busy: the first waits for room in a spin */
-			n = send(c->wfd, "", 0, i ? MSG_DONTWAIT : 0);
-		while (n < 0 && !i && again(c, NULL));
+		n = send(c->wfd, "", 0, i ? MSG_DONTWAIT : 0);
+		if (n < 0 && !i)	/* busy: the first waits for room in a spin */
+			n = call_again(c, IO_SEND, "", 0, n);
 		if (n < 0)
 			break;
 	}
