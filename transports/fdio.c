@@ -44,14 +44,13 @@ int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char
 		char us[32];
 		uint64_t v = o->busy_poll_ns / 1000;
 		snprintf(us, sizeof(us), "%lluus", (unsigned long long)v);
+		/* SO_PREFER_BUSY_POLL and SO_BUSY_POLL_BUDGET are left alone: they
+		 * steer epoll's busy polling with deferred interrupts, which a
+		 * read() here does not use, and need CAP_NET_ADMIN where
+		 * SO_BUSY_POLL does not */
 		if (sockopt(c->fd, SO_BUSY_POLL, "SO_BUSY_POLL", v > INT32_MAX ? INT32_MAX : (int)v,
 			    us, err, errlen) < 0)
 			return -1;
-#ifdef SO_PREFER_BUSY_POLL
-		if (sockopt(c->fd, SO_PREFER_BUSY_POLL, "SO_PREFER_BUSY_POLL", 1, "1", err,
-			    errlen) < 0)
-			return -1;
-#endif
 	}
 	if (!o->busy)
 		return 0;

@@ -15,7 +15,7 @@
  *                   (nothing when c->fd is -1): busy: fd and wfd
  *                   O_NONBLOCK, c->busy set, c->recv_timeout_ns =
  *                   o->recv_timeout_ns when lossy; busy_poll_ns: SO_BUSY_POLL
- *                   (µs) and, where defined, SO_PREFER_BUSY_POLL on fd.
+ *                   (µs) on fd.
  *                   0, or -1 with "setsockopt SO_BUSY_POLL 50us: reason".
  *
  * A connection on one descriptor:
