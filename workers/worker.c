@@ -57,6 +57,26 @@ static void usage(FILE *f)
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
 }
 
+/* --poll (c 'P') and --busy-poll ('B') into o. */
+static int parse_poll(int c, const char *arg, struct transport_opts *o, char *why, size_t wl)
+{
+	if (c == 'P') {
+		if (strcmp(arg, "block") && strcmp(arg, "busy")) {
+			snprintf(why, wl, "expected block or busy");
+			return -1;
+		}
+		o->busy = !strcmp(arg, "busy");
+		return 0;
+	}
+	if (units_parse_duration(arg, &o->busy_poll_ns, why, wl) < 0)
+		return -1;
+	if (o->busy_poll_ns % 1000 || o->busy_poll_ns / 1000 > INT32_MAX) {
+		snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
+		return -1;
+	}
+	return 0;
+}
+
 static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, size_t wl)
 {
 	uint64_t v;
@@ -107,21 +127,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		}
 		o->topts.endpoint_ipc = !strcmp(arg, "ipc");
 		return 0;
-	case 'P':
-		if (strcmp(arg, "block") && strcmp(arg, "busy")) {
-			snprintf(why, wl, "expected block or busy");
-			return -1;
-		}
-		o->topts.busy = !strcmp(arg, "busy");
-		return 0;
-	case 'B':
-		if (units_parse_duration(arg, &o->topts.busy_poll_ns, why, wl) < 0)
-			return -1;
-		if (o->topts.busy_poll_ns % 1000 || o->topts.busy_poll_ns / 1000 > INT32_MAX) {
-			snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
-			return -1;
-		}
-		return 0;
+	case 'P': case 'B':
+		return parse_poll(c, arg, &o->topts, why, wl);
 	case 'b': o->bind = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
