@@ -6,11 +6,9 @@
 #include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
-#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 /* --set KEY=VALUE, run --seed N, --order ORDER; -1 after printing a message. */
 static int parse_noise_flag(int ch, const char *arg, struct common *c)
@@ -157,16 +155,13 @@ void print_matrix_error(const char *err)
  * how many more). */
 static void warn_busy(const struct plan *pl)
 {
-	cpu_set_t set;
-	long online = sysconf(_SC_NPROCESSORS_ONLN);
-	unsigned allowed = sched_getaffinity(0, sizeof(set), &set) == 0 ? (unsigned)CPU_COUNT(&set)
-			   : online > 0 ? (unsigned)online : 1;
 	size_t shown = 0, more = 0;
 	char label[512];
 
 	for (size_t i = 0; i < pl->ncells; i++) {
 		const struct cell *cl = &pl->cells[i];
-		unsigned n = plan_cell_spinners(&cl->p), cpus = plan_cell_cpus(&cl->p, allowed);
+		unsigned n, cpus;
+		plan_cell_spin(pl, &cl->p, &n, &cpus);
 		if (n <= cpus)
 			continue;
 		if (shown++ >= 3) {

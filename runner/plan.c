@@ -2,6 +2,8 @@
 #include "plan.h"
 #include "suggest.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -102,6 +104,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 			 : NULL;
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
+	p->cpu = (v = cell_value(m, choice, "cpu")) ? v->text : NULL;
 }
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -205,6 +208,49 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");
 	return check_program_figures(m, p, err, errlen);
+}
+
+/* 0 when the cell's placement resolves on the CPUs allowed, else -1 with
+ * why (placement_resolve). */
+static int resolve_placement(const cpu_set_t *allowed, const struct cell_params *p,
+			     struct placement *out, char *why, size_t whylen)
+{
+	struct placement pl = { .mode = PLACE_NONE };
+
+	if (p->cpu && placement_parse(p->cpu, &pl, why, whylen) < 0)
+		return -1;
+	return placement_resolve(&pl, allowed, out, why, whylen);
+}
+
+void plan_placement(const struct plan *pl, const struct cell_params *p, struct placement *out)
+{
+	char why[256];
+
+	if (resolve_placement(&pl->cpus, p, out, why, sizeof(why)) < 0)
+		out->mode = PLACE_NONE;	/* plan_build refused it: not reached */
+}
+
+void plan_placement_text(const struct plan *pl, const struct cell_params *p, char *buf,
+			 size_t len)
+{
+	struct placement place;
+
+	plan_placement(pl, p, &place);
+	placement_format(&place, buf, len);
+}
+
+/* The cell's placement on the CPUs this runner may use: a machine's
+ * limit, like its memory, so checked for the cells selected only. */
+static int check_placement(const struct matrix *m, const size_t *choice,
+			   const struct cell_params *p, const cpu_set_t *cpus, char *err,
+			   size_t errlen)
+{
+	struct placement place;
+	char why[256];
+
+	if (resolve_placement(cpus, p, &place, why, sizeof(why)) < 0)
+		CELL_ERR("cpu", "cpu: %s", why);
+	return 0;
 }
 
 static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
@@ -455,6 +501,10 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 	pl->m = m;
 	pl->repeat = m->repeat;
 	read_limits(&lim);
+	if (sched_getaffinity(0, sizeof(pl->cpus), &pl->cpus) < 0) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		goto out;
+	}
 	if (!choice) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -471,7 +521,8 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			goto out;
 		if (!selected(choice, m, only, nonly))
 			continue;
-		if (check_resources(m, choice, &p, &lim, err, errlen) < 0)
+		if (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
+		    check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0)
 			goto out;
 		if (!(pl->ncells & (pl->ncells - 1))) {	/* 0, 1, 2, 4...: room for twice as many */
 			struct cell *cells = realloc(pl->cells, (pl->ncells ? 2 * pl->ncells : 1) *
@@ -542,18 +593,31 @@ void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, siz
 		snprintf(buf, len, "cell %u", c->number);
 }
 
-unsigned plan_cell_spinners(const struct cell_params *p)
+void plan_cell_spin(const struct plan *pl, const struct cell_params *p, unsigned *spinners,
+		    unsigned *cpus)
 {
-	if (p->poll != POLL_BUSY)
-		return 0;
-	/* zmq: one socket, one server thread, for all the clients */
-	return (p->transport->family ? p->concurrency : 1) + p->concurrency;
-}
+	/* zmq: one socket, so one server thread, for all the clients */
+	unsigned srv = !strcmp(p->transport->name, "zmq") ? 1 : p->concurrency;
+	unsigned cli = p->concurrency;
+	struct placement at;
+	cpu_set_t all;
 
-unsigned plan_cell_cpus(const struct cell_params *p, unsigned allowed)
-{
-	(void)p;	/* the hook for cpu: (same: 1; a mapping: its CPUs) */
-	return allowed;
+	*spinners = p->poll == POLL_BUSY ? srv + cli : 0;
+	*cpus = (unsigned)CPU_COUNT(&pl->cpus);
+	plan_placement(pl, p, &at);
+	if (!*spinners || at.mode != PLACE_MAP)
+		return;
+	CPU_OR(&all, &at.server, &at.clients);
+	*cpus = (unsigned)CPU_COUNT(&all);
+	if (*spinners > *cpus)
+		return;
+	if (srv > (unsigned)CPU_COUNT(&at.server)) {
+		*spinners = srv;
+		*cpus = (unsigned)CPU_COUNT(&at.server);
+	} else if (cli > (unsigned)CPU_COUNT(&at.clients)) {
+		*spinners = cli;
+		*cpus = (unsigned)CPU_COUNT(&at.clients);
+	}
 }
 
 uint64_t plan_worker_runs(const struct plan *pl)

@@ -17,7 +17,9 @@
  * fault; nothing is ever clamped.  It refuses a product of more than
  * PLAN_MAX_CELLS cells before building any, and a selected cell whose
  * buffers exceed the machine's memory or whose workers need more open
- * files than the runner may have.
+ * files than the runner may have.  A cpu: placement is checked against the
+ * CPUs the runner may use when it plans (sched_getaffinity): a CPU outside
+ * them, or split with one CPU, is an error at the cpu: value.
  */
 #ifndef MATRIX_PLAN_H
 #define MATRIX_PLAN_H
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "matrix.h"
+#include "placement.h"
 #include "transport.h"
 
 /* Defaults for keys a matrix leaves out. */
@@ -64,6 +67,8 @@ struct cell_params {
 	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
+	const char *cpu;		/* the cpu: value's text (placement.h), NULL
+					 * when not written (none) */
 };
 
 struct cell {
@@ -83,6 +88,8 @@ struct plan {
 	struct cell *cells;
 	size_t ncells;
 	unsigned repeat;
+	cpu_set_t cpus;			/* the runner's allowed CPUs when planned
+					 * (sched_getaffinity): what cpu: places on */
 };
 
 /* Parses "KEY=VALUE" for --only; -1 with "--only KEY=VALUE: message". */
@@ -116,13 +123,21 @@ uint64_t plan_cell_memory(const struct cell_params *p);
  * a cell that needs more than RLIMIT_NOFILE. */
 uint64_t plan_cell_fds(const struct cell_params *p);
 
-/* poll: busy: the threads of the cell's workers that spin (a server
- * thread per connection, one for zmq's shared socket, and each client);
- * 0 for a blocking cell. */
-unsigned plan_cell_spinners(const struct cell_params *p);
-/* The CPUs the cell's workers may run on, of the `allowed` the runner has
- * (its affinity). */
-unsigned plan_cell_cpus(const struct cell_params *p, unsigned allowed);
+/* The CPUs a cell's workers run on (placement_resolve against pl->cpus):
+ * PLACE_NONE, or PLACE_MAP with the server's and the clients' CPUs;
+ * plan_build() has checked that it resolves. */
+void plan_placement(const struct plan *pl, const struct cell_params *p, struct placement *out);
+/* As results.csv's placement column writes it: "none", "server=0;clients=1". */
+void plan_placement_text(const struct plan *pl, const struct cell_params *p, char *buf,
+			 size_t len);
+/* poll: busy: the cell's spinning threads (a server thread per connection,
+ * one for zmq's shared socket, and each client) and the CPUs they may run
+ * on (its placement, or the runner's allowed CPUs), where they are most
+ * crowded: the server's CPUs, the clients', or all of them.  *spinners
+ * is 0 for a blocking cell; more than *cpus means some spinner has no CPU
+ * of its own. */
+void plan_cell_spin(const struct plan *pl, const struct cell_params *p, unsigned *spinners,
+		    unsigned *cpus);
 
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);

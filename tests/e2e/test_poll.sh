@@ -378,5 +378,25 @@ Y
 	sed -i "s/count: 50/count: 50\n  concurrency: $n/" m.yaml
 	run_matrix plan m.yaml; expect_rc 0
 	expect_err "$((2 * n)) spinning processes on $n CPU"
+	# cpu: same puts them all on one CPU; split gives each side its own
+	[ "$n" -ge 2 ] || skip "cpu: split needs 2 CPUs"
+	mat m.yaml <<'Y'
+name: warn
+matrix:
+  transport: unix
+  poll: busy
+  cpu: [same, split]
+Y
+	run_matrix plan m.yaml; expect_rc 0
+	expect_err "matrix: warning: cell 1 (cpu=same): poll: busy: 2 spinning processes on 1 CPU"
+	[ "$(grep -c warning "$T/.err")" -eq 1 ] || die "cpu: split warned: $(cat "$T/.err")"
+	# split: the server's threads (one per connection) on the first CPU
+	sed -i "s/poll: busy/poll: busy\n  concurrency: 2\n  count: 10/" m.yaml
+	run_matrix plan m.yaml; expect_rc 0
+	if [ "$n" -ge 4 ]; then	# 4 fit on all the CPUs, not 2 on the server's one
+		expect_err "cell 2 (cpu=split): poll: busy: 2 spinning processes on 1 CPU:"
+	else
+		expect_err "cell 2 (cpu=split): poll: busy: 4 spinning processes on $n CPUs:"
+	fi
 	expect_no_leftovers
 }
