@@ -28,6 +28,7 @@ static const char *const kind_names[] = {
 	[VK_BOOL] = "boolean",
 	[VK_ENDPOINT] = "endpoint",
 	[VK_PROGRAM] = "program",
+	[VK_POLL] = "poll",
 	[VK_CPU] = "placement",
 };
 
@@ -49,6 +50,8 @@ static const struct dimspec dimspecs[] = {
 	{ "client", VK_PROGRAM, 0, 0 },
 	{ "interval", VK_DURATION, 0, 0 },
 	{ "spin", VK_DURATION, 0, 1 },
+	{ "poll", VK_POLL, 0, 0 },
+	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "cpu", VK_CPU, 0, 0 },
 };
 
@@ -138,6 +141,13 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 				return 0;
 			}
 		return ml_unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
+	case VK_POLL:
+		for (size_t i = 0; i < POLL__COUNT; i++)
+			if (!strcmp(poll_names[i], text)) {
+				*num = i;
+				return 0;
+			}
+		return ml_unknown_name("poll", text, poll_names, POLL__COUNT, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -236,6 +246,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_ENDPOINT:
 		snprintf(buf, len, "%s", endpoint_names[v->num]);
+		break;
+	case VK_POLL:
+		snprintf(buf, len, "%s", poll_names[v->num]);
 		break;
 	case VK_PROGRAM:
 	case VK_CPU:

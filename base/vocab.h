@@ -3,6 +3,7 @@
  *
  *   patterns     pingpong, echo, stream: how a cell's messages flow
  *   endpoints    tcp, ipc: where a zmq server binds
+ *   poll modes   block, busy: how a worker waits for a message
  *   transports   the names a matrix may give `transport:`, in the order of
  *                the registry (transports/transport.h), which maps each
  *                name to its ops table; a unit test checks that the two
@@ -27,6 +28,11 @@ extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
 
 enum endpoint { EP_TCP, EP_IPC, EP__COUNT };
 extern const char *const endpoint_names[EP__COUNT];	/* "tcp", "ipc" */
+
+/* How a worker waits for its descriptors (matrix key poll:): in the kernel
+ * (blocking calls), or spinning on non-blocking ones (transport.h). */
+enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL__COUNT };
+extern const char *const poll_names[POLL__COUNT];	/* "block", "busy" */
 
 #define VOCAB_NTRANSPORTS 8
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */

@@ -329,7 +329,7 @@ static int server_accept(struct server *s, int lfd, unsigned *accepted,
 	for (; !rc && *accepted < o->connections; (*accepted)++) {
 		struct conn_job *j = &s->jobs[*accepted];
 		j->srv = s;
-		if (o->t->accept(lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
+		if (transport_accept(o->t, lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
 			rc = fail(o, "accept", err);
 			break;
 		}

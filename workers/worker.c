@@ -50,7 +50,31 @@ static void usage(FILE *f)
 "      --timeout DUR        give up after DUR (default 300s)\n"
 "      --loss-timeout DUR   lossy transports: a reply later than this is lost (100ms)\n"
 "      --endpoint tcp|ipc   zmq: where the server binds (default tcp)\n"
+"      --poll block|busy    busy: spin on non-blocking descriptors, never sleep\n"
+"                           waiting for a message (default block)\n"
+"      --busy-poll DUR      SO_BUSY_POLL on each connection's socket, whole\n"
+"                           microseconds (default 0: not set)\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
+}
+
+/* --poll (c 'P') and --busy-poll ('B') into o. */
+static int parse_poll(int c, const char *arg, struct transport_opts *o, char *why, size_t wl)
+{
+	if (c == 'P') {
+		if (strcmp(arg, "block") && strcmp(arg, "busy")) {
+			snprintf(why, wl, "expected block or busy");
+			return -1;
+		}
+		o->busy = !strcmp(arg, "busy");
+		return 0;
+	}
+	if (units_parse_duration(arg, &o->busy_poll_ns, why, wl) < 0)
+		return -1;
+	if (o->busy_poll_ns % 1000 || o->busy_poll_ns / 1000 > INT32_MAX) {
+		snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, size_t wl)
@@ -103,6 +127,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		}
 		o->topts.endpoint_ipc = !strcmp(arg, "ipc");
 		return 0;
+	case 'P': case 'B':
+		return parse_poll(c, arg, &o->topts, why, wl);
 	case 'b': o->bind = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
@@ -133,7 +159,8 @@ static const struct option longopts[] = {
 	{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 	{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
-	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' },
+	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
+	{ "busy-poll", 1, 0, 'B' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -215,6 +242,11 @@ static int check_opts(struct wopts *o)
 	    (o->pattern == PAT_PINGPONG && o->topts.response_size < o->t->min_size)) {
 		fprintf(stderr, "matrix worker: transport %s needs messages of at least %llu bytes\n",
 			o->t->name, (unsigned long long)o->t->min_size);
+		return 2;
+	}
+	if (o->topts.busy_poll_ns && !o->t->family) {
+		fprintf(stderr, "matrix worker: --busy-poll sets a socket option; transport %s has "
+			"no socket of its own\n", o->t->name);
 		return 2;
 	}
 	if (o->t->max_inflight && o->inflight > o->t->max_inflight) {
