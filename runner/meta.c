@@ -144,8 +144,6 @@ static int cmp_double(const void *a, const void *b)
 
 void meta_runner_costs(struct meta *m, double *ms, size_t n)
 {
-	char hwm[64] = "";
-
 	qsort(ms, n, sizeof(*ms), cmp_double);
 	if (n) {
 		meta_set(m, "runner_overhead_ms", "%.3f",
@@ -155,8 +153,7 @@ void meta_runner_costs(struct meta *m, double *ms, size_t n)
 		meta_set(m, "runner_overhead_ms", "%s", "");
 		meta_set(m, "runner_overhead_ms_max", "%s", "");
 	}
-	read_fact("/proc/self/status", "VmHWM", hwm, sizeof(hwm));
-	meta_set(m, "runner_max_rss_kib", "%lu", strtoul(hwm, NULL, 10));
+	meta_set(m, "runner_max_rss_kib", "%lu", proc_self_hwm_kib());
 }
 
 double meta_loadavg(void)

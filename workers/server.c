@@ -6,6 +6,7 @@
 #include "clock.h"
 #include "matrix.h"
 #include "payload.h"
+#include "procinfo.h"
 #include "seqwin.h"
 #include "timeline.h"
 #include "transport.h"
@@ -430,6 +431,7 @@ int server_run(const struct wopts *o)
 		r.tl_bytes = tl.bytes;
 		r.tl_len = tl.len;
 		r.tl_interval_ns = tl.interval_ns ? tl.interval_ns : o->interval_ns;
+		r.hwm_kib = proc_self_hwm_kib();
 		if (o->human)
 			server_report_human(o, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)
