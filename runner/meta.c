@@ -144,8 +144,8 @@ static int cmp_double(const void *a, const void *b)
 
 void meta_runner_costs(struct meta *m, double *ms, size_t n)
 {
-	qsort(ms, n, sizeof(*ms), cmp_double);
 	if (n) {
+		qsort(ms, n, sizeof(*ms), cmp_double);
 		meta_set(m, "runner_overhead_ms", "%.3f",
 			 n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2);
 		meta_set(m, "runner_overhead_ms_max", "%.3f", ms[n - 1]);
