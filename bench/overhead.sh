@@ -8,9 +8,10 @@
 #            its wall time from the runner starting it to its row written,
 #            minus the clients' timed window (runner/meta.h): median, max
 #   runner_max_rss_kib     meta.csv: the runner's VmHWM before its report
-#   run_ms_per_rep         from outside: (wall time of `matrix run`, report
-#            included, minus that of `matrix report` on its folder) / cells
-#   total_ms_per_rep       the same with the report: `matrix run` / cells
+#   run_ms_per_rep         from outside: from `matrix run` starting to its
+#            last write of results.csv (the file's mtime, in ns), over the
+#            cells: the run's start-up, not its report, included
+#   total_ms_per_rep       `matrix run` whole, its report included, / cells
 #   report_s               `matrix report` of the folder, seconds
 #   report_max_rss_kib     that report's VmHWM, read from /proc/PID/status
 #            every 10 ms while it runs (its last reading; gnuplot, its
@@ -71,8 +72,9 @@ for round in $(seq 1 "$ROUNDS"); do
 	for k in runner_overhead_ms runner_overhead_ms_max runner_max_rss_kib; do
 		row "$round" "$k" "$(awk -F, -v k="$k" '$1 == k {print $2}' "$dir/meta.csv")"
 	done
+	last=$(stat -c %.9Y "$dir/results.csv" | tr -d .)
 	total_ns=$((t1 - t0)) report_ns=$((t2 - t1))
-	row "$round" run_ms_per_rep "$(echo "scale=3; ($total_ns - $report_ns) / $CELLS / 1000000" | bc)"
+	row "$round" run_ms_per_rep "$(echo "scale=3; ($last - $t0) / $CELLS / 1000000" | bc)"
 	row "$round" total_ms_per_rep "$(echo "scale=3; $total_ns / $CELLS / 1000000" | bc)"
 	row "$round" report_s "$(echo "scale=3; $report_ns / 1000000000" | bc)"
 	row "$round" report_max_rss_kib "$hwm"
