@@ -25,16 +25,19 @@
 # and the ratio high/low count (the target: within 10%, i.e. 0.90-1.10).
 #
 # Knobs: ROUNDS (3), LO, HI, PP_HI, BIG_HI, MATRIX (default ./build/release/matrix
-# or ./matrix), OUT, CELLS (a regex over the cell names below).
+# or ./matrix; MATRIX_BIN too, as bench/run.sh names it), OUT (a raw.csv to
+# append to, or a folder: FOLDER/raw.csv), CELLS (a regex over the cell
+# names below).
 # Standalone: bash bench/memory.sh; bench/run.sh calls it with OUT set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-3} LO=${LO:-10000} HI=${HI:-10000000} PP_HI=${PP_HI:-1000000}
 BIG_HI=${BIG_HI:-100000}
-MATRIX=${MATRIX:-$( [ -x build/release/matrix ] && echo "$PWD/build/release/matrix" || echo "$PWD/matrix")}
+MATRIX=${MATRIX:-${MATRIX_BIN:-$( [ -x build/release/matrix ] && echo "$PWD/build/release/matrix" || echo "$PWD/matrix")}}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench/results/memory-$STAMP/raw.csv}
 CELLS=${CELLS:-.}
+[ ! -d "$OUT" ] || OUT=$OUT/raw.csv	# bench/run.sh's results folder
 mkdir -p "$(dirname "$OUT")"
 [ -s "$OUT" ] || echo "round,cell,tool,placement,poll,metric,value" >"$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/matrix-memory.XXXXXX")

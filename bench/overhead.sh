@@ -23,14 +23,16 @@
 # (default bench/results/overhead-STAMP/raw.csv) and prints each metric's
 # median with its min and max.  The target (issue 14): runner_overhead_ms
 # at most 5 ms.  Knobs: ROUNDS, CELLS, MATRIX (default
-# ./build/release/matrix or ./matrix), OUT.  Standalone: bash
-# bench/overhead.sh; bench/run.sh calls it with OUT set.
+# ./build/release/matrix or ./matrix; MATRIX_BIN too, as bench/run.sh
+# names it), OUT (a raw.csv to append to, or a folder: FOLDER/raw.csv).
+# Standalone: bash bench/overhead.sh; bench/run.sh calls it with OUT set.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROUNDS=${ROUNDS:-5} CELLS=${CELLS:-100}
-MATRIX=${MATRIX:-$( [ -x build/release/matrix ] && echo "$PWD/build/release/matrix" || echo "$PWD/matrix")}
+MATRIX=${MATRIX:-${MATRIX_BIN:-$( [ -x build/release/matrix ] && echo "$PWD/build/release/matrix" || echo "$PWD/matrix")}}
 STAMP=$(date -u +%Y%m%dT%H%M%SZ)
 OUT=${OUT:-bench/results/overhead-$STAMP/raw.csv}
+[ ! -d "$OUT" ] || OUT=$OUT/raw.csv	# bench/run.sh's results folder
 mkdir -p "$(dirname "$OUT")"
 [ -s "$OUT" ] || echo "round,cell,tool,placement,poll,metric,value" >"$OUT"
 work=$(mktemp -d "${TMPDIR:-/tmp}/matrix-overhead.XXXXXX")
