@@ -15,6 +15,7 @@
 #include <strings.h>
 #include <regex.h>
 
+#include "placement.h"
 #include "suggest.h"
 #include "units.h"
 
@@ -27,6 +28,7 @@ static const char *const kind_names[] = {
 	[VK_BOOL] = "boolean",
 	[VK_ENDPOINT] = "endpoint",
 	[VK_PROGRAM] = "program",
+	[VK_CPU] = "placement",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -47,6 +49,7 @@ static const struct dimspec dimspecs[] = {
 	{ "client", VK_PROGRAM, 0, 0 },
 	{ "interval", VK_DURATION, 0, 0 },
 	{ "spin", VK_DURATION, 0, 1 },
+	{ "cpu", VK_CPU, 0, 0 },
 };
 
 /* ---- values ---- */
@@ -77,6 +80,25 @@ static int parse_transport(const char *text, uint64_t *num, char *why,
 			       whylen);
 }
 
+/* A placement (placement.h) as its text in norm and its number: none 0,
+ * same 1, split 2, a mapping the FNV-1a hash of its text, top bit set. */
+static int parse_cpu(const char *text, uint64_t *num, char *norm, size_t normlen, char *why,
+		     size_t whylen)
+{
+	struct placement pl;
+
+	if (placement_parse(text, &pl, why, whylen) < 0)
+		return -1;
+	placement_format(&pl, norm, normlen);
+	if (strlen(norm) + 1 >= normlen)
+		return ml_failf(why, whylen, "placement '%.40s...' is too long: at most %zu "
+				"characters as server=CPUS;clients=CPUS", text, normlen - 2);
+	*num = (uint64_t)pl.mode;
+	if (pl.mode == PLACE_MAP)
+		*num = ml_hash(norm, 0) | 1ull << 63;
+	return 0;
+}
+
 /* text as a number of kind, without copying it. */
 int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		     char *why, size_t whylen)
@@ -105,6 +127,10 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 			*num = h | 1;
 		}
 		return 0;
+	case VK_CPU: {
+		char norm[MATRIX_MAX_PLACEMENT];
+		return parse_cpu(text, num, norm, sizeof(norm), why, whylen);
+	}
 	case VK_ENDPOINT:
 		for (size_t i = 0; i < EP__COUNT; i++)
 			if (!strcmp(endpoint_names[i], text)) {
@@ -143,11 +169,12 @@ int matrix_parse_value(enum value_kind kind, const char *text,
 		       struct mvalue *v, char *why, size_t whylen)
 {
 	uint64_t num;
-	char *copy;
+	char *copy, norm[MATRIX_MAX_PLACEMENT];
 
-	if (ml_parse_num(kind, text, &num, why, whylen))
+	if (kind == VK_CPU ? parse_cpu(text, &num, norm, sizeof(norm), why, whylen)
+	    : ml_parse_num(kind, text, &num, why, whylen))
 		return -1;
-	copy = strdup(text);
+	copy = strdup(kind == VK_CPU ? norm : text);
 	if (!copy)
 		return ml_failf(why, whylen, "out of memory");
 	v->text = copy;
@@ -211,6 +238,7 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		snprintf(buf, len, "%s", endpoint_names[v->num]);
 		break;
 	case VK_PROGRAM:
+	case VK_CPU:
 		snprintf(buf, len, "%s", v->text);
 		break;
 	}

@@ -26,6 +26,10 @@
  *     spin: 0us                  a test aid: the server busy-waits this long per
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0
+ *     cpu: [none, same, split]   where the workers run: none (default), same (all on
+ *                                the first allowed CPU), split (server on it, clients
+ *                                on the others), or {server: [0], clients: [1, 2]}
+ *                                (also written server=0;clients=1,2) (placement.h)
  *   exclude:                     list of mappings of dimension key -> value
  *     - {transport: unix, size: 1KiB}
  *   programs:                    optional, the user's own servers and clients
@@ -92,6 +96,9 @@ enum value_kind {
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
+	VK_CPU,		/* a placement (placement.h): text as placement_format writes it
+			 * ("split", "server=0;clients=1-3"), num none 0, same 1, split 2,
+			 * a mapping a hash of its text with the top bit set */
 };
 
 /* A position in the matrix file, 1-based. */
@@ -101,7 +108,8 @@ struct srcpos {
 
 /* One value as written (text) and as understood (num). */
 struct mvalue {
-	char *text;		/* the scalar exactly as written */
+	char *text;		/* the scalar exactly as written (a cpu: value as
+				 * placement_format writes it) */
 	uint64_t num;		/* per the dimension's kind */
 	struct srcpos pos;
 };
@@ -260,6 +268,8 @@ int matrix_word_uses(const char *word, const char *name);
 char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
 			    size_t whylen);
 
+/* The longest cpu: value, as placement_format writes it, plus one. */
+#define MATRIX_MAX_PLACEMENT 512
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
 /* repeat: auto without its own figures: 7 to 30 repetitions, until the
  * interval of the median is within 10% of the median */

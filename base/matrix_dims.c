@@ -10,6 +10,7 @@
 #include <strings.h>
 #include <regex.h>
 
+#include "placement.h"
 #include "suggest.h"
 #include "units.h"
 
@@ -22,6 +23,80 @@ static const struct {
 };
 
 /* ---- matrix: ---- */
+
+/* One CPU list of a cpu: mapping (a number, a range, or a list of these)
+ * added to set, each item checked where it is written; 0 or -1. */
+static int cpu_list(struct loader *L, const char *what, const yaml_node_t *key,
+		    const yaml_node_t *val, cpu_set_t *set)
+{
+	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
+	char why[256];
+
+	if (val->type == YAML_MAPPING_NODE)
+		return error_node(L, val, "%s: %s: expected a list of CPU numbers, such as [1, 2]",
+				  what, scalar(key));
+	if (val->type == YAML_SEQUENCE_NODE && !n)
+		return error_node(L, val, "%s: %s: empty list; give at least one CPU", what,
+				  scalar(key));
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *it = val->type == YAML_SEQUENCE_NODE ? item(L, val, i) : val;
+		if (it->type != YAML_SCALAR_NODE)
+			return error_node(L, it, "%s: %s: expected a CPU number, not a %s", what,
+					  scalar(key), it->type == YAML_MAPPING_NODE ? "mapping" : "list");
+		if (cpus_parse(scalar(it), set, why, sizeof(why)) < 0)
+			return error_node(L, at(key, it), "%s: %s: %s", what, scalar(key), why);
+	}
+	return 0;
+}
+
+/* A cpu: mapping {server: [CPUS], clients: [CPUS]} as its text,
+ * "server=0;clients=1-3", into buf; 0, or -1 with the error at its node. */
+static int cpu_mapping(struct loader *L, const char *what, const yaml_node_t *map, char *buf,
+		       size_t len)
+{
+	static const char *const roles[] = { "server", "clients" };
+	struct placement pl = { .mode = PLACE_MAP };
+	int seen[2] = { 0, 0 };
+	char why[512];
+
+	if (ml_check_keys(L, map))
+		return -1;
+	for (size_t i = 0; i < npairs(map); i++) {
+		const yaml_node_t *k = pair_key(L, map, i);
+		int r = !strcmp(scalar(k), "server") ? 0 : !strcmp(scalar(k), "clients") ? 1 : -1;
+		if (r < 0) {
+			ml_unknown_name("key", scalar(k), roles, 2, why, sizeof(why));
+			return error_node(L, k, "%s: %s", what, why);
+		}
+		seen[r] = 1;
+		if (cpu_list(L, what, k, pair_val(L, map, i), r ? &pl.clients : &pl.server) < 0)
+			return -1;
+	}
+	if (!seen[0] || !seen[1])
+		return error_node(L, map, "%s: a placement names the CPUs of both sides: add %s: "
+				  "[CPUS], such as {server: [0], clients: [1]}", what,
+				  seen[0] ? "clients" : "server");
+	placement_format(&pl, buf, len);
+	return 0;
+}
+
+/* The text of one value node of dimension d: a scalar's own, or a cpu:
+ * mapping's (cpu_mapping); NULL after an error at the node. */
+static const char *value_text(struct loader *L, const char *what, const struct dimension *d,
+			      const yaml_node_t *val, char *buf, size_t len)
+{
+	if (val->type == YAML_SCALAR_NODE)
+		return scalar(val);
+	if (d->kind == VK_CPU && val->type == YAML_MAPPING_NODE)
+		return cpu_mapping(L, what, val, buf, len) < 0 ? NULL : buf;
+	if (d->kind == VK_CPU)
+		error_node(L, val, "%s: expected none, same, split or a mapping {server: [CPUS], "
+			   "clients: [CPUS]}, not a list inside a list", what);
+	else
+		error_node(L, val, "%s: expected a scalar, not a %s", what,
+			   val->type == YAML_MAPPING_NODE ? "mapping" : "list");
+	return NULL;
+}
 
 static int same_value(const void *ctx, size_t earlier)
 {
@@ -39,12 +114,15 @@ static int load_value(struct loader *L, struct dimension *d,
 	size_t dup;
 
 	struct mvalue v = { 0 };
-	char why[256];
+	char why[256], buf[MATRIX_MAX_PLACEMENT];
+	const char *text;
 
-	if (val->type != YAML_SCALAR_NODE)
+	if (val->type != YAML_SCALAR_NODE && d->kind != VK_CPU)
 		return error_node(L, val, "%s: expected a scalar or a list of scalars",
 				  d->key);
-	if (matrix_parse_value(spec->kind, scalar(val), &v, why, sizeof why))
+	if (!(text = value_text(L, d->key, d, val, buf, sizeof(buf))))
+		return -1;
+	if (matrix_parse_value(spec->kind, text, &v, why, sizeof why))
 		return error_node(L, at(key, val), "%s: %s", d->key, why);
 	if (spec->kind == VK_DURATION && !v.num && !spec->zero_ok) {
 		error_node(L, val, "%s: invalid duration '%s': must be greater than zero", d->key,
@@ -169,16 +247,16 @@ static int load_term(struct loader *L, struct exclude_rule *r,
 {
 	const struct dimension *d = matrix_dim(L->m, scalar(key));
 	struct exclude_term *t = &r->terms[r->nterms];
-	char why[256];
+	char why[256], what[80], buf[MATRIX_MAX_PLACEMENT];
+	const char *text;
 	size_t i;
 
 	if (!d)
 		return not_a_dimension(L, key);
-	if (val->type != YAML_SCALAR_NODE)
-		return error_node(L, val, "exclude: %s: expected a scalar, not a %s",
-				  d->key, val->type == YAML_MAPPING_NODE ?
-				  "mapping" : "list");
-	if (matrix_parse_value(d->kind, scalar(val), &t->value, why, sizeof why))
+	snprintf(what, sizeof(what), "exclude: %s", d->key);
+	if (!(text = value_text(L, what, d, val, buf, sizeof(buf))))
+		return -1;
+	if (matrix_parse_value(d->kind, text, &t->value, why, sizeof why))
 		return error_node(L, at(key, val), "exclude: %s: %s", d->key, why);
 	r->nterms++;
 	t->dim = (size_t)(d - L->m->dims);

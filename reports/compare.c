@@ -418,6 +418,26 @@ size_t compare_fingerprint(const struct report *a, const struct report *b, char 
 			len += (size_t)snprintf(out + len, outlen - len, "  %s: %s vs %s\n", keys[i],
 						*va ? va : "(none)", *vb ? vb : "(none)");
 	}
+	/* the same cell on other CPUs (results.csv's placement) is another experiment */
+	size_t moved = 0;
+	const struct rcell *first = NULL, *other = NULL;
+	for (size_t i = 0; i < a->ncells; i++) {
+		const struct rcell *x = &a->cells[i], *y = match(b, a, x, -1, NULL);
+		if (!y || !strcmp(x->placement, y->placement) || moved++)
+			continue;
+		first = x;
+		other = y;
+	}
+	if (moved) {
+		char label[512];
+		cell_label(a, first, -1, label, sizeof(label));
+		n++;
+		if (len < outlen)
+			len += (size_t)snprintf(out + len, outlen - len, "  placement: %zu cell%s ran on "
+						"other CPUs, such as %s on %s vs %s\n", moved,
+						moved == 1 ? "" : "s", label, first->placement,
+						other->placement);
+	}
 	char *ma = slurp(a->dir, "matrix.yaml", &la), *mb = slurp(b->dir, "matrix.yaml", &lb);
 	if (!ma || !mb || la != lb || memcmp(ma, mb, la)) {
 		n++;

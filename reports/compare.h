@@ -104,7 +104,9 @@ int compare_exit_status(const struct comparison *c);
 
 /* The facts of meta.csv and matrix.yaml that must agree for two folders to
  * be compared: kernel, CPU model, cores, governor, tool version, matrix
- * content.  Writes one line per difference into out ("kernel: A vs B");
+ * content, and the CPUs each cell's workers ran on (results.csv's
+ * placement: a cell of the same matrix placed on other CPUs, under another
+ * taskset say, is another experiment; "none" for a folder without it).  Writes one line per difference into out ("kernel: A vs B");
  * returns how many differ. */
 size_t compare_fingerprint(const struct report *a, const struct report *b, char *out,
 			   size_t outlen);

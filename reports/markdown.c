@@ -548,6 +548,40 @@ static void headline(const struct report *r, FILE *f)
 	headline_release(&h);
 }
 
+/* A row "placement" under the machine's when some cell's workers were
+ * placed on CPUs (results.csv's placement): each distinct placement once,
+ * after the cpu: value that asked for it when cpu is a dimension, e.g.
+ * "same: server=0;clients=0, split: server=0;clients=1".  Nothing for
+ * cells all unplaced (and so for a folder from before the column). */
+static void placement_row(const struct report *r, FILE *f)
+{
+	int cpu = report_dim(r, "cpu"), any = 0;
+	char buf[4096] = "";
+	size_t o = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		any |= r->cells[i].placement[0] && strcmp(r->cells[i].placement, "none");
+	for (size_t i = 0; any && i < r->ncells && o < sizeof(buf); i++) {
+		const struct rcell *c = &r->cells[i];
+		size_t k;
+		for (k = 0; k < i; k++)
+			if (!strcmp(r->cells[k].placement, c->placement) &&
+			    (cpu < 0 || !strcmp(r->cells[k].dims[cpu], c->dims[cpu])))
+				break;
+		if (k < i)
+			continue;
+		const char *place = c->placement[0] ? c->placement : "none";
+		int named = cpu >= 0 && strcmp(c->dims[cpu], place);	/* "split: server=..." */
+		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s%s%s", o ? ", " : "",
+				      named ? c->dims[cpu] : "", named ? ": " : "", place);
+	}
+	if (!any)
+		return;
+	md_cell(f, "placement");
+	md_cell(f, buf);
+	fputs("|\n", f);
+}
+
 static void header(const struct report *r, FILE *f)
 {
 	fprintf(f, "# %s\n\n", r->m.name);
@@ -569,6 +603,7 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
+	placement_row(r, f);
 	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
 			r->runner == PROC_GONE ? "its runner was killed before the end"

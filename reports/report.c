@@ -178,6 +178,7 @@ struct columns {
 	int lost, rtt_samples;		/* -1: likewise */
 	int measured_by, printed_metrics;	/* -1: likewise */
 	int elapsed;			/* elapsed_s; -1 when missing */
+	int placement;			/* -1: likewise */
 };
 
 /* The columns of results.csv, and its dimension names (the columns between
@@ -209,6 +210,7 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	col->measured_by = csv_table_col(t, "measured_by");
 	col->printed_metrics = csv_table_col(t, "printed_metrics");
 	col->elapsed = csv_table_col(t, "elapsed_s");
+	col->placement = csv_table_col(t, "placement");
 	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
 }
@@ -364,6 +366,11 @@ static int add_row(struct report *r, char **row, size_t line, const struct colum
 				 row[d + 1], c->dims[d]);
 			return -1;
 		}
+	const char *place = col->placement >= 0 ? row[col->placement] : "none";
+	if (!c->reps)
+		snprintf(c->placement, sizeof(c->placement), "%s", place);
+	else if (strcmp(c->placement, place))
+		snprintf(c->placement, sizeof(c->placement), "mixed");
 	c->reps++;
 	if (strcmp(row[col->status], "ok")) {
 		if (!c->failed++)

@@ -47,6 +47,10 @@ struct rcell {
 	 * when they agree, "mixed" when not, "" in an older file without the
 	 * column (see results.h) */
 	char measured_by[64];
+	/* results.csv's placement of its repetitions, failed ones too, when
+	 * they agree ("none", "server=0;clients=1"), "mixed" when not; "none"
+	 * in an older file without the column (its workers were not placed) */
+	char placement[MATRIX_MAX_PLACEMENT];
 	/* of the values in vals[m], how many the programs printed themselves,
 	 * and how many the runner timed from outside a program's process,
 	 * spawn to exit (provenance.h) */

@@ -51,6 +51,7 @@ struct run {
 	struct server_addr addr;	/* where the server listens, in every form */
 	uint64_t stop_at;		/* when a server still running after its clients is stopped */
 	int server_quit;		/* a program server exited 0 by itself, clients running */
+	struct placement place;		/* the CPUs of the server and of the clients */
 };
 
 /* Records a failure unless a graver one is already recorded; s is the
@@ -143,6 +144,14 @@ static void timeline_rows(struct run *r)
 					      srv->out.npoints, &clk, r->out->prog_tl);
 }
 
+/* The CPUs a worker may run on (cpu:), NULL when it is not placed. */
+static const cpu_set_t *slot_cpus(const struct run *r, const struct slot *s)
+{
+	if (r->place.mode == PLACE_NONE)
+		return NULL;
+	return s == r->slots ? &r->place.server : &r->place.clients;
+}
+
 static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 {
 	char err[512];
@@ -169,7 +178,7 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
 	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
-			      s->prog ? SPAWN_PROGRAM : 0, err, sizeof(err)) < 0) {
+			      s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err)) < 0) {
 		close(logfd);
 		outlog_close(&s->out);
 		unlink(s->log);
@@ -695,6 +704,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 	uint64_t t0 = clock_now_ns(), deadline = t0 + ctx->plan->m->timeout_ns;
 
 	memset(out, 0, sizeof(*out));
+	plan_placement(ctx->plan, p, &r.place);
 	snprintf(r.addr.tmp, sizeof(r.addr.tmp), "%s", ctx->sockdir);	/* {tmp} */
 	worker_result_init(&out->server);
 	out->nclients = p->concurrency;

@@ -62,10 +62,12 @@ static const char usage_transports[] =
 "Lists each transport: the patterns it does, its limits (message sizes,\n"
 "inflight), the matrix: keys that apply to it, and what it is.\n";
 
-static void print_cell(const struct cell *cl)
+/* One line of `matrix plan`; with place, the CPUs its workers run on
+ * (results.csv's placement) at the end. */
+static void print_cell(const struct plan *pl, const struct cell *cl, int place)
 {
 	const struct cell_params *p = &cl->p;
-	char size[32], resp[32], amount[32];
+	char size[32], resp[32], amount[32], where[MATRIX_MAX_PLACEMENT + 2] = "";
 
 	units_format_size(p->size, size, sizeof(size));
 	if (p->pattern == PAT_PINGPONG)
@@ -76,11 +78,15 @@ static void print_cell(const struct cell *cl)
 		units_format_duration(p->duration_ns, amount, sizeof(amount));
 	else
 		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
-	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s\n", cl->number,
+	if (place) {
+		strcpy(where, "  ");
+		plan_placement_text(pl, p, where + 2, sizeof(where) - 2);
+	}
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s%s\n", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
 	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
 	       p->server_prog ? p->server_prog->name : "builtin",
-	       p->client_prog ? p->client_prog->name : "builtin");
+	       p->client_prog ? p->client_prog->name : "builtin", where);
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -104,10 +110,12 @@ static int cmd_plan(int argc, char **argv)
 		return rc < 0 ? 1 : 0;
 	}
 	printf("matrix %s: %s\n", m.name, m.description);
-	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s\n", "cell", "pattern", "transport",
-	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client");
+	int place = matrix_dim(&m, "cpu") != NULL;	/* placement: only when asked for */
+	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s%s\n", "cell", "pattern", "transport",
+	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client",
+	       place ? "  placement" : "");
 	for (size_t i = 0; i < pl.ncells; i++)
-		print_cell(&pl.cells[i]);
+		print_cell(&pl, &pl.cells[i], place);
 	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
 	for (size_t i = 0; i < pl.ncells; i++)
 		unwarmed |= program_cell_warmup(&pl.cells[i].p, m.warmup) != m.warmup;

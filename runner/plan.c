@@ -2,6 +2,8 @@
 #include "plan.h"
 #include "suggest.h"
 
+#include <errno.h>
+#include <sched.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +101,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 			 : NULL;
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
+	p->cpu = (v = cell_value(m, choice, "cpu")) ? v->text : NULL;
 }
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -192,6 +195,49 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");
 	return check_program_figures(m, p, err, errlen);
+}
+
+/* 0 when the cell's placement resolves on the CPUs allowed, else -1 with
+ * why (placement_resolve). */
+static int resolve_placement(const cpu_set_t *allowed, const struct cell_params *p,
+			     struct placement *out, char *why, size_t whylen)
+{
+	struct placement pl = { .mode = PLACE_NONE };
+
+	if (p->cpu && placement_parse(p->cpu, &pl, why, whylen) < 0)
+		return -1;
+	return placement_resolve(&pl, allowed, out, why, whylen);
+}
+
+void plan_placement(const struct plan *pl, const struct cell_params *p, struct placement *out)
+{
+	char why[256];
+
+	if (resolve_placement(&pl->cpus, p, out, why, sizeof(why)) < 0)
+		out->mode = PLACE_NONE;	/* plan_build refused it: not reached */
+}
+
+void plan_placement_text(const struct plan *pl, const struct cell_params *p, char *buf,
+			 size_t len)
+{
+	struct placement place;
+
+	plan_placement(pl, p, &place);
+	placement_format(&place, buf, len);
+}
+
+/* The cell's placement on the CPUs this runner may use: a machine's
+ * limit, like its memory, so checked for the cells selected only. */
+static int check_placement(const struct matrix *m, const size_t *choice,
+			   const struct cell_params *p, const cpu_set_t *cpus, char *err,
+			   size_t errlen)
+{
+	struct placement place;
+	char why[256];
+
+	if (resolve_placement(cpus, p, &place, why, sizeof(why)) < 0)
+		CELL_ERR("cpu", "cpu: %s", why);
+	return 0;
 }
 
 static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
@@ -435,6 +481,10 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 	pl->m = m;
 	pl->repeat = m->repeat;
 	read_limits(&lim);
+	if (sched_getaffinity(0, sizeof(pl->cpus), &pl->cpus) < 0) {
+		snprintf(err, errlen, "sched_getaffinity: %s", strerror(errno));
+		goto out;
+	}
 	if (!choice) {
 		snprintf(err, errlen, "out of memory");
 		goto out;
@@ -451,7 +501,8 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			goto out;
 		if (!selected(choice, m, only, nonly))
 			continue;
-		if (check_resources(m, choice, &p, &lim, err, errlen) < 0)
+		if (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
+		    check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0)
 			goto out;
 		if (!(pl->ncells & (pl->ncells - 1))) {	/* 0, 1, 2, 4...: room for twice as many */
 			struct cell *cells = realloc(pl->cells, (pl->ncells ? 2 * pl->ncells : 1) *

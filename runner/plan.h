@@ -17,7 +17,9 @@
  * fault; nothing is ever clamped.  It refuses a product of more than
  * PLAN_MAX_CELLS cells before building any, and a selected cell whose
  * buffers exceed the machine's memory or whose workers need more open
- * files than the runner may have.
+ * files than the runner may have.  A cpu: placement is checked against the
+ * CPUs the runner may use when it plans (sched_getaffinity): a CPU outside
+ * them, or split with one CPU, is an error at the cpu: value.
  */
 #ifndef MATRIX_PLAN_H
 #define MATRIX_PLAN_H
@@ -26,6 +28,7 @@
 #include <stdint.h>
 
 #include "matrix.h"
+#include "placement.h"
 #include "transport.h"
 
 /* Defaults for keys a matrix leaves out. */
@@ -62,6 +65,8 @@ struct cell_params {
 	uint64_t spin_ns;		/* test aid: server busy-wait per message, 0 none */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
+	const char *cpu;		/* the cpu: value's text (placement.h), NULL
+					 * when not written (none) */
 };
 
 struct cell {
@@ -81,6 +86,8 @@ struct plan {
 	struct cell *cells;
 	size_t ncells;
 	unsigned repeat;
+	cpu_set_t cpus;			/* the runner's allowed CPUs when planned
+					 * (sched_getaffinity): what cpu: places on */
 };
 
 /* Parses "KEY=VALUE" for --only; -1 with "--only KEY=VALUE: message". */
@@ -113,6 +120,14 @@ uint64_t plan_cell_memory(const struct cell_params *p);
 /* Open files the runner needs while the cell runs; plan_build() refuses
  * a cell that needs more than RLIMIT_NOFILE. */
 uint64_t plan_cell_fds(const struct cell_params *p);
+
+/* The CPUs a cell's workers run on (placement_resolve against pl->cpus):
+ * PLACE_NONE, or PLACE_MAP with the server's and the clients' CPUs;
+ * plan_build() has checked that it resolves. */
+void plan_placement(const struct plan *pl, const struct cell_params *p, struct placement *out);
+/* As results.csv's placement column writes it: "none", "server=0;clients=1". */
+void plan_placement_text(const struct plan *pl, const struct cell_params *p, char *buf,
+			 size_t len);
 
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);

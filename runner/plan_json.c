@@ -57,6 +57,9 @@ static json_t *cell_object(const struct plan *pl, const struct cell *c, int *bad
 		    bad);
 	jsonout_set(o, "client", jsonout_string(p->client_prog ? p->client_prog->name : "builtin"),
 		    bad);
+	char place[MATRIX_MAX_PLACEMENT];
+	plan_placement_text(pl, p, place, sizeof(place));
+	jsonout_set(o, "placement", jsonout_string(place), bad);
 	return o;
 }
 

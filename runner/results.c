@@ -20,6 +20,7 @@ static const char *const figure_cols[] = {
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
+	"placement",
 };
 
 static const char *const timeline_cols[] = {
@@ -257,7 +258,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 {
 	const struct matrix *m = w->plan->m;
 	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
-	char buf[64];
+	char buf[MATRIX_MAX_PLACEMENT], place[MATRIX_MAX_PLACEMENT];
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 	off_t hist_start = w->has_hist ? w->hist.good : 0;
 
@@ -302,6 +303,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_double(&w->results, row->loadavg_before, 10);
 	csv_out_double(&w->results, row->loadavg_after, 10);
 	csv_out_field(&w->results, row->repeat_stop);
+	plan_placement_text(w->plan, &c->p, place, sizeof(place));
+	csv_out_field(&w->results, place);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		if (w->has_timeline)

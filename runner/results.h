@@ -27,6 +27,10 @@
  *                               (/proc/loadavg) just before the repetition's
  *                               workers start and just after they are reaped;
  *                               failed rows have them too
+ *   repeat_stop                 repeat: auto: why the cell stopped where it did
+ *   placement                   the CPUs the workers ran on (the cpu: key,
+ *                               placement.h): none, or server=0;clients=1
+ *                               (lists 1,2, runs 1-3); every row has it
  * (see aggregate.h for what each figure means).  Columns are only ever
  * added at the end; readers find them by name.
  *

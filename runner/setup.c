@@ -144,7 +144,7 @@ static int run_step(struct setups *su, const struct spawn_argv *a, struct outlog
 	char err[512];
 	int why = 0;	/* 1 timeout, 2 a signal */
 
-	if (spawn_start_flags(&ch, a->argv, -1, wr, SPAWN_PROGRAM, err, sizeof(err)) < 0) {
+	if (spawn_start_flags(&ch, a->argv, -1, wr, SPAWN_PROGRAM, NULL, err, sizeof(err)) < 0) {
 		snprintf(st, len, "%s", err);
 		return 1;
 	}

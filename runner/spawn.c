@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -234,17 +235,20 @@ void spawn_keep_ignored(int sig)
 	sigaddset(&kept_ignored, sig);
 }
 
+/* What the child reports on the exec-error pipe: a stage and its errno. */
+enum { SPAWN_FAILED_EXEC, SPAWN_FAILED_AFFINITY };
+
 /* Only async-signal-safe calls from here to exec.  parent: the runner's
  * pid, read before fork.  A vfork child: it shares the runner's memory
  * (not its descriptors, signal dispositions or mask) until it execs or
  * exits, so it writes nothing but its own stack and errno, and the
  * runner, suspended, sees errno changed. */
 static void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
-		       int log_fd, int devnull, int errpipe, int external, const sigset_t *oldmask,
-		       pid_t parent)
+		       int log_fd, int devnull, int errpipe, int external, const cpu_set_t *cpus,
+		       const sigset_t *oldmask, pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
-	int e;
+	int e[2] = { SPAWN_FAILED_EXEC, 0 };
 
 	/* dies with the runner, even of SIGKILL; a runner that died before
 	 * this line sent nothing: then the parent is no longer ours */
@@ -278,11 +282,16 @@ static void child_exec(const char *path, char *const argv[], int report_wr, int 
 		goto fail;
 	errpipe = 5;
 	close_range(6, ~0u, 0);
+	/* its CPUs (a plain system call): inherited by whatever it forks */
+	if (cpus && sched_setaffinity(0, sizeof(*cpus), cpus) < 0) {
+		e[0] = SPAWN_FAILED_AFFINITY;
+		goto fail;
+	}
 	sigprocmask(SIG_SETMASK, oldmask, NULL);
 	execv(path, argv);
 fail:
-	e = errno;
-	while (write(errpipe, &e, sizeof(e)) < 0 && errno == EINTR)
+	e[1] = errno;
+	while (write(errpipe, e, sizeof(e)) < 0 && errno == EINTR)
 		;
 	_exit(127);
 }
@@ -311,7 +320,7 @@ static int find_program(const char *name, char *out, size_t len)
 int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		char *err, size_t errlen)
 {
-	return spawn_start_flags(ch, argv, control_fd, log_fd, 0, err, errlen);
+	return spawn_start_flags(ch, argv, control_fd, log_fd, 0, NULL, err, errlen);
 }
 
 /* The descriptors one start makes: the report pipe (rep), the exec-error
@@ -365,17 +374,21 @@ static int child_execed(struct child *ch, struct child_fds *f, const char *path,
 {
 	pid_t pid = ch->pid;
 	ssize_t n;
-	int e = 0;
+	int e[2] = { 0, 0 };
 
 	close(f->ep[1]);
 	f->ep[1] = -1;
 	close(f->hi_err);
 	f->hi_err = -1;
 	do
-		n = read(f->ep[0], &e, sizeof(e));
+		n = read(f->ep[0], e, sizeof(e));
 	while (n < 0 && errno == EINTR);
 	if (n == sizeof(e)) {	/* exec failed: the child has _exit(127)ed */
-		snprintf(err, errlen, "exec %s: %s", path, strerror(e));
+		if (e[0] == SPAWN_FAILED_AFFINITY)
+			snprintf(err, errlen, "sched_setaffinity before exec %s: %s", path,
+				 strerror(e[1]));
+		else
+			snprintf(err, errlen, "exec %s: %s", path, strerror(e[1]));
 		waitpid(pid, NULL, 0);
 		list_remove(pid);
 		guard_note(-pid);
@@ -396,7 +409,7 @@ static int child_execed(struct child *ch, struct child_fds *f, const char *path,
 }
 
 int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
-		      int flags, char *err, size_t errlen)
+		      int flags, const cpu_set_t *cpus, char *err, size_t errlen)
 {
 	struct child_fds f = { .rep = { -1, -1 }, .ep = { -1, -1 }, .hi_rep = -1, .hi_ctl = -1,
 			       .hi_log = -1, .hi_err = -1, .devnull = -1 };
@@ -427,7 +440,7 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	pid = vfork();
 	if (pid == 0)
 		child_exec(path, argv, f.hi_rep, f.hi_ctl, f.hi_log, f.devnull, f.hi_err, external,
-			   &old, self);
+			   cpus, &old, self);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {

@@ -46,6 +46,7 @@
 #ifndef MATRIX_SPAWN_H
 #define MATRIX_SPAWN_H
 
+#include <sched.h>
 #include <stddef.h>
 #include <sys/resource.h>
 #include <sys/types.h>
@@ -85,10 +86,14 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
 
 /* SPAWN_PROGRAM: a program of the user's: argv[0] is looked up in PATH
  * (before fork), it gets only fds 0..2 (no report pipe: report_fd stays
- * -1) and a process group of its own, which spawn_signal signals whole. */
+ * -1) and a process group of its own, which spawn_signal signals whole.
+ * cpus: NULL, or the CPUs the child may run on, set in the child just
+ * before exec (sched_setaffinity), so a program of the user's and all it
+ * forks run there too; a refusal fails the start like an exec failure,
+ * with "sched_setaffinity before exec PATH: reason". */
 #define SPAWN_PROGRAM 1
 int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
-		      int flags, char *err, size_t errlen);
+		      int flags, const cpu_set_t *cpus, char *err, size_t errlen);
 
 /* wait4(WNOHANG): 1 when reaped now or before, 0 when still running. */
 int spawn_reap(struct child *ch);

@@ -107,8 +107,9 @@ t_loadavg_around_each_repetition() {
 	six_cells
 	run_matrix run m.yaml -o a --quiet; expect_rc 0
 	# appended at the end: every older column stays where it was
-	[ "$(csvq a/results.csv --header | tail -3 | head -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
-		die "header ends: $(csvq a/results.csv --header | tail -3 | tr '\n' ' ')"
+	# (right after printed_metrics; later columns come after them)
+	[ "$(csvq a/results.csv --header | grep -x -A2 printed_metrics | tail -2 | tr '\n' ' ')" = "loadavg_before loadavg_after " ] ||
+		die "header ends: $(csvq a/results.csv --header | tail -4 | tr '\n' ' ')"
 	[ "$(csvq a/results.csv --header | sed -n 6p)" = status ] || die "status moved"
 	local b after n=0
 	while IFS=$'\t' read -r b after; do

@@ -164,7 +164,7 @@ static void test_results_columns_by_name(void **state)
 		{ "cpu_us_per_rtt", "29.5" }, { "start_spread_us", "30.5" },
 		{ "start_offsets_us", "1.250;31.750" }, { "printed_metrics", "rtt_mean_us;msgs_per_s" },
 		{ "loadavg_before", "0.25" }, { "loadavg_after", "1.5" },
-		{ "repeat_stop", "narrow (4.2%)" },
+		{ "repeat_stop", "narrow (4.2%)" }, { "placement", "none" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -196,7 +196,7 @@ static void test_results_columns_by_name(void **state)
 		"sent_msgs_per_s", "sent_mib_per_s", "sndbuf", "rcvbuf", "nodelay",
 		"max_rss_kib", "wall_s", "started_at", "lost", "duplicated", "reordered",
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
-		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
+		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop", "placement",
 	};
 	assert_int_equal(t.ncols, sizeof(header) / sizeof(header[0]));
 	for (size_t i = 0; i < t.ncols; i++)
@@ -205,6 +205,7 @@ static void test_results_columns_by_name(void **state)
 	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
 		expect_col(&t, 0, want[i][0], want[i][1]);
 	expect_col(&t, 1, "status", "timeout");
+	expect_col(&t, 1, "placement", "none");	/* failed rows say where they ran too */
 	expect_col(&t, 1, "msgs_per_s", "");
 	expect_col(&t, 1, "sndbuf", "");
 	expect_col(&t, 1, "rcvbuf", "22");
