@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "fdio.h"
 #include "vocab.h"
+#include "zmqlib.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -213,6 +214,8 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 	char endpoint[4200];
 	int fd;
 
+	if (zmqlib_load(err, errlen) < 0)	/* libzmq only now: zmqlib.h */
+		return -1;
 	if (strstr(bind, "://"))
 		snprintf(endpoint, sizeof(endpoint), "%s", bind);
 	else if (o->endpoint_ipc)
@@ -305,6 +308,10 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 	c->handle = z;
 	if (!z) {
 		snprintf(err, errlen, "connect %s: out of memory", addr);
+		return -1;
+	}
+	if (zmqlib_load(err, errlen) < 0) {	/* libzmq only now: zmqlib.h */
+		zmq_close_(c);
 		return -1;
 	}
 	z->client = 1;

@@ -7,6 +7,7 @@
 #include "hist.h"
 #include "matrix.h"
 #include "payload.h"
+#include "procinfo.h"
 #include "transport.h"
 #include "wire.h"
 
@@ -410,6 +411,7 @@ static void client_result(const struct client *cl, const struct conn_info *ci,
 	r->nodelay = ci->nodelay;
 	r->mismatches = cl->mismatches;
 	r->lost = cl->lost;
+	r->hwm_kib = proc_self_hwm_kib();
 	if (cl->o->pattern == PAT_STREAM) {
 		r->sent_messages = sent;
 		r->sent_bytes = sent * cl->reqlen;
