@@ -35,16 +35,18 @@ SANFLAGS    :=
 OPT         := -O2 -g
 endif
 
-PKGS        := yaml-0.1 libzmq jansson
+# libzmq: its header only; transports/zmqlib.c loads the library with
+# dlopen when a zmq cell runs (16 libraries fewer at every worker exec)
+PKGS        := yaml-0.1 jansson
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
 LAYERS      := base transports workers reports runner
 CPPFLAGS    += -D_GNU_SOURCE $(LAYERS:%=-iquote %) -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
-               $(shell pkg-config --cflags $(PKGS) 2>/dev/null) -MMD -MP
+               $(shell pkg-config --cflags $(PKGS) libzmq 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -lzmq -ljansson) -lcsv -lm
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson) -lcsv -lm -ldl
 
 LIB_SRC     := $(filter-out runner/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
@@ -53,6 +55,10 @@ UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC    := $(wildcard tests/tools/*.c)
 TOOL_BIN    := $(TOOL_SRC:tests/tools/%.c=$(BUILD)/tests/%)
+
+# make bench's own programs (bench/): the floor loop and the table; built
+# with the tests' tools too, since tests/e2e/test_bench.sh runs them.
+BENCH_BIN   := $(BUILD)/bench/floor $(BUILD)/bench/table
 
 FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
 
@@ -66,7 +72,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run seeds test mutate bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
+.PHONY: all run seeds test mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -100,7 +106,16 @@ $(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(LIB_OBJ)
 $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-unit: $(UNIT_BIN) $(TOOL_BIN)
+unit: $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN)
+
+# The floor is the smallest loop: -O2 whatever the build (its asan build is
+# for the tests alone); the table links the base layer only (csvfile.c).
+$(BUILD)/bench/floor: bench/floor.c
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O2 $(LDFLAGS) -o $@ $<
+
+$(BUILD)/bench/table: $(BUILD)/bench/table.o $(filter $(BUILD)/base/%,$(LIB_OBJ))
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
 # The driver's own tests run these: one program, always sanitized, that
 # passes, fails, crashes, leaks or skips by the name it runs under.
@@ -167,6 +182,14 @@ test: test-deps
 # the tests that should notice do; not part of `make test` (a few minutes).
 mutate: test-deps
 	python3 tests/mutate.py
+
+# matrix beside a bare loop of our own (bench/floor.c), sockperf, qperf,
+# iperf3 and a Go echo pair, interleaved rounds on loopback: bench/run.sh
+# (it installs what is missing and builds what it runs; its header lists
+# the knobs: ROUNDS, CELLS, TOOLS, PLACEMENTS, QUICK).  Not part of
+# `make test`; about half an hour here with every cell.
+bench: deps
+	bash bench/run.sh
 
 # How often the regression gate cries wolf (A/A pairs) and how often it
 # catches a 10% slowdown (injected with the `spin` key), in-run and across

@@ -30,6 +30,7 @@ static const char *const kind_names[] = {
 	[VK_PROGRAM] = "program",
 	[VK_RATE] = "rate",
 	[VK_RECORD] = "record",
+	[VK_POLL] = "poll",
 	[VK_CPU] = "placement",
 };
 
@@ -53,6 +54,8 @@ static const struct dimspec dimspecs[] = {
 	{ "spin", VK_DURATION, 0, 1 },
 	{ "rate", VK_RATE, 0, 0 },
 	{ "record", VK_RECORD, 0, 0 },
+	{ "poll", VK_POLL, 0, 0 },
+	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "cpu", VK_CPU, 0, 0 },
 };
 
@@ -104,6 +107,18 @@ static int parse_cpu(const char *text, uint64_t *num, char *norm, size_t normlen
 }
 
 /* text as a number of kind, without copying it. */
+/* text as one of a vocabulary's n words: its index into *num. */
+static int parse_word(const char *what, const char *const *words, size_t n, const char *text,
+		      uint64_t *num, char *why, size_t whylen)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(words[i], text)) {
+			*num = i;
+			return 0;
+		}
+	return ml_unknown_name(what, text, words, n, why, whylen);
+}
+
 int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		     char *why, size_t whylen)
 {
@@ -136,19 +151,11 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_cpu(text, num, norm, sizeof(norm), why, whylen);
 	}
 	case VK_ENDPOINT:
-		for (size_t i = 0; i < EP__COUNT; i++)
-			if (!strcmp(endpoint_names[i], text)) {
-				*num = i;
-				return 0;
-			}
-		return ml_unknown_name("endpoint", text, endpoint_names, EP__COUNT, why, whylen);
+		return parse_word("endpoint", endpoint_names, EP__COUNT, text, num, why, whylen);
 	case VK_RECORD:
-		for (size_t i = 0; i < REC__COUNT; i++)
-			if (!strcmp(record_names[i], text)) {
-				*num = i;
-				return 0;
-			}
-		return ml_unknown_name("record", text, record_names, REC__COUNT, why, whylen);
+		return parse_word("record", record_names, REC__COUNT, text, num, why, whylen);
+	case VK_POLL:
+		return parse_word("poll", poll_names, POLL__COUNT, text, num, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -261,6 +268,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_RECORD:
 		snprintf(buf, len, "%s", record_names[v->num]);
+		break;
+	case VK_POLL:
+		snprintf(buf, len, "%s", poll_names[v->num]);
 		break;
 	case VK_PROGRAM:
 	case VK_CPU:

@@ -28,6 +28,10 @@
  *                                or unpaced (the default; 0 in results.csv)
  *     record: full               full | totals: totals keeps no histogram and
  *                                no timeline, only counts, sums, min, max
+ *     poll: block                block (default) | busy: our workers spin on
+ *                                non-blocking descriptors instead of sleeping
+ *     busy_poll: 0us             SO_BUSY_POLL on every connection's socket, whole
+ *                                microseconds; 0us (default) sets nothing
  *     spin: 0us                  a test aid: the server busy-waits this long per
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0
@@ -97,13 +101,14 @@ enum value_kind {
 	VK_SIZE,	/* bytes, num; zero refused */
 	VK_COUNT,	/* positive integer, num */
 	VK_DURATION,	/* nanoseconds, num; zero parses, and the loader refuses it
-			 * for every key but spin */
+			 * for every key but spin and busy_poll */
 	VK_BOOL,	/* num = 0 or 1 */
 	VK_ENDPOINT,	/* zmq endpoint kind, num = index into endpoint_names */
 	VK_PROGRAM,	/* "builtin" (num 0) or a name of programs: (num: a hash of it) */
 	VK_RATE,	/* per second, num (units_parse_rate: 20000/s, 20k/s, 1M/s);
 			 * "unpaced" is 0, a written zero is refused */
 	VK_RECORD,	/* num = enum record: full, totals */
+	VK_POLL,	/* block | busy, num = enum poll_mode */
 	VK_CPU,		/* a placement (placement.h): text as placement_format writes it
 			 * ("split", "server=0;clients=1-3"), num none 0, same 1, split 2,
 			 * a mapping a hash of its text with the top bit set */

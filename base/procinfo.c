@@ -7,6 +7,23 @@
 #include <string.h>
 #include <unistd.h>
 
+unsigned long proc_self_hwm_kib(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	char line[256];
+	unsigned long kib = 0;
+
+	if (!f)
+		return 0;
+	while (fgets(line, sizeof(line), f))
+		if (!strncmp(line, "VmHWM:", 6)) {
+			kib = strtoul(line + 6, NULL, 10);
+			break;
+		}
+	fclose(f);
+	return kib;
+}
+
 int proc_start_time(pid_t pid, unsigned long long *ticks)
 {
 	char path[64], buf[1024];

@@ -19,6 +19,12 @@
  * reaped), or /proc cannot be read. */
 int proc_start_time(pid_t pid, unsigned long long *ticks);
 
+/* This process's peak resident set in KiB: VmHWM of /proc/self/status,
+ * whose count starts afresh at exec (wait4's ru_maxrss does not: a child
+ * counts from fork, so its peak is never below its parent's resident
+ * set at fork).  0 when unreadable. */
+unsigned long proc_self_hwm_kib(void);
+
 /* This boot's id ("" when unreadable). */
 void proc_boot_id(char *buf, size_t len);
 

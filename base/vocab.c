@@ -12,6 +12,7 @@ const char *const pattern_names[PAT__COUNT] = {
 const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
 
 const char *const record_names[REC__COUNT] = { "full", "totals" };
+const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy" };
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
 	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",

@@ -333,6 +333,23 @@ static void cpu_figures(const struct cell *c, uint64_t window_cpu_ns, uint64_t m
 	}
 }
 
+/* The largest worker's peak resident set: our workers' own (VmHWM in
+ * their records); a program's from wait4, which counts from fork and so
+ * is never below the runner's resident set then (procinfo.h). */
+static double max_rss_kib(const struct cell *c, const struct cell_outcome *o)
+{
+	uint64_t kib = c->p.server_prog || !o->server.hwm_kib ? (uint64_t)o->server_ru.ru_maxrss
+							      : o->server.hwm_kib;
+
+	for (unsigned i = 0; i < o->nclients; i++) {
+		uint64_t k = c->p.client_prog || !o->clients[i].hwm_kib
+			     ? (uint64_t)o->clients_ru.ru_maxrss : o->clients[i].hwm_kib;
+		if (k > kib)
+			kib = k;
+	}
+	return (double)kib;
+}
+
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row)
 {
@@ -379,8 +396,7 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	cpu_figures(c, window_cpu_ns, msgs, row);
 	row->ctx_switches = (double)(o->clients_ru.ru_nvcsw + o->clients_ru.ru_nivcsw +
 				     o->server_ru.ru_nvcsw + o->server_ru.ru_nivcsw);
-	row->max_rss_kib = (double)(o->clients_ru.ru_maxrss > o->server_ru.ru_maxrss
-				    ? o->clients_ru.ru_maxrss : o->server_ru.ru_maxrss);
+	row->max_rss_kib = max_rss_kib(c, o);
 	/* socket figures as the client saw its connection (the sender's side) */
 	const struct worker_result *w0 = o->nclients ? &o->clients[0] : &o->server;
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;

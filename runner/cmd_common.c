@@ -150,6 +150,34 @@ void print_matrix_error(const char *err)
 	fprintf(stderr, "%s%s\n", strncmp(err, "--set ", 6) ? "" : "matrix: ", err);
 }
 
+/* poll: busy spins only where every spinner has a CPU of its own: a cell
+ * with more spinners than CPUs gets a warning (the first few cells, then
+ * how many more). */
+static void warn_busy(const struct plan *pl)
+{
+	size_t shown = 0, more = 0;
+	char label[512];
+
+	for (size_t i = 0; i < pl->ncells; i++) {
+		const struct cell *cl = &pl->cells[i];
+		unsigned n, cpus;
+		plan_cell_spin(pl, &cl->p, &n, &cpus);
+		if (n <= cpus)
+			continue;
+		if (shown++ >= 3) {
+			more++;
+			continue;
+		}
+		plan_cell_label(pl, cl, label, sizeof(label));
+		fprintf(stderr, "matrix: warning: cell %u (%s): poll: busy: %u spinning processes on "
+			"%u CPU%s: they will take turns, not spin\n", cl->number, label, n, cpus,
+			cpus == 1 ? "" : "s");
+	}
+	if (more)
+		fprintf(stderr, "matrix: warning: and %zu more poll: busy cell%s like it\n", more,
+			more == 1 ? "" : "s");
+}
+
 int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 {
 	struct only_filter only[256];
@@ -177,6 +205,8 @@ int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 		matrix_sets_release(&c->sets);
 		return -1;
 	}
+	if (!c->quiet)
+		warn_busy(pl);
 	return 0;
 }
 

@@ -63,11 +63,13 @@ static const char usage_transports[] =
 "inflight), the matrix: keys that apply to it, and what it is.\n";
 
 /* One line of `matrix plan`; with place, the CPUs its workers run on
- * (results.csv's placement) at the end. */
-static void print_cell(const struct plan *pl, const struct cell *cl, int place)
+ * (results.csv's placement) at the end; with poll, then its poll and
+ * busy_poll. */
+static void print_cell(const struct plan *pl, const struct cell *cl, int place, int poll)
 {
 	const struct cell_params *p = &cl->p;
 	char size[32], resp[32], amount[32], where[MATRIX_MAX_PLACEMENT + 2] = "";
+	char polls[64] = "", bp[32] = "-";
 
 	units_format_size(p->size, size, sizeof(size));
 	if (p->pattern == PAT_PINGPONG)
@@ -82,11 +84,16 @@ static void print_cell(const struct plan *pl, const struct cell *cl, int place)
 		strcpy(where, "  ");
 		plan_placement_text(pl, p, where + 2, sizeof(where) - 2);
 	}
-	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s%s", cl->number,
+	if (poll) {
+		if (p->busy_poll_ns)
+			units_format_duration(p->busy_poll_ns, bp, sizeof(bp));
+		snprintf(polls, sizeof(polls), "  %s %s", poll_names[p->poll], bp);
+	}
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s%s%s", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
 	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
 	       p->server_prog ? p->server_prog->name : "builtin",
-	       p->client_prog ? p->client_prog->name : "builtin", where);
+	       p->client_prog ? p->client_prog->name : "builtin", where, polls);
 	/* keys that are not their default, after the columns */
 	if (p->rate)
 		printf("  rate=%s", units_format_rate(p->rate, amount, sizeof(amount)));
@@ -117,11 +124,12 @@ static int cmd_plan(int argc, char **argv)
 	}
 	printf("matrix %s: %s\n", m.name, m.description);
 	int place = matrix_dim(&m, "cpu") != NULL;	/* placement: only when asked for */
-	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s%s\n", "cell", "pattern", "transport",
+	int poll = matrix_dim(&m, "poll") || matrix_dim(&m, "busy_poll");	/* likewise */
+	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s%s%s\n", "cell", "pattern", "transport",
 	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client",
-	       place ? "  placement" : "");
+	       place ? "  placement" : "", poll ? "  poll busy_poll" : "");
 	for (size_t i = 0; i < pl.ncells; i++)
-		print_cell(&pl, &pl.cells[i], place);
+		print_cell(&pl, &pl.cells[i], place, poll);
 	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
 	for (size_t i = 0; i < pl.ncells; i++)
 		unwarmed |= program_cell_warmup(&pl.cells[i].p, m.warmup) != m.warmup;

@@ -135,6 +135,27 @@ void meta_timeline_interval(struct meta *m, const struct matrix *mx)
 	meta_set(m, "timeline_interval", "%s%s", v, progs);
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+void meta_runner_costs(struct meta *m, double *ms, size_t n)
+{
+	if (n) {
+		qsort(ms, n, sizeof(*ms), cmp_double);
+		meta_set(m, "runner_overhead_ms", "%.3f",
+			 n % 2 ? ms[n / 2] : (ms[n / 2 - 1] + ms[n / 2]) / 2);
+		meta_set(m, "runner_overhead_ms_max", "%.3f", ms[n - 1]);
+	} else {	/* no repetition ran whole: nothing to say */
+		meta_set(m, "runner_overhead_ms", "%s", "");
+		meta_set(m, "runner_overhead_ms_max", "%s", "");
+	}
+	meta_set(m, "runner_max_rss_kib", "%lu", proc_self_hwm_kib());
+}
+
 double meta_loadavg(void)
 {
 	char buf[128], *end;

@@ -5,7 +5,8 @@
  *   tool_version git_revision command_line set start_utc end_utc
  *   cells repetitions order seed hist_rel_error status runner_pid
  *   runner_start boot_id socket_dir only matrix_hash resumed_utc
- *   timeline_interval
+ *   timeline_interval runner_overhead_ms runner_overhead_ms_max
+ *   runner_max_rss_kib
  * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
  * order: shuffled or sequential, seed: the shuffle's, empty when
  * sequential; see order.h; socket_dir: the run's private folder for
@@ -13,7 +14,9 @@
  * only: the --only flags as set has them; matrix_hash: "fnv1a64:HEX" of
  * matrix.yaml; resumed_utc: when --resume carried the run on, one time
  * each, only in a resumed run's; see resume.h; timeline_interval: the
- * matrix's interval as written, or "auto: ..." when it sets none)
+ * matrix's interval as written, or "auto: ..." when it sets none;
+ * runner_overhead_ms, runner_overhead_ms_max, runner_max_rss_kib: see
+ * meta_runner_costs)
  * It is written when the run starts (end_utc empty, status `running`) and again
  * when it ends, so an interrupted run still has one.
  */
@@ -43,6 +46,28 @@ struct matrix;
 /* timeline_interval: the matrix's `interval` values as written, or how
  * the receivers pick one when it has none (workers/timeline.h). */
 void meta_timeline_interval(struct meta *m, const struct matrix *mx);
+/* What the runner itself cost, set when the run ends (and so absent from
+ * older run folders, and empty while a run is going):
+ *   runner_overhead_ms      the median over the repetitions this run ran
+ *                           whole (status ok; not those a --resume kept) of
+ *                           ms[]: each one's wall time from the runner
+ *                           starting it (after its programs' setup: steps,
+ *                           which run once) until its results.csv row is
+ *                           written and its progress line printed, minus
+ *                           the clients' timed window (the row's elapsed_s).
+ *                           What is left: fork and exec of the server and
+ *                           the clients, their start-up until listening and
+ *                           connected, the warmup messages (not measured
+ *                           apart: a matrix with `warmup: 0` has none), the
+ *                           start signal, the workers' ends and reaping,
+ *                           aggregating, and the row's CSV writes;
+ *   runner_overhead_ms_max  the largest of ms[];
+ *   runner_max_rss_kib      the runner's peak resident set (VmHWM of
+ *                           /proc/self/status) when the run ends, before
+ *                           its report is made.
+ * ms (n figures, milliseconds) is sorted in place; n 0: both overheads
+ * empty. */
+void meta_runner_costs(struct meta *m, double *ms, size_t n);
 /* Sets (or replaces) one fact. */
 void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));

@@ -4,6 +4,7 @@
 
 #include <errno.h>
 #include <sched.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -99,6 +100,8 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->spin_ns = (v = cell_value(m, choice, "spin")) ? v->num : 0;
 	p->rate = (v = cell_value(m, choice, "rate")) ? v->num : 0;
 	p->record = (v = cell_value(m, choice, "record")) ? (int)v->num : REC_FULL;
+	p->poll = (v = cell_value(m, choice, "poll")) ? (int)v->num : POLL_BLOCK;
+	p->busy_poll_ns = (v = cell_value(m, choice, "busy_poll")) ? v->num : 0;
 	p->server_prog = (v = cell_value(m, choice, "server")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
@@ -202,6 +205,16 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("record", "record: totals is what matrix's own %s keeps; program %s "
 			 "measures as it does", p->pattern == PAT_STREAM ? "receiver" : "client",
 			 recorder->name);
+	const struct program *pr = p->server_prog ? p->server_prog : p->client_prog;
+	const char *role = p->server_prog ? "server" : "client";
+	if (p->poll == POLL_BUSY)
+		CELL_ERR("poll", "poll: busy makes matrix's own workers spin; program %s waits its own "
+			 "way and cannot be made to: a half-spinning cell would measure neither "
+			 "(exclude {poll: busy, %s: %s})", pr->name, role, pr->name);
+	if (p->busy_poll_ns)
+		CELL_ERR("busy_poll", "busy_poll is set on matrix's own workers' sockets; program %s "
+			 "opens its own (exclude {busy_poll: %s, %s: %s})", pr->name,
+			 cell_value(m, choice, "busy_poll")->text, role, pr->name);
 	if (p->server_prog && p->pattern == PAT_STREAM && p->duration_ns)
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");
@@ -305,6 +318,13 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 			 (unsigned long long)p->rate,
 			 (unsigned long long)((plan_client_share(p, 1) - 1) / p->rate),
 			 (unsigned long long)(m->timeout_ns / 1000000000ull));
+	if (p->busy_poll_ns && !t->family)
+		CELL_ERR("busy_poll", "busy_poll is a socket option (SO_BUSY_POLL); transport %s has "
+			 "no socket of its own%s", t->name, !strcmp(t->name, "zmq") ?
+			 " (zmq's are libzmq's)" : "");
+	if (p->busy_poll_ns % 1000 || p->busy_poll_ns / 1000 > INT32_MAX)
+		CELL_ERR("busy_poll", "busy_poll is whole microseconds (SO_BUSY_POLL takes µs), "
+			 "at most %dus", INT32_MAX);
 	if (p->duration_ns && p->duration_ns >= m->timeout_ns)
 		CELL_ERR("duration", "duration must be shorter than the timeout (%llu s)",
 			 (unsigned long long)(m->timeout_ns / 1000000000ull));
@@ -589,6 +609,33 @@ void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, siz
 	}
 	if (!buf[0])
 		snprintf(buf, len, "cell %u", c->number);
+}
+
+void plan_cell_spin(const struct plan *pl, const struct cell_params *p, unsigned *spinners,
+		    unsigned *cpus)
+{
+	/* zmq: one socket, so one server thread, for all the clients */
+	unsigned srv = !strcmp(p->transport->name, "zmq") ? 1 : p->concurrency;
+	unsigned cli = p->concurrency;
+	struct placement at;
+	cpu_set_t all;
+
+	*spinners = p->poll == POLL_BUSY ? srv + cli : 0;
+	*cpus = (unsigned)CPU_COUNT(&pl->cpus);
+	plan_placement(pl, p, &at);
+	if (!*spinners || at.mode != PLACE_MAP)
+		return;
+	CPU_OR(&all, &at.server, &at.clients);
+	*cpus = (unsigned)CPU_COUNT(&all);
+	if (*spinners > *cpus)
+		return;
+	if (srv > (unsigned)CPU_COUNT(&at.server)) {
+		*spinners = srv;
+		*cpus = (unsigned)CPU_COUNT(&at.server);
+	} else if (cli > (unsigned)CPU_COUNT(&at.clients)) {
+		*spinners = cli;
+		*cpus = (unsigned)CPU_COUNT(&at.clients);
+	}
 }
 
 uint64_t plan_worker_runs(const struct plan *pl)

@@ -66,6 +66,8 @@ struct cell_params {
 	uint64_t rate;			/* requests (stream: messages) per second per
 					 * connection; 0: unpaced */
 	int record;			/* enum record */
+	int poll;			/* enum poll_mode: how our workers wait */
+	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL
@@ -131,6 +133,14 @@ void plan_placement(const struct plan *pl, const struct cell_params *p, struct p
 /* As results.csv's placement column writes it: "none", "server=0;clients=1". */
 void plan_placement_text(const struct plan *pl, const struct cell_params *p, char *buf,
 			 size_t len);
+/* poll: busy: the cell's spinning threads (a server thread per connection,
+ * one for zmq's shared socket, and each client) and the CPUs they may run
+ * on (its placement, or the runner's allowed CPUs), where they are most
+ * crowded: the server's CPUs, the clients', or all of them.  *spinners
+ * is 0 for a blocking cell; more than *cpus means some spinner has no CPU
+ * of its own. */
+void plan_cell_spin(const struct plan *pl, const struct cell_params *p, unsigned *spinners,
+		    unsigned *cpus);
 
 /* Worker runs of the whole plan: cells x repeat x (1 + concurrency). */
 uint64_t plan_worker_runs(const struct plan *pl);

@@ -2,6 +2,7 @@
 #include "run.h"
 #include "aggregate.h"
 #include "cell.h"
+#include "clock.h"
 #include "lock.h"
 #include "meta.h"
 #include "progress.h"
@@ -174,6 +175,8 @@ struct run_state {
 	double **vals;			/* by cell index: msgs_per_s of its ok rows */
 	size_t *nvals;
 	double (*rel_width)(const double *v, size_t n);
+	double *overhead_ms;		/* per ok repetition run: meta_runner_costs */
+	size_t noverhead, overhead_cap;
 	unsigned failed, skipped;
 	int write_failed;
 	struct run_lock lock;		/* held to the end of the process */
@@ -350,6 +353,24 @@ static void auto_stop(struct run_state *s, size_t ci, unsigned rep, struct resul
 	s->stopped[ci] = row->repeat_stop[0] != '\0';
 }
 
+/* One more repetition's runner overhead (meta.h), from t0 to now. */
+static void keep_overhead(struct run_state *s, uint64_t t0, const struct result_row *row)
+{
+	double ms = (double)(clock_now_ns() - t0) / 1e6 - row->elapsed_s * 1e3;
+
+	if (!row->ok || isnan(ms))
+		return;
+	if (s->noverhead == s->overhead_cap) {
+		size_t cap = s->overhead_cap ? 2 * s->overhead_cap : 256;
+		double *v = realloc(s->overhead_ms, cap * sizeof(*v));
+		if (!v)
+			return;
+		s->overhead_ms = v;
+		s->overhead_cap = cap;
+	}
+	s->overhead_ms[s->noverhead++] = ms;
+}
+
 /* Runs one repetition of one cell and records it; -1 when interrupted. */
 /* A paced cell whose connections sent under 95% of their rate did not
  * keep its schedule (the server, or the client, was too slow): said once a
@@ -386,6 +407,7 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	int setup = setup_cell(&s->setups, c, err, sizeof(err), setup_log, sizeof(setup_log));
 	if (setup < 0)
 		return -1;
+	uint64_t t0 = clock_now_ns();	/* the runner overhead's start (meta.h) */
 	plan_cell_label(s->pl, c, label, sizeof(label));
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
@@ -414,6 +436,8 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 			      "start-up; raise count or set duration", c->number,
 			      floor(row.elapsed_s * 1e4) / 10, MATRIX_SHORT_WINDOW_S * 1e3);
 	}
+	if (!setup && !s->write_failed)
+		keep_overhead(s, t0, &row);
 	cell_outcome_release(&out);
 	return rc;
 }
@@ -656,6 +680,7 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	status = interrupted ? 130 : (s->failed || s->write_failed) ? 1 : 0;
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "end_utc", "%s", now);
+	meta_runner_costs(&s->meta, s->overhead_ms, s->noverhead);
 	meta_set(&s->meta, "status", "%s", interrupted ? "interrupted" : s->write_failed ?
 		 "stopped: a file could not be written" : s->failed ?
 		 "some repetitions failed" : "ok");
@@ -744,6 +769,7 @@ out:
 	free(s->vals);
 	free(s->nvals);
 	free(s->stopped);
+	free(s->overhead_ms);
 	free(s);
 	running = NULL;
 	free(idx);

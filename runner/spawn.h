@@ -8,8 +8,9 @@
  *         in child->report_fd (non-blocking, close-on-exec)
  *   fd 4  control_fd when >= 0 (the shared start pipe's read end)
  * and nothing else: every other descriptor of the runner is close-on-exec.
- * Signals are blocked across fork; the child resets dispositions and mask
- * before exec.  An exec failure comes back over a close-on-exec pipe, so
+ * The child is a vfork() child: the runner is suspended until it execs
+ * (or fails to), and no copy of its memory is made.  Signals are blocked
+ * across the vfork; the child resets dispositions and mask before exec.  An exec failure comes back over a close-on-exec pipe, so
  * spawn_start() returns -1 with "exec PATH: reason" instead of a child that
  * exits 127.
  *

@@ -23,6 +23,10 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 	spawn_argv_add(a, "--endpoint=%s", endpoint_names[p->endpoint]);
 	if (p->record != REC_FULL)
 		spawn_argv_add(a, "--record=%s", record_names[p->record]);
+	if (p->poll != POLL_BLOCK)
+		spawn_argv_add(a, "--poll=%s", poll_names[p->poll]);
+	if (p->busy_poll_ns)
+		spawn_argv_add(a, "--busy-poll=%lluns", (unsigned long long)p->busy_poll_ns);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }

@@ -1,8 +1,11 @@
 /* Descriptor I/O shared by the descriptor transports: see fdio.h. */
 #include "fdio.h"
+#include "clock.h"
 #include "dgram.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
@@ -16,35 +19,117 @@ void fd_conn_set(struct conn *c, int fd, const char *name)
 	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 }
 
-int fd_send_all(struct conn *c, const void *buf, size_t len)
+static int nonblocking(int fd)
 {
-	const char *p = buf;
+	int fl = fcntl(fd, F_GETFL);
 
-	while (len) {
-		ssize_t n = write(c->wfd, p, len);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	return fl < 0 ? -1 : fcntl(fd, F_SETFL, fl | O_NONBLOCK);
+}
+
+static int sockopt(int fd, int opt, const char *name, int val, const char *shown, char *err,
+		   size_t errlen)
+{
+	if (setsockopt(fd, SOL_SOCKET, opt, &val, sizeof(val)) == 0)
+		return 0;
+	snprintf(err, errlen, "setsockopt %s %s: %s", name, shown, strerror(errno));
+	return -1;
+}
+
+int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char *err,
+		 size_t errlen)
+{
+	if (c->fd < 0)
+		return 0;
+	if (o->busy_poll_ns) {
+		char us[32];
+		uint64_t v = o->busy_poll_ns / 1000;
+		snprintf(us, sizeof(us), "%lluus", (unsigned long long)v);
+		/* SO_PREFER_BUSY_POLL and SO_BUSY_POLL_BUDGET are left alone: they
+		 * steer epoll's busy polling with deferred interrupts, which a
+		 * read() here does not use, and need CAP_NET_ADMIN where
+		 * SO_BUSY_POLL does not */
+		if (sockopt(c->fd, SO_BUSY_POLL, "SO_BUSY_POLL", v > INT32_MAX ? INT32_MAX : (int)v,
+			    us, err, errlen) < 0)
 			return -1;
-		}
-		p += n;
-		len -= (size_t)n;
 	}
+	if (!o->busy)
+		return 0;
+	if (nonblocking(c->fd) < 0 || (c->wfd != c->fd && nonblocking(c->wfd) < 0)) {
+		snprintf(err, errlen, "O_NONBLOCK on %s: %s", c->peer, strerror(errno));
+		return -1;
+	}
+	c->busy = 1;
+	c->recv_timeout_ns = lossy ? o->recv_timeout_ns : 0;
 	return 0;
 }
 
-int fd_recv_all(struct conn *c, void *buf, size_t len)
+enum io_call { IO_READ, IO_WRITE, IO_RECV, IO_SEND };
+
+static inline ssize_t io(struct conn *c, enum io_call call, void *buf, size_t len)
 {
-	char *p = buf;
+	switch (call) {
+	case IO_READ: return read(c->fd, buf, len);
+	case IO_WRITE: return write(c->wfd, buf, len);
+	case IO_RECV: return recv(c->fd, buf, len, MSG_TRUNC);
+	default: return send(c->wfd, buf, len, 0);
+	}
+}
+
+/* A call on c that failed (n < 0, errno), made again while it fails with
+ * EINTR, and on a busy connection while it would block (EAGAIN), in a
+ * spin: its last result.  A busy receive gives up (-1, EAGAIN) once
+ * c->recv_timeout_ns, when set, has passed since its first EAGAIN.  Out
+ * of line: in blocking mode the common path never comes here. */
+static __attribute__((noinline)) ssize_t call_again(struct conn *c, enum io_call call, void *buf,
+						    size_t len, ssize_t n)
+{
+	int rx = call == IO_READ || call == IO_RECV;
+	uint64_t since = 0, now;
+
+	for (;;) {
+		if (errno == EAGAIN && c->busy && rx && c->recv_timeout_ns) {
+			now = clock_now_ns();
+			if (!since)
+				since = now;
+			else if (now - since >= c->recv_timeout_ns) {
+				errno = EAGAIN;
+				return -1;
+			}
+		} else if (errno != EINTR && (errno != EAGAIN || !c->busy)) {
+			return n;
+		}
+		if ((n = io(c, call, buf, len)) >= 0)
+			return n;
+	}
+}
+
+/* The rest of a message of len bytes at buf after a first write() or
+ * read() that returned n (not all of it): partial transfers, EINTR, busy
+ * spins, and for a read the end of the stream.  Out of line, so that the
+ * common case (one call moves the whole message) stays a few instructions. */
+static __attribute__((noinline)) int send_rest(struct conn *c, const char *p, size_t len,
+					       ssize_t n)
+{
+	for (;;) {
+		if (n < 0 && (n = call_again(c, IO_WRITE, (void *)p, len, n)) < 0)
+			return -1;
+		p += n;
+		len -= (size_t)n;
+		if (!len)
+			return 0;
+		n = write(c->wfd, p, len);
+	}
+}
+
+static __attribute__((noinline)) int recv_rest(struct conn *c, char *p, size_t len, ssize_t n)
+{
 	size_t got = 0;
 
-	while (got < len) {
-		ssize_t n = read(c->fd, p + got, len - got);
-		if (n < 0) {
-			if (errno == EINTR)
-				continue;
+	if (!len)
+		return 0;
+	for (;;) {
+		if (n < 0 && (n = call_again(c, IO_READ, p + got, len - got, n)) < 0)
 			return -1;
-		}
 		if (n == 0) {
 			if (got == 0)
 				return 1;
@@ -52,18 +137,31 @@ int fd_recv_all(struct conn *c, void *buf, size_t len)
 			return -1;
 		}
 		got += (size_t)n;
+		if (got == len)
+			return 0;
+		n = read(c->fd, p + got, len - got);
 	}
-	return 0;
+}
+
+int fd_send_all(struct conn *c, const void *buf, size_t len)
+{
+	ssize_t n = write(c->wfd, buf, len);
+
+	return n == (ssize_t)len ? 0 : send_rest(c, buf, len, n);
+}
+
+int fd_recv_all(struct conn *c, void *buf, size_t len)
+{
+	ssize_t n = read(c->fd, buf, len);
+
+	return n == (ssize_t)len && len ? 0 : recv_rest(c, buf, len, n);
 }
 
 ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap)
 {
-	ssize_t n;
+	ssize_t n = read(c->fd, buf, cap);
 
-	do
-		n = read(c->fd, buf, cap);
-	while (n < 0 && errno == EINTR);
-	return n;
+	return n < 0 ? call_again(c, IO_READ, buf, cap, n) : n;
 }
 
 void fd_close(struct conn *c)
@@ -77,11 +175,10 @@ void fd_close(struct conn *c)
 
 int fd_msg_send(struct conn *c, const void *buf, size_t len)
 {
-	ssize_t n;
+	ssize_t n = send(c->wfd, buf, len, 0);
 
-	do
-		n = send(c->wfd, buf, len, 0);
-	while (n < 0 && errno == EINTR);
+	if (n < 0)
+		n = call_again(c, IO_SEND, (void *)buf, len, n);
 	if (n < 0)
 		return -1;
 	if ((size_t)n != len) {
@@ -96,15 +193,23 @@ int fd_msg_send(struct conn *c, const void *buf, size_t len)
  * been lost) from the client's own socket: such a late "ok" is not data
  * (no message starts with those 8 bytes: as a sequence number they are
  * about 8e18) and is skipped. */
+static inline int late_ok(const void *buf, size_t cap, ssize_t n)
+{
+	return n == (ssize_t)strlen(DGRAM_OK) && cap >= strlen(DGRAM_OK) &&
+	       !memcmp(buf, DGRAM_OK, strlen(DGRAM_OK));
+}
+
 static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
 {
-	ssize_t n;
+	ssize_t n = recv(c->fd, buf, cap, MSG_TRUNC);
 
-	do
+	while (n < 0 || late_ok(buf, cap, n)) {	/* out of the common path */
+		if (n < 0 && (n = call_again(c, IO_RECV, buf, cap, n)) < 0)
+			return -1;
+		if (!late_ok(buf, cap, n))
+			break;
 		n = recv(c->fd, buf, cap, MSG_TRUNC);
-	while ((n < 0 && errno == EINTR) ||
-	       (n == (ssize_t)strlen(DGRAM_OK) && cap >= strlen(DGRAM_OK) &&
-		!memcmp(buf, DGRAM_OK, strlen(DGRAM_OK))));
+	}
 	if (n > (ssize_t)cap) {
 		errno = EMSGSIZE;
 		return -1;
@@ -140,8 +245,13 @@ void fd_msg_close(struct conn *c)
 	/* the end-of-stream message, waiting for room like any message (a full
 	 * AF_UNIX receiver queue must not swallow it); udp may lose it, so two
 	 * more follow, and its receiver also ends on a long silence */
-	for (int i = 0; i < 3 && c->wfd >= 0; i++)
-		if (send(c->wfd, "", 0, i ? MSG_DONTWAIT : 0) < 0)
+	for (int i = 0; i < 3 && c->wfd >= 0; i++) {
+		ssize_t n;
+		n = send(c->wfd, "", 0, i ? MSG_DONTWAIT : 0);
+		if (n < 0 && !i)	/* busy: the first waits for room in a spin */
+			n = call_again(c, IO_SEND, "", 0, n);
+		if (n < 0)
 			break;
+	}
 	fd_close(c);
 }

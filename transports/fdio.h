@@ -5,6 +5,19 @@
  * transport puts it in its ops table as it is.  They retry on EINTR and
  * set errno on failure; none of them prints anything.
  *
+ * Busy polling (c->busy, set by fd_conn_poll): every send and receive
+ * below retries at once, in a spin, a call that would block (EAGAIN on
+ * the non-blocking descriptors); a receive gives up with EAGAIN once
+ * c->recv_timeout_ns (when not 0) has passed since its first EAGAIN.  In
+ * blocking mode the only cost is a test on the error path.
+ *
+ *   fd_conn_poll    the polling o asks for on a descriptor connection
+ *                   (nothing when c->fd is -1): busy: fd and wfd
+ *                   O_NONBLOCK, c->busy set, c->recv_timeout_ns =
+ *                   o->recv_timeout_ns when lossy; busy_poll_ns: SO_BUSY_POLL
+ *                   (µs) on fd.
+ *                   0, or -1 with "setsockopt SO_BUSY_POLL 50us: reason".
+ *
  * A connection on one descriptor:
  *   fd_conn_set(c, fd, name)  c->fd = c->wfd = fd, one stream, c->peer =
  *                             name (cut at 120 bytes), no handle.  From
@@ -50,6 +63,8 @@
 #include "transport.h"
 
 void fd_conn_set(struct conn *c, int fd, const char *name);
+int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char *err,
+		 size_t errlen);
 
 int fd_send_all(struct conn *c, const void *buf, size_t len);
 int fd_recv_all(struct conn *c, void *buf, size_t len);

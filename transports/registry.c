@@ -1,6 +1,7 @@
 /* The one table of transports: see "The registry" in transport.h.  A new
  * transport is its own file and one line here. */
 #include "transport.h"
+#include "fdio.h"
 
 #include <string.h>
 #include <sys/socket.h>
@@ -49,4 +50,28 @@ int transport_takes_programs(const struct transport *t)
 	if (t->family && t->socktype == SOCK_STREAM)
 		return TAKES_PROGRAMS;
 	return t->program_pairs ? TAKES_PROGRAM_PAIRS : 0;
+}
+
+int transport_accept(const struct transport *t, int lfd, const struct transport_opts *o,
+		     struct conn *c, char *err, size_t errlen)
+{
+	if (t->accept(lfd, o, c, err, errlen) < 0)
+		return -1;
+	if (fd_conn_poll(c, o, t->lossy, err, errlen) < 0) {
+		t->close(c);
+		return -1;
+	}
+	return 0;
+}
+
+int transport_connect(const struct transport *t, const struct transport_opts *o,
+		      const char *addr, struct conn *c, char *err, size_t errlen)
+{
+	if (t->connect(o, addr, c, err, errlen) < 0)
+		return -1;
+	if (fd_conn_poll(c, o, t->lossy, err, errlen) < 0) {
+		t->close(c);
+		return -1;
+	}
+	return 0;
 }

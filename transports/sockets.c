@@ -114,6 +114,10 @@ int sock_recv_timeout(int fd, uint64_t ns)
 
 int sock_set_recv_timeout(struct conn *c, uint64_t ns)
 {
+	if (c->busy) {	/* the spin's own deadline (fdio.h) */
+		c->recv_timeout_ns = ns;
+		return 0;
+	}
 	return sock_recv_timeout(c->fd, ns);
 }
 

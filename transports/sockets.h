@@ -71,7 +71,7 @@ int ip_local_name(int fd, char *buf, size_t len);
 int sock_recv_timeout(int fd, uint64_t ns);
 
 /* The set_recv_timeout op of a socket transport: sock_recv_timeout on
- * c->fd. */
+ * c->fd; in busy mode (c->busy) c->recv_timeout_ns, the spin's deadline. */
 int sock_set_recv_timeout(struct conn *c, uint64_t ns);
 
 /* The info op of a socket transport: SO_SNDBUF and SO_RCVBUF of c->fd in

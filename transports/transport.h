@@ -26,7 +26,20 @@
  *
  * For pipelined requests (inflight > 1) a transport whose connection is a
  * plain descriptor sets `conn.fd`; the worker then drives it non-blocking
- * with poll() and read()/write() directly.
+ * with poll() and read()/write() directly (busy: without the poll()).
+ *
+ * Busy polling (opts.busy, matrix `poll: busy`): nothing sleeps in the
+ * kernel waiting for a message.  A worker accepts and connects through
+ * transport_accept and transport_connect (below), which make a descriptor
+ * connection's descriptors non-blocking and set conn.busy; fdio.h's send
+ * and receive then retry a call that would block at once, in a spin, and
+ * a lossy transport's receive gives up with EAGAIN once conn.recv_timeout_ns
+ * has passed since it began waiting (as SO_RCVTIMEO does a blocking one).
+ * zmq, which has no descriptor, spins with ZMQ_DONTWAIT on its data
+ * messages itself.  opts.busy_poll_ns sets SO_BUSY_POLL on every
+ * connection's socket; only transports with a socket (family != 0) take
+ * it.  Listening sockets, handshakes and
+ * zmq's end of stream keep blocking.
  */
 #ifndef MATRIX_TRANSPORT_H
 #define MATRIX_TRANSPORT_H
@@ -45,6 +58,8 @@ struct transport_opts {
 	unsigned id;		/* client: its number, 1..connections */
 	int endpoint_ipc;	/* zmq: ipc:// instead of tcp:// */
 	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
+	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
+	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */
 };
 
 struct conn {
@@ -54,6 +69,9 @@ struct conn {
 	char peer[128];		/* for messages */
 	unsigned streams;	/* clients whose messages arrive here: 1, or more when a
 				 * transport multiplexes them (zmq), 0 for none */
+	int busy;		/* fd and wfd are non-blocking: fdio spins (above) */
+	uint64_t recv_timeout_ns;	/* busy, lossy: a receive's spin gives up after
+					 * this (EAGAIN); 0: never */
 };
 
 /* Figures a transport reports about a connection, for results.csv. */
@@ -125,6 +143,15 @@ const struct transport *transport_find(const char *name);	/* NULL if unknown */
 
 /* The transport of a matrix that names none: tcp. */
 const struct transport *transport_default(void);
+
+/* t->accept and t->connect, then the connection's polling as o asks
+ * (busy, busy_poll_ns: see "Busy polling" above).  0, or -1 with err set
+ * ("setsockopt SO_BUSY_POLL 50us: Operation not permitted") and nothing
+ * left open. */
+int transport_accept(const struct transport *t, int lfd, const struct transport_opts *o,
+		     struct conn *c, char *err, size_t errlen);
+int transport_connect(const struct transport *t, const struct transport_opts *o,
+		      const char *addr, struct conn *c, char *err, size_t errlen);
 
 /* Where a program of the user's (matrix `programs:`) can be a server or a
  * client over t:

@@ -31,6 +31,7 @@
 #include "clock.h"
 #include "fdio.h"
 #include "vocab.h"
+#include "zmqlib.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -48,6 +49,7 @@ struct zconn {
 	void *ack;		/* client, stream: its REQ to the server's ROUTER */
 	int router;		/* replies go to `peer_id` */
 	int stream;
+	int busy;		/* poll: busy: the data messages spin (transport.h) */
 	int client;		/* its sockets and the context are its own */
 	unsigned ends_expected, ends_seen;
 	uint64_t count;		/* messages: sent (client), received (server) */
@@ -69,25 +71,29 @@ static int zerr(char *err, size_t errlen, const char *what, const char *where)
 	return -1;
 }
 
-static int send_frame(void *sock, const void *buf, size_t len, int flags)
+/* busy: ZMQ_DONTWAIT, retried in a spin while it would block (EAGAIN);
+ * else a blocking call.  Both retry EINTR. */
+static int send_frame(void *sock, const void *buf, size_t len, int flags, int busy)
 {
 	int rc;
 
+	if (busy)
+		flags |= ZMQ_DONTWAIT;
 	do
 		rc = zmq_send(sock, buf, len, flags);
-	while (rc < 0 && zmq_errno() == EINTR);
+	while (rc < 0 && (zmq_errno() == EINTR || (busy && zmq_errno() == EAGAIN)));
 	if (rc < 0)
 		errno = zmq_errno();
 	return rc < 0 ? -1 : 0;
 }
 
-static int recv_frame(void *sock, void *buf, size_t cap)
+static int recv_frame(void *sock, void *buf, size_t cap, int busy)
 {
 	int n;
 
 	do
-		n = zmq_recv(sock, buf, cap, 0);
-	while (n < 0 && zmq_errno() == EINTR);
+		n = zmq_recv(sock, buf, cap, busy ? ZMQ_DONTWAIT : 0);
+	while (n < 0 && (zmq_errno() == EINTR || (busy && zmq_errno() == EAGAIN)));
 	if (n < 0)
 		errno = zmq_errno();
 	return n;
@@ -190,9 +196,9 @@ static void wait_disconnects(void)
 	int n;
 
 	while (seen < clients) {
-		if ((n = recv_frame(monitor, ev, sizeof(ev))) < 0)
+		if ((n = recv_frame(monitor, ev, sizeof(ev), 0)) < 0)
 			return;
-		while (more_frames(monitor) && recv_frame(monitor, where, sizeof(where)) >= 0)
+		while (more_frames(monitor) && recv_frame(monitor, where, sizeof(where), 0) >= 0)
 			;
 		uint16_t event = 0;	/* the first frame: the event (16 bits), a value (32) */
 		if (n >= 2)
@@ -208,6 +214,8 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 	char endpoint[4200];
 	int fd;
 
+	if (zmqlib_load(err, errlen) < 0)	/* libzmq only now: zmqlib.h */
+		return -1;
 	if (strstr(bind, "://"))
 		snprintf(endpoint, sizeof(endpoint), "%s", bind);
 	else if (o->endpoint_ipc)
@@ -257,6 +265,7 @@ static int zmq_accept_(int lfd, const struct transport_opts *o, struct conn *c, 
 		z->sock = server_sock;
 		z->router = server_type(o) == ZMQ_ROUTER;
 		z->stream = o->pattern == PAT_STREAM;
+		z->busy = o->busy;
 		z->ends_expected = o->connections;
 		c->streams = o->connections;
 	}
@@ -301,8 +310,13 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 		snprintf(err, errlen, "connect %s: out of memory", addr);
 		return -1;
 	}
+	if (zmqlib_load(err, errlen) < 0) {	/* libzmq only now: zmqlib.h */
+		zmq_close_(c);
+		return -1;
+	}
 	z->client = 1;
 	z->stream = o->pattern == PAT_STREAM;
+	z->busy = o->busy;
 	if (z->stream && !comma) {
 		snprintf(err, errlen, "connect %.200s: a zmq stream server's address is two "
 			 "endpoints, DATA,ACK, as its listen line says", addr);
@@ -323,9 +337,9 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 /* One message, to the peer of the last request on a ROUTER. */
 static int send_message(struct zconn *z, const void *buf, size_t len)
 {
-	if (z->router && send_frame(z->sock, z->peer_id, z->peer_id_len, ZMQ_SNDMORE) < 0)
+	if (z->router && send_frame(z->sock, z->peer_id, z->peer_id_len, ZMQ_SNDMORE, z->busy) < 0)
 		return -1;
-	return send_frame(z->sock, buf, len, 0);
+	return send_frame(z->sock, buf, len, 0, z->busy);
 }
 
 static int zmq_send_(struct conn *c, const void *buf, size_t len)
@@ -353,10 +367,10 @@ static int stream_acks(struct zconn *z)
 		goto out;
 	}
 	for (i = 0; i < z->ends_expected; i++) {	/* [id]["" of REQ][N] */
-		if ((n = recv_frame(ack_sock, ids[i], sizeof(ids[i]))) < 0)
+		if ((n = recv_frame(ack_sock, ids[i], sizeof(ids[i]), 0)) < 0)
 			goto out;
 		idlen[i] = (size_t)n;
-		while (more_frames(ack_sock) && (n = recv_frame(ack_sock, req, sizeof(req))) >= 0)
+		while (more_frames(ack_sock) && (n = recv_frame(ack_sock, req, sizeof(req), 0)) >= 0)
 			;
 		if (n < 0)
 			goto out;
@@ -364,9 +378,9 @@ static int stream_acks(struct zconn *z)
 	n = snprintf(ack, sizeof(ack), "received=%llu sent=%llu", (unsigned long long)z->count,
 		     (unsigned long long)z->declared);
 	for (i = 0; i < z->ends_expected; i++)
-		if (send_frame(ack_sock, ids[i], idlen[i], ZMQ_SNDMORE) < 0 ||
-		    send_frame(ack_sock, "", 0, ZMQ_SNDMORE) < 0 ||
-		    send_frame(ack_sock, ack, (size_t)n, 0) < 0)
+		if (send_frame(ack_sock, ids[i], idlen[i], ZMQ_SNDMORE, 0) < 0 ||
+		    send_frame(ack_sock, "", 0, ZMQ_SNDMORE, 0) < 0 ||
+		    send_frame(ack_sock, ack, (size_t)n, 0, 0) < 0)
 			goto out;
 	rc = 0;
 out:
@@ -388,7 +402,7 @@ static int take_end(struct zconn *z)
 		errno = EPROTO;	/* an end without its count */
 		return -1;
 	}
-	if ((n = recv_frame(z->sock, num, sizeof(num) - 1)) < 0)
+	if ((n = recv_frame(z->sock, num, sizeof(num) - 1, 0)) < 0)
 		return -1;
 	if (n == 0 || (size_t)n >= sizeof(num) || more_frames(z->sock)) {
 		errno = EPROTO;
@@ -411,11 +425,11 @@ static ssize_t recv_message(struct conn *c, void *buf, size_t cap)
 		return 0;	/* an idle connection: the shared one has the clients */
 	for (;;) {
 		if (z->router) {
-			if ((n = recv_frame(z->sock, z->peer_id, sizeof(z->peer_id))) < 0)
+			if ((n = recv_frame(z->sock, z->peer_id, sizeof(z->peer_id), z->busy)) < 0)
 				return -1;
 			z->peer_id_len = (size_t)n;
 		}
-		if ((n = recv_frame(z->sock, buf, cap)) < 0)
+		if ((n = recv_frame(z->sock, buf, cap, z->busy)) < 0)
 			return -1;
 		if (n > 0) {
 			if ((size_t)n > cap) {
@@ -460,9 +474,9 @@ static int zmq_finish_(struct conn *c, uint64_t timeout_ns, char *err, size_t er
 
 	zmq_setsockopt(z->sock, ZMQ_SNDTIMEO, &wait_ms, sizeof(wait_ms));
 	zmq_setsockopt(ask, ZMQ_SNDTIMEO, &wait_ms, sizeof(wait_ms));
-	if (send_frame(z->sock, "", 0, z->stream ? ZMQ_SNDMORE : 0) < 0 ||
-	    (z->stream && (send_frame(z->sock, num, (size_t)n, 0) < 0 ||
-			   send_frame(z->ack, num, (size_t)n, 0) < 0))) {
+	if (send_frame(z->sock, "", 0, z->stream ? ZMQ_SNDMORE : 0, 0) < 0 ||
+	    (z->stream && (send_frame(z->sock, num, (size_t)n, 0, 0) < 0 ||
+			   send_frame(z->ack, num, (size_t)n, 0, 0) < 0))) {
 		snprintf(err, errlen, "send the end to %s: %s", c->peer,
 			 errno == EAGAIN ? "the server took nothing for the timeout" : strerror(errno));
 		return -1;
@@ -470,7 +484,7 @@ static int zmq_finish_(struct conn *c, uint64_t timeout_ns, char *err, size_t er
 	uint64_t used_ms = (clock_now_ns() - t0) / 1000000;
 	wait_ms = used_ms >= (uint64_t)wait_ms ? 1 : wait_ms - (int)used_ms;
 	zmq_setsockopt(ask, ZMQ_RCVTIMEO, &wait_ms, sizeof(wait_ms));
-	if ((n = recv_frame(ask, ack, sizeof(ack) - 1)) < 0) {
+	if ((n = recv_frame(ask, ack, sizeof(ack) - 1, 0)) < 0) {
 		snprintf(err, errlen, "ack from %s: %s", c->peer, errno == EAGAIN ?
 			 "no acknowledgement of the end within the timeout" : strerror(errno));
 		return -1;

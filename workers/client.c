@@ -8,6 +8,7 @@
 #include "matrix.h"
 #include "pace.h"
 #include "payload.h"
+#include "procinfo.h"
 #include "transport.h"
 #include "wire.h"
 
@@ -151,8 +152,9 @@ static int pingpong_serial(struct client *cl)
 	return 0;
 }
 
-/* inflight > 1: the connection's descriptor non-blocking, driven by poll,
- * up to `inflight` requests written ahead of their responses.  Responses
+/* inflight > 1: the connection's descriptor non-blocking, driven by poll
+ * (busy: by a spin of reads and writes, no poll), up to `inflight`
+ * requests written ahead of their responses.  Responses
  * come back in order, so request i's start time is t_start[i % inflight].
  * A request's clock starts at the first try to write it: time spent
  * waiting for room in the send buffer is part of its round trip.  Paced,
@@ -286,8 +288,8 @@ static int pingpong_pipelined(struct client *cl)
 		int got = pipeline_recv(cl, &pl);
 		if (got < 0)
 			goto out;
-		if (!wrote && !got && pipeline_wait(cl, &pl) < 0)
-			goto out;
+		if (!wrote && !got && !cl->c.busy && pipeline_wait(cl, &pl) < 0)
+			goto out;	/* busy: straight on, a spin */
 		now = clock_now_ns();
 	}
 	cl->messages = pl.recvd;
@@ -427,9 +429,8 @@ static int client_setup(struct client *cl)
 	fill_pattern(cl->pattern, cl->reqlen);
 	hist_init(cl->hist);
 	cl->hist->totals = o->totals;
-	/* poll: busy, once it is a worker option, is to set cl->pace.busy too:
-	 * the wait for the schedule then spins instead of sleeping */
 	cl->pace.rate = o->rate;
+	cl->pace.busy = o->topts.busy;	/* poll: busy: the schedule's wait spins too */
 	if (o->rate)
 		pace_setup();
 	return 0;
@@ -475,6 +476,7 @@ static void client_result(const struct client *cl, const struct conn_info *ci,
 	r->nodelay = ci->nodelay;
 	r->mismatches = cl->mismatches;
 	r->lost = cl->lost;
+	r->hwm_kib = proc_self_hwm_kib();
 	if (cl->o->pattern == PAT_STREAM) {
 		r->sent_messages = sent;
 		r->sent_bytes = sent * cl->reqlen;
@@ -521,7 +523,7 @@ int client_run(const struct wopts *o)
 	r.role = ROLE_CLIENT;
 	if (client_setup(&cl) < 0)
 		goto failed;
-	if (o->t->connect(&o->topts, o->connect, &cl.c, cl.err, sizeof(cl.err)) < 0) {
+	if (transport_connect(o->t, &o->topts, o->connect, &cl.c, cl.err, sizeof(cl.err)) < 0) {
 		cl.stage = "connect";
 		goto failed;
 	}

@@ -11,6 +11,7 @@
  * `t` points into the transport registry; `bind` and `connect` into argv.
  *
  *   role, t, pattern  what to run; topts are handed to the transport as is
+ *                     (topts.busy and topts.busy_poll_ns: --poll, --busy-poll)
  *   count, duration_ns  a client's share: messages, or a time (0 = count)
  *   warmup            untimed messages per connection before the window
  *   interval_ns       timeline interval of a stream receiver; 0: auto (timeline.h)

@@ -6,6 +6,8 @@
 #include "clock.h"
 #include "matrix.h"
 #include "payload.h"
+#include "procinfo.h"
+#include "seqwin.h"
 #include "timeline.h"
 #include "transport.h"
 #include "wire.h"
@@ -188,16 +190,20 @@ static void serve_stream(struct conn_job *j)
 }
 
 /* Datagrams may be lost, duplicated or reordered: every message is
- * looked at, and a bitmap of the sequence numbers seen tells them apart. */
+ * looked at, and a window of the sequence numbers seen tells them apart
+ * (seqwin.h: bounded memory, whatever the count). */
 static void serve_stream_lossy(struct conn_job *j)
 {
 	struct server *s = j->srv;
 	const struct wopts *o = s->o;
 	size_t size = o->topts.size;
-	unsigned char *buf = malloc(size), *seen = NULL;
-	uint64_t max_seen = 0, unique = 0, seen_cap = 0, last_rx = clock_now_ns();
+	unsigned char *buf = malloc(size);
+	uint64_t unique = 0, last_rx = clock_now_ns();
+	struct seqwin seen;
 
-	if (!buf) {
+	if (seqwin_init(&seen) < 0 || !buf) {
+		seqwin_release(&seen);
+		free(buf);
 		snprintf(j->err, sizeof(j->err), "out of memory");
 		j->stage = "memory";
 		return;
@@ -224,31 +230,13 @@ static void serve_stream_lossy(struct conn_job *j)
 		uint64_t seq = read_seq(buf, size);
 		if (seq < o->warmup)
 			continue;
-		uint64_t idx = seq - o->warmup, now = clock_now_ns();
-		if (idx >= seen_cap * 8) {
-			uint64_t cap = seen_cap ? seen_cap : 1024;
-			while (cap * 8 <= idx)
-				cap *= 2;
-			unsigned char *ns = cap > (1ull << 30) ? NULL : realloc(seen, cap);
-			if (!ns) {
-				snprintf(j->err, sizeof(j->err), "sequence number %llu out of range",
-					 (unsigned long long)seq);
-				j->stage = "receive";
-				break;
-			}
-			memset(ns + seen_cap, 0, cap - seen_cap);
-			seen = ns;
-			seen_cap = cap;
-		}
-		if (seen[idx / 8] & (1u << (idx % 8))) {
+		uint64_t now = clock_now_ns();
+		enum seq_verdict v = seqwin_add(&seen, seq - o->warmup);
+		if (v == SEQ_DUPLICATE || v == SEQ_TOO_OLD) {	/* too old: seqwin.h */
 			j->duplicated++;
 			continue;
 		}
-		seen[idx / 8] |= (unsigned char)(1u << (idx % 8));
-		if (unique && idx < max_seen)
-			j->reordered++;
-		if (idx > max_seen || !unique)
-			max_seen = idx;
+		j->reordered += v == SEQ_REORDERED;
 		if (!j->first_ns) {
 			j->first_ns = now;
 			j->first_read_msgs = 1;
@@ -260,7 +248,7 @@ static void serve_stream_lossy(struct conn_job *j)
 	}
 	j->messages = unique;
 	j->bytes = unique * size;
-	free(seen);
+	seqwin_release(&seen);
 	free(buf);
 }
 
@@ -331,7 +319,7 @@ static int server_accept(struct server *s, int lfd, unsigned *accepted,
 	for (; !rc && *accepted < o->connections; (*accepted)++) {
 		struct conn_job *j = &s->jobs[*accepted];
 		j->srv = s;
-		if (o->t->accept(lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
+		if (transport_accept(o->t, lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
 			rc = fail(o, "accept", err);
 			break;
 		}
@@ -445,6 +433,7 @@ int server_run(const struct wopts *o)
 		r.tl_bytes = tl.bytes;
 		r.tl_len = tl.len;
 		r.tl_interval_ns = o->totals ? 0 : tl.interval_ns ? tl.interval_ns : o->interval_ns;
+		r.hwm_kib = proc_self_hwm_kib();
 		if (o->human)
 			server_report_human(o, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)

@@ -191,7 +191,7 @@ int wire_write_result(int fd, const struct worker_result *r)
 	add(&l, "result role=%s messages=%llu bytes=%llu sent_messages=%llu sent_bytes=%llu"
 	    " start_ns=%llu end_ns=%llu cpu_ns=%llu mismatches=%llu last_send_ns=%llu t0_ns=%llu"
 	    " lost=%llu duplicated=%llu reordered=%llu"
-	    " sndbuf=%d rcvbuf=%d nodelay=%d interval_ns=%llu",
+	    " sndbuf=%d rcvbuf=%d nodelay=%d interval_ns=%llu hwm_kib=%llu",
 	    r->role == ROLE_SERVER ? "server" : "client",
 	    (unsigned long long)r->messages, (unsigned long long)r->bytes,
 	    (unsigned long long)r->sent_messages, (unsigned long long)r->sent_bytes,
@@ -200,7 +200,7 @@ int wire_write_result(int fd, const struct worker_result *r)
 	    (unsigned long long)r->last_send_ns, (unsigned long long)r->t0_ns,
 	    (unsigned long long)r->lost, (unsigned long long)r->duplicated,
 	    (unsigned long long)r->reordered, r->sndbuf, r->rcvbuf, r->nodelay,
-	    (unsigned long long)r->tl_interval_ns);
+	    (unsigned long long)r->tl_interval_ns, (unsigned long long)r->hwm_kib);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -310,7 +310,7 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "cpu_ns", &r->cpu_ns }, { "mismatches", &r->mismatches },
 		{ "last_send_ns", &r->last_send_ns }, { "t0_ns", &r->t0_ns },
 		{ "lost", &r->lost }, { "duplicated", &r->duplicated }, { "reordered", &r->reordered },
-		{ "interval_ns", &r->tl_interval_ns },
+		{ "interval_ns", &r->tl_interval_ns }, { "hwm_kib", &r->hwm_kib },
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },

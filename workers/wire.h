@@ -18,6 +18,8 @@
  *          sndbuf=N rcvbuf=N nodelay=N       figures of the timed window
  *          interval_ns=N                     stream receiver: its timeline's
  *                                            interval (picked when --interval=auto)
+ *          hwm_kib=N                         the worker's peak resident set
+ *                                            (VmHWM) when it writes the record
  *   hist count=N overflow=N min=N max=N sum=N [totals=1]
  *                                            totals=1: record: totals, no buckets
  *                                            lines follow (hist.h totals)
@@ -78,6 +80,7 @@ struct worker_result {
 	uint64_t *tl_messages, *tl_bytes;
 	size_t tl_len;
 	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
+	uint64_t hwm_kib;		/* 0 when the record has none */
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;

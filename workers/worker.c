@@ -53,7 +53,31 @@ static void usage(FILE *f)
 "      --rate N             client: N requests (stream: messages) a second on a\n"
 "                           fixed schedule, latency counted from it (20000, 20k/s)\n"
 "      --record full|totals totals: no histogram (client), no timeline (receiver)\n"
+"      --poll block|busy    busy: spin on non-blocking descriptors, never sleep\n"
+"                           waiting for a message (default block)\n"
+"      --busy-poll DUR      SO_BUSY_POLL on each connection's socket, whole\n"
+"                           microseconds (default 0: not set)\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
+}
+
+/* --poll (c 'P') and --busy-poll ('B') into o. */
+static int parse_poll(int c, const char *arg, struct transport_opts *o, char *why, size_t wl)
+{
+	if (c == 'P') {
+		if (strcmp(arg, "block") && strcmp(arg, "busy")) {
+			snprintf(why, wl, "expected block or busy");
+			return -1;
+		}
+		o->busy = !strcmp(arg, "busy");
+		return 0;
+	}
+	if (units_parse_duration(arg, &o->busy_poll_ns, why, wl) < 0)
+		return -1;
+	if (o->busy_poll_ns % 1000 || o->busy_poll_ns / 1000 > INT32_MAX) {
+		snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
+		return -1;
+	}
+	return 0;
 }
 
 /* --rate and --record: how the client paces and what the workers keep. */
@@ -61,7 +85,7 @@ static int parse_measure_opt(int c, const char *arg, struct wopts *o, char *why,
 {
 	uint64_t v;
 
-	if (c == 'P') {	/* a plain number is per second, as the runner writes it */
+	if (c == 'Y') {	/* a plain number is per second, as the runner writes it */
 		if (units_parse_count(arg, &v, NULL, 0) < 0 && units_parse_rate(arg, &v, why, wl) < 0)
 			return -1;
 		if (!v || v > UNITS_MAX_RATE) {
@@ -123,7 +147,7 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 	case 'T': return units_parse_duration(arg, &o->timeout_ns, why, wl);
 	case 'L': return units_parse_duration(arg, &o->loss_timeout_ns, why, wl);
 	case 'S': return units_parse_duration(arg, &o->spin_ns, why, wl);
-	case 'P': case 'O':
+	case 'Y': case 'O':
 		return parse_measure_opt(c, arg, o, why, wl);
 	case 'E':
 		if (strcmp(arg, "tcp") && strcmp(arg, "ipc")) {
@@ -132,6 +156,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		}
 		o->topts.endpoint_ipc = !strcmp(arg, "ipc");
 		return 0;
+	case 'P': case 'B':
+		return parse_poll(c, arg, &o->topts, why, wl);
 	case 'b': o->bind = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
@@ -162,8 +188,8 @@ static const struct option longopts[] = {
 	{ "interval", 1, 0, 'I' }, { "connections", 1, 0, 'c' }, { "bind", 1, 0, 'b' },
 	{ "connect", 1, 0, 'a' }, { "id", 1, 0, 'D' }, { "report-fd", 1, 0, 'R' },
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
-	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "rate", 1, 0, 'P' },
-	{ "record", 1, 0, 'O' },
+	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
+	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -249,6 +275,11 @@ static int check_opts(struct wopts *o)
 	    (o->pattern == PAT_PINGPONG && o->topts.response_size < o->t->min_size)) {
 		fprintf(stderr, "matrix worker: transport %s needs messages of at least %llu bytes\n",
 			o->t->name, (unsigned long long)o->t->min_size);
+		return 2;
+	}
+	if (o->topts.busy_poll_ns && !o->t->family) {
+		fprintf(stderr, "matrix worker: --busy-poll sets a socket option; transport %s has "
+			"no socket of its own\n", o->t->name);
 		return 2;
 	}
 	if (o->t->max_inflight && o->inflight > o->t->max_inflight) {

@@ -58,6 +58,26 @@ Y
 	while IFS= read -r el; do
 		le 0.09 "$el" || die "a paced stream of 400 messages at 4k/s took $el s (< 0.09 s)"
 	done < <(csvq sout/results.csv elapsed_s)
+	# poll: busy: the wait for the schedule is a spin, the schedule the same
+	mat b.yaml <<'Y'
+name: pacedbusy
+repeat: 1
+warmup: 20
+timeout: 20s
+matrix:
+  pattern: [pingpong, stream]
+  transport: unix
+  size: 16
+  count: 200
+  rate: 2k/s
+  poll: busy
+Y
+	run_matrix run b.yaml -o bout --quiet; expect_rc 0
+	expect_all bout/results.csv status ok
+	expect_all bout/results.csv sent_messages 200
+	while IFS= read -r el; do
+		le 0.09 "$el" || die "a busy paced cell of 200 at 2k/s took $el s (< 0.09 s)"
+	done < <(csvq bout/results.csv elapsed_s)
 	mat d.yaml <<'Y'
 name: pacedduration
 repeat: 1

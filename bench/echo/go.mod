@@ -1,0 +1,3 @@
+module matrixbench/echo
+
+go 1.19

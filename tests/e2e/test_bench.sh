@@ -1,0 +1,163 @@
+# make bench's pieces (bench/): the table (bench/table.c) on a raw.csv made
+# here, the floor (bench/floor.c), and a QUICK run of bench/run.sh with
+# floor and matrix on one cell, the peers it is told not to install skipped
+# with the reason said.
+
+BENCH_BIN=${BUILD_DIR:-$(dirname "$MATRIX_BIN")}/bench
+
+# table_row CELL PLACEMENT POLL METRIC TOOL: that row of out/table.csv,
+# rounds..ratio_max tab-separated
+table_row() {
+	"$CSVQ" out/table.csv cell placement poll metric tool rounds failed median min max ratio \
+		ratio_min ratio_max | grep -F "$1	$2	$3	$4	$5	" | cut -f6-
+}
+
+t_table_medians_ranges_ratios_and_failures() {
+	# 4 rounds: matrix 10 12 11 30 (median 11.5), floor 10 10 10 20 (10),
+	# sockperf 11 fails round 2 (11 12 20: 12), iperf3 fails its one round,
+	# qperf is not there at all
+	cat >raw.csv <<'CSV'
+round,cell,tool,placement,poll,metric,value
+1,pingpong/tcp/16B,matrix,none,block,rtt_p50_us,10
+1,pingpong/tcp/16B,floor,none,block,rtt_p50_us,10
+1,pingpong/tcp/16B,sockperf,none,block,rtt_p50_us,11
+2,pingpong/tcp/16B,floor,none,block,rtt_p50_us,10
+2,pingpong/tcp/16B,matrix,none,block,rtt_p50_us,12
+2,pingpong/tcp/16B,sockperf,none,block,failed,1
+3,pingpong/tcp/16B,sockperf,none,block,rtt_p50_us,12
+3,pingpong/tcp/16B,matrix,none,block,rtt_p50_us,11
+3,pingpong/tcp/16B,floor,none,block,rtt_p50_us,10
+4,pingpong/tcp/16B,matrix,none,block,rtt_p50_us,30
+4,pingpong/tcp/16B,floor,none,block,rtt_p50_us,20
+4,pingpong/tcp/16B,sockperf,none,block,rtt_p50_us,20
+1,stream/tcp/128KiB,floor,same,block,mib_per_s,2000
+1,stream/tcp/128KiB,matrix,same,block,mib_per_s,1800
+1,stream/tcp/128KiB,iperf3,same,block,failed,1
+CSV
+	mkdir out
+	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
+	[ -s out/table.md ] || die "no table.md"
+	local r
+	r=$(table_row pingpong/tcp/16B none block rtt_p50_us matrix)
+	[ "$r" = "4	0	11.5	10	30			" ] || die "matrix row: '$r'"
+	r=$(table_row pingpong/tcp/16B none block rtt_p50_us floor)
+	# ratio of medians 11.5/10; per round 1, 1.2, 1.1, 1.5
+	[ "$r" = "4	0	10	10	20	1.15	1	1.5" ] || die "floor row: '$r'"
+	r=$(table_row pingpong/tcp/16B none block rtt_p50_us sockperf)
+	# rounds 1, 3, 4 only: 10/11, 11/12, 30/20
+	[ "$r" = "3	1	12	11	20	0.9583	0.9091	1.5" ] || die "sockperf row: '$r'"
+	r=$(table_row stream/tcp/128KiB same block mib_per_s iperf3)
+	[ "$r" = "0	1						" ] || die "iperf3 row (failed its one round): '$r'"
+	r=$(table_row stream/tcp/128KiB same block mib_per_s floor)
+	[ "$r" = "1	0	2000	2000	2000	0.9	0.9	0.9" ] || die "stream floor row: '$r'"
+	[ "$("$CSVQ" out/table.csv --rows)" -eq 6 ] || die "$("$CSVQ" out/table.csv --rows) rows, expected 6"
+	grep -qF '| pingpong/tcp/16B | none | block | rtt_p50_us | sockperf | 12 | 11-20 | 3 (1 failed) | 0.958x | 0.909-1.5 |' \
+		out/table.md || die "table.md: $(grep sockperf out/table.md)"
+	cmp -s <(sed -n '1,/^$/p' out/table.md) <(sed -n '1,/^$/p' stdout) || die "the printed table differs from table.md"
+	# the targets: 1.15x the floor is over 1.05x; 0.958x sockperf is under it;
+	# qperf never ran; 0.9x the floor is under 0.95x; iperf3 has no figure
+	grep -qF '[MISSED] pingpong/tcp/16B none block: rtt_p50_us matrix 11.5 vs floor 10 = 1.150x (target <= 1.05x)' stdout ||
+		die "checklist: $(grep pingpong stdout | grep -v '^|')"
+	grep -qF '[met] pingpong/tcp/16B none block: rtt_p50_us matrix 11.5 vs sockperf 12 = 0.958x' stdout || die "sockperf target"
+	grep -qF '[not measured] pingpong/tcp/16B none block: matrix vs qperf, rtt_mean_us' stdout || die "qperf target"
+	grep -qF '[MISSED] stream/tcp/128KiB same block: mib_per_s matrix 1800 vs floor 2000 = 0.900x (target >= 0.95x)' stdout ||
+		die "stream target: $(grep stream stdout | grep -v '^|')"
+	grep -qF '[not measured] stream/tcp/128KiB same block: matrix vs iperf3, mib_per_s' stdout || die "iperf3 target"
+}
+
+t_table_refuses_bad_input() {
+	mkdir out
+	printf 'round,cell,tool,placement,metric,value\n1,a,matrix,none,rtt_p50_us,1\n' >raw.csv
+	rc=0; "$BENCH_BIN/table" raw.csv out 2>err || rc=$?
+	[ $rc -eq 1 ] && grep -qF "raw.csv: no column 'poll'" err || die "exit $rc: $(cat err)"
+	rc=0; "$BENCH_BIN/table" raw.csv 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF 'usage: table RAW.CSV OUTDIR' err || die "usage: exit $rc"
+	rc=0; "$BENCH_BIN/table" missing.csv out 2>err || rc=$?
+	[ $rc -eq 1 ] && grep -qF 'missing.csv' err || die "a missing file: exit $rc: $(cat err)"
+}
+
+t_floor_measures_each_transport_and_refuses_bad_options() {
+	local t out
+	for t in tcp unix udp; do
+		out=$(timeout 20 "$BENCH_BIN/floor" --transport $t --size 100 --count 300 --warmup 10) ||
+			die "floor pingpong $t failed"
+		grep -Eq '^rtt_p50_us [0-9.]+$' <<<"$out" && grep -Eq '^rtt_mean_us [0-9.]+$' <<<"$out" &&
+			grep -Eq '^msgs_per_s [0-9.]+$' <<<"$out" || die "pingpong $t: $out"
+	done
+	out=$(timeout 20 "$BENCH_BIN/floor" --pattern stream --transport unix --size 1000 --count 2000 \
+		--cpu same) || die "floor stream failed"
+	grep -Eq '^mib_per_s [0-9.]+$' <<<"$out" && grep -Eq '^msgs_per_s [0-9.]+$' <<<"$out" ||
+		die "stream: $out"
+	out=$(timeout 20 "$BENCH_BIN/floor" --busy --cpu none --transport unix --duration 0.05) ||
+		die "floor --busy --duration failed"
+	grep -Eq '^rtt_p50_us [0-9.]+$' <<<"$out" || die "busy: $out"
+	rc=0; "$BENCH_BIN/floor" --transport udp --pattern stream 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF 'udp: pingpong only' err || die "udp stream: exit $rc"
+	rc=0; "$BENCH_BIN/floor" --size 0 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF -- "--size: '0' is not a number of at least 1" err || die "size 0: exit $rc"
+}
+
+# A PATH with everything of this machine but the bench's peers.
+path_without_peers() {
+	local d
+	for d in /usr/local/bin /usr/bin /usr/sbin; do
+		mkdir -p "nopeers$d"
+		ls "$d" | grep -vxE 'sockperf|qperf|iperf3|go|jq' | sed "s|^|$d/|" |
+			xargs -r ln -s -t "nopeers$d"
+	done
+	echo "$T/nopeers/usr/local/bin:$T/nopeers/usr/bin:$T/nopeers/usr/sbin"
+}
+
+# runs bench/run.sh on one small cell into out/; $rc.  The floor it runs
+# is a copy of this test's own ($T/floor), so that a leftover check sees
+# no other run's.
+bench_quick() {
+	rc=0
+	cp "$BENCH_BIN/floor" "$T/floor"
+	env QUICK=1 ROUNDS=2 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/tcp/16B$' \
+		PLACEMENTS=none POLLS=block FLOOR_BIN="$T/floor" TABLE_BIN="$BENCH_BIN/table" \
+		CSVQ="$CSVQ" OUT=out "$@" timeout 120 bash "$REPO/bench/run.sh" >stdout 2>stderr || rc=$?
+}
+
+t_quick_run_skips_missing_peers() {
+	local p
+	p=$(path_without_peers)
+	bench_quick PATH="$p" MATRIX_BIN="$MATRIX_BIN" TOOLS=floor,matrix,sockperf,go
+	[ $rc -eq 0 ] || die "exit $rc: $(tail -5 stderr)"
+	grep -qF 'bench: sockperf: skipped: sockperf is not installed (BENCH_INSTALL=0) (first in pingpong/tcp/16B none block)' stderr ||
+		die "no reason for sockperf: $(cat stderr)"
+	grep -qF 'bench: go: skipped: go is not installed (BENCH_INSTALL=0)' stderr || die "no reason for go"
+	grep -qF '  sockperf: sockperf is not installed (BENCH_INSTALL=0) (2)' stdout || die "no skip summary: $(cat stdout)"
+	local tool r m
+	for tool in matrix floor; do
+		for r in 1 2; do
+			for m in rtt_p50_us rtt_mean_us msgs_per_s; do
+				grep -Eq "^$r,pingpong/tcp/16B,$tool,none,block,$m,[0-9.e+]+$" out/raw.csv ||
+					die "raw.csv: no round $r $tool $m: $(cat out/raw.csv)"
+			done
+		done
+	done
+	[ "$(wc -l <out/raw.csv)" -eq 13 ] || die "raw.csv: $(wc -l <out/raw.csv) lines, expected 13"
+	r=$(table_row pingpong/tcp/16B none block rtt_p50_us floor | cut -f1,2)
+	[ "$r" = "2	0" ] || die "table.csv floor: '$r'"
+	grep -qF 'rtt_p50_us matrix' stdout && grep -q '^\[\(met\|MISSED\)\] pingpong/tcp/16B none block: rtt_p50_us matrix .* vs floor' stdout ||
+		die "no checklist line: $(tail stdout)"
+	[ -s out/table.md ] && [ -s out/table.txt ] || die "no table.md or table.txt"
+	ps -eo args= | grep -F "$T/floor" | grep -v grep && die "a floor process is left"
+	expect_no_leftovers
+}
+
+t_a_failing_tool_is_a_row_not_an_abort() {
+	printf '#!/bin/sh\necho broken >&2\nexit 1\n' >fakematrix && chmod +x fakematrix
+	bench_quick MATRIX_BIN="$T/fakematrix" TOOLS=matrix,floor
+	[ $rc -eq 0 ] || die "exit $rc: $(tail -5 stderr)"
+	grep -q '^1,pingpong/tcp/16B,matrix,none,block,failed,1$' out/raw.csv || die "no failed row: $(cat out/raw.csv)"
+	grep -qF 'round 1 pingpong/tcp/16B none block: matrix failed: matrix run exited non-zero' stderr ||
+		die "the failure is not said: $(cat stderr)"
+	grep -qF '| rtt_p50_us | matrix | - | - | 0 (2 failed) |' out/table.md || die "table.md: $(grep matrix out/table.md)"
+	grep -q '^2,pingpong/tcp/16B,floor,none,block,rtt_p50_us,' out/raw.csv || die "the floor did not run on"
+	rc=0; ROUNDS=0 bash "$REPO/bench/run.sh" 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF 'ROUNDS=0: not a whole number of at least 1' err || die "ROUNDS=0: exit $rc"
+	rc=0; TOOLS=matrix,perf bash "$REPO/bench/run.sh" 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF "TOOLS: unknown tool 'perf'" err || die "TOOLS=perf: exit $rc"
+}
