@@ -33,11 +33,12 @@ enum seq_verdict seqwin_add(struct seqwin *w, uint64_t n)
 {
 	if (!w->any || n > w->newest) {
 		/* the window moves up to n: the numbers it uncovers are unseen */
+		/* counted down, not up to n: n may be UINT64_MAX */
 		if (w->any && n - w->newest >= SEQWIN_SIZE)
 			memset(w->bits, 0, SEQWIN_SIZE / 8);
 		else
-			for (uint64_t k = w->newest + 1; w->any && k <= n; k++)
-				clear_bit(w, k);
+			for (uint64_t d = w->any ? n - w->newest : 0; d; d--)
+				clear_bit(w, n - d + 1);
 		w->newest = n;
 		w->any = 1;
 		set_bit(w, n);

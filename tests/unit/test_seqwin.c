@@ -60,6 +60,25 @@ static void edges_of_the_window(void **state)
 	seqwin_release(&w);
 }
 
+/* The top of the number range (a datagram's sequence number is whatever
+ * its sender wrote: a program's, or garbage): the window moves up to
+ * UINT64_MAX without its clearing loop wrapping round to 0 (it did, and
+ * spun for ever). */
+static void top_of_the_range(void **state)
+{
+	struct seqwin w;
+
+	(void)state;
+	assert_int_equal(seqwin_init(&w), 0);
+	assert_int_equal(seqwin_add(&w, UINT64_MAX - 2), SEQ_NEW);
+	assert_int_equal(seqwin_add(&w, UINT64_MAX), SEQ_NEW);
+	assert_int_equal(seqwin_add(&w, UINT64_MAX - 1), SEQ_REORDERED);
+	assert_int_equal(seqwin_add(&w, UINT64_MAX), SEQ_DUPLICATE);
+	assert_int_equal(seqwin_add(&w, UINT64_MAX - 2), SEQ_DUPLICATE);
+	assert_int_equal(seqwin_add(&w, 0), SEQ_TOO_OLD);
+	seqwin_release(&w);
+}
+
 /* 3 window lengths of numbers, each sent once, some twice, in an order
  * shuffled locally (no number overtaken by more than a window): every
  * verdict is the one an exact record of all numbers gives. */
@@ -115,6 +134,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(in_order_then_repeats),
 		cmocka_unit_test(edges_of_the_window),
+		cmocka_unit_test(top_of_the_range),
 		cmocka_unit_test(agrees_with_an_exact_record),
 	};
 
