@@ -47,7 +47,8 @@ void hist_bucket_range(size_t idx, uint64_t *lo, uint64_t *hi)
 	*hi = *lo + ((uint64_t)1 << shift) - 1;
 }
 
-void hist_record(struct hist *h, uint64_t ns)
+/* What both kinds of histogram keep of a value: count, sum, min, max. */
+static inline void record_totals(struct hist *h, uint64_t ns)
 {
 	h->count++;
 	h->sum += ns;
@@ -55,6 +56,11 @@ void hist_record(struct hist *h, uint64_t ns)
 		h->min = ns;
 	if (ns > h->max)
 		h->max = ns;
+}
+
+void hist_record(struct hist *h, uint64_t ns)
+{
+	record_totals(h, ns);
 	if (ns < HIST_LIMIT)
 		h->buckets[hist_index(ns)]++;
 	else
@@ -64,12 +70,7 @@ void hist_record(struct hist *h, uint64_t ns)
 void hist_record_totals(struct hist *h, uint64_t ns)
 {
 	h->totals = 1;
-	h->count++;
-	h->sum += ns;
-	if (ns < h->min)
-		h->min = ns;
-	if (ns > h->max)
-		h->max = ns;
+	record_totals(h, ns);
 	if (ns >= HIST_LIMIT)
 		h->overflow++;
 }
