@@ -86,6 +86,31 @@ static int not_a_number(const char *s, char *why, size_t whylen)
 	return fail(why, whylen, "not a number");
 }
 
+/* A number with an optional fraction ("12", "1.25"): its whole part n,
+ * its fraction's digits (frac, nfrac; "" and 0 without a point) and where
+ * its unit starts (*end).  0, or -1 with why. */
+static int read_decimal(const char *s, uint64_t *n, const char **frac, size_t *nfrac,
+			const char **end, char *why, size_t whylen)
+{
+	int r = read_digits(s, n, end);
+
+	if (r == -1)
+		return not_a_number(s, why, whylen);
+	if (r == -2)
+		return fail(why, whylen, "too large");
+	*frac = "";
+	*nfrac = 0;
+	if (**end == '.') {
+		*frac = ++*end;
+		while (isdigit((unsigned char)**end))
+			++*end;
+		*nfrac = (size_t)(*end - *frac);
+		if (!*nfrac)
+			return fail(why, whylen, "not a number");
+	}
+	return 0;
+}
+
 static const struct unit *find_unit(const struct unit *u, size_t n,
 				    const char *name, int nocase)
 {
@@ -147,30 +172,19 @@ static uint64_t fraction_ns(const char *frac, size_t ndigits, uint64_t mult)
 int units_parse_duration(const char *s, uint64_t *ns, char *why, size_t whylen)
 {
 	const struct unit *u;
-	const char *end, *frac = NULL;
-	size_t nfrac = 0;
+	const char *end, *frac;
+	size_t nfrac;
 	uint64_t n, extra = 0;
-	int r = read_digits(s, &n, &end);
 
-	if (r == -1)
-		return not_a_number(s, why, whylen);
-	if (r == -2)
-		return fail(why, whylen, "too large");
-	if (*end == '.') {
-		frac = ++end;
-		while (isdigit((unsigned char)*end))
-			end++;
-		nfrac = (size_t)(end - frac);
-		if (!nfrac)
-			return fail(why, whylen, "not a number");
-	}
+	if (read_decimal(s, &n, &frac, &nfrac, &end, why, whylen) < 0)
+		return -1;
 	if (!*end)
 		return fail(why, whylen, "missing unit: write 5s or 500ms");
 	u = find_unit(duration_units, ARRAY_SIZE(duration_units), end, 0);
 	if (!u)
 		return fail(why, whylen, "unknown unit '%s' (use ns, us, ms, s, m, h)",
 			    end);
-	if (frac)
+	if (nfrac)
 		extra = fraction_ns(frac, nfrac, u->mult);
 	if (n > UINT64_MAX / u->mult || n * u->mult > UINT64_MAX - extra)
 		return fail(why, whylen, "too large");
@@ -190,21 +204,12 @@ uint64_t units_rate_factor(const char *unit)
 
 int units_parse_rate(const char *s, uint64_t *per_s, char *why, size_t whylen)
 {
-	const char *end, *frac = "";
+	const char *end, *frac;
+	size_t nfrac;
 	uint64_t n, mult, v, step;
-	int r = read_digits(s, &n, &end);
 
-	if (r == -1)
-		return not_a_number(s, why, whylen);
-	if (r == -2)
-		return fail(why, whylen, "too large");
-	if (*end == '.') {
-		frac = ++end;
-		while (isdigit((unsigned char)*end))
-			end++;
-		if (end == frac)
-			return fail(why, whylen, "not a number");
-	}
+	if (read_decimal(s, &n, &frac, &nfrac, &end, why, whylen) < 0)
+		return -1;
 	if (!*end)
 		return fail(why, whylen, "missing unit: write 20000/s, 20k/s or 1M/s");
 	if (!(mult = units_rate_factor(end)))
