@@ -242,8 +242,12 @@ enum { SPAWN_FAILED_EXEC, SPAWN_FAILED_AFFINITY };
  * pid, read before fork.  A vfork child: it shares the runner's memory
  * (not its descriptors, signal dispositions or mask) until it execs or
  * exits, so it writes nothing but its own stack and errno, and the
- * runner, suspended, sees errno changed. */
-static void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
+ * runner, suspended, sees errno changed.  Never inlined: its locals (two
+ * struct sigaction, the error record) are then in a frame of its own
+ * below spawn_start_flags', not in slots of the runner's frame that the
+ * compiler is free to share with variables the runner reads after
+ * vfork returns (f, old, path). */
+static __attribute__((noinline, noreturn)) void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
 		       int log_fd, int devnull, int errpipe, int external, const cpu_set_t *cpus,
 		       const sigset_t *oldmask, pid_t parent)
 {
