@@ -54,6 +54,10 @@ matrix:
   size: 16
   poll: busy
   count: 300
+  # udp: a reply counts as lost only when 5 s late, not 100 ms: two
+  # spinners beside other loads of a shared 2-CPU VM were once descheduled
+  # that long (3 of 300 lost); loss itself is t_busy_lossy_cell_records_loss's
+  loss_timeout: 5s
 exclude:
   - {pattern: stream, inflight: 3}
   - {transport: udp, inflight: 3}
