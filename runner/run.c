@@ -371,7 +371,6 @@ static void keep_overhead(struct run_state *s, uint64_t t0, const struct result_
 	s->overhead_ms[s->noverhead++] = ms;
 }
 
-/* Runs one repetition of one cell and records it; -1 when interrupted. */
 /* A paced cell whose connections sent under 95% of their rate did not
  * keep its schedule (the server, or the client, was too slow): said once a
  * cell, as its latencies count from a schedule that was not kept. */
@@ -390,6 +389,7 @@ static void warn_rate(struct run_state *s, size_t ci, const struct cell *c,
 		      units_format_rate(c->p.rate, want, sizeof(want)));
 }
 
+/* Runs one repetition of one cell and records it; -1 when interrupted. */
 static int run_one(struct run_state *s, size_t ci, unsigned rep)
 {
 	const struct cell *c = &s->pl->cells[ci];
