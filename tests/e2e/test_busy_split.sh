@@ -8,7 +8,7 @@ t_busy_messages_split_across_calls() {
 	mat m.yaml <<'Y'
 name: busysplit
 repeat: 1
-warmup: 2
+warmup: 1
 timeout: 30s
 matrix:
   transport: [tcp, unix, pipe]
@@ -16,13 +16,13 @@ matrix:
   inflight: [1, 2]
   size: 1MiB
   poll: busy
-  count: 20
+  count: 10
 exclude:
   - {pattern: stream, inflight: 2}
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	[ "$(csvq out/results.csv --rows)" -eq 15 ] || die "expected 15 rows"
 	expect_all out/results.csv status ok
-	expect_all out/results.csv messages 20
+	expect_all out/results.csv messages 10
 	expect_no_leftovers
 }
