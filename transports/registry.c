@@ -52,10 +52,12 @@ int transport_takes_programs(const struct transport *t)
 	return t->program_pairs ? TAKES_PROGRAM_PAIRS : 0;
 }
 
-int transport_accept(const struct transport *t, int lfd, const struct transport_opts *o,
-		     struct conn *c, char *err, size_t errlen)
+/* A connection just made (made < 0: it was not): its polling as o asks,
+ * or closed when that fails. */
+static int polled(const struct transport *t, const struct transport_opts *o, struct conn *c,
+		  int made, char *err, size_t errlen)
 {
-	if (t->accept(lfd, o, c, err, errlen) < 0)
+	if (made < 0)
 		return -1;
 	if (fd_conn_poll(c, o, t->lossy, err, errlen) < 0) {
 		t->close(c);
@@ -64,14 +66,14 @@ int transport_accept(const struct transport *t, int lfd, const struct transport_
 	return 0;
 }
 
+int transport_accept(const struct transport *t, int lfd, const struct transport_opts *o,
+		     struct conn *c, char *err, size_t errlen)
+{
+	return polled(t, o, c, t->accept(lfd, o, c, err, errlen), err, errlen);
+}
+
 int transport_connect(const struct transport *t, const struct transport_opts *o,
 		      const char *addr, struct conn *c, char *err, size_t errlen)
 {
-	if (t->connect(o, addr, c, err, errlen) < 0)
-		return -1;
-	if (fd_conn_poll(c, o, t->lossy, err, errlen) < 0) {
-		t->close(c);
-		return -1;
-	}
-	return 0;
+	return polled(t, o, c, t->connect(o, addr, c, err, errlen), err, errlen);
 }
