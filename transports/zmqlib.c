@@ -74,6 +74,8 @@ int zmqlib_load(char *err, size_t errlen)
 		}
 	if (!loaded)
 		loaded = 1;
+	else if (lib)	/* loaded, but not libzmq enough: nothing of it is called */
+		dlclose(lib);
 	if (loaded < 0)
 		snprintf(err, errlen, "%s", why);
 	return loaded > 0 ? 0 : -1;

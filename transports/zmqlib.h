@@ -28,7 +28,11 @@
 #define ZMQLIB_SONAME "libzmq.so.5"
 
 /* Loads libzmq (once; later calls say what the first one did).  0, or -1
- * with err: "dlopen LIB (reason): cannot load libzmq". */
+ * with err: "dlopen LIB (reason): cannot load libzmq".  Not thread-safe:
+ * called before any thread that uses libzmq starts (zmq.c's listen and
+ * connect run on a worker's main thread, before the server's connection
+ * threads), so those threads' calls only read what it wrote, after
+ * pthread_create. */
 int zmqlib_load(char *err, size_t errlen);
 
 #endif
