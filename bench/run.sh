@@ -23,8 +23,9 @@
 # one style runs in both poll groups so that the busy echo has it beside).
 # The record cost: in the cells of RECORD_CELLS (pingpong unix and tcp 16 B,
 # stream tcp 16 B and 128 KiB), placement none, poll block, matrix runs
-# twice side by side, as tool `matrix` (record: full, the default) and as
-# tool `matrix-totals` (record: totals: no histogram, no timeline), so the
+# twice back to back (full first in odd rounds, totals first in even), as
+# tool `matrix` (record: full, the default) and as tool `matrix-totals`
+# (record: totals: no histogram, no timeline), so the
 # table's matrix/matrix-totals is full over totals.  A totals run has no
 # percentiles: its pingpong figures are rtt_mean_us and msgs_per_s.
 # After the rounds: bench/overhead.sh (the runner's cost per cell
@@ -482,6 +483,8 @@ bytes_of() {
 	esac
 }
 IFS=, read -r -a TOOL_LIST <<<"$TOOLS"
+# totals_here: matrix-totals runs in the current cell, placement and poll
+totals_here() { [ "$PLACE/$POLL" = none/block ] && echo "$CELL" | grep -Eq -- "$RECORD_CELLS"; }
 # one_round FN: FN TOOL for every measurement of round ROUND, with CELL,
 # PAT, TR, SIZE, BYTES, PLACE, POLL, srv and cli set
 one_round() {
@@ -508,10 +511,18 @@ one_round() {
 					continue
 				fi
 				for tool in "${order[@]}"; do
-					if [ "$tool" = matrix-totals ]; then
-						[ "$PLACE/$POLL" = none/block ] && echo "$CELL" | grep -Eq -- "$RECORD_CELLS" || continue
+					if [ "$tool" = matrix-totals ]; then # with matrix, or alone without it
+						totals_here && ! has_tool matrix || continue
 					fi
-					"$1" "$tool"
+					if [ "$tool" != matrix ] || ! has_tool matrix-totals || ! totals_here; then
+						"$1" "$tool"
+					elif [ $((ROUND % 2)) = 1 ]; then	# the pair back to back, its order alternating
+						"$1" matrix
+						"$1" matrix-totals
+					else
+						"$1" matrix-totals
+						"$1" matrix
+					fi
 				done
 			done
 		done

@@ -224,7 +224,7 @@ LINES
 
 t_quick_run_with_record_overhead_and_memory() {
 	rc=0
-	env QUICK=1 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/unix/16B$' TOOLS=matrix,matrix-totals \
+	env QUICK=1 ROUNDS=2 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/unix/16B$' TOOLS=matrix,matrix-totals,floor \
 		PLACEMENTS=none POLLS=block DURATION=0.05 WARMUP=10 OH_ROUNDS=1 OH_CELLS=3 MEM_ROUNDS=1 \
 		MEM_CELLS='^stream_unix_16B$' MEM_HI=20000 MATRIX_BIN="$MATRIX_BIN" \
 		FLOOR_BIN="$BENCH_BIN/floor" TABLE_BIN="$BENCH_BIN/table" CSVQ="$CSVQ" OUT=out \
@@ -237,6 +237,10 @@ t_quick_run_with_record_overhead_and_memory() {
 			die "no matrix-totals $m: $(cat out/raw.csv)"
 	done
 	grep -q '^1,pingpong/unix/16B,matrix-totals,.*,rtt_p50_us,' out/raw.csv && die "a totals p50"
+	# back to back, full first in round 1, totals first in round 2
+	local order
+	order=$(grep -o '^== [a-z-]* pingpong/unix/16B none block round [12]' out/log | cut -d' ' -f2,7 | tr '\n' ' ')
+	[ "$order" = "matrix 1 matrix-totals 1 matrix-totals 2 matrix 2 " ] || die "order: '$order'"
 	grep -Eq '^1,pingpong/unix/16B,matrix,none,block,rtt_p50_us,[0-9.e+]+$' out/raw.csv || die "no p50"
 	grep -qx '  record: totals' out/runs/r1-pingpong-unix-16B-none-block-matrix-totals/matrix.yaml &&
 		grep -qx '  record: full' out/runs/r1-pingpong-unix-16B-none-block-matrix/matrix.yaml ||
