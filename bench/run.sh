@@ -80,7 +80,8 @@
 #                   qperf,iperf3,go
 #   PLACEMENTS=LIST of none,same,split
 #   WIDE=REGEX      cells run in every placement of PLACEMENTS (the others:
-#                   none only); default '/(16B|10B|128KiB)$'
+#                   none only); default '/(16B|10B|128KiB)$' (QUICK=1:
+#                   pingpong/tcp/16B, stream/tcp/128KiB, echo/unix/10B)
 #   RECORD_CELLS=REGEX  cells where matrix-totals runs beside matrix
 #                   (placement none, poll block only)
 #   POLLS=LIST      of block,busy
@@ -115,8 +116,10 @@ REPO=$PWD
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
 	q_rounds=1 q_dur=0.2 q_echo=2000 q_oh=1 q_ohc=20 q_memc=stream_tcp_16B q_memhi=100000
+	q_wide='^(pingpong/tcp/16B|stream/tcp/128KiB|echo/unix/10B)$' # every tool in every placement
 else
 	q_rounds=5 q_dur=1 q_echo=50000 q_oh=5 q_ohc=100 q_memc=. q_memhi=10000000
+	q_wide='/(16B|10B|128KiB)$'
 fi
 ROUNDS=${ROUNDS:-$q_rounds}
 DURATION=${DURATION:-$q_dur}
@@ -125,7 +128,7 @@ WARMUP=${WARMUP:-1000}
 CELLS=${CELLS:-.}
 TOOLS=${TOOLS:-matrix,matrix-totals,floor,sockperf,qperf,iperf3,go}
 PLACEMENTS=${PLACEMENTS:-none,same,split}
-WIDE=${WIDE:-/(16B|10B|128KiB)\$}
+WIDE=${WIDE:-$q_wide}
 RECORD_CELLS=${RECORD_CELLS:-^(pingpong/(unix|tcp)/16B|stream/tcp/(16B|128KiB))\$}
 OH_ROUNDS=${OH_ROUNDS:-$q_oh}
 OH_CELLS=${OH_CELLS:-$q_ohc}
@@ -488,7 +491,7 @@ totals_here() { [ "$PLACE/$POLL" = none/block ] && echo "$CELL" | grep -Eq -- "$
 # one_round FN: FN TOOL for every measurement of round ROUND, with CELL,
 # PAT, TR, SIZE, BYTES, PLACE, POLL, srv and cli set
 one_round() {
-	local n=${#TOOL_LIST[@]} k=$(((ROUND - 1) % ${#TOOL_LIST[@]})) tool
+	local k=$(((ROUND - 1) % ${#TOOL_LIST[@]})) tool
 	local order=("${TOOL_LIST[@]:k}" "${TOOL_LIST[@]:0:k}")
 	for CELL in "${RUN_CELLS[@]}"; do
 		IFS=/ read -r PAT TR SIZE <<<"$CELL"
