@@ -12,13 +12,26 @@
 #       sockperf throughput, iperf3 (one stream, -l SIZE)
 #   echo/{unix,tcp}/10B   the source 002 cell: matrix, floor, the Go pair
 # each with the CPU placements none, same (every process on the first
-# allowed CPU) and split (servers on the first, clients on the second), and
+# allowed CPU) and split (servers on the first, clients on the second) when
+# the cell matches WIDE (the 16 B, 10 B and 128 KiB cells; the others run
+# with placement none only), and
 # for pingpong and echo also busy polling (poll `busy`: floor --busy,
 # matrix `poll: busy`, sockperf --nonblocked; skipped with placement same:
 # two spinners on one core).  A tool that cannot do a cell is skipped with
 # the reason printed once (sockperf 3.7, qperf and iperf3 have no unix
 # sockets; qperf and the Go pair have no busy mode, and the Go runtime's
 # one style runs in both poll groups so that the busy echo has it beside).
+# The record cost: in the cells of RECORD_CELLS (pingpong unix and tcp 16 B,
+# stream tcp 16 B and 128 KiB), placement none, poll block, matrix runs
+# twice back to back (full first in odd rounds, totals first in even), as
+# tool `matrix` (record: full, the default) and as tool `matrix-totals`
+# (record: totals: no histogram, no timeline), so the
+# table's matrix/matrix-totals is full over totals.  A totals run has no
+# percentiles: its pingpong figures are rtt_mean_us and msgs_per_s.
+# After the rounds: bench/overhead.sh (the runner's cost per cell
+# repetition on a matrix of tiny cells) and bench/memory.sh (peak RSS of
+# the runner and the workers at a low and a high count), into the same
+# raw.csv, so that their figures are in the same table and checklist.
 #
 # Rounds: ROUNDS rounds; within a round, for each cell, placement and poll
 # style, each tool in turn (so a cell's tools run close together, under the
@@ -30,13 +43,12 @@
 # gnuplot on its PATH: each run would otherwise draw its charts (about half
 # a second a run here, more than a 16 B cell's measurement), and a run per
 # measurement keeps matrix interleaved with its peers like any other tool.
-# matrix's placement is its `cpu:` key where the build has it; without it,
-# `same` is taskset on the whole run and `split` is skipped (taskset cannot
-# put a run's server and client apart).
+# matrix's placement is its `cpu:` key and its poll style its `poll:` key.
 #
 # What each tool reports, as raw.csv metrics (round trips in µs):
 #   matrix    results.csv: rtt_p50_us, rtt_mean_us, msgs_per_s (pingpong),
 #             msgs_per_s, mib_per_s (stream, at the receiver), msgs_per_s (echo)
+#   matrix-totals  the same with record: totals, less rtt_p50_us
 #   floor     the same figures, measured the same way (bench/floor.c)
 #   sockperf  ping-pong --full-rtt: the round trip (not its half, sockperf's
 #             default): rtt_p50_us, rtt_mean_us, msgs_per_s; throughput:
@@ -52,7 +64,8 @@
 #   round,cell,tool,placement,poll,metric,value
 #   round      1..ROUNDS
 #   cell       PATTERN/TRANSPORT/SIZE (above), or a script's own cell name
-#   tool       matrix, floor, sockperf, qperf, iperf3, go (or the script's)
+#   tool       matrix, matrix-totals, floor, sockperf, qperf, iperf3, go
+#              (overhead.sh and memory.sh: matrix)
 #   placement  none, same, split
 #   poll       block, busy
 #   metric     rtt_p50_us, rtt_mean_us (lower is better), msgs_per_s,
@@ -63,15 +76,27 @@
 # Knobs (environment):
 #   ROUNDS=5        rounds (QUICK=1: 1)
 #   CELLS=REGEX     only cells whose name matches (grep -E), e.g. 'stream/tcp'
-#   TOOLS=LIST      comma-separated, of matrix,floor,sockperf,qperf,iperf3,go
+#   TOOLS=LIST      comma-separated, of matrix,matrix-totals,floor,sockperf,
+#                   qperf,iperf3,go
 #   PLACEMENTS=LIST of none,same,split
+#   WIDE=REGEX      cells run in every placement of PLACEMENTS (the others:
+#                   none only); default '/(16B|10B|128KiB)$' (QUICK=1:
+#                   pingpong/tcp/16B, stream/tcp/128KiB, echo/unix/10B)
+#   RECORD_CELLS=REGEX  cells where matrix-totals runs beside matrix
+#                   (placement none, poll block only)
 #   POLLS=LIST      of block,busy
 #   DURATION=1      seconds per matrix and floor measurement (QUICK=1: 0.2);
 #                   the peers run whole seconds: ceil(DURATION), sockperf
 #                   one more (it spends 0.4 s warming up inside -t)
 #   ECHO_COUNT      round trips per echo measurement (50000; QUICK=1: 2000)
 #   WARMUP=1000     untimed messages first (matrix, floor, go)
+#   OH_ROUNDS=5     bench/overhead.sh's runs (0: not run; QUICK=1: 1), of
+#   OH_CELLS=100    tiny cells each (QUICK=1: 20)
+#   MEM_ROUNDS=1    bench/memory.sh's rounds (0: not run); MEM_CELLS=REGEX
+#                   its cells (default every one; QUICK=1: stream_tcp_16B),
+#                   MEM_HI its high count (10^7; QUICK=1: 10^5)
 #   QUICK=1         a smoke run: the short figures above
+#   BENCH_DRY=1     print what would run and how long it would take, and stop
 #   BENCH_INSTALL=0 install nothing: a missing peer is skipped, said why
 #   BENCH_BUILD=0   build nothing: MATRIX_BIN, FLOOR_BIN, TABLE_BIN, CSVQ
 #                   name the binaries (default build/release/...)
@@ -89,14 +114,27 @@ cd "$(dirname "$0")/.." || exit 2
 REPO=$PWD
 
 QUICK=${QUICK:-0}
-if [ "$QUICK" = 1 ]; then q_rounds=1 q_dur=0.2 q_echo=2000; else q_rounds=5 q_dur=1 q_echo=50000; fi
+if [ "$QUICK" = 1 ]; then
+	q_rounds=1 q_dur=0.2 q_echo=2000 q_oh=1 q_ohc=20 q_memc=stream_tcp_16B q_memhi=100000
+	q_wide='^(pingpong/tcp/16B|stream/tcp/128KiB|echo/unix/10B)$' # every tool in every placement
+else
+	q_rounds=5 q_dur=1 q_echo=50000 q_oh=5 q_ohc=100 q_memc=. q_memhi=10000000
+	q_wide='/(16B|10B|128KiB)$'
+fi
 ROUNDS=${ROUNDS:-$q_rounds}
 DURATION=${DURATION:-$q_dur}
 ECHO_COUNT=${ECHO_COUNT:-$q_echo}
 WARMUP=${WARMUP:-1000}
 CELLS=${CELLS:-.}
-TOOLS=${TOOLS:-matrix,floor,sockperf,qperf,iperf3,go}
+TOOLS=${TOOLS:-matrix,matrix-totals,floor,sockperf,qperf,iperf3,go}
 PLACEMENTS=${PLACEMENTS:-none,same,split}
+WIDE=${WIDE:-$q_wide}
+RECORD_CELLS=${RECORD_CELLS:-^(pingpong/(unix|tcp)/16B|stream/tcp/(16B|128KiB))\$}
+OH_ROUNDS=${OH_ROUNDS:-$q_oh}
+OH_CELLS=${OH_CELLS:-$q_ohc}
+MEM_ROUNDS=${MEM_ROUNDS:-1}
+MEM_CELLS=${MEM_CELLS:-$q_memc}
+MEM_HI=${MEM_HI:-$q_memhi}
 POLLS=${POLLS:-block,busy}
 BENCH_INSTALL=${BENCH_INSTALL:-1}
 BENCH_BUILD=${BENCH_BUILD:-1}
@@ -113,8 +151,11 @@ die() { echo "bench: $*" >&2; exit 2; }
 [[ $DURATION =~ ^[0-9]*\.?[0-9]+$ ]] || die "DURATION=$DURATION: not a number of seconds"
 [[ $ECHO_COUNT =~ ^[1-9][0-9]*$ ]] || die "ECHO_COUNT=$ECHO_COUNT: not a whole number"
 [[ $WARMUP =~ ^[0-9]+$ ]] || die "WARMUP=$WARMUP: not a whole number"
+for v in OH_ROUNDS MEM_ROUNDS; do [[ ${!v} =~ ^[0-9]+$ ]] || die "$v=${!v}: not a whole number"; done
+[[ $OH_CELLS =~ ^[1-9][0-9]*$ ]] || die "OH_CELLS=$OH_CELLS: not a whole number of at least 1"
+[[ $MEM_HI =~ ^[1-9][0-9]*$ ]] || die "MEM_HI=$MEM_HI: not a whole number of at least 1"
 for t in ${TOOLS//,/ }; do
-	case $t in matrix | floor | sockperf | qperf | iperf3 | go) ;; *) die "TOOLS: unknown tool '$t'" ;; esac
+	case $t in matrix | matrix-totals | floor | sockperf | qperf | iperf3 | go) ;; *) die "TOOLS: unknown tool '$t'" ;; esac
 done
 for p in ${PLACEMENTS//,/ }; do
 	case $p in none | same | split) ;; *) die "PLACEMENTS: unknown placement '$p'" ;; esac
@@ -188,15 +229,6 @@ if has_tool go && [ -z "${MISSING[go]:-}" ]; then
 	done
 fi
 
-# ---- what matrix can do: the keys of helpers C (cpu) and P (poll) ----
-mx_has() {
-	printf 'name: probe\nmatrix:\n  %s\n' "$1" >"$OUT/probe.yaml"
-	"$MATRIX_BIN" plan "$OUT/probe.yaml" >/dev/null 2>&1
-}
-MX_CPU=0 MX_POLL=0
-mx_has "cpu: same" && MX_CPU=1
-mx_has "poll: busy" && MX_POLL=1
-
 # the first two CPUs this script may use
 CPU0='' CPU1=''
 for part in $(sed -n 's/^Cpus_allowed_list:[[:space:]]*//p' /proc/self/status | tr ',' ' '); do
@@ -235,9 +267,10 @@ rows() {
 	done
 	for m in "$@"; do row "$tool" "$m" "$(awk -v m="$m" '$1 == m { print $2; exit }' "$file")"; done
 }
-metrics() {
+metrics() { # [TOOL]: the figures of the current cell (matrix-totals: no p50)
 	case $PAT in
-	pingpong) echo rtt_p50_us rtt_mean_us msgs_per_s ;;
+	pingpong) [ "${1:-}" = matrix-totals ] && echo rtt_mean_us msgs_per_s ||
+		echo rtt_p50_us rtt_mean_us msgs_per_s ;;
 	stream) echo msgs_per_s mib_per_s ;;
 	echo) echo msgs_per_s ;;
 	esac
@@ -270,16 +303,11 @@ stop_server() {
 }
 bounded() { timeout -k 2 $((PEER_T * 4 + 60)) "$@"; }
 
+# run_matrix RECORD: tool matrix (record: full) or matrix-totals (totals)
 run_matrix() {
-	local y=$OUT/runs/m.yaml d=$OUT/runs/r$ROUND-${CELL//\//-}-$PLACE-$POLL-matrix ts=()
-	if [ "$POLL" = busy ] && [ $MX_POLL = 0 ]; then
-		skip matrix "this matrix has no poll: key (helper P's)"
-		return
-	fi
-	case $PLACE in
-	same) [ $MX_CPU = 1 ] || ts=(taskset -c "$CPU0") ;;
-	split) [ $MX_CPU = 1 ] || { skip matrix "this matrix has no cpu: key (helper C's), and taskset cannot put a run's server and client apart"; return; } ;;
-	esac
+	local tool=matrix
+	[ "$1" = totals ] && tool=matrix-totals
+	local y=$OUT/runs/m.yaml d=$OUT/runs/r$ROUND-${CELL//\//-}-$PLACE-$POLL-$tool
 	{
 		printf 'name: bench\ndescription: make bench %s\nrepeat: 1\nwarmup: %s\ntimeout: %ss\n' \
 			"$CELL" "$WARMUP" $((PEER_T * 4 + 30))
@@ -289,23 +317,22 @@ run_matrix() {
 		# a datagram lost in a million fails a udp cell by default; sockperf
 		# counts its drops and goes on, so matrix does too
 		[ "$TR" != udp ] || printf '  allow_loss: true\n'
-		[ $MX_CPU = 0 ] || printf '  cpu: %s\n' "$PLACE"
-		[ $MX_POLL = 0 ] || printf '  poll: %s\n' "$POLL"
+		printf '  cpu: %s\n  poll: %s\n  record: %s\n' "$PLACE" "$POLL" "$1"
 	} >"$y"
-	echo "== matrix $CELL $PLACE $POLL round $ROUND: $d" >>"$LOG"
-	if ! bounded "${ts[@]}" env PATH="$OUT/nobin" "$MATRIX_BIN" run "$y" -o "$d" -q >>"$LOG" 2>&1; then
-		failed matrix "matrix run exited non-zero (see $d)"
+	echo "== $tool $CELL $PLACE $POLL round $ROUND: $d" >>"$LOG"
+	if ! bounded env PATH="$OUT/nobin" "$MATRIX_BIN" run "$y" -o "$d" -q >>"$LOG" 2>&1; then
+		failed $tool "matrix run exited non-zero (see $d)"
 		return
 	fi
 	# shellcheck disable=SC2046 # the metrics are words
-	"$CSVQ" "$d/results.csv" status $(metrics) >"$d/figures" 2>>"$LOG" ||
-		{ failed matrix "no figures in $d/results.csv"; return; }
+	"$CSVQ" "$d/results.csv" status $(metrics $tool) >"$d/figures" 2>>"$LOG" ||
+		{ failed $tool "no figures in $d/results.csv"; return; }
 	local vals=() m i=1
 	read -r -a vals <"$d/figures"
-	[ "${vals[0]:-}" = ok ] || { failed matrix "status ${vals[0]:-none} in $d/results.csv"; return; }
-	for m in $(metrics); do echo "$m ${vals[$i]:-}"; i=$((i + 1)); done >"$d/figures"
+	[ "${vals[0]:-}" = ok ] || { failed $tool "status ${vals[0]:-none} in $d/results.csv"; return; }
+	for m in $(metrics $tool); do echo "$m ${vals[$i]:-}"; i=$((i + 1)); done >"$d/figures"
 	# shellcheck disable=SC2046
-	rows matrix "$d/figures" $(metrics) || failed matrix "a figure is missing in $d/results.csv"
+	rows $tool "$d/figures" $(metrics $tool) || failed $tool "a figure is missing in $d/results.csv"
 }
 
 run_floor() {
@@ -435,7 +462,11 @@ measure() { # TOOL: with the current cell, placement and poll
 		skip "$1" "${MISSING[$1]}"
 		return
 	fi
-	"run_$1"
+	case $1 in
+	matrix) run_matrix full ;;
+	matrix-totals) run_matrix totals ;;
+	*) "run_$1" ;;
+	esac
 }
 
 # ---- the rounds ----
@@ -455,16 +486,18 @@ bytes_of() {
 	esac
 }
 IFS=, read -r -a TOOL_LIST <<<"$TOOLS"
-T0=$(date +%s)
-echo "bench: ${#RUN_CELLS[@]} cells, $ROUNDS rounds, tools $TOOLS, placements $PLACEMENTS; in $OUT" >&2
-[ $MX_CPU = 1 ] || echo "bench: matrix has no cpu: key: same = taskset on the whole run, split skipped" >&2
-for ROUND in $(seq 1 "$ROUNDS"); do
-	n=${#TOOL_LIST[@]} k=$(((ROUND - 1) % n))
-	order=("${TOOL_LIST[@]:k}" "${TOOL_LIST[@]:0:k}")
+# totals_here: matrix-totals runs in the current cell, placement and poll
+totals_here() { [ "$PLACE/$POLL" = none/block ] && echo "$CELL" | grep -Eq -- "$RECORD_CELLS"; }
+# one_round FN: FN TOOL for every measurement of round ROUND, with CELL,
+# PAT, TR, SIZE, BYTES, PLACE, POLL, srv and cli set
+one_round() {
+	local k=$(((ROUND - 1) % ${#TOOL_LIST[@]})) tool
+	local order=("${TOOL_LIST[@]:k}" "${TOOL_LIST[@]:0:k}")
 	for CELL in "${RUN_CELLS[@]}"; do
 		IFS=/ read -r PAT TR SIZE <<<"$CELL"
 		BYTES=$(bytes_of "$SIZE")
 		for PLACE in ${PLACEMENTS//,/ }; do
+			[ "$PLACE" = none ] || echo "$CELL" | grep -Eq -- "$WIDE" || continue
 			case $PLACE in
 			none) srv=() cli=() ;;
 			same) srv=(taskset -c "$CPU0") cli=(taskset -c "$CPU0") ;;
@@ -473,19 +506,75 @@ for ROUND in $(seq 1 "$ROUNDS"); do
 			for POLL in ${POLLS//,/ }; do
 				if [ "$POLL" = busy ] && [ "$PAT" = stream ]; then continue; fi
 				if [ "$PLACE" = split ] && [ -z "$CPU1" ]; then
-					skip all "one CPU allowed here: no split"
+					[ "$1" = estimate ] || skip all "one CPU allowed here: no split"
 					continue
 				fi
 				if [ "$POLL" = busy ] && [ "$PLACE" = same ]; then
-					skip all "busy polling with placement same: two spinners on one core, each round trip waits out the scheduler's time slice"
+					[ "$1" = estimate ] || skip all "busy polling with placement same: two spinners on one core, each round trip waits out the scheduler's time slice"
 					continue
 				fi
-				for tool in "${order[@]}"; do measure "$tool"; done
+				for tool in "${order[@]}"; do
+					if [ "$tool" = matrix-totals ]; then # with matrix, or alone without it
+						totals_here && ! has_tool matrix || continue
+					fi
+					if [ "$tool" != matrix ] || ! has_tool matrix-totals || ! totals_here; then
+						"$1" "$tool"
+					elif [ $((ROUND % 2)) = 1 ]; then	# the pair back to back, its order alternating
+						"$1" matrix
+						"$1" matrix-totals
+					else
+						"$1" matrix-totals
+						"$1" matrix
+					fi
+				done
 			done
 		done
 	done
+}
+# estimate TOOL: adds to EST_MS what one measurement takes here, roughly
+# (measured on this 2-core VM: a matrix run's start, warmup and CSV some
+# 0.4 s; sockperf warms up 0.4 s inside its -t; an echo cell ~40 µs a round
+# trip at worst placements' median)
+EST_MS=0
+estimate() {
+	local w=$DUR_MS
+	[ -z "${MISSING[$1]:-}" ] || return 0
+	[ "$PAT" = echo ] && w=$((ECHO_COUNT / 25))
+	case $1 in
+	matrix | matrix-totals) EST_MS=$((EST_MS + w + 400)) ;;
+	floor) EST_MS=$((EST_MS + w + 100)) ;;
+	sockperf) [ "$TR" = unix ] || [ "$PAT" = echo ] || EST_MS=$((EST_MS + PEER_T * 1000 + 1300)) ;;
+	qperf) [ "$PAT/$POLL" != pingpong/block ] || [ "$TR" = unix ] || EST_MS=$((EST_MS + PEER_T * 1000 + 400)) ;;
+	iperf3) [ "$PAT" != stream ] || [ "$TR" = unix ] || EST_MS=$((EST_MS + PEER_T * 1000 + 600)) ;;
+	go) [ "$PAT" != echo ] || EST_MS=$((EST_MS + w + 300)) ;;
+	esac
+}
+ROUND=1
+one_round estimate
+EST_MS=$((EST_MS * ROUNDS + OH_ROUNDS * (OH_CELLS * 10 + 3000)))
+# memory.sh, per round: its six cells at 10^4 and at their high counts
+# (measured here: ~110 s a round at MEM_HI=10^7, ~4 s at 10^5)
+[ "$MEM_ROUNDS" = 0 ] || EST_MS=$((EST_MS + MEM_ROUNDS * (2000 + MEM_HI / 90)))
+T0=$(date +%s)
+echo "bench: ${#RUN_CELLS[@]} cells, $ROUNDS rounds, tools $TOOLS, placements $PLACEMENTS," \
+	"overhead $OH_ROUNDS x $OH_CELLS cells, memory $MEM_ROUNDS round(s) to $MEM_HI; in $OUT" >&2
+echo "bench: expected to take about $(((EST_MS + 30000) / 60000)) min (started $(date -u +%H:%M) UTC)" >&2
+[ "${BENCH_DRY:-0}" = 0 ] || exit 0
+for ROUND in $(seq 1 "$ROUNDS"); do
+	one_round measure
 	echo "bench: round $ROUND of $ROUNDS done ($(($(date +%s) - T0)) s)" >&2
 done
+if [ "$OH_ROUNDS" -gt 0 ]; then
+	echo "bench: bench/overhead.sh, $OH_ROUNDS runs of $OH_CELLS tiny cells" >&2
+	ROUNDS=$OH_ROUNDS CELLS=$OH_CELLS OUT=$RAW MATRIX_BIN=$MATRIX_BIN \
+		bash bench/overhead.sh >>"$LOG" 2>&1 || echo "bench: bench/overhead.sh failed (see $LOG)" >&2
+fi
+if [ "$MEM_ROUNDS" -gt 0 ]; then
+	echo "bench: bench/memory.sh, $MEM_ROUNDS round(s), counts 10000 and $MEM_HI" >&2
+	ROUNDS=$MEM_ROUNDS CELLS=$MEM_CELLS HI=$MEM_HI OUT=$RAW MATRIX_BIN=$MATRIX_BIN \
+		bash bench/memory.sh >>"$LOG" 2>&1 || echo "bench: bench/memory.sh failed (see $LOG)" >&2
+fi
+echo "bench: took $(($(date +%s) - T0)) s" >&2
 
 # ---- the table ----
 {

@@ -16,6 +16,16 @@
  * poll, metric, tool, rounds, failed, median, min, max, ratio, ratio_min,
  * ratio_max (empty where nothing was measured).  Exit 0; 1 when raw.csv
  * cannot be read or an output cannot be written; 2 on a usage error.
+ *
+ * The checklist lists every target of the issue, each with a line per
+ * group it applies to ([met] or [MISSED] with the figures, [not measured]
+ * where the other tool has no figure) or one [not measured] line: the
+ * ratio targets of ratio_targets[] (the floor, iperf3, sockperf, qperf,
+ * the Go echo, and the record cost: tool matrix-totals is matrix with
+ * record: totals), then the runner's: runner_overhead_ms of
+ * bench/overhead.sh, the peak RSS of bench/memory.sh's cells (named
+ * NAME_countN) at their highest count over their lowest, and the largest
+ * runner_max_rss_kib of any run.
  */
 #include <errno.h>
 #include <math.h>
@@ -201,7 +211,8 @@ static int build(struct bench *b)
 				s->ratio = o->median / s->median;
 		}
 	}
-	qsort(b->s, b->ns, sizeof(*b->s), cmp_rows);
+	if (b->ns)	/* an empty raw.csv: no rows, b->s NULL */
+		qsort(b->s, b->ns, sizeof(*b->s), cmp_rows);
 	free(v);
 	free(q);
 	return 0;
@@ -296,8 +307,8 @@ static const struct stat_row *find(const struct bench *b, const struct stat_row 
 	return NULL;
 }
 
-/* One line of the checklist: matrix's METRIC over TOOL's against the
- * bound (at most when le, else at least). */
+/* One line of the checklist: matrix's METRIC over TOOL's in ours' group
+ * against the bound (at most when le, else at least). */
 static void check(const struct bench *b, FILE *f, const struct stat_row *ours,
 		  const char *metric, const char *tool, double bound, int le)
 {
@@ -305,7 +316,7 @@ static void check(const struct bench *b, FILE *f, const struct stat_row *ours,
 	char a[32], c[32];
 
 	if (!m || !t || isnan(m->median) || isnan(t->median) || !(t->median > 0)) {
-		fprintf(f, "[not measured] %s %s %s: matrix vs %s, %s\n", ours->cell, ours->place,
+		fprintf(f, "  [not measured] %s %s %s: matrix vs %s, %s\n", ours->cell, ours->place,
 			ours->poll, tool, metric);
 		return;
 	}
@@ -313,32 +324,193 @@ static void check(const struct bench *b, FILE *f, const struct stat_row *ours,
 	int met = le ? r <= bound : r >= bound;
 	fmt(a, sizeof(a), m->median);
 	fmt(c, sizeof(c), t->median);
-	fprintf(f, "[%s] %s %s %s: %s matrix %s vs %s %s = %.3fx (target %s %.2fx)\n",
+	fprintf(f, "  [%s] %s %s %s: %s matrix %s vs %s %s = %.3fx (target %s %.2fx)\n",
 		met ? "met" : "MISSED", ours->cell, ours->place, ours->poll, metric, a, tool, c, r,
 		le ? "<=" : ">=", bound);
 }
 
-/* The issue's targets, for every group matrix was measured in. */
+/* A target comparing matrix with another tool, cell group by group. */
+struct ratio_target {
+	const char *title;
+	const char *cells;	/* the cells: this prefix */
+	const char *size;	/* and, if set, this size ("/128KiB") */
+	const char *poll;	/* and, if set, this poll style */
+	const char *metric, *tool;
+	double bound;
+	int le;			/* at most bound, else at least */
+	int where_run;		/* only the groups the tool ran in */
+};
+
+static const struct ratio_target ratio_targets[] = {
+	{ "stream MiB/s at least 0.95x the blocking floor, each size", "stream/", NULL, NULL,
+	  "mib_per_s", "floor", 0.95, 0, 0 },
+	{ "stream 128 KiB at least iperf3's MiB/s", "stream/", "/128KiB", NULL, "mib_per_s",
+	  "iperf3", 1.0, 0, 0 },
+	{ "pingpong p50 RTT at most 1.05x the floor of the same poll style", "pingpong/", NULL,
+	  NULL, "rtt_p50_us", "floor", 1.05, 1, 0 },
+	{ "pingpong p50 RTT no higher than sockperf's", "pingpong/", NULL, NULL, "rtt_p50_us",
+	  "sockperf", 1.0, 1, 0 },
+	{ "pingpong mean RTT no higher than qperf's (qperf has no percentiles)", "pingpong/",
+	  NULL, "block", "rtt_mean_us", "qperf", 1.0, 1, 0 },
+	{ "poll: busy, unix echo 10 B at least 1.5x the Go echo's msg/s", "echo/unix/10B", NULL,
+	  "busy", "msgs_per_s", "go", 1.5, 0, 0 },
+	{ "record cost: pingpong mean RTT, record: full at most 1.02x totals", "pingpong/", NULL,
+	  NULL, "rtt_mean_us", "matrix-totals", 1.02, 1, 1 },
+	{ "record cost: pingpong msg/s, record: full at least 0.98x totals", "pingpong/", NULL,
+	  NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1 },
+	{ "record cost: stream msg/s, record: full at least 0.98x totals (the timeline)",
+	  "stream/", NULL, NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1 },
+};
+
+static int in_target(const struct ratio_target *t, const struct stat_row *s)
+{
+	return !strncmp(s->cell, t->cells, strlen(t->cells)) &&
+	       (!t->size || strstr(s->cell, t->size)) && (!t->poll || !strcmp(s->poll, t->poll));
+}
+
+/* Whether b->s[i], a row of ours, is the first of its group of ours. */
+static int first_of_group(const struct bench *b, size_t i)
+{
+	const struct stat_row *s = &b->s[i];
+
+	for (size_t j = 0; j < i; j++)
+		if (!strcmp(b->s[j].tool, OURS) && !strcmp(b->s[j].cell, s->cell) &&
+		    !strcmp(b->s[j].place, s->place) && !strcmp(b->s[j].poll, s->poll))
+			return 0;
+	return 1;
+}
+
+/* Every group of matrix's in target t: a line each, or one [not measured]. */
+static void ratio_checks(const struct bench *b, FILE *f, const struct ratio_target *t)
+{
+	size_t n = 0;
+
+	fprintf(f, "%s:\n", t->title);
+	for (size_t i = 0; i < b->ns; i++) {
+		const struct stat_row *s = &b->s[i];
+		if (strcmp(s->tool, OURS) || !in_target(t, s) || !first_of_group(b, i))
+			continue;
+		if (t->where_run && !find(b, s, t->metric, t->tool))
+			continue;
+		check(b, f, s, t->metric, t->tool, t->bound, t->le);
+		n++;
+	}
+	if (!n)
+		fprintf(f, "  [not measured] no %s%s%s cell with matrix%s%s\n", t->cells,
+			t->size || t->cells[strlen(t->cells) - 1] == '/' ? "*" : "",
+			t->size ? t->size : "", t->where_run ? " and " : "", t->where_run ? t->tool : "");
+}
+
+/* Runner overhead (bench/overhead.sh's rows): its median per run at most
+ * 5 ms per cell repetition. */
+static void overhead_checks(const struct bench *b, FILE *f)
+{
+	size_t n = 0;
+	char a[32], lo[32], hi[32];
+
+	fprintf(f, "runner overhead at most 5 ms per cell repetition (meta.csv):\n");
+	for (size_t i = 0; i < b->ns; i++) {
+		const struct stat_row *s = &b->s[i];
+		if (strcmp(s->tool, OURS) || strcmp(s->metric, "runner_overhead_ms") ||
+		    isnan(s->median))
+			continue;
+		fmt(a, sizeof(a), s->median);
+		fmt(lo, sizeof(lo), s->min);
+		fmt(hi, sizeof(hi), s->max);
+		fprintf(f, "  [%s] %s: runner_overhead_ms %s ms (%s-%s over %zu runs) (target <= 5 ms)\n",
+			s->median <= 5 ? "met" : "MISSED", s->cell, a, lo, hi, s->rounds);
+		n++;
+	}
+	if (!n)
+		fprintf(f, "  [not measured] no runner_overhead_ms row (bench/overhead.sh)\n");
+}
+
+/* A memory.sh cell name NAME_countN: NAME's length, N in *count; 0 if not. */
+static size_t count_cell(const char *cell, double *count)
+{
+	const char *p = strstr(cell, "_count");
+
+	if (!p)
+		return 0;
+	char *end;
+	*count = strtod(p + 6, &end);
+	return *end || end == p + 6 ? 0 : (size_t)(p - cell);
+}
+
+/* s, a cell at its lowest count: its metric at the highest count of the
+ * same name over it.  NULL unless s is the lowest and another is higher. */
+static const struct stat_row *highest_count(const struct bench *b, const struct stat_row *s)
+{
+	const struct stat_row *hi = NULL;
+	double c, cs, chi = 0;
+	size_t len = count_cell(s->cell, &cs);
+
+	for (size_t j = 0; len && j < b->ns; j++) {
+		const struct stat_row *o = &b->s[j];
+		if (strcmp(o->tool, OURS) || strcmp(o->metric, s->metric) ||
+		    count_cell(o->cell, &c) != len || strncmp(o->cell, s->cell, len))
+			continue;
+		if (c < cs)
+			return NULL;
+		if (c > cs && (!hi || c > chi)) {
+			hi = o;
+			chi = c;
+		}
+	}
+	return hi;
+}
+
+/* Peak RSS independent of the count (bench/memory.sh's rows): the high
+ * count's median within 10% of the low's, runner and worker. */
+static void memory_checks(const struct bench *b, FILE *f)
+{
+	size_t n = 0;
+
+	fprintf(f, "peak RSS independent of the count: high count within 10%% of low (memory.sh):\n");
+	for (size_t i = 0; i < b->ns; i++) {
+		const struct stat_row *s = &b->s[i], *hi;
+		if (strcmp(s->tool, OURS) || (strcmp(s->metric, "runner_max_rss_kib") &&
+					      strcmp(s->metric, "worker_max_rss_kib")) ||
+		    !(hi = highest_count(b, s)) || !(s->median > 0) || isnan(hi->median))
+			continue;
+		double r = hi->median / s->median;
+		fprintf(f, "  [%s] %s vs %s: %s %.0f vs %.0f KiB = %.3fx (target 0.90x-1.10x)\n",
+			r >= 0.9 && r <= 1.1 ? "met" : "MISSED", hi->cell, s->cell, s->metric,
+			hi->median, s->median, r);
+		n++;
+	}
+	if (!n)
+		fprintf(f, "  [not measured] no cell at two counts (bench/memory.sh)\n");
+}
+
+/* The runner's largest peak over every run that recorded one: 16 MiB. */
+static void runner_rss_check(const struct bench *b, FILE *f)
+{
+	const struct stat_row *top = NULL;
+
+	fprintf(f, "runner peak RSS at most 16 MiB (meta.csv runner_max_rss_kib):\n");
+	for (size_t i = 0; i < b->ns; i++) {
+		const struct stat_row *s = &b->s[i];
+		if (!strcmp(s->tool, OURS) && !strcmp(s->metric, "runner_max_rss_kib") &&
+		    !isnan(s->max) && (!top || s->max > top->max))
+			top = s;
+	}
+	if (!top)
+		fprintf(f, "  [not measured] no runner_max_rss_kib row\n");
+	else
+		fprintf(f, "  [%s] the largest, %s: %.0f KiB (target <= 16384 KiB)\n",
+			top->max <= 16384 ? "met" : "MISSED", top->cell, top->max);
+}
+
+/* The issue's targets: each listed, with its lines or [not measured]. */
 static void checklist(const struct bench *b, FILE *f)
 {
 	fprintf(f, "\nTargets (issue 14; medians over the rounds, ratios from the same run):\n");
-	for (size_t i = 0; i < b->ns; i++) {
-		const struct stat_row *s = &b->s[i];
-		if (strcmp(s->tool, OURS))
-			continue;
-		if (!strncmp(s->cell, "stream/", 7) && !strcmp(s->metric, "mib_per_s")) {
-			check(b, f, s, "mib_per_s", "floor", 0.95, 0);
-			if (strstr(s->cell, "/128KiB"))
-				check(b, f, s, "mib_per_s", "iperf3", 1.0, 0);
-		} else if (!strncmp(s->cell, "pingpong/", 9) && !strcmp(s->metric, "rtt_p50_us")) {
-			check(b, f, s, "rtt_p50_us", "floor", 1.05, 1);
-			check(b, f, s, "rtt_p50_us", "sockperf", 1.0, 1);
-			check(b, f, s, "rtt_mean_us", "qperf", 1.0, 1);
-		} else if (!strcmp(s->cell, "echo/unix/10B") && !strcmp(s->poll, "busy") &&
-			   !strcmp(s->metric, "msgs_per_s")) {
-			check(b, f, s, "msgs_per_s", "go", 1.5, 0);
-		}
-	}
+	for (size_t i = 0; i < sizeof(ratio_targets) / sizeof(*ratio_targets); i++)
+		ratio_checks(b, f, &ratio_targets[i]);
+	overhead_checks(b, f);
+	memory_checks(b, f);
+	runner_rss_check(b, f);
 }
 
 /* The table of b (loaded from raw) into dir and onto stdout: 0 or 1. */

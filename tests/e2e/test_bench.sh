@@ -114,7 +114,7 @@ path_without_peers() {
 bench_quick() {
 	rc=0
 	cp "$BENCH_BIN/floor" "$T/floor"
-	env QUICK=1 ROUNDS=2 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/tcp/16B$' \
+	env QUICK=1 ROUNDS=2 OH_ROUNDS=0 MEM_ROUNDS=0 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/tcp/16B$' \
 		PLACEMENTS=none POLLS=block FLOOR_BIN="$T/floor" TABLE_BIN="$BENCH_BIN/table" \
 		CSVQ="$CSVQ" OUT=out "$@" timeout 120 bash "$REPO/bench/run.sh" >stdout 2>stderr || rc=$?
 }
@@ -140,7 +140,7 @@ t_quick_run_skips_missing_peers() {
 	[ "$(wc -l <out/raw.csv)" -eq 13 ] || die "raw.csv: $(wc -l <out/raw.csv) lines, expected 13"
 	r=$(table_row pingpong/tcp/16B none block rtt_p50_us floor | cut -f1,2)
 	[ "$r" = "2	0" ] || die "table.csv floor: '$r'"
-	grep -qF 'rtt_p50_us matrix' stdout && grep -q '^\[\(met\|MISSED\)\] pingpong/tcp/16B none block: rtt_p50_us matrix .* vs floor' stdout ||
+	grep -qF 'rtt_p50_us matrix' stdout && grep -q '^  \[\(met\|MISSED\)\] pingpong/tcp/16B none block: rtt_p50_us matrix .* vs floor' stdout ||
 		die "no checklist line: $(tail stdout)"
 	[ -s out/table.md ] && [ -s out/table.txt ] || die "no table.md or table.txt"
 	ps -eo args= | grep -F "$T/floor" | grep -v grep && die "a floor process is left"
@@ -160,4 +160,111 @@ t_a_failing_tool_is_a_row_not_an_abort() {
 	[ $rc -eq 2 ] && grep -qF 'ROUNDS=0: not a whole number of at least 1' err || die "ROUNDS=0: exit $rc"
 	rc=0; TOOLS=matrix,perf bash "$REPO/bench/run.sh" 2>err || rc=$?
 	[ $rc -eq 2 ] && grep -qF "TOOLS: unknown tool 'perf'" err || die "TOOLS=perf: exit $rc"
+}
+
+t_checklist_lists_every_target_met_missed_or_not_measured() {
+	# record cost: unix mean 10.1 vs 10 (1.01x, met), its msg/s 90 vs 100
+	# (0.90x, missed); stream tcp 16B msg/s 99 vs 100 (met); the busy unix
+	# echo 1.6x Go's (met), the block one has no target; overhead 2.5 ms
+	# (met) and 6 ms (missed); memory: runner 3000 -> 3100 (met), worker
+	# 2500 -> 4000 (missed) at their highest count, the runner's 20000 KiB
+	# over 16 MiB
+	cat >raw.csv <<'CSV'
+round,cell,tool,placement,poll,metric,value
+1,pingpong/unix/16B,matrix,none,block,rtt_mean_us,10.1
+1,pingpong/unix/16B,matrix-totals,none,block,rtt_mean_us,10
+1,pingpong/unix/16B,matrix,none,block,msgs_per_s,90
+1,pingpong/unix/16B,matrix-totals,none,block,msgs_per_s,100
+1,stream/tcp/16B,matrix,none,block,msgs_per_s,99
+1,stream/tcp/16B,matrix-totals,none,block,msgs_per_s,100
+1,echo/unix/10B,matrix,split,busy,msgs_per_s,160
+1,echo/unix/10B,go,split,busy,msgs_per_s,100
+1,echo/unix/10B,matrix,none,block,msgs_per_s,50
+1,echo/unix/10B,go,none,block,msgs_per_s,100
+1,overhead_100,matrix,none,block,runner_overhead_ms,2.5
+1,overhead_9,matrix,none,block,runner_overhead_ms,6
+1,m_count10000,matrix,none,block,runner_max_rss_kib,3000
+1,m_count100000,matrix,none,block,runner_max_rss_kib,20000
+1,m_count10000000,matrix,none,block,runner_max_rss_kib,3100
+1,m_count10000,matrix,none,block,worker_max_rss_kib,2500
+1,m_count10000000,matrix,none,block,worker_max_rss_kib,4000
+CSV
+	mkdir out
+	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
+	local want
+	while IFS= read -r want; do
+		grep -qxF -- "$want" stdout || die "no line '$want' in: $(sed -n '/^Targets/,$p' stdout)"
+	done <<'LINES'
+  [met] pingpong/unix/16B none block: rtt_mean_us matrix 10.1 vs matrix-totals 10 = 1.010x (target <= 1.02x)
+  [MISSED] pingpong/unix/16B none block: msgs_per_s matrix 90 vs matrix-totals 100 = 0.900x (target >= 0.98x)
+  [met] stream/tcp/16B none block: msgs_per_s matrix 99 vs matrix-totals 100 = 0.990x (target >= 0.98x)
+  [met] echo/unix/10B split busy: msgs_per_s matrix 160 vs go 100 = 1.600x (target >= 1.50x)
+  [met] overhead_100: runner_overhead_ms 2.5 ms (2.5-2.5 over 1 runs) (target <= 5 ms)
+  [MISSED] overhead_9: runner_overhead_ms 6 ms (6-6 over 1 runs) (target <= 5 ms)
+  [met] m_count10000000 vs m_count10000: runner_max_rss_kib 3100 vs 3000 KiB = 1.033x (target 0.90x-1.10x)
+  [MISSED] m_count10000000 vs m_count10000: worker_max_rss_kib 4000 vs 2500 KiB = 1.600x (target 0.90x-1.10x)
+  [MISSED] the largest, m_count100000: 20000 KiB (target <= 16384 KiB)
+  [not measured] stream/tcp/16B none block: matrix vs floor, mib_per_s
+  [not measured] no stream/*/128KiB cell with matrix
+LINES
+	# the block echo has no Go target; no record line where totals did not run
+	sed -n '/^Targets/,$p' stdout | grep -F 'echo/unix/10B none block' && die "a block echo target"
+	[ "$(sed -n '/^Targets/,$p' stdout | grep -c 'matrix-totals')" -eq 3 ] ||
+		die "record lines: $(grep matrix-totals stdout)"
+	# with no figures at all, every target is listed, not measured
+	printf 'round,cell,tool,placement,poll,metric,value\n' >raw.csv
+	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
+	[ "$(grep -c '^  \[not measured\] ' stdout)" -eq 12 ] || die "not 12 targets: $(cat stdout)"
+	[ "$(grep -c '^[a-z].*:$' stdout)" -eq 12 ] || die "not 12 titles: $(cat stdout)"
+	grep -qxF '  [not measured] no runner_overhead_ms row (bench/overhead.sh)' stdout &&
+		grep -qxF '  [not measured] no cell at two counts (bench/memory.sh)' stdout &&
+		grep -qxF '  [not measured] no pingpong/* cell with matrix and matrix-totals' stdout ||
+		die "the not-measured lines: $(cat stdout)"
+}
+
+t_quick_run_with_record_overhead_and_memory() {
+	rc=0
+	env QUICK=1 ROUNDS=2 BENCH_INSTALL=0 BENCH_BUILD=0 CELLS='^pingpong/unix/16B$' TOOLS=matrix,matrix-totals,floor \
+		PLACEMENTS=none POLLS=block DURATION=0.05 WARMUP=10 OH_ROUNDS=1 OH_CELLS=3 MEM_ROUNDS=1 \
+		MEM_CELLS='^stream_unix_16B$' MEM_HI=20000 MATRIX_BIN="$MATRIX_BIN" \
+		FLOOR_BIN="$BENCH_BIN/floor" TABLE_BIN="$BENCH_BIN/table" CSVQ="$CSVQ" OUT=out \
+		timeout 60 bash "$REPO/bench/run.sh" >stdout 2>stderr || rc=$?
+	[ $rc -eq 0 ] || die "exit $rc: $(tail -5 stderr)"
+	grep -Eq '^bench: expected to take about [0-9]+ min' stderr || die "no estimate: $(head -3 stderr)"
+	local m
+	for m in rtt_mean_us msgs_per_s; do
+		grep -Eq "^1,pingpong/unix/16B,matrix-totals,none,block,$m,[0-9.e+]+$" out/raw.csv ||
+			die "no matrix-totals $m: $(cat out/raw.csv)"
+	done
+	grep -q '^1,pingpong/unix/16B,matrix-totals,.*,rtt_p50_us,' out/raw.csv && die "a totals p50"
+	# back to back, full first in round 1, totals first in round 2
+	local order
+	order=$(grep -o '^== [a-z-]* pingpong/unix/16B none block round [12]' out/log | cut -d' ' -f2,7 | tr '\n' ' ')
+	[ "$order" = "matrix 1 matrix-totals 1 matrix-totals 2 matrix 2 " ] || die "order: '$order'"
+	grep -Eq '^1,pingpong/unix/16B,matrix,none,block,rtt_p50_us,[0-9.e+]+$' out/raw.csv || die "no p50"
+	grep -qx '  record: totals' out/runs/r1-pingpong-unix-16B-none-block-matrix-totals/matrix.yaml &&
+		grep -qx '  record: full' out/runs/r1-pingpong-unix-16B-none-block-matrix/matrix.yaml ||
+		die "record: not in the runs' matrix files"
+	grep -Eq '^1,overhead_3,matrix,none,block,runner_overhead_ms,[0-9.]+$' out/raw.csv || die "no overhead row"
+	grep -Eq '^1,stream_unix_16B_count20000,matrix,none,block,worker_max_rss_kib,[0-9]+$' out/raw.csv ||
+		die "no memory row: $(grep count out/raw.csv)"
+	grep -Eq '^  \[(met|MISSED)\] pingpong/unix/16B none block: rtt_mean_us matrix .* vs matrix-totals' stdout &&
+		grep -Eq '^  \[(met|MISSED)\] overhead_3: runner_overhead_ms' stdout &&
+		grep -Eq '^  \[(met|MISSED)\] stream_unix_16B_count20000 vs stream_unix_16B_count10000: runner_max_rss_kib' stdout &&
+		grep -Eq '^  \[(met|MISSED)\] the largest, ' stdout || die "checklist: $(sed -n '/^Targets/,$p' stdout)"
+	grep -q '| pingpong/unix/16B | none | block | rtt_mean_us | matrix-totals | .* | [0-9.]*x |' out/table.md ||
+		die "no full/totals ratio: $(grep totals out/table.md)"
+	expect_no_leftovers
+}
+
+t_dry_run_prints_the_plan_and_stops() {
+	rc=0
+	env BENCH_DRY=1 BENCH_INSTALL=0 BENCH_BUILD=0 MATRIX_BIN="$MATRIX_BIN" FLOOR_BIN="$BENCH_BIN/floor" \
+		TABLE_BIN="$BENCH_BIN/table" CSVQ="$CSVQ" OUT=out bash "$REPO/bench/run.sh" 2>stderr || rc=$?
+	[ $rc -eq 0 ] || die "exit $rc: $(cat stderr)"
+	grep -qF 'bench: 17 cells, 5 rounds' stderr && grep -Eq '^bench: expected to take about [0-9]+ min' stderr ||
+		die "plan: $(cat stderr)"
+	[ "$(wc -l <out/raw.csv)" -eq 1 ] || die "it measured: $(cat out/raw.csv)"
+	rc=0; OH_ROUNDS=x bash "$REPO/bench/run.sh" 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF 'OH_ROUNDS=x: not a whole number' err || die "OH_ROUNDS=x: exit $rc"
 }
