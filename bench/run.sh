@@ -22,7 +22,9 @@
 # sockets; qperf and the Go pair have no busy mode, and the Go runtime's
 # one style runs in both poll groups so that the busy echo has it beside).
 # The record cost: in the cells of RECORD_CELLS (pingpong unix and tcp 16 B,
-# stream tcp 16 B and 128 KiB), placement none, poll block, matrix runs
+# stream tcp 16 B and 128 KiB), placements none and same, poll block
+# (same: both processes on one core, where what the recording costs adds
+# up and the scheduler's choice of cores cannot hide it), matrix runs
 # twice back to back (full first in odd rounds, totals first in even), as
 # tool `matrix` (record: full, the default) and as tool `matrix-totals`
 # (record: totals: no histogram, no timeline), so the
@@ -487,7 +489,7 @@ bytes_of() {
 }
 IFS=, read -r -a TOOL_LIST <<<"$TOOLS"
 # totals_here: matrix-totals runs in the current cell, placement and poll
-totals_here() { [ "$PLACE/$POLL" = none/block ] && echo "$CELL" | grep -Eq -- "$RECORD_CELLS"; }
+totals_here() { case $PLACE/$POLL in none/block | same/block) ;; *) return 1 ;; esac; echo "$CELL" | grep -Eq -- "$RECORD_CELLS"; }
 # one_round FN: FN TOOL for every measurement of round ROUND, with CELL,
 # PAT, TR, SIZE, BYTES, PLACE, POLL, srv and cli set
 one_round() {
