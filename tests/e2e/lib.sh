@@ -94,3 +94,23 @@ expect_all() {
 
 # numeric a <= b (floats)
 le() { awk -v a="$1" -v b="$2" 'BEGIN { exit !(a + 0 <= b + 0) }'; }
+
+# wire_field FILE KEYWORD KEY: the value of KEY on the KEYWORD line of a
+# worker's wire record (workers/wire.h); dies when there is none.
+wire_field() {
+	local v
+	v=$(awk -v kw="$2" -v key="$3" '$1 == kw {
+		for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1")
+	[ -n "$v" ] || die "$1: no $3 on a '$2' line: $(cat "$1")"
+	echo "$v"
+}
+
+# wait_line FILE REGEX: waits (5 s at most) for a line of a server's output.
+wait_line() {
+	local i
+	for i in $(seq 50); do
+		grep -qE "$2" "$1" 2>/dev/null && return 0
+		sleep 0.1
+	done
+	die "no '$2' from the server in 5 s: $(cat "$1")"
+}

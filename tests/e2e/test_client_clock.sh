@@ -4,26 +4,6 @@
 # udp round trip is the same syscalls as any other transport's, and its
 # losses are still found by the receive timeout alone.
 
-# wire_field FILE KEYWORD KEY: the value of KEY on the KEYWORD line of a
-# worker's wire record (workers/wire.h); dies when there is none.
-wire_field() {
-	local v
-	v=$(awk -v kw="$2" -v key="$3" '$1 == kw {
-		for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1")
-	[ -n "$v" ] || die "$1: no $3 on a '$2' line: $(cat "$1")"
-	echo "$v"
-}
-
-# wait_line FILE REGEX: waits (5 s at most) for a line of a server's output.
-wait_line() {
-	local i
-	for i in $(seq 50); do
-		grep -qE "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	die "no '$2' from the server in 5 s: $(cat "$1")"
-}
-
 t_inflight_clock_starts_at_the_first_try() {
 	command -v python3 >/dev/null || skip "python3 missing"
 	local prog=$REPO/tests/e2e/programs/slow_seqpacket_server.py
