@@ -614,8 +614,8 @@ void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, siz
 void plan_cell_spin(const struct plan *pl, const struct cell_params *p, unsigned *spinners,
 		    unsigned *cpus)
 {
-	/* zmq: one socket, so one server thread, for all the clients */
-	unsigned srv = !strcmp(p->transport->name, "zmq") ? 1 : p->concurrency;
+	/* a multiplexing transport: one server thread for all the clients */
+	unsigned srv = p->transport->multiplexes ? 1 : p->concurrency;
 	unsigned cli = p->concurrency;
 	struct placement at;
 	cpu_set_t all;

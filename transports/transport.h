@@ -106,6 +106,11 @@ struct transport {
 	 * workers add an acknowledged end to a stream, which a program of
 	 * the user's would not speak). */
 	int program_pairs;
+	/* One server connection takes every client's messages (zmq: the first
+	 * accept returns a connection with streams = all clients, the later
+	 * ones streams = 0), so the server runs one receiving thread, not one
+	 * per client. */
+	int multiplexes;
 
 	int (*listen)(const struct transport_opts *o, const char *bind,
 		      char *addr, size_t addrlen, char *err, size_t errlen);

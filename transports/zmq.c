@@ -566,6 +566,7 @@ const struct transport transport_zmq = {
 	.family = 0,		/* zmq's own framing: no plain socket to reach */
 	.socktype = 0,
 	.program_pairs = 1,	/* a program PUSH and PULL pair with each other */
+	.multiplexes = 1,	/* one socket takes every client's messages */
 	.listen = zmq_listen_,
 	.accept = zmq_accept_,
 	.connect = zmq_connect_,

@@ -7,26 +7,6 @@
 # syscalls (strace): a receive that would block fails with EAGAIN and is
 # made again at once, where a blocking one sleeps in a single call.
 
-# wire_field FILE KEYWORD KEY: the value of KEY on the KEYWORD line of a
-# worker's wire record (workers/wire.h); dies when there is none.
-wire_field() {
-	local v
-	v=$(awk -v kw="$2" -v key="$3" '$1 == kw {
-		for (i = 2; i <= NF; i++) if (index($i, key "=") == 1) print substr($i, length(key) + 2) }' "$1")
-	[ -n "$v" ] || die "$1: no $3 on a '$2' line: $(cat "$1")"
-	echo "$v"
-}
-
-# wait_line FILE REGEX: waits (5 s at most) for a line of a server's output.
-wait_line() {
-	local i
-	for i in $(seq 50); do
-		grep -qE "$2" "$1" 2>/dev/null && return 0
-		sleep 0.1
-	done
-	die "no '$2' from the server in 5 s: $(cat "$1")"
-}
-
 need_strace() {
 	command -v strace >/dev/null || skip "strace missing (make test installs it)"
 	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
@@ -382,6 +362,11 @@ Y
 	sed -i "s/count: 50/count: 50\n  concurrency: $n/" m.yaml
 	run_matrix plan m.yaml; expect_rc 0
 	expect_err "$((2 * n)) spinning processes on $n CPU"
+	# zmq: one socket takes every client's messages, one server thread
+	sed -i "s/transport: unix/transport: zmq/" m.yaml
+	run_matrix plan m.yaml; expect_rc 0
+	expect_err "$((1 + n)) spinning processes on $n CPU"
+	sed -i "s/transport: zmq/transport: unix/" m.yaml
 	# cpu: same puts them all on one CPU; split gives each side its own
 	[ "$n" -ge 2 ] || skip "cpu: split needs 2 CPUs"
 	mat m.yaml <<'Y'
