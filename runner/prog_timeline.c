@@ -22,22 +22,26 @@ static double line_end(const struct program_timeline *tl, const struct outlog_po
 }
 
 /* Where the program's time 0 is, in seconds from the first sender's
- * spawn: the smallest (read stamp - line's time); INFINITY without lines. */
+ * spawn: the smallest (read stamp - line's time), as a line is read after
+ * it is printed; INFINITY without lines.  An (?<index>) line says where its
+ * interval would end, and a program that stops mid-interval prints its
+ * last, shorter one early: that line places the clock only when alone. */
 static double clock_offset(const struct program_timeline *tl, const struct outlog_point *pts,
 			   size_t n, uint64_t first_ns)
 {
-	double off = INFINITY, prev = 0, end;
+	double off = INFINITY, prev = 0, end, last = INFINITY;
 	int any = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		if (isnan(end = line_end(tl, &pts[i], any, prev)))
 			continue;
-		if (seconds(pts[i].read_ns, first_ns) - end < off)
-			off = seconds(pts[i].read_ns, first_ns) - end;
+		if (last < off)
+			off = last;
+		last = seconds(pts[i].read_ns, first_ns) - end;
 		any = 1;
 		prev = end;
 	}
-	return off;
+	return tl->index_group && off < INFINITY ? off : fmin(off, last);
 }
 
 /* The lines as intervals on the program's clock (rows[].start_s); off:

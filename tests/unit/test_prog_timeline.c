@@ -390,6 +390,20 @@ static void test_rates_indexes_and_bad_lines(void **state)
 	row_is(&rows[0], 0, 0.1, 1250);		/* 12.5 k/s x 0.1 s */
 	row_is(&rows[1], 0.1, 0.1, 225);
 	row_is(&rows[2], 0.3, 0.1, 100);	/* 43 is missing: a gap */
+	/* a program that stops 70 ms into interval 45 prints it then: that
+	 * early line does not pull the clock (and every interval) back */
+	struct outlog_point q[] = {
+		pt(41, 10, BASE + 200000000), pt(42, 10, BASE + 300000000),
+		pt(43, 10, BASE + 400000000), pt(44, 3, BASE + 430000000),
+	};
+	n = prog_timeline_rows(&tl, q, 4, &clk, rows);
+	assert_int_equal(n, 4);
+	row_is(&rows[0], 0, 0.1, 1000);
+	row_is(&rows[3], 0.3, 0.1, 300);
+	/* alone, it is all there is to place the clock by */
+	n = prog_timeline_rows(&tl, &q[3], 1, &clk, rows);
+	assert_int_equal(n, 1);
+	row_is(&rows[0], 0.23, 0.1, 300);
 }
 
 static void test_first_interval_and_spawn(void **state)
