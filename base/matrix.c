@@ -32,6 +32,8 @@ static const char *const kind_names[] = {
 	[VK_RECORD] = "record",
 	[VK_POLL] = "poll",
 	[VK_CPU] = "placement",
+	[VK_BITRATE] = "bit rate",
+	[VK_PERCENT] = "percentage",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -170,6 +172,12 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 	case VK_DURATION:
 		rc = units_parse_duration(text, num, r, sizeof r);
 		break;
+	case VK_BITRATE:
+		rc = units_parse_bitrate(text, num, r, sizeof r);
+		break;
+	case VK_PERCENT:
+		rc = units_parse_percent(text, num, r, sizeof r);
+		break;
 	case VK_RATE:
 		if (!strcmp(text, "unpaced")) {	/* the one rate of 0: as fast as it goes */
 			*num = 0;
@@ -187,7 +195,7 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return ml_failf(why, whylen, "invalid %s '%s': %s", kind_names[kind],
 			     text, r);
 	/* a zero duration is refused by the loader, per key (spin: 0us is fine) */
-	if (kind != VK_BOOL && kind != VK_DURATION && *num == 0)
+	if (kind != VK_BOOL && kind != VK_DURATION && kind != VK_PERCENT && *num == 0)
 		return ml_failf(why, whylen, "invalid %s '%s': must be greater than zero",
 			     kind_names[kind], text);
 	return 0;
@@ -227,6 +235,11 @@ size_t ml_dimspec_keys(const char **out, size_t max)
 	return n;
 }
 
+int matrix_dim_is_link(const struct dimension *d)
+{
+	return !strncmp(d->key, "link_", 5);
+}
+
 int matrix_key_kind(const char *key)
 {
 	const struct dimspec *s = ml_find_dimspec(key);
@@ -248,11 +261,15 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 	switch (d->kind) {
 	case VK_SIZE:
 	case VK_COUNT:
+	case VK_BITRATE:	/* bits per second */
 	case VK_RATE:	/* per second */
 		snprintf(buf, len, "%" PRIu64, v->num);
 		break;
 	case VK_DURATION:
 		snprintf(buf, len, "%.9g", (double)v->num / 1e9);
+		break;
+	case VK_PERCENT:	/* in percent */
+		snprintf(buf, len, "%.9g", (double)v->num / 1e6);
 		break;
 	case VK_BOOL:
 		snprintf(buf, len, "%s", v->num ? "true" : "false");

@@ -67,6 +67,18 @@
  *     {concurrency} {duration_s} {endpoint} {tmp} and any key of matrix: by
  *     name; setup: and teardown: only {tmp}; {{ and }} are literal braces
  *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
+ *   topology:                    optional (matrix_topology.c; README "Emulated links")
+ *     netns: true                server and client in two network namespaces the
+ *                                runner makes, joined by a veth pair (runner/netns.h)
+ *     link: {delay: 1ms, jitter: 0.1ms, rate: 1gbit, loss: 0.1%}
+ *                                tc netem on both ends of the veth, every key
+ *                                optional; each value a scalar or a list: the
+ *                                dimensions link_delay, link_jitter (durations,
+ *                                0 allowed), link_rate (bit/s: bit kbit mbit gbit)
+ *                                and link_loss (a percentage, 0% allowed), kept in
+ *                                dims after the keys of matrix: (--only, exclude:,
+ *                                labels as for any dimension; results.csv writes
+ *                                their columns last: results.h)
  *   report:                      optional, how reports read the run
  *     noisy_cv: 10%              a cell whose CV is above this is marked noisy
  *     sweep: size                charts: size (or concurrency) on a numeric axis
@@ -112,6 +124,9 @@ enum value_kind {
 	VK_CPU,		/* a placement (placement.h): text as placement_format writes it
 			 * ("split", "server=0;clients=1-3"), num none 0, same 1, split 2,
 			 * a mapping a hash of its text with the top bit set */
+	VK_BITRATE,	/* bits per second, num (units_parse_bitrate: 1gbit, 100mbit) */
+	VK_PERCENT,	/* millionths of a percent, num (units_parse_percent: 0.5%);
+			 * 0% is allowed */
 };
 
 /* A position in the matrix file, 1-based. */
@@ -256,7 +271,16 @@ struct matrix {
 	struct report_spec report;
 	struct program *programs;
 	size_t nprograms;
+	/* topology: (matrix_topology.c); its link: values are dims link_* */
+	struct topology {
+		int netns;		/* netns: true */
+		struct srcpos pos;	/* of the topology: key; {0,0} when absent */
+	} topology;
 };
+
+/* 1 for a dimension of topology: link: (link_delay, link_jitter, link_rate,
+ * link_loss), whose results.csv column comes after every other column. */
+int matrix_dim_is_link(const struct dimension *d);
 
 /* The program a server/client dimension value names, NULL for builtin. */
 const struct program *matrix_program(const struct matrix *m, const char *name);

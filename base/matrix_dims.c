@@ -161,15 +161,22 @@ static int load_dimension(struct loader *L, const yaml_node_t *key,
 			  const yaml_node_t *val)
 {
 	const struct dimspec *spec = ml_find_dimspec(scalar(key));
-	struct dimension *d = &L->m->dims[L->m->ndims];
-	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
-	struct ml_seen seen = { 0 };
-	int rc = 0;
 
 	if (!spec)
 		return ml_unknown_dimension(L, key);
 	if (check_exclusive(L, key))
 		return -1;
+	return ml_load_dimension(L, spec, key, val);
+}
+
+int ml_load_dimension(struct loader *L, const struct dimspec *spec, const yaml_node_t *key,
+		      const yaml_node_t *val)
+{
+	struct dimension *d = &L->m->dims[L->m->ndims];
+	size_t n = val->type == YAML_SEQUENCE_NODE ? nitems(val) : 1;
+	struct ml_seen seen = { 0 };
+	int rc = 0;
+
 	d->key = strdup(spec->key);
 	d->values = calloc(n ? n : 1, sizeof *d->values);
 	L->m->ndims++;

@@ -27,7 +27,8 @@
 /* Top-level keys, in the order of the schema. */
 typedef int load_fn(struct loader *L, yaml_node_t *key, yaml_node_t *val);
 static load_fn load_name, load_description, load_repeat, load_warmup,
-	load_timeout, load_exclude_later, load_report_later, load_programs_later;
+	load_timeout, load_exclude_later, load_report_later, load_programs_later,
+	load_topology_later;
 
 static const struct {
 	const char *key;
@@ -42,6 +43,7 @@ static const struct {
 	{ "exclude", load_exclude_later },
 	{ "report", load_report_later },
 	{ "programs", load_programs_later },
+	{ "topology", load_topology_later },
 };
 
 /* ---- messages ---- */
@@ -424,6 +426,13 @@ static int load_programs_later(struct loader *L, yaml_node_t *key, yaml_node_t *
 	return 0;
 }
 
+static int load_topology_later(struct loader *L, yaml_node_t *key, yaml_node_t *val)
+{
+	L->topology = val;
+	L->m->topology.pos = ml_node_pos(key);
+	return 0;
+}
+
 /* ---- the document ---- */
 
 static int unknown_topkey(struct loader *L, const yaml_node_t *key)
@@ -465,6 +474,8 @@ static int load_root(struct loader *L)
 	if (L->programs && !is_null(L->programs) && ml_load_programs(L, L->programs))
 		return -1;
 	if (ml_check_program_dims(L))
+		return -1;
+	if (L->topology && ml_load_topology(L, L->topology))
 		return -1;
 	if (L->exclude && ml_load_excludes(L, L->exclude))
 		return -1;

@@ -31,6 +31,7 @@ struct loader {
 	yaml_node_t *exclude;	/* loaded once matrix: is known */
 	yaml_node_t *report;	/* likewise */
 	yaml_node_t *programs;	/* likewise, before exclude: */
+	yaml_node_t *topology;	/* likewise, after matrix:, before exclude: */
 };
 
 /* The keys of `matrix:`; a new dimension is one line in matrix.c. */
@@ -106,6 +107,11 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *wh
 
 int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val);	/* matrix_dims.c */
 int ml_load_excludes(struct loader *L, const yaml_node_t *seq);		/* matrix_dims.c */
+/* One more dimension of spec (key's value val: a scalar or a list) at
+ * m->dims[m->ndims], for which room is made already (matrix_dims.c). */
+int ml_load_dimension(struct loader *L, const struct dimspec *spec, const yaml_node_t *key,
+		      const yaml_node_t *val);
+int ml_load_topology(struct loader *L, const yaml_node_t *val);	/* matrix_topology.c */
 /* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
 const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
 			       const yaml_node_t **keyp);

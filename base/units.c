@@ -420,3 +420,47 @@ char *units_format_metric_ci(const char *metric, double median, double lo, doubl
 		 h, u.prefix, u.suffix);
 	return buf;
 }
+
+int units_parse_bitrate(const char *s, uint64_t *bits_per_s, char *why, size_t whylen)
+{
+	static const struct unit bit_units[] = {
+		{ "bit", 1 }, { "kbit", 1000 }, { "mbit", 1000000 }, { "gbit", 1000000000 },
+		{ "tbit", 1000000000000ull },
+	};
+	const struct unit *u;
+	const char *end, *frac;
+	size_t nfrac;
+	uint64_t n, extra = 0;
+
+	if (read_decimal(s, &n, &frac, &nfrac, &end, why, whylen) < 0)
+		return -1;
+	if (!*end)
+		return fail(why, whylen, "missing unit: write 100mbit or 1gbit");
+	if (!(u = find_unit(bit_units, ARRAY_SIZE(bit_units), end, 1)))
+		return fail(why, whylen, "unknown unit '%s' (use bit, kbit, mbit, gbit, tbit)", end);
+	if (nfrac)
+		extra = fraction_ns(frac, nfrac, u->mult);
+	if (n > UNITS_MAX_BITRATE / u->mult || n * u->mult + extra > UNITS_MAX_BITRATE)
+		return fail(why, whylen, "too large (at most 100tbit)");
+	*bits_per_s = n * u->mult + extra;
+	return 0;
+}
+
+int units_parse_percent(const char *s, uint64_t *millionths, char *why, size_t whylen)
+{
+	const char *end, *frac;
+	size_t nfrac;
+	uint64_t n;
+
+	if (read_decimal(s, &n, &frac, &nfrac, &end, why, whylen) < 0)
+		return -1;
+	if (strcmp(end, "%"))
+		return fail(why, whylen, *end ? "unknown unit '%s': a percentage ends in %%"
+			    : "missing unit: write 1%% or 0.1%%", end);
+	if (n > 100)
+		return fail(why, whylen, "above 100%%");
+	*millionths = n * 1000000 + (nfrac ? fraction_ns(frac, nfrac, 1000000) : 0);
+	if (*millionths > 100000000)
+		return fail(why, whylen, "above 100%%");
+	return 0;
+}

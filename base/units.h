@@ -36,6 +36,15 @@ int units_parse_rate(const char *s, uint64_t *per_s, char *why, size_t whylen);
  * "M/s" 10^6; 0 for anything else. */
 uint64_t units_rate_factor(const char *unit);
 
+/* A link's bit rate as tc writes it: "1gbit", "100mbit", "1.5mbit", "64kbit",
+ * "9600bit" (units bit kbit mbit gbit tbit, 1000-based, case-insensitive),
+ * in bits per second; a bare number is "missing unit". */
+#define UNITS_MAX_BITRATE 100000000000000ull	/* 100tbit */
+int units_parse_bitrate(const char *s, uint64_t *bits_per_s, char *why, size_t whylen);
+/* A percentage "0%", "0.5%", "100%" (at most 100) in millionths of a
+ * percent (0.5% is 500000), rounded to the nearest. */
+int units_parse_percent(const char *s, uint64_t *millionths, char *why, size_t whylen);
+
 /* Plain non-negative integer, with optional '_' or ',' digit separators
  * refused (YAML 1.1 treats 1_000 oddly; we keep it simple): "500000". */
 int units_parse_count(const char *s, uint64_t *n, char *why, size_t whylen);

@@ -99,6 +99,10 @@ static void print_cell(const struct plan *pl, const struct cell *cl, int place, 
 		printf("  rate=%s", units_format_rate(p->rate, amount, sizeof(amount)));
 	if (p->record != REC_FULL)
 		printf("  record=%s", record_names[p->record]);
+	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link: (netns.h) */
+		if (matrix_dim_is_link(&pl->m->dims[d]))
+			printf("  %s=%s", pl->m->dims[d].key,
+			       pl->m->dims[d].values[cl->choice[d]].text);
 	putchar('\n');
 }
 

@@ -107,6 +107,10 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	p->client_prog = (v = cell_value(m, choice, "client")) && v->num ? matrix_program(m, v->text)
 			 : NULL;
 	p->cpu = (v = cell_value(m, choice, "cpu")) ? v->text : NULL;
+	p->link.delay_ns = (v = cell_value(m, choice, "link_delay")) ? v->num : 0;
+	p->link.jitter_ns = (v = cell_value(m, choice, "link_jitter")) ? v->num : 0;
+	p->link.rate_bps = (v = cell_value(m, choice, "link_rate")) ? v->num : 0;
+	p->link.loss = (v = cell_value(m, choice, "link_loss")) ? v->num : 0;
 }
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -264,12 +268,36 @@ static int check_placement(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* topology: netns: what crosses the veth: our own workers over an IP
+ * transport (tcp, tcp6, udp, zmq's tcp endpoint). */
+static int check_topology(const struct matrix *m, const size_t *choice,
+			  const struct cell_params *p, char *err, size_t errlen)
+{
+	int family = plan_program_family(p);
+
+	if (!m->topology.netns)
+		return 0;
+	if (p->server_prog || p->client_prog)
+		CELL_ERR(p->server_prog ? "server" : "client", "topology: netns runs matrix's own "
+			 "workers only, not yet programs of programs: (exclude them, or drop "
+			 "topology:)");
+	if (family != AF_INET && family != AF_INET6)
+		CELL_ERR(family == AF_UNIX && transport_takes_programs(p->transport) ==
+			 TAKES_PROGRAM_PAIRS ? "endpoint" : "transport",
+			 "%s%s does not cross the emulated link of topology: netns: its address is a "
+			 "path in the file system, not on the veth; use tcp, tcp6, udp or zmq with "
+			 "endpoint tcp (or exclude it)", p->transport->name,
+			 family == AF_UNIX && p->transport->family != AF_UNIX ? " (endpoint ipc)" : "");
+	return 0;
+}
+
 static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		      char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
 
-	if (check_programs(m, choice, p, err, errlen) < 0)
+	if (check_programs(m, choice, p, err, errlen) < 0 ||
+	    check_topology(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");

@@ -72,6 +72,13 @@ struct cell_params {
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL
 					 * when not written (none) */
+	/* topology: netns: the link of the cell (tc netem on both ends of the
+	 * veth, runner/netns.h); zero for a key not written */
+	struct cell_link {
+		uint64_t delay_ns, jitter_ns;
+		uint64_t rate_bps;	/* 0: no limit */
+		uint64_t loss;		/* millionths of a percent */
+	} link;
 };
 
 struct cell {
