@@ -4,6 +4,7 @@
 #include "outlog.h"
 #include "program.h"
 #include "spawn.h"
+#include "netns.h"
 #include "worker_args.h"
 
 #include <dirent.h>
@@ -78,6 +79,7 @@ static void common_args(struct run *r, struct spawn_argv *a, const char *role)
 
 	worker_args_common(a, r->ctx->self_exe, r->p, program_cell_warmup(r->p, m->warmup),
 			   m->timeout_ns + 2 * GRACE_NS, role);
+	worker_args_netns(a, netns_of(r->ctx->net, role));
 }
 
 /* The descriptor a worker writes its output to: its log file, or for a
@@ -210,8 +212,8 @@ static int start_server(struct run *r)
 		return start_slot(r, &r->slots[0], &a);
 	}
 	common_args(r, &a, "server");
-	worker_args_server(&a, p, p->transport->default_bind ? p->transport->default_bind
-							  : r->addr.path);
+	worker_args_server(&a, p, netns_bind(r->ctx->net, p->transport->default_bind ?
+					     p->transport->default_bind : r->addr.path));
 	return start_slot(r, &r->slots[0], &a);
 }
 

@@ -1,5 +1,6 @@
 /* `matrix run`: see run.h. */
 #include "run.h"
+#include "netns.h"
 #include "aggregate.h"
 #include "cell.h"
 #include "clock.h"
@@ -184,6 +185,7 @@ struct run_state {
 	int rw_open;
 	struct resume res;		/* --resume: what the folder holds */
 	struct setups setups;		/* programs' setup: and teardown: */
+	struct netns net;		/* topology: netns */
 };
 
 /* The run folder -o DIR: made (or an empty one taken), locked.  0, or -1
@@ -396,7 +398,7 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	struct cell_ctx ctx = {
 		.plan = s->pl, .cell = c, .rep = rep, .self_exe = s->self,
 		.sockdir = s->sockdir, .logdir = s->logdir, .interrupted = &interrupted,
-		.tick = progress_tick, .tick_arg = &s->prog,
+		.tick = progress_tick, .tick_arg = &s->prog, .net = &s->net,
 	};
 	struct cell_outcome out;
 	struct result_row row;
@@ -412,7 +414,9 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
 	double load_before = meta_loadavg();
-	if (setup)
+	if (!setup && netns_apply(&s->net, &c->p, err, sizeof(err)) < 0)
+		setup = netns_outcome(c, err, &out);
+	else if (setup)
 		setup_outcome(c, err, setup_log, &out);
 	rc = setup ? 0 : cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
@@ -506,6 +510,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	else
 		meta_set(&s->meta, "seed", "%s", "");
 	meta_timeline_interval(&s->meta, pl->m);
+	netns_meta(&s->net, &s->meta);
 	meta_set(&s->meta, "status", "%s", "running");
 	/* where a killed run's sockets are, for a later run to remove */
 	char abs[PATH_MAX];
@@ -743,7 +748,9 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	s->setups.signals = &signals;
 	s->setups.prog = &s->prog;
 	install_signals();	/* a signal while the folder is made: an interrupted run */
-	if ((status = open_run(s, o, err, errlen)) != 0) {
+	netns_sweep();
+	status = netns_open(&s->net, pl->m, err, errlen) < 0 ? -1 : open_run(s, o, err, errlen);
+	if (status != 0) {
 		status = status < 0 ? 2 : 0;
 		goto out;
 	}
@@ -762,6 +769,7 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	}
 	status = close_run(s, err, errlen);
 out:
+	netns_close(&s->net);
 	setup_release(&s->setups);
 	resume_release(&s->res);
 	for (size_t i = 0; s->vals && i < pl->ncells; i++)

@@ -53,3 +53,9 @@ void worker_args_client(struct spawn_argv *a, const struct cell_params *p, unsig
 	else
 		spawn_argv_add(a, "--count=%llu", (unsigned long long)share);
 }
+
+void worker_args_netns(struct spawn_argv *a, const char *netns)
+{
+	if (netns)
+		spawn_argv_add(a, "--netns=%s", netns);
+}

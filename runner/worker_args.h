@@ -26,4 +26,8 @@ void worker_args_server(struct spawn_argv *a, const struct cell_params *p, const
 void worker_args_client(struct spawn_argv *a, const struct cell_params *p, unsigned id,
 			uint64_t share, const char *connect);
 
+/* topology: netns: --netns NAME, the namespace the worker enters (netns.h);
+ * nothing for NULL. */
+void worker_args_netns(struct spawn_argv *a, const char *netns);
+
 #endif

@@ -37,9 +37,16 @@ static int udp_listen(const struct transport_opts *o, const char *bind_addr, cha
 static int udp_accept(int lfd, const struct transport_opts *o, struct conn *c, char *err,
 		      size_t errlen)
 {
+	/* the connection's socket on the listening socket's address (loopback,
+	 * or the link of topology: netns), a port of its own */
 	struct sockaddr_in any = { .sin_family = AF_INET,
 				   .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	socklen_t len = sizeof(any);
 
+	if (getsockname(lfd, (struct sockaddr *)&any, &len) < 0 || any.sin_family != AF_INET)
+		any = (struct sockaddr_in){ .sin_family = AF_INET,
+					    .sin_addr.s_addr = htonl(INADDR_LOOPBACK) };
+	any.sin_port = 0;
 	if (dgram_accept(lfd, AF_INET, (struct sockaddr *)&any, sizeof(any), o, 1, c, err,
 			 errlen) < 0)
 		return -1;

@@ -12,7 +12,9 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -57,6 +59,8 @@ static void usage(FILE *f)
 "                           waiting for a message (default block)\n"
 "      --busy-poll DUR      SO_BUSY_POLL on each connection's socket, whole\n"
 "                           microseconds (default 0: not set)\n"
+"      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
+"                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
 }
 
@@ -159,6 +163,7 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
 	case 'b': o->bind = arg; return 0;
+	case 'e': o->netns = arg; return 0;
 	case 'a': o->connect = arg; return 0;
 	case 'i': case 'c': case 'R': case 'C': case 'D':
 		if (units_parse_count(arg, &v, why, wl) < 0)
@@ -190,7 +195,7 @@ static const struct option longopts[] = {
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
-	{ "help", 0, 0, 'h' },
+	{ "netns", 1, 0, 'e' }, { "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 
@@ -290,6 +295,25 @@ static int check_opts(struct wopts *o)
 	return 0;
 }
 
+/* --netns NAME: this process into /run/netns/NAME (ip netns's), before
+ * any socket; -1 after saying why (fail). */
+static int enter_netns(const struct wopts *o)
+{
+	char path[4200], msg[4400];
+	int fd;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", o->netns);
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0 || setns(fd, CLONE_NEWNET) < 0) {
+		snprintf(msg, sizeof(msg), "enter network namespace %s: %s", path, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fail(o, "netns", msg);
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
 int worker_main(int argc, char **argv)
 {
 	struct wopts o = {
@@ -322,5 +346,7 @@ int worker_main(int argc, char **argv)
 			strerror(errno));
 		return 1;
 	}
+	if (o.netns && enter_netns(&o) < 0)
+		return 1;
 	return o.role == ROLE_SERVER ? server_run(&o) : client_run(&o);
 }

@@ -1,0 +1,147 @@
+/* The link process of topology: netns: see link.h. */
+#include "link.h"
+
+#include <errno.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "clock.h"
+#include "rng.h"
+
+struct pkt {
+	uint64_t due;			/* CLOCK_MONOTONIC ns when it is written out */
+	size_t len;
+	unsigned char data[LINK_MTU + 548];	/* room for a device with a larger MTU */
+};
+
+/* One direction: packets read from `in`, written to `out` once due. */
+struct dir {
+	int in, out;
+	struct pkt *q;			/* LINK_QUEUE slots, a ring */
+	size_t head, n;
+	uint64_t wire_free;		/* rate: when the wire is free again */
+	uint64_t last_due;		/* no packet leaves before the one ahead of it */
+};
+
+static struct cell_link cur;	/* the link in place */
+static uint64_t seed;
+
+/* When a packet of len bytes read at now is due (UINT64_MAX: lost). */
+static uint64_t due_time(struct dir *d, size_t len, uint64_t now)
+{
+	uint64_t t = now;
+
+	if (cur.loss && rng_next(&seed) % 100000000ull < cur.loss)
+		return UINT64_MAX;
+	if (cur.rate_bps) {
+		uint64_t start = d->wire_free > now ? d->wire_free : now;
+		d->wire_free = start + (uint64_t)((double)len * 8e9 / (double)cur.rate_bps);
+		t = d->wire_free;
+	}
+	t += cur.delay_ns;
+	if (cur.jitter_ns) {
+		uint64_t span = 2 * cur.jitter_ns + 1;
+		int64_t j = (int64_t)(rng_next(&seed) % span) - (int64_t)cur.jitter_ns;
+		t = j < 0 && (uint64_t)-j > t - now ? now : t + (uint64_t)j;
+	}
+	if (t < d->last_due)
+		t = d->last_due;
+	d->last_due = t;
+	return t;
+}
+
+/* Reads every packet waiting on d->in into its queue. */
+static void take(struct dir *d)
+{
+	for (;;) {
+		struct pkt *p = &d->q[(d->head + d->n) % LINK_QUEUE];
+		unsigned char spill[sizeof(p->data)];
+		int full = d->n == LINK_QUEUE;
+		ssize_t r = read(d->in, full ? spill : p->data, sizeof(p->data));
+
+		if (r <= 0)
+			return;		/* EAGAIN: all taken; anything else: nothing to take */
+		if (full)
+			continue;	/* a full queue drops */
+		p->len = (size_t)r;
+		p->due = due_time(d, p->len, clock_now_ns());
+		if (p->due != UINT64_MAX)
+			d->n++;
+	}
+}
+
+/* Writes the packets due by now; the earliest one still waiting, or 0. */
+static uint64_t give(struct dir *d, uint64_t now)
+{
+	while (d->n && d->q[d->head].due <= now) {
+		struct pkt *p = &d->q[d->head];
+
+		if (write(d->out, p->data, p->len) < 0 && errno == EAGAIN)
+			return now;	/* the device's queue is full: try again at once */
+		d->head = (d->head + 1) % LINK_QUEUE;
+		d->n--;
+	}
+	return d->n ? d->q[d->head].due : 0;
+}
+
+/* A new link from the runner: 0, or -1 when the runner is gone. */
+static int control(int ctl)
+{
+	struct cell_link l;
+	ssize_t r = read(ctl, &l, sizeof(l));
+
+	if (r < 0 && (errno == EINTR || errno == EAGAIN))
+		return 0;
+	if (r != (ssize_t)sizeof(l))
+		return -1;
+	cur = l;
+	return write(ctl, "k", 1) == 1 ? 0 : -1;
+}
+
+void link_main(int fd_server, int fd_client, int ctl)
+{
+	static struct pkt qs[2][LINK_QUEUE];
+	struct dir d[2] = {
+		{ .in = fd_server, .out = fd_client, .q = qs[0] },
+		{ .in = fd_client, .out = fd_server, .q = qs[1] },
+	};
+	const int sigs[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
+	sigset_t none;
+
+	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+		signal(sigs[i], SIG_IGN);	/* the runner ends it, or its death does */
+	signal(SIGTERM, SIG_DFL);
+	signal(SIGCHLD, SIG_DFL);
+	sigemptyset(&none);
+	sigprocmask(SIG_SETMASK, &none, NULL);
+	prctl(PR_SET_TIMERSLACK, 1UL);	/* wake-ups on time, not 50 µs late */
+	seed = clock_now_ns() ^ (uint64_t)getpid() << 32;
+	for (;;) {
+		struct pollfd pf[3] = {
+			{ .fd = fd_server, .events = POLLIN }, { .fd = fd_client, .events = POLLIN },
+			{ .fd = ctl, .events = POLLIN },
+		};
+		uint64_t now = clock_now_ns(), next = 0;
+		for (int i = 0; i < 2; i++) {
+			uint64_t t = give(&d[i], now);
+			if (t && (!next || t < next))
+				next = t;
+		}
+		struct timespec ts = { 0, 0 };
+		if (next > now)
+			ts = (struct timespec){ (time_t)((next - now) / 1000000000ull),
+						(long)((next - now) % 1000000000ull) };
+		if (ppoll(pf, 3, next ? &ts : NULL, NULL) < 0 && errno != EINTR)
+			_exit(1);
+		for (int i = 0; i < 2; i++)
+			if (pf[i].revents & POLLIN)
+				take(&d[i]);
+		if (pf[2].revents && control(ctl) < 0)
+			_exit(0);
+	}
+}

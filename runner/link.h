@@ -1,0 +1,35 @@
+/*
+ * link: the link process of `topology: netns` (netns.h), a user-space
+ * netem between two TUN devices.
+ *
+ * Every IP packet the server's namespace sends to the clients' (read from
+ * its TUN device) is written into the other device once due, and back:
+ *   rate     the packet takes len * 8 / rate on the wire, after the packets
+ *            before it in its direction (a FIFO; 0: no limit)
+ *   delay    then it travels `delay`, plus a uniform draw in [-jitter,
+ *            +jitter] (never below 0); a packet never overtakes the one
+ *            before it in its direction (no reordering)
+ *   loss     a packet is dropped with that probability
+ *   queue    at most LINK_QUEUE packets wait per direction; more are dropped
+ *            (a full queue drops, as a router's does)
+ * Each direction gets the whole link: a delay of 2 ms adds 4 ms to a round
+ * trip, as netem on both ends of a veth would.
+ *
+ * The runner talks to it over ctl (a socketpair): it writes a struct
+ * cell_link, the link process answers one byte 'k' once it applies it.
+ * The process ends on SIGTERM, on end of file on ctl, or when its parent
+ * dies (PR_SET_PDEATHSIG); its TUN devices disappear with it.
+ */
+#ifndef MATRIX_LINK_H
+#define MATRIX_LINK_H
+
+#include "plan.h"
+
+#define LINK_QUEUE 4096		/* packets waiting per direction */
+#define LINK_MTU 1500
+
+/* The link process's body: never returns (_exit). fd[0] the server's TUN
+ * device, fd[1] the clients'. */
+__attribute__((noreturn)) void link_main(int fd_server, int fd_client, int ctl);
+
+#endif

@@ -1,0 +1,357 @@
+/* topology: netns: the namespaces, their TUN devices and the link
+ * process.  See netns.h. */
+#include "netns.h"
+#include "link.h"
+#include "cell.h"
+
+#include <arpa/inet.h>
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/if_tun.h>
+#include <net/if.h>
+#include <poll.h>
+#include <sched.h>
+#include <signal.h>
+#include <spawn.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+extern char **environ;
+
+#define CAP_NET_ADMIN_BIT 12
+#define CAP_SYS_ADMIN_BIT 21
+
+/* `ip ARGS...` run to its end: 0, or -1 with "ip ARGS: its stderr" in err. */
+static int run_ip(const char *const *args, char *err, size_t errlen)
+{
+	const char *argv[16] = { "ip" };
+	char msg[512] = "";
+	posix_spawn_file_actions_t fa;
+	int pipefd[2], status = 0, rc;
+	size_t n = 1, used = 0;
+	pid_t pid;
+	ssize_t r;
+
+	for (; args[n - 1] && n < 15; n++)
+		argv[n] = args[n - 1];
+	argv[n] = NULL;
+	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	posix_spawn_file_actions_init(&fa);
+	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
+	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
+	rc = posix_spawnp(&pid, "ip", &fa, NULL, (char *const *)argv, environ);
+	posix_spawn_file_actions_destroy(&fa);
+	close(pipefd[1]);
+	while (!rc && (r = read(pipefd[0], msg + used, sizeof(msg) - 1 - used)) != 0)
+		if (r > 0)
+			used += (size_t)r;
+		else if (errno != EINTR)
+			break;
+	close(pipefd[0]);
+	msg[used] = '\0';
+	while (used && (msg[used - 1] == '\n' || msg[used - 1] == ' '))
+		msg[--used] = '\0';
+	for (char *c = msg; *c; c++)
+		if (*c == '\n')
+			*c = ' ';
+	while (!rc && waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!rc && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	int o = snprintf(err, errlen, "ip");
+	for (size_t i = 1; argv[i] && o > 0 && (size_t)o < errlen; i++)
+		o += snprintf(err + o, errlen - (size_t)o, " %s", argv[i]);
+	if (o > 0 && (size_t)o < errlen)
+		snprintf(err + o, errlen - (size_t)o, ": %s", rc == ENOENT ?
+			 "ip not found: topology: netns needs iproute2 (apt-get install iproute2)" :
+			 rc ? strerror(rc) : msg[0] ? msg : "failed");
+	return -1;
+}
+
+/* 1 when this process may make namespaces and network devices. */
+static int has_caps(void)
+{
+	FILE *f = fopen("/proc/self/status", "re");
+	unsigned long long eff = 0;
+	char line[256];
+
+	while (f && fgets(line, sizeof(line), f))
+		if (sscanf(line, "CapEff: %llx", &eff) == 1)
+			break;
+	if (f)
+		fclose(f);
+	return (eff >> CAP_NET_ADMIN_BIT & 1) && (eff >> CAP_SYS_ADMIN_BIT & 1);
+}
+
+/* 1 when pid is a running matrix (its comm). */
+static int running_matrix(long pid)
+{
+	char path[64], comm[32] = "";
+	FILE *f;
+
+	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
+	if (!(f = fopen(path, "re")))
+		return 0;
+	if (!fgets(comm, sizeof(comm), f))
+		comm[0] = '\0';
+	fclose(f);
+	return !strcmp(comm, "matrix\n");
+}
+
+void netns_sweep(void)
+{
+	DIR *d = opendir("/run/netns");
+	struct dirent *e;
+	char err[768];
+
+	if (!d)
+		return;
+	while (has_caps() && (e = readdir(d))) {
+		long pid;
+		char side;
+		int end = 0;
+		if (sscanf(e->d_name, "matrix-%ld-%c%n", &pid, &side, &end) != 2 || e->d_name[end] ||
+		    (side != 's' && side != 'c') || pid <= 0 || pid == (long)getpid() ||
+		    running_matrix(pid))
+			continue;
+		const char *args[] = { "netns", "del", e->d_name, NULL };
+		if (run_ip(args, err, sizeof(err)) < 0)
+			fprintf(stderr, "matrix: cannot remove network namespace %s of matrix run %ld, "
+				"which is no longer running: %s\n", e->d_name, pid, err);
+		else
+			fprintf(stderr, "matrix: removed network namespace %s of matrix run %ld, which "
+				"is no longer running\n", e->d_name, pid);
+	}
+	closedir(d);
+}
+
+/* SIOCSIFADDR or SIOCSIFDSTADDR of dev to addr. */
+static int set_addr(int sock, const char *dev, unsigned long req, const char *addr)
+{
+	struct ifreq ifr = { 0 };
+	struct sockaddr_in sin = { .sin_family = AF_INET };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	inet_pton(AF_INET, addr, &sin.sin_addr);
+	memcpy(&ifr.ifr_addr, &sin, sizeof(sin));
+	return ioctl(sock, req, &ifr);
+}
+
+static int set_up(int sock, const char *dev)
+{
+	struct ifreq ifr = { 0 };
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	if (ioctl(sock, SIOCGIFFLAGS, &ifr) < 0)
+		return -1;
+	ifr.ifr_flags |= IFF_UP | IFF_RUNNING;
+	return ioctl(sock, SIOCSIFFLAGS, &ifr);
+}
+
+/* In the current namespace: the TUN device NETNS_DEV with addr and its
+ * peer, and lo, up.  Its descriptor, or -1 with err. */
+static int make_tun(const char *addr, const char *peer, char *err, size_t errlen)
+{
+	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
+	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
+	int sock = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	const char *what = fd < 0 ? "open /dev/net/tun" : sock < 0 ? "socket" : NULL;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", NETNS_DEV);
+	if (!what && ioctl(fd, TUNSETIFF, &ifr) < 0)
+		what = "TUNSETIFF " NETNS_DEV;
+	if (!what && set_addr(sock, NETNS_DEV, SIOCSIFADDR, addr) < 0)
+		what = "set the address of " NETNS_DEV;
+	if (!what && set_addr(sock, NETNS_DEV, SIOCSIFDSTADDR, peer) < 0)
+		what = "set the peer address of " NETNS_DEV;
+	if (!what && set_up(sock, NETNS_DEV) < 0)
+		what = "set " NETNS_DEV " up";
+	if (!what && set_up(sock, "lo") < 0)
+		what = "set lo up";
+	if (what) {
+		snprintf(err, errlen, "%s: %s", what, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	if (sock >= 0)
+		close(sock);
+	return fd;
+}
+
+/* make_tun inside namespace ns, and back. */
+static int tun_in(const char *ns, const char *addr, const char *peer, char *err, size_t errlen)
+{
+	char path[64];
+	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), there, fd = -1;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	there = open(path, O_RDONLY | O_CLOEXEC);
+	if (self < 0 || there < 0 || setns(there, CLONE_NEWNET) < 0)
+		snprintf(err, errlen, "enter %s: %s", self < 0 ? "/proc/self/ns/net" : path,
+			 strerror(errno));
+	else
+		fd = make_tun(addr, peer, err, errlen);
+	if (self >= 0 && setns(self, CLONE_NEWNET) < 0) {
+		/* the runner would go on in the wrong namespace: no */
+		fprintf(stderr, "matrix: cannot return to the runner's network namespace: %s\n",
+			strerror(errno));
+		abort();
+	}
+	if (self >= 0)
+		close(self);
+	if (there >= 0)
+		close(there);
+	return fd;
+}
+
+/* Forks the link process between fds[0] and fds[1] (closed here). */
+static int start_link(struct netns *n, int fds[2], char *err, size_t errlen)
+{
+	int sv[2];
+	pid_t parent = getpid(), pid;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+		snprintf(err, errlen, "socketpair: %s", strerror(errno));
+		return -1;
+	}
+	if ((pid = fork()) == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != parent)
+			_exit(0);
+		close(sv[0]);
+		link_main(fds[0], fds[1], sv[1]);
+	}
+	close(sv[1]);
+	if (pid < 0) {
+		snprintf(err, errlen, "fork: %s", strerror(errno));
+		close(sv[0]);
+		return -1;
+	}
+	n->link_pid = pid;
+	n->ctl = sv[0];
+	return 0;
+}
+
+int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen)
+{
+	int fds[2] = { -1, -1 };
+
+	memset(n, 0, sizeof(*n));
+	n->ctl = -1;
+	if (!m->topology.netns)
+		return 0;
+	if (!has_caps()) {
+		snprintf(err, errlen, "%s:%d:%d: topology: netns needs root, or the capabilities "
+			 "CAP_NET_ADMIN and CAP_SYS_ADMIN (network namespaces and a TUN device in "
+			 "each); this process has not both: run it as root (sudo) or with those "
+			 "capabilities", m->path, m->topology.pos.line, m->topology.pos.col);
+		return -1;
+	}
+	for (int i = 0; i < 2; i++) {
+		snprintf(n->name[i], sizeof(n->name[i]), "matrix-%ld-%c", (long)getpid(), "sc"[i]);
+		const char *args[] = { "netns", "add", n->name[i], NULL };
+		if (run_ip(args, err, errlen) < 0) {
+			n->name[i][0] = '\0';
+			netns_close(n);
+			return -1;
+		}
+	}
+	fds[0] = tun_in(n->name[0], NETNS_SERVER_ADDR, NETNS_CLIENT_ADDR, err, errlen);
+	if (fds[0] >= 0)
+		fds[1] = tun_in(n->name[1], NETNS_CLIENT_ADDR, NETNS_SERVER_ADDR, err, errlen);
+	if (fds[1] < 0 || start_link(n, fds, err, errlen) < 0) {
+		if (fds[0] >= 0)
+			close(fds[0]);
+		if (fds[1] >= 0)
+			close(fds[1]);
+		netns_close(n);
+		return -1;
+	}
+	close(fds[0]);
+	close(fds[1]);
+	n->on = 1;
+	return 0;
+}
+
+int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen)
+{
+	struct pollfd pf = { .fd = n->ctl, .events = POLLIN };
+	char k = 0;
+
+	if (!n->on || (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link))))
+		return 0;
+	n->applied = 0;
+	if (write(n->ctl, &p->link, sizeof(p->link)) != (ssize_t)sizeof(p->link) ||
+	    poll(&pf, 1, 5000) != 1 || read(n->ctl, &k, 1) != 1 || k != 'k') {
+		snprintf(err, errlen, "the link process (pid %ld) did not take the cell's link: %s",
+			 (long)n->link_pid, errno ? strerror(errno) : "no answer in 5 s");
+		return -1;
+	}
+	n->link = p->link;
+	n->applied = 1;
+	return 0;
+}
+
+void netns_close(struct netns *n)
+{
+	char err[768];
+
+	if (n->link_pid > 0) {
+		close(n->ctl);	/* end of file: the link process ends */
+		kill(n->link_pid, SIGTERM);
+		while (waitpid(n->link_pid, NULL, 0) < 0 && errno == EINTR)
+			;
+	}
+	n->link_pid = 0;
+	n->ctl = -1;
+	for (int i = 0; i < 2; i++) {
+		const char *args[] = { "netns", "del", n->name[i], NULL };
+		if (n->name[i][0] && run_ip(args, err, sizeof(err)) < 0)
+			fprintf(stderr, "matrix: %s\n", err);
+		n->name[i][0] = '\0';
+	}
+	n->on = 0;
+}
+
+const char *netns_of(const struct netns *n, const char *role)
+{
+	if (!n || !n->on)
+		return NULL;
+	return n->name[strcmp(role, "server") ? 1 : 0];
+}
+
+const char *netns_bind(const struct netns *n, const char *dflt)
+{
+	return n && n->on ? NETNS_SERVER_ADDR ":0" : dflt;
+}
+
+void netns_meta(const struct netns *n, struct meta *m)
+{
+	if (!n->on)
+		return;
+	meta_set(m, "topology", "%s", "netns");
+	meta_set(m, "netns_server", "%s %s", n->name[0], NETNS_SERVER_ADDR);
+	meta_set(m, "netns_client", "%s %s", n->name[1], NETNS_CLIENT_ADDR);
+	meta_set(m, "link_emulator", "%s", "tun: the runner's link process (runner/link.h)");
+}
+
+int netns_outcome(const struct cell *c, const char *why, struct cell_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	worker_result_init(&out->server);
+	snprintf(out->status, sizeof(out->status), "link failed");
+	snprintf(out->error, sizeof(out->error), "%s", why);
+	out->measured_by_process = c->p.client_prog != NULL;
+	return 1;
+}

@@ -1,0 +1,80 @@
+/*
+ * netns: `topology: netns: true` (matrix.h): the server and the clients in
+ * two network namespaces of the runner's, joined by an emulated link.
+ *
+ *   netns_sweep()            at every `matrix run` start: namespaces named
+ *                            matrix-PID-s / matrix-PID-c whose PID is no
+ *                            running matrix (a runner killed by SIGKILL)
+ *                            are removed, each with a line on stderr
+ *   netns_open(n, m, err)    checks the privileges (root, or CAP_NET_ADMIN and
+ *                            CAP_SYS_ADMIN), makes matrix-PID-s and
+ *                            matrix-PID-c (`ip netns add`), a TUN device
+ *                            `mxlink` in each (10.77.0.1 in -s, peer
+ *                            10.77.0.2 in -c; lo up), and forks the link
+ *                            process (link.h) that carries every packet
+ *                            between the two devices
+ *   netns_apply(n, p, err)   before each cell repetition: the cell's link
+ *                            (plan.h cell_link) for the link process, sent
+ *                            only when it differs from the one in place
+ *   netns_close(n)           stops the link process (its TUN devices go with
+ *                            it) and removes both namespaces (`ip netns del`)
+ *
+ * Why not tc netem on a veth pair: netem is a kernel module (sch_netem) that
+ * many kernels (this project's CI VM among them) are built without; a TUN
+ * device and a process of our own emulate the same link on any kernel with
+ * TUN.  The link process's own cost (a read and a write per packet, a
+ * wake-up per due packet) is in every figure: the 0ms cell of a sweep shows
+ * it.
+ *
+ * The addresses exist only inside the namespaces: no packet ever leaves
+ * them.  ip runs by fork+exec (posix_spawnp, an argv, no shell), its
+ * stderr kept for the message when it fails.  Our workers enter their
+ * namespace themselves (`matrix worker --netns NAME`, worker_args.h).
+ */
+#ifndef MATRIX_NETNS_H
+#define MATRIX_NETNS_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+#include "meta.h"
+#include "plan.h"
+
+#define NETNS_SERVER_ADDR "10.77.0.1"
+#define NETNS_CLIENT_ADDR "10.77.0.2"
+#define NETNS_DEV "mxlink"
+
+struct netns {
+	int on;				/* namespaces made, link process running */
+	char name[2][32];		/* [0] server's, [1] clients' */
+	pid_t link_pid;			/* the link process (link.h) */
+	int ctl;			/* its control socket */
+	int applied;			/* `link` is in place */
+	struct cell_link link;
+};
+
+/* Removes the namespaces of runners that are gone (see above); quiet when
+ * there are none or this process may not remove them. */
+void netns_sweep(void);
+/* Makes everything for m (nothing when m has no topology: n->on stays 0).
+ * 0, or -1 with a message in err ("FILE:LINE:COL: topology: netns needs
+ * ...", or the failing command and its stderr) and nothing left made. */
+int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen);
+/* 0, or -1 with err; nothing to do when !n->on. */
+int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen);
+/* Idempotent; safe on a struct never opened (zeroed). */
+void netns_close(struct netns *n);
+/* The namespace a worker of role ("server", "client") enters; NULL without
+ * a topology (n NULL or off). */
+const char *netns_of(const struct netns *n, const char *role);
+/* The server's --bind: on the link (10.77.0.1:0) for an IP transport under
+ * a topology, else dflt. */
+const char *netns_bind(const struct netns *n, const char *dflt);
+struct cell_outcome;
+/* The outcome of a repetition of c that did not run as its link could not
+ * be set: status `link failed`, error why.  Returns 1. */
+int netns_outcome(const struct cell *c, const char *why, struct cell_outcome *out);
+/* meta.csv: topology, netns_server, netns_client, the addresses, the emulator. */
+void netns_meta(const struct netns *n, struct meta *m);
+
+#endif
