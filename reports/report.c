@@ -53,9 +53,15 @@ const char *report_value_human(const struct report *r, size_t d, const char *v, 
 
 	if (md && md->kind == VK_DURATION) {	/* seconds in the CSV */
 		double sec = strtod(v, &end);
+		if (!*end && sec == 0 && matrix_dim_is_link(md))
+			return "0ms";		/* a link without delay (jitter) */
 		if (*end || !*v || !(sec > 0))
 			return v;
 		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, len);
+	}
+	if (md && md->kind == VK_PERCENT && *v) {	/* percent in the CSV */
+		snprintf(b, len, "%s%%", v);
+		return b;
 	}
 	unsigned long long n = strtoull(v, &end, 10);
 	if (!md || *end || !*v)
@@ -64,6 +70,14 @@ const char *report_value_human(const struct report *r, size_t d, const char *v, 
 		return units_format_size(n, b, len);
 	if (md->kind == VK_RATE)	/* per second in the CSV, 0 unpaced */
 		return n ? units_format_rate(n, b, len) : "unpaced";
+	if (md->kind == VK_BITRATE) {	/* bits per second in the CSV */
+		static const char *const u[] = { "bit", "kbit", "mbit", "gbit", "tbit" };
+		size_t k = 0;
+		for (; k < 4 && n && n % 1000 == 0; k++)
+			n /= 1000;
+		snprintf(b, len, "%llu%s", n, u[k]);
+		return b;
+	}
 	return v;
 }
 
@@ -140,7 +154,7 @@ static void judge_running(struct report *r)
 	}
 }
 
-static struct rcell *cell_for(struct report *r, unsigned number, char **row, size_t dim0)
+static struct rcell *cell_for(struct report *r, unsigned number, char **row)
 {
 	for (size_t i = 0; i < r->ncells; i++)
 		if (r->cells[i].number == number)
@@ -157,7 +171,7 @@ static struct rcell *cell_for(struct report *r, unsigned number, char **row, siz
 	if (!c->dims)
 		return NULL;
 	for (size_t d = 0; d < r->ndims; d++)
-		if (!(c->dims[d] = strdup(row[dim0 + d])))
+		if (!(c->dims[d] = strdup(row[r->dimcol[d]])))
 			return NULL;
 	r->ncells++;
 	return c;
@@ -217,11 +231,20 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		return -1;
 	}
 	r->ndims = (size_t)col->rep - 1;
-	r->dimnames = calloc(r->ndims + 1, sizeof(*r->dimnames));
-	if (!r->dimnames)
+	r->dimnames = calloc(t->ncols + 1, sizeof(*r->dimnames));
+	r->dimcol = calloc(t->ncols + 1, sizeof(*r->dimcol));
+	if (!r->dimnames || !r->dimcol)
 		return out_of_memory(path, err, errlen);
 	for (size_t d = 0; d < r->ndims; d++)
-		if (!(r->dimnames[d] = strdup(t->header[d + 1])))
+		r->dimcol[d] = d + 1;
+	/* topology: link: values, last (results.h) */
+	for (size_t i = (size_t)col->rep + 1; i < t->ncols; i++) {
+		const struct dimension *dim = matrix_dim(&r->m, t->header[i]);
+		if (dim && matrix_dim_is_link(dim))
+			r->dimcol[r->ndims++] = i;
+	}
+	for (size_t d = 0; d < r->ndims; d++)
+		if (!(r->dimnames[d] = strdup(t->header[r->dimcol[d]])))
 			return out_of_memory(path, err, errlen);
 	col->pattern = csv_table_col(t, "pattern");
 	if (col->pattern >= col->rep)
@@ -379,14 +402,14 @@ static int add_row(struct report *r, char **row, size_t line, const struct colum
 		snprintf(err, errlen, "%s:%zu: cell '%s' is not a cell number", path, line, row[0]);
 		return -1;
 	}
-	struct rcell *c = cell_for(r, (unsigned)number, row, 1);
+	struct rcell *c = cell_for(r, (unsigned)number, row);
 	if (!c)
 		return out_of_memory(path, err, errlen);
 	for (size_t d = 0; d < r->ndims; d++)
-		if (strcmp(c->dims[d], row[d + 1])) {
+		if (strcmp(c->dims[d], row[r->dimcol[d]])) {
 			snprintf(err, errlen, "%s:%zu: cell %lu has %s %s here but %s above: "
 				 "rows of another matrix?", path, line, number, r->dimnames[d],
-				 row[d + 1], c->dims[d]);
+				 row[r->dimcol[d]], c->dims[d]);
 			return -1;
 		}
 	const char *place = col->placement >= 0 ? row[col->placement] : "none";
@@ -715,6 +738,7 @@ void report_release(struct report *r)
 	free(r->defs);
 	free(r->pairs);
 	free(r->dimnames);
+	free(r->dimcol);
 	free(r->cells);
 	free(r->dir);
 	if (r->m.path)

@@ -103,7 +103,8 @@ struct report_opts {
 struct report {
 	char *dir;
 	struct matrix m;
-	char **dimnames;		/* results.csv columns between cell and rep */
+	char **dimnames;		/* results.csv columns between cell and rep,
+					 * then those of topology: link: (the last) */
 	size_t ndims;
 	struct rcell *cells;		/* by cell number */
 	size_t ncells;
@@ -123,6 +124,7 @@ struct report {
 	 * PROC_GONE when it was killed (its status then reads "killed: ..."),
 	 * PROC_UNKNOWN for a finished run or an older folder */
 	enum proc_state runner;
+	size_t *dimcol;			/* results.csv's column of each of dimnames */
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and

@@ -46,6 +46,21 @@ static void figures(const struct result_row *r, double *v)
 
 #define NCOLS(a) (sizeof(a) / sizeof(a[0]))
 
+/* The cell's values of the dimensions of matrix: (link 0), or of
+ * topology: link: (link 1), whose columns come last. */
+static void write_dims(struct results_writer *w, const struct matrix *m, const struct cell *c,
+		       int link)
+{
+	char buf[MATRIX_MAX_PLACEMENT];
+
+	for (size_t d = 0; d < m->ndims; d++)
+		if (matrix_dim_is_link(&m->dims[d]) == link) {
+			matrix_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf,
+					    sizeof(buf));
+			csv_out_field(&w->results, buf);
+		}
+}
+
 /* Which files besides results.csv the plan's cells write into. */
 static void plan_files(struct results_writer *w, const struct plan *pl)
 {
@@ -83,17 +98,10 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
 	if (csv_out_open(&w->results, path, "w", err, errlen) < 0)
 		return -1;
-	csv_out_field(&w->results, "cell");
-	for (size_t d = 0; d < pl->m->ndims; d++)
-		csv_out_field(&w->results, pl->m->dims[d].key);
-	csv_out_field(&w->results, "rep");
-	csv_out_field(&w->results, "status");
-	csv_out_field(&w->results, "error");
-	for (size_t i = 0; i < sizeof(figure_cols) / sizeof(figure_cols[0]); i++)
-		csv_out_field(&w->results, figure_cols[i]);
-	csv_out_field(&w->results, "started_at");
-	for (size_t i = 0; i < sizeof(later_cols) / sizeof(later_cols[0]); i++)
-		csv_out_field(&w->results, later_cols[i]);
+	const char *cols[512];
+	size_t n = results_columns(pl, cols, 512);
+	for (size_t i = 0; i < n && i < 512; i++)
+		csv_out_field(&w->results, cols[i]);
 	if (csv_out_end_row(&w->results) < 0) {
 		/* no header, no run: an empty results.csv is no results.csv */
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
@@ -258,7 +266,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 {
 	const struct matrix *m = w->plan->m;
 	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
-	char buf[MATRIX_MAX_PLACEMENT], place[MATRIX_MAX_PLACEMENT];
+	char place[MATRIX_MAX_PLACEMENT];
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 	off_t hist_start = w->has_hist ? w->hist.good : 0;
 
@@ -282,10 +290,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		}
 	}
 	csv_out_u64(&w->results, row->cell);
-	for (size_t d = 0; d < m->ndims; d++) {
-		matrix_format_value(&m->dims[d], &m->dims[d].values[c->choice[d]], buf, sizeof(buf));
-		csv_out_field(&w->results, buf);
-	}
+	write_dims(w, m, c, 0);
 	csv_out_u64(&w->results, row->rep);
 	csv_out_field(&w->results, row->status);
 	csv_out_field(&w->results, row->error);
@@ -306,6 +311,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_field(&w->results, row->repeat_stop);
 	plan_placement_text(w->plan, &c->p, place, sizeof(place));
 	csv_out_field(&w->results, place);
+	write_dims(w, m, c, 1);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		if (w->has_timeline)
@@ -338,7 +344,8 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 #define ADD(s) do { if (n < max) names[n] = (s); n++; } while (0)
 	ADD("cell");
 	for (size_t d = 0; d < pl->m->ndims; d++)
-		ADD(pl->m->dims[d].key);
+		if (!matrix_dim_is_link(&pl->m->dims[d]))
+			ADD(pl->m->dims[d].key);
 	ADD("rep");
 	ADD("status");
 	ADD("error");
@@ -347,6 +354,9 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 	ADD("started_at");
 	for (size_t i = 0; i < nlater; i++)
 		ADD(later_cols[i]);
+	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link:, after placement */
+		if (matrix_dim_is_link(&pl->m->dims[d]))
+			ADD(pl->m->dims[d].key);
 #undef ADD
 	return n;
 }

@@ -1,8 +1,8 @@
 /* zmq: ZeroMQ (libzmq) sockets.  stream is PUSH/PULL, as in the source
  * experiment; pingpong and echo are REQ/REP, or DEALER/ROUTER when a client
  * keeps more than one request in flight.  Endpoints are tcp://127.0.0.1
- * with a port the kernel picks, or ipc:// in the private directory with
- * `endpoint: ipc`.
+ * (or the host of a --bind HOST:PORT, as topology: netns gives) with a port
+ * the kernel picks, or ipc:// in the private directory with `endpoint: ipc`.
  *
  * ZeroMQ has no connections to accept: one server socket takes every
  * client's messages, fair-queued.  So the first accept() returns that
@@ -208,6 +208,21 @@ static void wait_disconnects(void)
 	}
 }
 
+/* The tcp endpoint --bind asks for: "HOST:PORT" binds HOST (port 0: one
+ * the kernel picks, '*'), anything else (the runner's socket folder, which
+ * endpoint ipc uses) 127.0.0.1 with a port the kernel picks. */
+static void tcp_endpoint(const char *bind, char *ep, size_t len)
+{
+	const char *colon = strrchr(bind, ':');
+
+	if (bind[0] == '/' || !colon || colon == bind || !colon[1]) {
+		snprintf(ep, len, "tcp://127.0.0.1:*");
+		return;
+	}
+	snprintf(ep, len, "tcp://%.*s:%s", (int)(colon - bind), bind,
+		 strcmp(colon + 1, "0") ? colon + 1 : "*");
+}
+
 static int zmq_listen_(const struct transport_opts *o, const char *bind, char *addr,
 		       size_t addrlen, char *err, size_t errlen)
 {
@@ -221,7 +236,7 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 	else if (o->endpoint_ipc)
 		snprintf(endpoint, sizeof(endpoint), "ipc://%s", bind);
 	else
-		snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:*");
+		tcp_endpoint(bind, endpoint, sizeof(endpoint));
 	addr[0] = '\0';
 	if (!(server_sock = bind_socket(o, server_type(o), endpoint, addr, addrlen, err, errlen)))
 		return -1;
@@ -229,7 +244,7 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 		if (!strncmp(endpoint, "ipc://", 6))
 			strncat(endpoint, ".ack", sizeof(endpoint) - strlen(endpoint) - 1);
 		else
-			snprintf(endpoint, sizeof(endpoint), "tcp://127.0.0.1:*");
+			tcp_endpoint(bind, endpoint, sizeof(endpoint));
 		if (!(ack_sock = bind_socket(o, ZMQ_ROUTER, endpoint, addr, addrlen, err, errlen))) {
 			close_socket(&server_sock, 0);
 			return -1;
