@@ -19,6 +19,24 @@ static int is_top_key(const char *key)
 	return 0;
 }
 
+/* The keys of topology: link: as dimensions (matrix_topology.c): link_delay
+ * is delay: in topology: link:. */
+static const char *const link_keys[] = { "link_delay", "link_jitter", "link_rate", "link_loss" };
+
+static int is_link_key(const char *key)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(link_keys); i++)
+		if (!strcmp(key, link_keys[i]))
+			return 1;
+	return 0;
+}
+
+/* KEY as its mapping spells it. */
+static const char *file_key(const char *key)
+{
+	return is_link_key(key) ? key + 5 : key;
+}
+
 /* ---- positions: libyaml's marks count lines and characters ---- */
 
 /* The length of the line break at p, 0 for none: \n, \r\n, \r, and the
@@ -137,6 +155,11 @@ static yaml_node_t *home_of(struct loader *L, const char *key)
 		return NULL;
 	if (is_top_key(key))
 		return root;
+	if (is_link_key(key)) {	/* topology: link: (a key --set does not add) */
+		m = ml_find_key(L, root, "topology", NULL);
+		m = m && m->type == YAML_MAPPING_NODE ? ml_find_key(L, m, "link", NULL) : NULL;
+		return m && m->type == YAML_MAPPING_NODE ? (yaml_node_t *)m : NULL;
+	}
 	m = ml_find_key(L, root, "matrix", NULL);
 	return m && m->type == YAML_MAPPING_NODE ? (yaml_node_t *)m : NULL;
 }
@@ -252,7 +275,7 @@ static int apply_one(struct matrix_sets *s, size_t i, const char *path, char *er
 		return cannot(s, i, path, err, errlen);
 	yaml_node_t *map = home_of(&L, key);
 	if (map)
-		vn = ml_find_key(&L, map, key, &kn);
+		vn = ml_find_key(&L, map, file_key(key), &kn);
 	if (vn) {
 		at = mark_offset(&L, &kn->end_mark);
 		size_t end = node_end(&L, vn);
@@ -265,9 +288,13 @@ static int apply_one(struct matrix_sets *s, size_t i, const char *path, char *er
 			rc = 0;
 		}
 	} else if (map) {
-		rc = new_pair(&L, map, key, val, &at, add, sizeof(add));
+		rc = new_pair(&L, map, file_key(key), val, &at, add, sizeof(add));
 	}
 	yaml_document_delete(&L.doc);
+	if (rc < 0 && !map && is_link_key(key))
+		return ml_failf(err, errlen, "--set %s: %s has no topology: link: mapping to set %s "
+				"in (--set adds no topology: write it in the file)", s->arg[i], path,
+				file_key(key));
 	if (rc < 0)
 		return cannot(s, i, path, err, errlen);
 	if (splice(s, at, oldlen, add, (int)i) < 0)
@@ -294,7 +321,7 @@ static int verify(const struct matrix_sets *s, const char *path, char *err, size
 			continue;	/* a later one wins */
 		snprintf(key, sizeof(key), "%.*s", (int)klen, s->arg[i]);
 		yaml_node_t *map = home_of(&L, key);
-		const yaml_node_t *vn = map ? ml_find_key(&L, map, key, NULL) : NULL;
+		const yaml_node_t *vn = map ? ml_find_key(&L, map, file_key(key), NULL) : NULL;
 		if (!vn || vn->type != YAML_SCALAR_NODE || strcmp(scalar(vn), eq + 1))
 			rc = cannot(s, i, path, err, errlen);
 	}
@@ -317,10 +344,13 @@ int matrix_sets_add(struct matrix_sets *s, const char *arg, char *err, size_t er
 		return ml_failf(err, errlen, "--set %s: expected KEY=VALUE, such as --set count=1000",
 				arg);
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - arg), arg);
-	if ((size_t)(eq - arg) >= sizeof(key) || (!is_top_key(key) && !ml_find_dimspec(key))) {
+	if ((size_t)(eq - arg) >= sizeof(key) ||
+	    (!is_top_key(key) && !is_link_key(key) && !ml_find_dimspec(key))) {
 		for (n = 0; n < ARRAY_SIZE(top_keys); n++)
 			names[n] = top_keys[n];
 		n += ml_dimspec_keys(names + n, ARRAY_SIZE(names) - n);
+		for (size_t i = 0; i < ARRAY_SIZE(link_keys) && n < ARRAY_SIZE(names); i++)
+			names[n++] = link_keys[i];
 		ml_unknown_name("key", key, names, n, why, sizeof(why));
 		return ml_failf(err, errlen, "--set %s: %s", arg, why);
 	}

@@ -171,6 +171,23 @@ Y
 	sed -i 's/loss: 5/rate: [1gbit, 10mbit]/' b.yaml
 	run_matrix plan b.yaml; expect_rc 0
 	grep -q 'link_rate=10mbit$' "$T/.out" || die "plan does not show the link: $(cat "$T/.out")"
+	# --set and exclude: take the link's keys as dimensions
+	run_matrix plan b.yaml --set link_rate=5mbit; expect_rc 0
+	[ "$(grep -c 'link_rate=5mbit$' "$T/.out")" -eq 1 ] || die "--set link_rate: $(cat "$T/.out")"
+	run_matrix plan a.yaml --set link_delay=3ms; expect_rc 2
+	expect_err "a.yaml:3:20: tcp6: topology: netns"
+	sed -i 's/tcp6/udp/; s/delay: 1ms/delay: [1ms, 3ms]/' a.yaml
+	printf 'exclude:\n  - {transport: udp, link_delay: 1ms}\n' >>a.yaml
+	run_matrix plan a.yaml; expect_rc 0
+	grep -q 'udp .*link_delay=1ms$' "$T/.out" && die "exclude: kept udp at 1ms: $(cat "$T/.out")"
+	grep -q 'udp .*link_delay=3ms$' "$T/.out" || die "exclude: dropped udp at 3ms: $(cat "$T/.out")"
+	mat c.yaml <<'Y'
+name: c
+matrix:
+  transport: tcp
+Y
+	run_matrix plan c.yaml --set link_delay=1ms; expect_rc 2
+	expect_err "--set link_delay=1ms: c.yaml has no topology: link: mapping to set delay in"
 }
 
 # SIGKILL of the runner mid-run: its namespaces stay (nothing can remove
