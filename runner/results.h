@@ -31,6 +31,11 @@
  *   placement                   the CPUs the workers ran on (the cpu: key,
  *                               placement.h): none, or server=0;clients=1
  *                               (lists 1,2, runs 1-3); every row has it
+ *   link_delay link_jitter link_rate link_loss   topology: link:'s keys the
+ *                               matrix writes (dimensions, matrix.h), after
+ *                               every other column: durations in seconds,
+ *                               the rate in bits per second, the loss in
+ *                               percent; an older folder has none (no link)
  * (see aggregate.h for what each figure means).  Columns are only ever
  * added at the end; readers find them by name.
  *
