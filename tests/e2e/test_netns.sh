@@ -27,6 +27,22 @@ netns_cleanup() {
 # the runner_pid of a run folder
 runner_pid() { awk -F, '$1 == "runner_pid" { print $2 }' "$1/meta.csv"; }
 
+# start_link_run ARGS...: runs ARGS in the background (job $JOB) and waits
+# until the runner (pid $RUN, read from its meta.csv: $! may be a subshell
+# of bash's) has a client in its clients' namespace
+start_link_run() {
+	local i
+	"$@" &
+	JOB=$! RUN=""
+	for i in $(seq 200); do
+		[ -z "$RUN" ] && [ -s out/meta.csv ] && RUN=$(runner_pid out) && RUNNER_PIDS=$RUN
+		[ -n "$RUN" ] && ps -eo args= | grep -F -- "--netns=matrix-$RUN-c" | grep -qv grep &&
+			return 0
+		sleep 0.05
+	done
+	die "no client in a namespace of runner '$RUN' in 10 s"
+}
+
 # no namespace of runner $1 and no process of this test's files left
 expect_link_gone() {
 	local left
@@ -206,16 +222,11 @@ topology:
   netns: true
   link: {delay: 5ms}
 Y
-	"$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>&1 &
-	local pid=$! i
-	RUNNER_PIDS=$pid
-	for i in $(seq 200); do	# until its client runs in the clients' namespace
-		ps -eo args= | grep -F -- "--netns=matrix-$pid-c" | grep -qv grep && break
-		sleep 0.05
-	done
+	start_link_run "$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null
+	local pid=$RUN i
 	[ -e "/run/netns/matrix-$pid-s" ] || die "no namespace matrix-$pid-s while the run runs"
 	kill -9 "$pid"
-	wait "$pid" 2>/dev/null
+	wait "$JOB" 2>/dev/null
 	[ -e "/run/netns/matrix-$pid-s" ] && [ -e "/run/netns/matrix-$pid-c" ] ||
 		die "the namespaces went with the runner: nothing for the next start to do"
 	for i in $(seq 100); do	# the guard ends the workers, PDEATHSIG the link process
@@ -233,4 +244,33 @@ Y
 	expect_err "matrix: removed network namespace matrix-$pid-s of matrix run $pid, which is no longer running"
 	expect_err "matrix: removed network namespace matrix-$pid-c of matrix run $pid"
 	expect_link_gone "$pid"
+}
+
+# SIGINT mid-run: exit 130, the namespaces and the link process gone
+t_netns_interrupted_run_removes_its_link() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: interrupted
+repeat: 1
+matrix:
+  transport: tcp
+  count: 100000
+topology:
+  netns: true
+  link: {delay: 5ms}
+Y
+	# SIGINT as a terminal's Ctrl-C finds it (a script's background job
+	# starts with it ignored: test_failures.sh)
+	start_link_run python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
+		"$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>"$T/.err"
+	local pid=$RUN
+	[ -e "/run/netns/matrix-$pid-c" ] || die "no namespace matrix-$pid-c while the run runs"
+	kill -INT "$pid"
+	rc=0
+	wait "$JOB" || rc=$?
+	expect_rc 130
+	expect_err "interrupted by signal 2"
+	expect_link_gone "$pid"
+	expect_no_leftovers
 }

@@ -341,6 +341,34 @@ static void rate_bad(void **state)
 	check_bad(units_parse_rate, t, ARRAY_SIZE(t));
 }
 
+/* topology: link: rate: and loss: (tc's spellings) */
+static void link_values(void **state)
+{
+	static const struct good rates[] = {
+		{ "1gbit", 1000000000 }, { "100mbit", 100000000 }, { "1.5mbit", 1500000 },
+		{ "64kbit", 64000 }, { "9600bit", 9600 }, { "1Gbit", 1000000000 },
+		{ "100tbit", 100000000000000ull },
+	};
+	static const struct bad bad_rates[] = {
+		{ "100", "missing unit" }, { "1gb", "unknown unit 'gb'" },
+		{ "101tbit", "too large" }, { "mbit", "not a number" },
+	};
+	static const struct good losses[] = {
+		{ "0%", 0 }, { "0.5%", 500000 }, { "100%", 100000000 }, { "0.000001%", 1 },
+		{ "12.25%", 12250000 },
+	};
+	static const struct bad bad_losses[] = {
+		{ "5", "missing unit" }, { "101%", "above 100%" }, { "100.5%", "above 100%" },
+		{ "5 %", "unknown unit ' %'" }, { "0.5", "missing unit" },
+	};
+
+	(void)state;
+	check_good(units_parse_bitrate, rates, ARRAY_SIZE(rates));
+	check_bad(units_parse_bitrate, bad_rates, ARRAY_SIZE(bad_rates));
+	check_good(units_parse_percent, losses, ARRAY_SIZE(losses));
+	check_bad(units_parse_percent, bad_losses, ARRAY_SIZE(bad_losses));
+}
+
 /* Rates read back as written, in the largest unit that is exact. */
 static void format_rate(void **state)
 {
@@ -390,6 +418,7 @@ int main(void)
 		cmocka_unit_test(rate_good),
 		cmocka_unit_test(rate_bad),
 		cmocka_unit_test(format_rate),
+		cmocka_unit_test(link_values),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
