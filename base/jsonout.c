@@ -55,12 +55,14 @@ json_t *jsonout_dim_value(enum value_kind kind, const char *text)
 	switch (kind) {
 	case VK_SIZE:
 	case VK_COUNT:
+	case VK_BITRATE:
 	case VK_RATE: {
 		uintmax_t n = strtoumax(text, &end, 10);
 		if (*text >= '0' && *text <= '9' && !*end && !errno && n <= INT64_MAX)
 			return json_integer((json_int_t)n);
 		break;
 	}
+	case VK_PERCENT:
 	case VK_DURATION: {
 		double s = strtod(text, &end);
 		if (end != text && !*end && isfinite(s))

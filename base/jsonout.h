@@ -16,8 +16,9 @@
  *                            each byte above 0x7f turned into '?'
  *   jsonout_dim_value(k, t)  a value of a `matrix:` dimension of kind k,
  *                            from its text as results.csv writes it: a
- *                            number for a size (bytes), a count and a
- *                            duration (seconds), true or false for a
+ *                            number for a size (bytes), a count, a rate,
+ *                            a link's bit rate (bits/s) and loss (percent)
+ *                            and a duration (seconds), true or false for a
  *                            boolean, a string for the rest (and for text
  *                            that does not read as its kind)
  * Each returns a new reference, or NULL when memory runs out.  jansson's
