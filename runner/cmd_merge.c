@@ -90,6 +90,24 @@ static int check_fingerprints(const struct merge *mg)
 	return rc;
 }
 
+/* The folders: each a finished shard, all of one machine and one
+ * matrix.yaml, and together the N shards of one run.  -1 after saying why. */
+static int open_shards(struct merge *mg, char *const *dirs, size_t n)
+{
+	char err[2048];
+
+	if (merge_open(mg, dirs, n, err, sizeof(err)) < 0)
+		goto refused;
+	if (check_fingerprints(mg) < 0)
+		return -1;
+	if (merge_check_shards(mg, err, sizeof(err)) < 0)
+		goto refused;
+	return 0;
+refused:
+	fprintf(stderr, "matrix merge: %s\n", err);
+	return -1;
+}
+
 /* The plan the shards ran (the first folder's flags, as --resume reads
  * them), its rows checked against it.  -1 after saying why. */
 static int check_rows(struct merge *mg)
@@ -162,7 +180,6 @@ int cmd_merge(int argc, char **argv)
 	};
 	const char *out = NULL;
 	struct merge mg;
-	char err[2048];
 	int ch, quiet = 0;
 
 	optind = 1;
@@ -186,14 +203,9 @@ int cmd_merge(int argc, char **argv)
 	}
 	if (check_out(out) < 0)
 		return EXIT_BADINPUT;
-	if (merge_open(&mg, argv + optind, (size_t)(argc - optind), err, sizeof(err)) < 0 ||
-	    merge_check_shards(&mg, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix merge: %s\n", err);
-		merge_release(&mg);
-		return EXIT_BADINPUT;
-	}
 	struct run_lock lock = { .fd = -1 };
-	if (check_fingerprints(&mg) < 0 || check_rows(&mg) < 0 || write_out(&mg, out, &lock) < 0) {
+	if (open_shards(&mg, argv + optind, (size_t)(argc - optind)) < 0 || check_rows(&mg) < 0 ||
+	    write_out(&mg, out, &lock) < 0) {
 		merge_release(&mg);
 		return EXIT_BADINPUT;
 	}

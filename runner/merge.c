@@ -246,9 +246,10 @@ static int check_placed(const struct merge *mg, const struct plan *pl, char *err
 				 r->cell, r->rep, mg->src[r[-1].src].dir, s->dir);
 			return -1;
 		}
-		if (!shard_has(&s->shard, r->cell, r->rep, pl->repeat, whole)) {
+		size_t ci = (size_t)plan_index(pl, r->cell);
+		if (!shard_has(&s->shard, ci, r->rep, pl->repeat, whole)) {
 			struct shard its = s->shard;
-			while (!shard_has(&its, r->cell, r->rep, pl->repeat, whole))
+			while (!shard_has(&its, ci, r->rep, pl->repeat, whole))
 				its.k = its.k % its.n + 1;
 			snprintf(err, errlen, "%s (shard %u/%u) holds cell %u repetition %u, which is "
 				 "shard %u/%u's", s->dir, s->shard.k, s->shard.n, r->cell, r->rep,
@@ -285,7 +286,7 @@ static int check_missing(const struct merge *mg, const struct plan *pl, char *er
 			struct shard its = { 1, mg->src[0].shard.n };
 			if (have[ci * pl->repeat + rep - 1] || missing++ >= 5)
 				continue;
-			while (!shard_has(&its, pl->cells[ci].number, rep, pl->repeat, whole))
+			while (!shard_has(&its, ci, rep, pl->repeat, whole))
 				its.k++;
 			len += (size_t)snprintf(err + len, errlen - len, "%s cell %u repetition %u "
 						"(shard %u/%u, %s)", missing > 1 ? ";" : "missing:",

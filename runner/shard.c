@@ -44,21 +44,16 @@ int shard_parse(const char *text, struct shard *s, char *err, size_t errlen)
 	return 0;
 }
 
-int shard_has(const struct shard *s, unsigned number, unsigned rep, unsigned repeat,
-	      int whole_cells)
+int shard_has(const struct shard *s, size_t c, unsigned rep, unsigned repeat, int whole_cells)
 {
-	unsigned long long i = (unsigned long long)(number - 1) * repeat + (rep - 1);
+	unsigned long long i = whole_cells ? c : (unsigned long long)c * repeat + (rep - 1);
 
-	if (!s->n)
-		return 1;
-	if (whole_cells)
-		i = number - 1;
-	return i % s->n == s->k - 1;
+	return !s->n || i % s->n == s->k - 1;
 }
 
 int shard_has_cell(const struct shard *s, const struct plan *pl, size_t ci, unsigned rep)
 {
-	return shard_has(s, pl->cells[ci].number, rep, pl->repeat, pl->m->repeat_min > 0);
+	return shard_has(s, ci, rep, pl->repeat, pl->m->repeat_min > 0);
 }
 
 size_t shard_count(const struct shard *s, const struct plan *pl)
