@@ -70,6 +70,7 @@ whole: $(csvq whole/results.csv $cols)"
 	grep -q '^shard,' merged/meta.csv && die "merged meta.csv keeps a shard"
 	grep -qx 'merged_from,s1 s2 s3' merged/meta.csv || die "merged_from: $(grep merged_from merged/meta.csv)"
 	grep -qx 'status,ok' merged/meta.csv || die "merged status: $(grep ^status merged/meta.csv)"
+	grep -qx '| merged from | s1 s2 s3 |' merged/summary.md || die "summary.md does not say it was merged"
 	# matrix report gives the same bytes
 	mkdir first && cp merged/summary.csv merged/ratios.csv merged/summary.md merged/report.html first/
 	run_matrix report merged -q; expect_rc 0
