@@ -49,7 +49,12 @@ t_three_shards_merge_into_the_whole_run() {
 			die "shard $k/3 ran $(results_pairs s$k/results.csv | tr '\n' ,), expected $(echo $want)"
 		grep -qx "shard,$k/3" s$k/meta.csv || die "s$k/meta.csv lacks shard,$k/3"
 	done
+	# logs: a name two shards have (a program's setup log) is kept for each
+	mkdir -p s1/logs s2/logs s3/logs
+	echo one >s1/logs/setup-p.log; echo two >s2/logs/setup-p.log; echo w >s3/logs/cell3-rep2-server.log
 	run_matrix merge s2 s3 s1 -o merged -q; expect_rc 0
+	[ "$(cat merged/logs/setup-p.log merged/logs/setup-p.log.shard2 merged/logs/cell3-rep2-server.log)" = \
+	  "$(printf 'one\ntwo\nw')" ] || die "merged logs/: $(ls merged/logs)"
 	[ "$(tail -1 "$T/.out")" = merged ] || die "stdout's last line: $(tail -1 "$T/.out")"
 	# the whole run's cells, in the order a sequential run writes them
 	local cols="cell pattern transport size rep status repeat_stop"
