@@ -157,23 +157,6 @@ static unsigned field_number(const char *s)
 	return end == s || *end || v > 0xffffffffu ? 0 : (unsigned)v;
 }
 
-/* The plan's index of cell number n, or -1 (cells are in number order). */
-static long plan_index(const struct plan *pl, unsigned n)
-{
-	size_t lo = 0, hi = pl->ncells;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (pl->cells[mid].number == n)
-			return (long)mid;
-		if (pl->cells[mid].number < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
 /* The rows of src i's table t appended to *rows (cell and rep in columns
  * cell_col and rep_col); -1 with err when out of memory. */
 static int add_rows(struct merge_row **rows, size_t *n, size_t *cap, const struct csv_table *t,
@@ -235,7 +218,7 @@ static int check_placed(const struct merge *mg, const struct plan *pl, char *err
 	for (size_t i = 0; i < mg->nrows; i++) {
 		const struct merge_row *r = &mg->rows[i];
 		const struct merge_src *s = &mg->src[r->src];
-		if (plan_index(pl, r->cell) < 0 || r->rep < 1 || r->rep > pl->repeat) {
+		if (plan_cell_index(pl, r->cell) < 0 || r->rep < 1 || r->rep > pl->repeat) {
 			snprintf(err, errlen, "%s/results.csv row %zu: cell %s repetition %s is not "
 				 "one of the run's", s->dir, r->row + 1, s->results.rows[r->row][0],
 				 s->results.rows[r->row][csv_table_col(&s->results, "rep")]);
@@ -246,7 +229,7 @@ static int check_placed(const struct merge *mg, const struct plan *pl, char *err
 				 r->cell, r->rep, mg->src[r[-1].src].dir, s->dir);
 			return -1;
 		}
-		size_t ci = (size_t)plan_index(pl, r->cell);
+		size_t ci = (size_t)plan_cell_index(pl, r->cell);
 		if (!shard_has(&s->shard, ci, r->rep, pl->repeat, whole)) {
 			struct shard its = s->shard;
 			while (!shard_has(&its, ci, r->rep, pl->repeat, whole))
@@ -276,7 +259,7 @@ static int check_missing(const struct merge *mg, const struct plan *pl, char *er
 		const struct merge_row *r = &mg->rows[i];
 		const struct merge_src *s = &mg->src[r->src];
 		const char *stop = s->results.rows[r->row][csv_table_col(&s->results, "repeat_stop")];
-		size_t at = (size_t)plan_index(pl, r->cell) * pl->repeat;
+		size_t at = (size_t)plan_cell_index(pl, r->cell) * pl->repeat;
 		have[at + r->rep - 1] = 1;
 		for (unsigned k = r->rep; whole && *stop && k < pl->repeat; k++)
 			have[at + k] = 2;	/* repeat: auto stopped before these */

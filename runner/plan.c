@@ -593,6 +593,22 @@ void plan_release(struct plan *pl)
 	pl->ncells = 0;
 }
 
+long plan_cell_index(const struct plan *pl, unsigned long number)
+{
+	size_t lo = 0, hi = pl->ncells;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pl->cells[mid].number == number)
+			return (long)mid;
+		if (pl->cells[mid].number < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
 void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, size_t len)
 {
 	size_t o = 0;

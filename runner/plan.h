@@ -105,6 +105,10 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 	       size_t nonly, char *err, size_t errlen);
 void plan_release(struct plan *pl);
 
+/* The index in pl->cells of the cell numbered number (cells are in number
+ * order), or -1 when the plan has none (--only left it out). */
+long plan_cell_index(const struct plan *pl, unsigned long number);
+
 /* "transport=unix size=10 concurrency=1": the cell's dimension values as
  * written, for progress lines and messages. */
 void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, size_t len);

@@ -206,25 +206,13 @@ static int row_cmp(const void *a, const void *b)
 	return x->rep < y->rep ? -1 : x->rep > y->rep;
 }
 
-/* The plan's index of cell number text, or -1 (cells are in number order). */
+/* The plan's index of cell number text, or -1. */
 static long cell_index(const struct plan *pl, const char *text)
 {
 	char *end;
 	unsigned long n = strtoul(text, &end, 10);
-	size_t lo = 0, hi = pl->ncells;
 
-	if (end == text || *end)
-		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (pl->cells[mid].number == n)
-			return (long)mid;
-		if (pl->cells[mid].number < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return end == text || *end ? -1 : plan_cell_index(pl, n);
 }
 
 static unsigned rep_number(const struct plan *pl, const char *text)
