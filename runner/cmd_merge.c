@@ -6,6 +6,7 @@
 #include "lock.h"
 #include "merge.h"
 #include "resume.h"
+#include "stale.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -39,7 +40,8 @@ static const char usage_merge[] =
 "exit status: 0 every repetition ok, 1 some failed (or the report could not\n"
 "be written), 2 refused or bad input\n";
 
-/* OUT: must not exist or be an empty folder; -1 after saying why. */
+/* OUT: must not exist or be an empty folder (not a link to one: it is
+ * renamed over); -1 after saying why. */
 static int check_out(const char *out)
 {
 	struct stat st;
@@ -47,7 +49,11 @@ static int check_out(const char *out)
 	DIR *d;
 	int empty = 1;
 
-	if (stat(out, &st) < 0)
+	if (!*out) {
+		fprintf(stderr, "matrix merge: -o '': expected the merged run folder\n");
+		return -1;
+	}
+	if (lstat(out, &st) < 0)
 		return 0;
 	if (!S_ISDIR(st.st_mode) || !(d = opendir(out))) {
 		fprintf(stderr, "matrix merge: -o %s: exists and is not an empty directory\n", out);
@@ -147,29 +153,49 @@ static char *merged_from(const struct merge *mg)
 	return s;
 }
 
-/* OUT made (or the empty one taken), locked, written.  0, or -1 after
+/* OUT written whole or not at all: into a new folder OUT.merging-PID
+ * beside it, locked, renamed to OUT once every file is written (over OUT
+ * when that is an empty folder); on any failure that folder is removed,
+ * so no OUT that looks whole but is not is ever left.  0, or -1 after
  * saying why. */
 static int write_out(const struct merge *mg, const char *out, struct run_lock *lock)
 {
-	char err[2048];
-	pid_t holder;
+	char err[2048], tmp[4200];
+	size_t len = strlen(out);
 	char *from = merged_from(mg);
+	pid_t holder;
+	int rc = -1;
 
-	if (!from || (mkdir(out, 0755) < 0 && errno != EEXIST)) {
-		fprintf(stderr, "matrix merge: -o %s: %s\n", out, from ? strerror(errno) :
-			"out of memory");
+	while (len > 1 && out[len - 1] == '/')
+		len--;
+	snprintf(tmp, sizeof(tmp), "%.*s.merging-%ld", (int)len, out, (long)getpid());
+	if (!from) {
+		fprintf(stderr, "matrix merge: out of memory\n");
+		return -1;
+	}
+	if (mkdir(tmp, 0755) < 0) {
+		fprintf(stderr, "matrix merge: -o %s: cannot create %s: %s\n", out, tmp,
+			strerror(errno));
 		free(from);
 		return -1;
 	}
-	if (lock_take(lock, out, &holder, err, sizeof(err)) < 0 ||
+	if (lock_take(lock, tmp, &holder, err, sizeof(err)) < 0 ||
 	    lock_write_pid(lock, err, sizeof(err)) < 0 ||
-	    merge_write(mg, out, from, err, sizeof(err)) < 0) {
-		fprintf(stderr, "matrix merge: -o %s: %s\n", out, err);
-		free(from);
-		return -1;
+	    merge_write(mg, tmp, from, err, sizeof(err)) < 0)
+		fprintf(stderr, "matrix merge: %s\n", err);
+	else if (rename(tmp, out) == 0)
+		rc = 0;
+	else if (errno == ENOTEMPTY || errno == EEXIST || errno == ENOTDIR)	/* made meanwhile */
+		fprintf(stderr, "matrix merge: -o %s: exists and is not an empty directory\n", out);
+	else
+		fprintf(stderr, "matrix merge: -o %s: cannot rename %s to it: %s\n", out, tmp,
+			strerror(errno));
+	if (rc < 0) {
+		lock_release(lock);
+		stale_sockdir_remove_all(tmp);	/* what we wrote, all of it */
 	}
 	free(from);
-	return 0;
+	return rc;
 }
 
 int cmd_merge(int argc, char **argv)

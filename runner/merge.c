@@ -180,6 +180,16 @@ static int add_rows(struct merge_row **rows, size_t *n, size_t *cap, const struc
 	return 0;
 }
 
+/* Whether tables a and b have the same columns, by name and in order. */
+static int same_columns(const struct csv_table *a, const struct csv_table *b)
+{
+	int same = a->ncols == b->ncols;
+
+	for (size_t c = 0; same && c < a->ncols; c++)
+		same = !strcmp(a->header[c], b->header[c]);
+	return same;
+}
+
 /* Every source's results.csv, read, with one header, into mg->rows. */
 static int read_results(struct merge *mg, char *err, size_t errlen)
 {
@@ -192,10 +202,7 @@ static int read_results(struct merge *mg, char *err, size_t errlen)
 		snprintf(path, sizeof(path), "%s/results.csv", s->dir);
 		if (csv_table_load(&s->results, path, err, errlen) < 0)
 			return -1;
-		int same = s->results.ncols == a->ncols;
-		for (size_t c = 0; same && c < a->ncols; c++)
-			same = !strcmp(s->results.header[c], a->header[c]);
-		if (!same || csv_table_col(&s->results, "rep") < 1 ||
+		if (!same_columns(&s->results, a) || csv_table_col(&s->results, "rep") < 1 ||
 		    csv_table_col(&s->results, "repeat_stop") < 0) {
 			snprintf(err, errlen, "%s: its columns are not those of %s/results.csv", path,
 				 mg->src[0].dir);
@@ -339,7 +346,7 @@ static int merge_side(const struct merge *mg, const char *out, const char *name,
 		if (access(path, F_OK) < 0)
 			continue;
 		rc = csv_table_load(&tabs[i], path, err, errlen);
-		if (!rc && (tabs[i].ncols < 2 || (header && header->ncols != tabs[i].ncols))) {
+		if (!rc && (tabs[i].ncols < 2 || (header && !same_columns(header, &tabs[i])))) {
 			snprintf(err, errlen, "%s: its columns are not those of the other shards'", path);
 			rc = -1;
 		}

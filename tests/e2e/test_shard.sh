@@ -95,7 +95,8 @@ t_merge_refuses_what_is_not_one_run() {
 	refused() {	# refused MESSAGE DIR...: merge into out is refused with MESSAGE
 		local msg=$1; shift
 		run_matrix merge "$@" -o out; expect_rc 2; expect_err "$msg"
-		[ ! -e out ] || die "merge $* made out"
+		[ ! -e out ] || die "merge $* made out: $(ls -A out)"
+		[ -z "$(ls -d out?* 2>/dev/null)" ] || die "merge $* left $(ls -d out?*)"
 	}
 	refused "shards missing: 3/3 (2 of 3 given)" s1 s2
 	refused "shard 2/3 given twice: s2 and s2" s1 s2 s2 s3
@@ -125,6 +126,10 @@ t_merge_refuses_what_is_not_one_run() {
 	refused "cell $c repetition $r is in two folders: s1 and d2" s1 d2 s3
 	refused "d2 (shard 2/3) holds cell $c repetition $r, which is shard 1/3's" m1 d2 s3
 	refused "missing: cell $c repetition $r (shard 1/3, m1)" m1 s2 s3
+	# a side file found wrong only once results.csv is written (the
+	# stream cell's timeline.csv, in s2 and s3): OUT whole or not at all
+	cp -r s3 t3 && sed -i '1s/interval_s/interval_x/' t3/timeline.csv
+	refused "t3/timeline.csv: its columns are not those of the other shards'" s1 s2 t3
 	mkdir -p full && touch full/x
 	run_matrix merge s1 s2 s3 -o full; expect_rc 2; expect_err "-o full: exists and is not an empty directory"
 	run_matrix merge s1 s2 s3; expect_rc 2; expect_err "expected -o OUT"
