@@ -393,8 +393,27 @@ static int copy_file(const char *from, const char *to, char *err, size_t errlen)
 	return bad ? -1 : 0;
 }
 
-/* Every file of every shard's logs/ into out/logs/ (a name taken: as
- * NAME.shardK).  0, or -1 with err. */
+/* Whether files a and b hold the same bytes (0 when either cannot be
+ * read). */
+static int same_bytes(const char *a, const char *b)
+{
+	FILE *fa = fopen(a, "re"), *fb = fopen(b, "re");
+	char x[4096], y[4096];
+	int same = fa && fb;
+	size_t n;
+
+	while (same && (n = fread(x, 1, sizeof(x), fa)) > 0)
+		same = fread(y, 1, n, fb) == n && !memcmp(x, y, n);
+	same = same && !ferror(fa) && fgetc(fb) == EOF;
+	if (fa)
+		fclose(fa);
+	if (fb)
+		fclose(fb);
+	return same;
+}
+
+/* Every file of every shard's logs/ into out/logs/ (a name taken: once
+ * when the bytes are the same, else as NAME.shardK).  0, or -1 with err. */
 static int merge_logs(const struct merge *mg, const char *out, char *err, size_t errlen)
 {
 	char from[4400], to[4400], logs[4096];
@@ -417,7 +436,9 @@ static int merge_logs(const struct merge *mg, const char *out, char *err, size_t
 			}
 			snprintf(to, sizeof(to), "%s/%s", logs, e->d_name);
 			rc = copy_file(from, to, err, errlen);
-			if (rc < 0 && errno == EEXIST) {
+			if (rc < 0 && errno == EEXIST && same_bytes(from, to))
+				rc = 0;		/* a setup log, the same on every machine */
+			else if (rc < 0 && errno == EEXIST) {
 				snprintf(to, sizeof(to), "%s/%s.shard%u", logs, e->d_name,
 					 mg->src[i].shard.k);
 				rc = copy_file(from, to, err, errlen);

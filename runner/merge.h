@@ -14,8 +14,8 @@
  * timeline.csv and hist.csv with every shard's rows in the order of a
  * sequential run (repetition, then cell number: rounds, as run.h runs
  * them), logs/ with every shard's files (a name two shards have, a
- * program's setup log, is kept once per shard: the later ones as
- * NAME.shardK), and meta.csv: shard 1's, without `shard`, with start_utc
+ * program's setup log, is kept once when their bytes are the same, else
+ * once per shard: the later ones as NAME.shardK), and meta.csv: shard 1's, without `shard`, with start_utc
  * the earliest, end_utc the latest, status `some repetitions failed` when
  * a shard's is, and merged_from the folders in shard order.
  */

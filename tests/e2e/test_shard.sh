@@ -21,8 +21,8 @@ exclude:
 Y
 }
 
-# the (cell, rep) pairs of a results.csv (or timeline.csv, hist.csv), sorted
-pairs() { awk -F, 'NR > 1 { print $1 " " $2 }' "$1" | sort -u; }
+# the (cell, rep) pairs of a timeline.csv or hist.csv, in the file's order
+reps_in_order() { awk -F, 'NR > 1 { print $1 " " $2 }' "$1" | uniq; }
 results_pairs() { csvq "$1" cell rep | tr '\t' ' ' | sort; }
 
 # the 3 shards of m.yaml, run at once, into s1 s2 s3 (extra flags: $@)
@@ -49,12 +49,15 @@ t_three_shards_merge_into_the_whole_run() {
 			die "shard $k/3 ran $(results_pairs s$k/results.csv | tr '\n' ,), expected $(echo $want)"
 		grep -qx "shard,$k/3" s$k/meta.csv || die "s$k/meta.csv lacks shard,$k/3"
 	done
-	# logs: a name two shards have (a program's setup log) is kept for each
+	# logs: a name two shards have (a program's setup log) is kept for
+	# each, or once when the files are the same
 	mkdir -p s1/logs s2/logs s3/logs
 	echo one >s1/logs/setup-p.log; echo two >s2/logs/setup-p.log; echo w >s3/logs/cell3-rep2-server.log
+	echo same >s1/logs/setup-q.log; echo same >s3/logs/setup-q.log
 	run_matrix merge s2 s3 s1 -o merged -q; expect_rc 0
 	[ "$(cat merged/logs/setup-p.log merged/logs/setup-p.log.shard2 merged/logs/cell3-rep2-server.log)" = \
 	  "$(printf 'one\ntwo\nw')" ] || die "merged logs/: $(ls merged/logs)"
+	[ "$(ls merged/logs | grep -c setup-q)" -eq 1 ] || die "the same setup log kept twice: $(ls merged/logs)"
 	[ "$(tail -1 "$T/.out")" = merged ] || die "stdout's last line: $(tail -1 "$T/.out")"
 	# the whole run's cells, in the order a sequential run writes them
 	local cols="cell pattern transport size rep status repeat_stop"
@@ -63,9 +66,14 @@ t_three_shards_merge_into_the_whole_run() {
 whole: $(csvq whole/results.csv $cols)"
 	head -1 merged/results.csv | cmp -s - <(head -1 whole/results.csv) || die "results.csv header differs"
 	cmp -s merged/matrix.yaml m.yaml || die "merged matrix.yaml is not the file"
-	# every repetition's side rows, from whichever shard ran it
-	[ "$(pairs merged/timeline.csv)" = "$(pairs whole/timeline.csv)" ] || die "timeline.csv repetitions differ"
-	[ "$(pairs merged/hist.csv)" = "$(pairs whole/hist.csv)" ] || die "hist.csv repetitions differ"
+	# every repetition's side rows, from whichever shard ran it, in the
+	# order of a sequential run
+	local f
+	for f in timeline.csv hist.csv; do
+		[ "$(reps_in_order merged/$f)" = "$(reps_in_order whole/$f)" ] ||
+			die "merged $f: repetitions $(reps_in_order merged/$f | tr '\n' ,)" \
+			    "not $(reps_in_order whole/$f | tr '\n' ,)"
+	done
 	[ "$(cat s1/timeline.csv s2/timeline.csv s3/timeline.csv | grep -vc '^cell,')" -eq \
 	  "$(grep -vc '^cell,' merged/timeline.csv)" ] || die "timeline.csv lost rows"
 	# the summary: the same cells, statuses and counts (figures are measured)
