@@ -186,9 +186,47 @@ t_resume_keeps_the_shard() {
 	local want; want=$(results_pairs s1/results.csv)
 	sed -i '$d' s1/results.csv && sed -i 's/^status,.*/status,interrupted/' s1/meta.csv
 	run_matrix run --resume s1 --shard 1/3; expect_rc 2; expect_err "and --shard: give none of them"
-	run_matrix run --resume s1 -q; expect_rc 0
+	run_matrix run --resume s1; expect_rc 0
+	expect_err "resuming s1: 1 cell repetition kept, 1 to run"	# of the shard's 2
 	[ "$(results_pairs s1/results.csv)" = "$want" ] ||
 		die "resumed shard holds $(results_pairs s1/results.csv | tr '\n' ,), not $(echo $want)"
 	grep -qx 'shard,1/3' s1/meta.csv || die "the resumed shard's meta.csv lost its shard"
+	expect_no_leftovers
+}
+
+# a run with failures, in 2 shards of which only the second fails: the
+# merged folder says so as one run would (status, exit 1, the failed
+# rows' logs), its times span the shards', and an empty OUT is taken
+t_shards_with_failures_merge() {
+	mat f.yaml <<'Y'
+name: failfleet
+repeat: 1
+warmup: 5
+programs:
+  bad:
+    server: [sh, -c, 'echo dying; exit 3']
+matrix:
+  pattern: pingpong
+  transport: tcp
+  size: [16, 32]
+  server: [builtin, bad]
+  count: 100
+Y
+	run_matrix run f.yaml --shard 1/2 -o f1; expect_rc 0
+	expect_err "; 2 of 2]"	# the progress counts the shard's repetitions
+	run_matrix run f.yaml --shard 2/2 -o f2 -q; expect_rc 1
+	expect_all f1/results.csv server builtin
+	expect_all f2/results.csv status "exit 3"
+	sed -i 's/^start_utc,.*/start_utc,2000-01-01T00:00:00Z/' f2/meta.csv
+	sed -i 's/^end_utc,.*/end_utc,2099-01-01T00:00:00Z/' f1/meta.csv
+	mkdir merged
+	run_matrix merge f1 f2 -o merged -q; expect_rc 1
+	grep -qx 'status,some repetitions failed' merged/meta.csv || die "merged $(grep ^status merged/meta.csv)"
+	grep -qx 'start_utc,2000-01-01T00:00:00Z' merged/meta.csv || die "merged $(grep ^start_utc merged/meta.csv)"
+	grep -qx 'end_utc,2099-01-01T00:00:00Z' merged/meta.csv || die "merged $(grep ^end_utc merged/meta.csv)"
+	[ "$(csvq merged/results.csv cell status | tr '\t\n' ' ,')" = "1 ok,2 exit 3,3 ok,4 exit 3," ] ||
+		die "merged results: $(csvq merged/results.csv cell status | tr '\t\n' ' ,')"
+	[ "$(ls merged/logs)" = "$(printf 'cell2-rep1-server.log\ncell4-rep1-server.log')" ] ||
+		die "merged logs/: $(ls merged/logs)"
 	expect_no_leftovers
 }
