@@ -218,7 +218,7 @@ Y
 	expect_all f1/results.csv server builtin
 	expect_all f2/results.csv status "exit 3"
 	sed -i 's/^start_utc,.*/start_utc,2000-01-01T00:00:00Z/' f2/meta.csv
-	sed -i 's/^end_utc,.*/end_utc,2099-01-01T00:00:00Z/' f1/meta.csv
+	sed -i 's/^end_utc,.*/end_utc,2099-01-01T00:00:00Z/' f2/meta.csv
 	mkdir merged
 	run_matrix merge f1 f2 -o merged -q; expect_rc 1
 	grep -qx 'status,some repetitions failed' merged/meta.csv || die "merged $(grep ^status merged/meta.csv)"
