@@ -207,7 +207,8 @@ int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 			matrix_sets_release(&c->sets);
 			return -1;
 		}
-	if (plan_build(pl, m, only, c->nonly, err, sizeof(err)) < 0) {
+	if ((c->elsewhere ? plan_build_elsewhere : plan_build)(pl, m, only, c->nonly, err,
+							      sizeof(err)) < 0) {
 		matrix_sets_explain(&c->sets, c->file, err, sizeof(err));
 		print_matrix_error(err);
 		matrix_release(m);

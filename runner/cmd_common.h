@@ -33,6 +33,8 @@ struct common {
 	const char *export_json;	/* run --export-json FILE */
 	int json;			/* plan --json */
 	struct shard shard;		/* run --shard K/N; n 0: none */
+	int elsewhere;			/* merge: runs of other machines, whose
+					 * limits load_plan does not check */
 };
 
 /* Parses run (is_run) or plan options into c; --help prints usage and

@@ -119,7 +119,7 @@ refused:
 static int check_rows(struct merge *mg)
 {
 	struct resume_args ra;
-	struct common c = { .quiet = 1 };
+	struct common c = { .quiet = 1, .elsewhere = 1 };
 	struct matrix m;
 	struct plan pl;
 	char err[2048];

@@ -507,8 +507,9 @@ static int check_resources(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
-int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
-	       size_t nonly, char *err, size_t errlen)
+/* plan_build, or plan_build_elsewhere when !here. */
+static int build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
+		 size_t nonly, int here, char *err, size_t errlen)
 {
 	size_t *choice = calloc(m->ndims + 1, sizeof(*choice));
 	unsigned number = 0;
@@ -539,8 +540,8 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			goto out;
 		if (!selected(choice, m, only, nonly))
 			continue;
-		if (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
-		    check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0)
+		if (here && (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
+			     check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0))
 			goto out;
 		if (!(pl->ncells & (pl->ncells - 1))) {	/* 0, 1, 2, 4...: room for twice as many */
 			struct cell *cells = realloc(pl->cells, (pl->ncells ? 2 * pl->ncells : 1) *
@@ -582,6 +583,18 @@ out:
 	if (rc < 0)
 		plan_release(pl);
 	return rc;
+}
+
+int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
+	       size_t nonly, char *err, size_t errlen)
+{
+	return build(pl, m, only, nonly, 1, err, errlen);
+}
+
+int plan_build_elsewhere(struct plan *pl, const struct matrix *m,
+			 const struct only_filter *only, size_t nonly, char *err, size_t errlen)
+{
+	return build(pl, m, only, nonly, 0, err, errlen);
 }
 
 void plan_release(struct plan *pl)
