@@ -231,6 +231,11 @@ static int check_placed(const struct merge *mg, const struct plan *pl, char *err
 				 s->results.rows[r->row][csv_table_col(&s->results, "rep")]);
 			return -1;
 		}
+		if (i && r->cell == r[-1].cell && r->rep == r[-1].rep && r->src == r[-1].src) {
+			snprintf(err, errlen, "%s/results.csv has cell %u repetition %u twice (rows "
+				 "%zu and %zu)", s->dir, r->cell, r->rep, r[-1].row + 1, r->row + 1);
+			return -1;
+		}
 		if (i && r->cell == r[-1].cell && r->rep == r[-1].rep) {
 			snprintf(err, errlen, "cell %u repetition %u is in two folders: %s and %s",
 				 r->cell, r->rep, mg->src[r[-1].src].dir, s->dir);
