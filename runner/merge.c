@@ -455,14 +455,45 @@ static int merge_logs(const struct merge *mg, const char *out, char *err, size_t
 	return rc;
 }
 
+/* Shard i's host, "" when its meta.csv has none. */
+static const char *host_of(const struct merge *mg, size_t i)
+{
+	const char *h = merge_meta(&mg->src[i].meta, "host");
+
+	return h ? h : "";
+}
+
+/* The shards' hosts, each once, in shard order ("bench1 bench2"); NULL
+ * when out of memory. */
+static char *shard_hosts(const struct merge *mg)
+{
+	size_t len = 1;
+	char *s, *p;
+
+	for (size_t i = 0; i < mg->nsrc; i++)
+		len += strlen(host_of(mg, i)) + 1;
+	if (!(s = p = malloc(len)))
+		return NULL;
+	*p = '\0';
+	for (size_t i = 0; i < mg->nsrc; i++) {
+		size_t j = 0;
+		while (j < i && strcmp(host_of(mg, i), host_of(mg, j)))
+			j++;
+		if (j == i && *host_of(mg, i))
+			p += sprintf(p, "%s%s", p == s ? "" : " ", host_of(mg, i));
+	}
+	return s;
+}
+
 /* out/meta.csv: shard 1's (merge.h).  0, or -1 with err. */
 static int merge_meta_file(const struct merge *mg, const char *out, const char *merged_from,
 			   char *err, size_t errlen)
 {
 	const struct csv_table *t = &mg->src[0].meta;
 	const char *start = NULL, *end = NULL;
-	char path[4096];
+	char path[4096], *hosts = shard_hosts(mg);
 	struct csv_out w;
+	int rc = 0;
 
 	for (size_t i = 0; i < mg->nsrc; i++) {
 		const char *s = merge_meta(&mg->src[i].meta, "start_utc");
@@ -471,8 +502,12 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 		end = e && (!end || strcmp(e, end) > 0) ? e : end;
 	}
 	snprintf(path, sizeof(path), "%s/meta.csv", out);
-	if (csv_out_create(&w, path, err, errlen) < 0)
+	if (!hosts || csv_out_create(&w, path, err, errlen) < 0) {
+		if (!hosts)
+			snprintf(err, errlen, "out of memory");
+		free(hosts);
 		return -1;
+	}
 	csv_out_field(&w, "key");
 	csv_out_field(&w, "value");
 	csv_out_end_row(&w);
@@ -484,6 +519,8 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 			v = *k == 's' ? start : end;
 		if (!strcmp(k, "status"))
 			v = mg->failed ? "some repetitions failed" : "ok";
+		if (!strcmp(k, "host"))
+			v = hosts;
 		csv_out_field(&w, k);
 		csv_out_field(&w, v);
 		csv_out_end_row(&w);
@@ -493,9 +530,10 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 	csv_out_end_row(&w);
 	if (csv_out_close(&w) < 0) {
 		snprintf(err, errlen, "%s: %s", path, strerror(errno));
-		return -1;
+		rc = -1;
 	}
-	return 0;
+	free(hosts);
+	return rc;
 }
 
 int merge_write(const struct merge *mg, const char *out, const char *merged_from, char *err,

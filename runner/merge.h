@@ -15,9 +15,11 @@
  * sequential run (repetition, then cell number: rounds, as run.h runs
  * them), logs/ with every shard's files (a name two shards have, a
  * program's setup log, is kept once when their bytes are the same, else
- * once per shard: the later ones as NAME.shardK), and meta.csv: shard 1's, without `shard`, with start_utc
- * the earliest, end_utc the latest, status `some repetitions failed` when
- * a shard's is, and merged_from the folders in shard order.
+ * once per shard: the later ones as NAME.shardK), and meta.csv: shard
+ * 1's, without `shard`, with host the shards' (each once, in shard
+ * order), start_utc the earliest, end_utc the latest, status `some
+ * repetitions failed` when a shard's is, and merged_from the folders in
+ * shard order.
  */
 #ifndef MATRIX_MERGE_H
 #define MATRIX_MERGE_H

@@ -198,7 +198,8 @@ t_resume_keeps_the_shard() {
 
 # a run with failures, in 2 shards of which only the second fails: the
 # merged folder says so as one run would (status, exit 1, the failed
-# rows' logs), its times span the shards', and an empty OUT is taken;
+# rows' logs), its times and hosts span the shards', and an empty OUT is
+# taken;
 # merged on a machine that could not run the cells
 t_shards_with_failures_merge() {
 	mat f.yaml <<'Y'
@@ -223,6 +224,7 @@ Y
 	expect_all f2/results.csv status "exit 3"
 	sed -i 's/^start_utc,.*/start_utc,2000-01-01T00:00:00Z/' f2/meta.csv
 	sed -i 's/^end_utc,.*/end_utc,2099-01-01T00:00:00Z/' f2/meta.csv
+	sed -i 's/^host,.*/host,bench-2/' f2/meta.csv	# another machine of one kind
 	mkdir merged
 	# anywhere: the shards' cells are not this machine's to run, so its
 	# limits (here the open files 4 clients need) are not checked
@@ -231,6 +233,8 @@ Y
 	grep -qx 'status,some repetitions failed' merged/meta.csv || die "merged $(grep ^status merged/meta.csv)"
 	grep -qx 'start_utc,2000-01-01T00:00:00Z' merged/meta.csv || die "merged $(grep ^start_utc merged/meta.csv)"
 	grep -qx 'end_utc,2099-01-01T00:00:00Z' merged/meta.csv || die "merged $(grep ^end_utc merged/meta.csv)"
+	grep -qx "host,$(uname -n) bench-2" merged/meta.csv || die "merged $(grep ^host merged/meta.csv)"
+	grep -qx "| host | $(uname -n) bench-2 |" merged/summary.md || die "summary.md: $(grep '^| host' merged/summary.md)"
 	[ "$(csvq merged/results.csv cell status | tr '\t\n' ' ,')" = "1 ok,2 exit 3,3 ok,4 exit 3," ] ||
 		die "merged results: $(csvq merged/results.csv cell status | tr '\t\n' ' ,')"
 	[ "$(ls merged/logs)" = "$(printf 'cell2-rep1-server.log\ncell4-rep1-server.log')" ] ||
