@@ -132,6 +132,8 @@ t_merge_refuses_what_is_not_one_run() {
 	cp -r s1 m1 && sed -i '$d' m1/results.csv
 	local c r; read -r c r < <(csvq s1/results.csv cell rep | tail -1)
 	refused "cell $c repetition $r is in two folders: s1 and d2" s1 d2 s3
+	cp -r s1 x1 && sed -i '2s/^1,/99,/' x1/results.csv
+	refused "x1/results.csv row 1: cell 99 repetition 1 is not one of the run's" x1 s2 s3
 	cp -r s1 w1 && tail -1 s1/results.csv >>w1/results.csv
 	refused "w1/results.csv has cell $c repetition $r twice (rows 2 and 3)" w1 s2 s3
 	refused "d2 (shard 2/3) holds cell $c repetition $r, which is shard 1/3's" m1 d2 s3
