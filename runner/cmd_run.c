@@ -265,6 +265,11 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
 			      .resume = c.resume, .shard = c.shard };
+	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
+		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
+			"shards (its folder is made all the same, for matrix merge)\n", c.shard.k,
+			c.shard.n, m.repeat_min ? pl.ncells : pl.ncells * pl.repeat,
+			m.repeat_min ? "cells (repeat: auto)" : "cell repetitions", c.shard.n);
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);

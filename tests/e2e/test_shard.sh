@@ -145,6 +145,10 @@ t_merge_refuses_what_is_not_one_run() {
 	mkdir -p full && touch full/x
 	run_matrix merge s1 s2 s3 -o full; expect_rc 2; expect_err "-o full: exists and is not an empty directory"
 	run_matrix merge s1 s2 s3; expect_rc 2; expect_err "expected -o OUT"
+	# more shards than cell repetitions: the last runs nothing, and says so
+	run_matrix run m.yaml --shard 7/7 -o s7; expect_rc 0
+	expect_err "shard 7/7 runs nothing: the plan has 6 cell repetitions for 7 shards"
+	[ "$(csvq s7/results.csv --rows)" -eq 0 ] || die "shard 7/7 ran $(csvq s7/results.csv --rows)"
 	# --shard's own errors
 	run_matrix run m.yaml --shard 3/2 -o bad; expect_rc 2; expect_err "--shard 3/2: K (3) must be between 1 and N (2)"
 	run_matrix run m.yaml --shard x -o bad; expect_rc 2; expect_err "--shard x: expected K/N"
