@@ -597,6 +597,14 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, report_meta(r, "merged_from"));
 		fputs("|\n", f);
 	}
+	if (*report_meta(r, "shard")) {		/* one Nth of a run: not the whole of it */
+		char part[160];
+		snprintf(part, sizeof(part), "%.40s of a run (matrix merge joins the shards)",
+			 report_meta(r, "shard"));
+		md_cell(f, "shard");
+		md_cell(f, part);
+		fputs("|\n", f);
+	}
 	placement_row(r, f);
 	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",

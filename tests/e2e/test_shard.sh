@@ -48,6 +48,8 @@ t_three_shards_merge_into_the_whole_run() {
 		[ "$(results_pairs s$k/results.csv)" = "$want" ] ||
 			die "shard $k/3 ran $(results_pairs s$k/results.csv | tr '\n' ,), expected $(echo $want)"
 		grep -qx "shard,$k/3" s$k/meta.csv || die "s$k/meta.csv lacks shard,$k/3"
+		grep -qx "| shard | $k/3 of a run (matrix merge joins the shards) |" s$k/summary.md ||
+			die "s$k/summary.md does not say it is a shard"
 	done
 	# logs: a name two shards have (a program's setup log) is kept for
 	# each, or once when the files are the same
