@@ -6,6 +6,7 @@
 #include "lock.h"
 #include "meta.h"
 #include "progress.h"
+#include "remote.h"
 #include "results.h"
 #include "resume.h"
 #include "setup.h"
@@ -506,6 +507,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	else
 		meta_set(&s->meta, "seed", "%s", "");
 	meta_timeline_interval(&s->meta, pl->m);
+	remote_meta(&s->meta, pl->m);
 	meta_set(&s->meta, "status", "%s", "running");
 	/* where a killed run's sockets are, for a later run to remove */
 	char abs[PATH_MAX];
@@ -631,6 +633,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		return -1;
 	}
 	s->self[n] = '\0';
+	if (remote_hello(s->pl->m, err, errlen) < 0)	/* before anything is made */
+		return -1;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (check_tmpdir(tmp, err, errlen) < 0)
