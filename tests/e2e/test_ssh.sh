@@ -119,6 +119,12 @@ Y
 	[ -n "$(meta_value s server_cpu_model)" ] && [ -n "$(meta_value s server_governor)" ] ||
 		die "server fingerprint: $(cat s/meta.csv)"
 	[ -z "$(meta_value s client_kernel)" ] || die "a local role has no fingerprint keys"
+	# the same run from a server with other cores is another machine
+	cp -r s s2
+	sed -i 's/^server_cores,.*/server_cores,999/' s2/meta.csv
+	run_matrix compare s s2
+	expect_rc 2
+	expect_err "  server_cores: $(nproc) vs 999"
 	{ cat <<Y
 name: ssh-clients
 repeat: 1
@@ -131,6 +137,7 @@ matrix:
 Y
 	hosts_yaml "  client: ssh://root@127.0.0.1:2222
   server_address: 127.0.0.1"; } >clients.yaml
+	rc=0
 	(in_ns "$MATRIX_BIN" run clients.yaml -o c -q) >"$T/.out" 2>"$T/.err" || rc=$?
 	expect_rc 0
 	expect_all c/results.csv status ok
