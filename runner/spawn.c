@@ -420,7 +420,8 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 {
 	struct child_fds f = { .rep = { -1, -1 }, .ep = { -1, -1 }, .hi_rep = -1, .hi_ctl = -1,
 			       .hi_log = -1, .hi_err = -1, .devnull = -1 };
-	int external = flags & SPAWN_PROGRAM, stdio = flags & SPAWN_STDIO, e;
+	int external = flags & SPAWN_PROGRAM, e;
+	const int stdio = flags & SPAWN_STDIO;
 	int in[2] = { -1, -1 };
 	char path[4096];
 	sigset_t all, old;
@@ -452,7 +453,7 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	pid = vfork();
 	if (pid == 0)
 		child_exec(path, argv, f.hi_rep, f.hi_ctl, f.hi_log, f.devnull, f.hi_err, external,
-			   stdio, cpus, &old, self);
+			   in[0] >= 0, cpus, &old, self);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -473,7 +474,7 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	}
 	f.rep[0] = -1;
 	child_fds_close(&f);	/* the child has its copies */
-	if (stdio) {
+	if (in[0] >= 0) {	/* SPAWN_STDIO */
 		close(in[0]);
 		ch->stdin_wr = in[1];
 	}
