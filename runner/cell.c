@@ -180,7 +180,7 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
 	s->remote = !s->prog && remote_host(r->ctx->plan->m, s != r->slots);
-	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, s != r->slots, a, logfd, err,
+	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, a, logfd, err,
 				      sizeof(err))
 	     : spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
 				 s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err))) < 0) {

@@ -7,6 +7,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
@@ -24,6 +25,16 @@ static struct {
 	char msg[512];
 	struct hostfacts facts;
 } hello[2];
+
+/* One ssh ControlMaster per remote host for the run (remote_masters_start):
+ * [0] the server's host, [1] the clients' (unused when the same). */
+#define MUX_MAX_SESSIONS 8	/* sshd's MaxSessions is 10 by default */
+static struct {
+	struct child ch;
+	int up;
+	char path[PATH_MAX];
+	char log[PATH_MAX];	/* its stderr: what it says when its connection drops */
+} mux[2];
 
 const struct host_url *remote_host(const struct matrix *m, int client)
 {
@@ -104,8 +115,8 @@ static void quote(char *buf, size_t len, size_t *o, const char *word)
 
 /* ssh's argv for running words (words[0] replaced by the remote binary)
  * on u; an overflow is noted in out as spawn_argv_add does. */
-static void ssh_argv(const struct matrix *m, const struct host_url *u, char *const words[],
-		     struct spawn_argv *out)
+static void ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
+		     char *const words[], struct spawn_argv *out)
 {
 	static char cmd[32768];
 	size_t o = 0;
@@ -119,6 +130,12 @@ static void ssh_argv(const struct matrix *m, const struct host_url *u, char *con
 	}
 	for (size_t i = 0; i < m->hosts.nssh; i++)
 		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
+	if (control) {	/* a session of the run's master connection */
+		spawn_argv_add(out, "-o");
+		spawn_argv_add(out, "ControlMaster=no");
+		spawn_argv_add(out, "-o");
+		spawn_argv_add(out, "ControlPath=%s", control);
+	}
 	spawn_argv_add(out, "-o");
 	spawn_argv_add(out, "ConnectTimeout=10");
 	spawn_argv_add(out, "-o");
@@ -138,10 +155,35 @@ static void ssh_argv(const struct matrix *m, const struct host_url *u, char *con
 	}
 	if (o + 8 >= sizeof(cmd))
 		out->overflow = 1;
-	spawn_argv_add(out, "%s", cmd);
+	if (words[0])
+		spawn_argv_add(out, "%s", cmd);
 }
 
-int remote_spawn(struct child *ch, const struct matrix *m, int client,
+/* The ssh sessions a cell of p opens on role's host. */
+static unsigned cell_sessions(const struct matrix *m, const struct cell_params *p, int client)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	int same = same_host(s, c);
+
+	return (client || same ? p->concurrency : 0) + (!client || same ? 1 : 0);
+}
+
+/* The master's control socket for role's host, when it is up and the
+ * cell's sessions fit in one connection; else NULL (a connection each). */
+static const char *mux_path(const struct matrix *m, const struct cell_params *p, int client)
+{
+	int i = client && !same_host(remote_host(m, 0), remote_host(m, 1));
+
+	if (!mux[i].up || cell_sessions(m, p, client) > MUX_MAX_SESSIONS)
+		return NULL;
+	if (spawn_reap(&mux[i].ch)) {	/* the connection dropped: ssh goes direct */
+		mux[i].up = 0;
+		return NULL;
+	}
+	return mux[i].path;
+}
+
+int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
 		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen)
 {
 	static struct spawn_argv a;
@@ -153,7 +195,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, int client,
 	words[n++] = "--stdio";
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
-	ssh_argv(m, remote_host(m, client), words, &a);
+	ssh_argv(m, remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
 		return -1;
@@ -173,21 +215,32 @@ static void last_line(const char *text, size_t len, char *msg, size_t msglen)
 	snprintf(msg, msglen, "%.*s", (int)(end - start), text + start);
 }
 
-int remote_ssh_failed(const struct child *ch, const char *log, char *msg, size_t len)
+/* The last line of the file at path into msg ("" when none). */
+static void last_line_of(const char *path, char *msg, size_t len)
 {
 	char buf[4096];
 	ssize_t n = 0;
 	int fd;
 
-	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
-		return 0;
-	if ((fd = open(log, O_RDONLY | O_CLOEXEC)) >= 0) {
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
 		off_t size = lseek(fd, 0, SEEK_END);
 		off_t from = size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0;
 		n = pread(fd, buf, sizeof(buf), from);
 		close(fd);
 	}
 	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
+}
+
+int remote_ssh_failed(const struct child *ch, const char *log, char *msg, size_t len)
+{
+	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
+		return 0;
+	last_line_of(log, msg, len);
+	/* a session of a master says nothing when the master's connection
+	 * drops: the master does */
+	for (int i = 0; i < 2 && !*msg; i++)
+		if (mux[i].log[0])
+			last_line_of(mux[i].log, msg, len);
 	if (!*msg)
 		snprintf(msg, len, "ssh exited 255 and said nothing");
 	return 1;
@@ -229,7 +282,7 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 	struct child ch;
 
 	a = (struct spawn_argv){ .argc = 0 };
-	ssh_argv(m, u, words, &a);
+	ssh_argv(m, u, NULL, words, &a);
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -352,4 +405,88 @@ void remote_meta(struct meta *meta, const struct matrix *m)
 		meta_set(meta, keys[i][2], "%s", ok ? f->cores : "unknown (no handshake)");
 		meta_set(meta, keys[i][3], "%s", ok ? f->governor : "unknown (no handshake)");
 	}
+}
+
+/* ---- one connection per host: ssh's ControlMaster ---- */
+
+/* Ends mux[i]'s master, if any: SIGTERM (ssh removes its socket), then
+ * SIGKILL after a second. */
+static void mux_stop(int i)
+{
+	if (mux[i].ch.pid <= 0)
+		return;
+	spawn_signal(&mux[i].ch, SIGTERM);
+	for (int ms = 0; !spawn_reap(&mux[i].ch); ms++) {
+		if (ms == 1000)
+			spawn_signal(&mux[i].ch, SIGKILL);
+		usleep(1000);
+	}
+	spawn_release(&mux[i].ch);
+	unlink(mux[i].path);
+	unlink(mux[i].log);
+	memset(&mux[i], 0, sizeof(mux[i]));
+}
+
+/* The master for u into mux[i]: `ssh -M -N` with its control socket in
+ * the run's private folder, up once the socket is there.  Nothing on
+ * failure: the sessions connect each on their own then. */
+static void mux_start(const struct matrix *m, const struct host_url *u, int i,
+		      const char *sockdir)
+{
+	static struct spawn_argv a;
+	char *none[] = { NULL }, err[256];
+	int logfd;
+
+	snprintf(mux[i].path, sizeof(mux[i].path), "%s/ssh-%d", sockdir, i);
+	snprintf(mux[i].log, sizeof(mux[i].log), "%s/ssh-%d.log", sockdir, i);
+	logfd = open(mux[i].log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	a = (struct spawn_argv){ .argc = 0 };
+	spawn_argv_add(&a, "ssh");
+	spawn_argv_add(&a, "-M");
+	spawn_argv_add(&a, "-N");
+	spawn_argv_add(&a, "-o");
+	spawn_argv_add(&a, "ControlPath=%s", mux[i].path);
+	/* then what every session has, no remote command */
+	struct spawn_argv rest = { .argc = 0 };
+	ssh_argv(m, u, NULL, none, &rest);
+	for (int k = 1; k < rest.argc; k++)
+		spawn_argv_add(&a, "%s", rest.argv[k]);
+	if (logfd < 0 || a.overflow ||
+	    spawn_start_flags(&mux[i].ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err,
+			      sizeof(err)) < 0) {
+		if (logfd >= 0)
+			close(logfd);
+		unlink(mux[i].log);
+		mux[i].log[0] = '\0';
+		return;
+	}
+	close(logfd);
+	close(mux[i].ch.stdin_wr);	/* -N: reads nothing */
+	mux[i].ch.stdin_wr = -1;
+	for (uint64_t end = clock_now_ns() + HELLO_TIMEOUT_NS; clock_now_ns() < end;) {
+		if (access(mux[i].path, F_OK) == 0) {
+			mux[i].up = 1;
+			return;
+		}
+		if (spawn_reap(&mux[i].ch))
+			break;
+		usleep(5000);
+	}
+	mux_stop(i);
+}
+
+void remote_masters_start(const struct matrix *m, const char *sockdir)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+
+	if (s && !hello[0].failed)
+		mux_start(m, s, 0, sockdir);
+	if (c && !same_host(s, c) && !hello[1].failed)
+		mux_start(m, c, 1, sockdir);
+}
+
+void remote_masters_stop(void)
+{
+	for (int i = 0; i < 2; i++)
+		mux_stop(i);
 }

@@ -18,6 +18,16 @@
  *                      matrix is missing) is noted, and every cell
  *                      needing it fails at once (remote_hello_failed)
  *   remote_meta()      its facts into meta.csv
+ *   remote_masters_start()   once the run's private folder exists: one
+ *                      `ssh -M -N` per remote host, a child of the runner,
+ *                      its control socket in that folder; a cell's sessions
+ *                      go through it (no key exchange and login each) when
+ *                      they are at most 8 on the host (sshd's MaxSessions
+ *                      is 10 by default), else connect each on its own, as
+ *                      they do when the master could not start or its
+ *                      connection dropped
+ *   remote_masters_stop()    at the run's end (SIGTERM, reaped, socket
+ *                      removed); spawn_kill_all() would kill them too
  * and per cell: remote_host(), remote_bind(), remote_spawn(),
  * remote_ssh_failed() (cell.c); remote_cell_refusal() (plan.c).
  *
@@ -58,7 +68,7 @@ const char *remote_bind(const struct matrix *m, const struct transport *t, char 
  * replaced by the remote one) on the cell's server (client 0) or client
  * host, through ssh (SPAWN_STDIO): the start byte goes to ch->stdin_wr.
  * 0, or -1 with a message. */
-int remote_spawn(struct child *ch, const struct matrix *m, int client,
+int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
 		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen);
 
 /* A reaped ssh that exited 255 (ssh's own failure: connection refused,
@@ -73,5 +83,8 @@ int remote_hello_failed(const struct matrix *m, char *msg, size_t len);
 /* server_host, client_host (URL or local) and for each remote role
  * ROLE_kernel, ROLE_cpu_model, ROLE_cores, ROLE_governor. */
 void remote_meta(struct meta *meta, const struct matrix *m);
+
+void remote_masters_start(const struct matrix *m, const char *sockdir);
+void remote_masters_stop(void);
 
 #endif

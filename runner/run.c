@@ -658,6 +658,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 	}
 	else if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
+	if (rc == 0)	/* one ssh connection per remote host, in the private folder */
+		remote_masters_start(s->pl->m, s->sockdir);
 	return rc;
 }
 
@@ -673,6 +675,7 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	setup_teardown(&s->setups, teardown, sizeof(teardown));
 	if (teardown[0])
 		meta_set(&s->meta, "teardown", "%s", teardown);
+	remote_masters_stop();
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
 	spawn_guard_stop();

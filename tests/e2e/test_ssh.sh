@@ -235,12 +235,20 @@ Y
 		sleep 0.05
 	done
 	[ "$n" -ge 3 ] || die "$n remote workers running"
+	# one ssh connection for the host: a ControlMaster, the runner's child
+	local master
+	master=$(grep -lF -- "ControlPath=$TMPDIR/matrix." /proc/[0-9]*/cmdline 2>/dev/null |
+		xargs -r grep -lF -- "-M" | sed 's|/proc/\([0-9]*\)/cmdline|\1|')
+	[ "$(echo "$master" | wc -w)" = 1 ] || die "ssh masters: '$master'"
+	[ "$(awk '{ print $4 }' /proc/"$master"/stat)" = "$mpid" ] || die "the master is not the runner's child"
 	kill -INT $mpid
 	rc=0
 	wait $mpid || rc=$?
 	expect_rc 130
 	sleep 0.2	# sshd's sessions see the connections close
 	expect_no_remote
+	[ ! -e /proc/"$master" ] || die "the ssh master outlived the run"
+	expect_no_leftovers	# its socket and log were in the private folder
 }
 
 t_hosts_plan_errors() {
