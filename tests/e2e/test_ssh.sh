@@ -276,4 +276,11 @@ matrix:
 	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	# no ssh: said before anything is made
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h\n' >m.yaml
+	rc=0
+	PATH=/nonexistent "$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "hosts: needs ssh (Debian: openssh-client): not found in PATH"
+	[ ! -e out ] || die "a run folder was made"
 }
