@@ -592,6 +592,11 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
+	if (*report_meta(r, "merged_from")) {	/* `matrix merge`'s: command is shard 1's */
+		md_cell(f, "merged from");
+		md_cell(f, report_meta(r, "merged_from"));
+		fputs("|\n", f);
+	}
 	placement_row(r, f);
 	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",

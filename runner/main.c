@@ -4,6 +4,7 @@
 #include "cmd_common.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
+#include "cmd_merge.h"
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "plan.h"
@@ -38,6 +39,7 @@ static const char usage_main[] =
 "  report DIR      rebuild a run folder's summary, ratios and charts\n"
 "  compare BASE NEW  regression verdicts of a new run folder against a baseline\n"
 "  history DIR     each cell's median across the run folders in DIR, steps marked\n"
+"  merge DIR... -o OUT  join the shards of one run (run --shard K/N) into OUT\n"
 "  transports      list the transports, their patterns and limits\n"
 "  worker ROLE     run one server or client worker by hand\n"
 "\n"
@@ -238,12 +240,14 @@ int main(int argc, char **argv)
 		exit(cmd_compare(argc - 1, argv + 1));
 	if (!strcmp(cmd, "history"))
 		exit(cmd_history(argc - 1, argv + 1));
+	if (!strcmp(cmd, "merge"))
+		exit(cmd_merge(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
 		exit(cmd_transports(argc - 1, argv + 1));
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "report", "compare", "history", "transports",
-			       "worker" };
+	const char *cmds[] = { "run", "plan", "report", "compare", "history", "merge",
+			       "transports", "worker" };
 	char hint[128];
 	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
 		suggest_hint(cmd, cmds, sizeof(cmds) / sizeof(cmds[0]), hint, sizeof(hint)),

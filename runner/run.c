@@ -458,13 +458,13 @@ static int replay(struct run_state *s, size_t ci, unsigned rep)
 }
 
 /* --resume: the counts and the progress line go on from what is kept. */
-static void resume_progress(struct run_state *s)
+static void resume_progress(struct run_state *s, const struct shard *sh)
 {
 	s->failed += s->res.failed;
 	s->skipped += s->res.skipped;
 	s->prog.done = (unsigned)s->res.nrows;
 	s->prog.spent_s = s->res.wall_s;
-	size_t all = s->pl->ncells * s->pl->repeat;
+	size_t all = shard_count(sh, s->pl);
 	progress_note(&s->prog, "resuming %s: %zu cell repetition%s kept, %s%zu to run (%zu of "
 		      "them again)", s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s",
 		      s->pl->m->repeat_min ? "up to " : "", all > s->res.nrows ? all - s->res.nrows : 0,
@@ -498,6 +498,8 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "end_utc", "%s", "");
 	meta_set(&s->meta, "cells", "%zu", pl->ncells);
 	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	if (o->shard.n)
+		meta_set(&s->meta, "shard", "%u/%u", o->shard.k, o->shard.n);
 	if (pl->m->repeat_min)
 		meta_set(&s->meta, "repeat_auto", "min %u, max %u, width %g%%", pl->m->repeat_min,
 			 pl->repeat, pl->m->repeat_width * 100);
@@ -754,17 +756,17 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		status = status < 0 ? 2 : 0;
 		goto out;
 	}
-	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
+	progress_init(&s->prog, (unsigned)shard_count(&o->shard, pl), o->quiet);
 	if (o->resume)
-		resume_progress(s);
+		resume_progress(s, &o->shard);
 	/* rounds of one repetition of every cell, each round in its own order
 	 * (a resumed run draws every round as the run did, and skips what it
 	 * holds) */
 	for (unsigned rep = 1; rep <= pl->repeat && !interrupted && !s->write_failed; rep++) {
 		order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
-			if (!s->stopped[idx[k]] && !replay(s, idx[k], rep) &&
-			    run_one(s, idx[k], rep) < 0)
+			if (!s->stopped[idx[k]] && shard_has_cell(&o->shard, pl, idx[k], rep) &&
+			    !replay(s, idx[k], rep) && run_one(s, idx[k], rep) < 0)
 				break;
 	}
 	status = close_run(s, err, errlen);
