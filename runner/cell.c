@@ -260,7 +260,7 @@ static void send_go(struct run *r)
 	/* one write: every worker polling the pipe wakes to its byte */
 	r->out->release_ns = clock_now_ns();
 	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, over ssh */
-		if (r->slots[i].remote && write(r->slots[i].ch.stdin_wr, go, 1) != 1)
+		if (r->slots[i].remote && write(r->slots[i].ch.stdin_wr, "g", 1) != 1)
 			fail(r, &r->slots[i], 1, "start failed", "start byte to ssh: %s",
 			     strerror(errno));
 	if (n && write(r->start_wr, go, n) != (ssize_t)n)
@@ -431,7 +431,8 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
-	if (s->remote && remote_ssh_failed(&s->ch, s->log, status, sizeof(status)))
+	if (s->remote && !s->ch.signalled_by_us &&
+	    remote_ssh_failed(&s->ch, s->log, status, sizeof(status)))
 		fail(r, s, 2, "ssh failed", "%s (ssh pid %ld): %s", s->name, (long)s->ch.pid, status);
 	else if (spawn_crashed(&s->ch))
 		fail(r, s, 2, desc, "%s (pid %ld) %s", s->name, (long)s->ch.pid, desc);

@@ -237,10 +237,13 @@ int remote_ssh_failed(const struct child *ch, const char *log, char *msg, size_t
 		return 0;
 	last_line_of(log, msg, len);
 	/* a session of a master says nothing when the master's connection
-	 * drops: the master does */
-	for (int i = 0; i < 2 && !*msg; i++)
+	 * drops: the master does, as it ends (a second at most after) */
+	for (int i = 0; i < 2 && !*msg; i++) {
+		for (int ms = 0; mux[i].up && ms < 1000 && !spawn_reap(&mux[i].ch); ms += 10)
+			usleep(10000);
 		if (mux[i].log[0])
 			last_line_of(mux[i].log, msg, len);
+	}
 	if (!*msg)
 		snprintf(msg, len, "ssh exited 255 and said nothing");
 	return 1;

@@ -15,9 +15,11 @@ ssh_up() {
 	ip netns add "$NS" 2>/dev/null || skip "cannot create a network namespace (ip netns add)"
 	trap ssh_down EXIT
 	ip netns exec "$NS" ip link set lo up || die "lo up in $NS"
-	mkdir -p "$T/ssh" "$T/remote"
-	ln -s "$MATRIX_BIN" "$T/remote/matrix"
-	RMX=$T/remote/matrix
+	# the remote binary's path has a space, a quote and a command
+	# substitution: every word reaches the remote shell single-quoted
+	RMX="$T/remote/a b'c;\$(false)/matrix"
+	mkdir -p "$T/ssh" "${RMX%/matrix}"
+	ln -s "$MATRIX_BIN" "$RMX"
 	ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/host_key" || die "ssh-keygen"
 	ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/id" || die "ssh-keygen"
 	cp "$T/ssh/id.pub" "$T/ssh/authorized_keys"
@@ -119,6 +121,9 @@ Y
 	[ -n "$(meta_value s server_cpu_model)" ] && [ -n "$(meta_value s server_governor)" ] ||
 		die "server fingerprint: $(cat s/meta.csv)"
 	[ -z "$(meta_value s client_kernel)" ] || die "a local role has no fingerprint keys"
+	grep -qF "| server | ssh://root@127.0.0.1:2222: $(meta_value s kernel), " s/summary.md ||
+		die "summary.md does not say where the server ran"
+	grep -qF "| client | local |" s/summary.md || die "summary.md: the client"
 	# the same run from a server with other cores is another machine
 	cp -r s s2
 	sed -i 's/^server_cores,.*/server_cores,999/' s2/meta.csv
@@ -145,6 +150,13 @@ Y
 	[ -n "$(meta_value c client_kernel)" ] || die "client fingerprint"
 	# offsets from the runner's release mean nothing on the clients' clock
 	[ -z "$(csvq c/results.csv start_offsets_us)" ] || die "start offsets on two clocks"
+	# both on the remote host, through one ssh connection
+	sed -i 's|  server_address: 127.0.0.1|  server: ssh://root@127.0.0.1:2222|; s|\[udp\]|[tcp]|' clients.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run clients.yaml -o b -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all b/results.csv status ok
+	[ "$(meta_value b server_host)" = "$(meta_value b client_host)" ] || die "one host"
 	expect_no_remote
 }
 
@@ -166,6 +178,14 @@ Y
 	expect_rc 2
 	expect_err "$T/remote/old there speaks wire version 99, this matrix speaks version 1"
 	[ ! -e out ] || die "a run folder was made: $(ls out)"
+	# no matrix there: the run goes on, every cell says why
+	sed -i "s|matrix: .*|matrix: $T/remote/missing|" m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 1
+	expect_all out/results.csv status "ssh failed"
+	csvq out/results.csv error | grep -qF "$T/remote/missing: No such file or directory" ||
+		die "error: $(csvq out/results.csv error)"
 }
 
 t_dropped_connection_and_unreachable_host_are_cell_statuses() {
@@ -234,7 +254,7 @@ Y
 		[ "$n" -ge 3 ] && break
 		sleep 0.05
 	done
-	[ "$n" -ge 3 ] || die "$n remote workers running"
+	[ "$n" -ge 3 ] || die "$n remote workers running: $(cat "$T/.err")"
 	# one ssh connection for the host: a ControlMaster, the runner's child
 	local master
 	master=$(grep -lF -- "ControlPath=$TMPDIR/matrix." /proc/[0-9]*/cmdline 2>/dev/null |
