@@ -493,3 +493,18 @@ void remote_masters_stop(void)
 	for (int i = 0; i < 2; i++)
 		mux_stop(i);
 }
+
+void remote_print_plan(const struct matrix *m, FILE *f)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const char *addr = m->hosts.server_address ? m->hosts.server_address : s ? s->host : NULL;
+
+	if (!m->hosts.set)
+		return;
+	fprintf(f, "hosts: server %s, clients %s", s ? s->url : "local", c ? c->url : "local");
+	if ((s || c) && addr)
+		fprintf(f, "; the server binds to %s", addr);
+	if (s || c)
+		fprintf(f, "; remote binary %s, over ssh", m->hosts.matrix ? m->hosts.matrix : "matrix");
+	fputc('\n', f);
+}

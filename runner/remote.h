@@ -39,6 +39,7 @@
 #define MATRIX_REMOTE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "matrix.h"
 #include "meta.h"
@@ -83,6 +84,10 @@ int remote_hello_failed(const struct matrix *m, char *msg, size_t len);
 /* server_host, client_host (URL or local) and for each remote role
  * ROLE_kernel, ROLE_cpu_model, ROLE_cores, ROLE_governor. */
 void remote_meta(struct meta *meta, const struct matrix *m);
+
+/* `matrix plan`'s line for hosts: (nothing without it): where each role
+ * runs and what the server binds to. */
+void remote_print_plan(const struct matrix *m, FILE *f);
 
 void remote_masters_start(const struct matrix *m, const char *sockdir);
 void remote_masters_stop(void);

@@ -296,6 +296,11 @@ matrix:
 	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  client: ssh://u@h:2\n  server_address: 10.9.9.9\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 0
+	grep -qxF "hosts: server local, clients ssh://u@h:2; the server binds to 10.9.9.9; remote binary matrix, over ssh" "$T/.out" ||
+		die "plan: $(cat "$T/.out")"
 	# no ssh: said before anything is made
 	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h\n' >m.yaml
 	rc=0
