@@ -431,8 +431,8 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
-	if (s->remote && !s->ch.signalled_by_us &&
-	    remote_ssh_failed(&s->ch, s->log, status, sizeof(status)))
+	if (s->remote && remote_ssh_failed(&s->ch, s->log, s->ch.signalled_by_us ?
+					   1 + !!*r->ctx->interrupted : 0, status, sizeof(status)))
 		fail(r, s, 2, "ssh failed", "%s (ssh pid %ld): %s", s->name, (long)s->ch.pid, status);
 	else if (spawn_crashed(&s->ch))
 		fail(r, s, 2, desc, "%s (pid %ld) %s", s->name, (long)s->ch.pid, desc);

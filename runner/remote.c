@@ -34,6 +34,7 @@ static struct {
 	int up;
 	char path[PATH_MAX];
 	char log[PATH_MAX];	/* its stderr: what it says when its connection drops */
+	int waited;		/* a session we stopped waited for it, this cell */
 } mux[2];
 
 const struct host_url *remote_host(const struct matrix *m, int client)
@@ -195,6 +196,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	words[n++] = "--stdio";
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
+	mux[0].waited = mux[1].waited = 0;	/* a new cell */
 	ssh_argv(m, remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
@@ -231,19 +233,27 @@ static void last_line_of(const char *path, char *msg, size_t len)
 	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
 }
 
-int remote_ssh_failed(const struct child *ch, const char *log, char *msg, size_t len)
+int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len)
 {
 	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
 		return 0;
 	last_line_of(log, msg, len);
+	if (!strncmp(msg, "Killed by signal", 16))	/* ours: ssh says so */
+		*msg = '\0';
 	/* a session of a master says nothing when the master's connection
-	 * drops: the master does, as it ends (a second at most after) */
+	 * drops: the master does, as it ends; waited for a second, or once a
+	 * cell 0.5 s for a session we stopped after a failure (the failure
+	 * may be the drop, seen first by a peer), not after an interrupt */
 	for (int i = 0; i < 2 && !*msg; i++) {
-		for (int ms = 0; mux[i].up && ms < 1000 && !spawn_reap(&mux[i].ch); ms += 10)
+		int limit = !ours ? 1000 : ours == 1 && !mux[i].waited ? 500 : 0;
+		for (int ms = 0; mux[i].up && ms < limit && !spawn_reap(&mux[i].ch); ms += 10)
 			usleep(10000);
-		if (mux[i].log[0])
+		mux[i].waited |= ours != 0;
+		if (mux[i].log[0] && (mux[i].ch.reaped || !mux[i].up))
 			last_line_of(mux[i].log, msg, len);
 	}
+	if (!*msg && ours)
+		return 0;
 	if (!*msg)
 		snprintf(msg, len, "ssh exited 255 and said nothing");
 	return 1;

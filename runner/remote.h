@@ -73,9 +73,12 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen);
 
 /* A reaped ssh that exited 255 (ssh's own failure: connection refused,
- * dropped, authentication): 1 with the last line ssh wrote to log in
- * msg; else 0. */
-int remote_ssh_failed(const struct child *ch, const char *log, char *msg, size_t len);
+ * dropped, authentication): 1 with the last line ssh (or the master of
+ * its connection, once ended) wrote in msg; else 0.  ours: 0, or the
+ * runner had signalled it (1 after a failure, 2 after an interrupt),
+ * which makes it exit 255 too: then 1 only when ssh or the ended master
+ * says why. */
+int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len);
 
 int remote_hello(const struct matrix *m, char *err, size_t errlen);
 /* 1 with the handshake's failure in msg when the server's or the
