@@ -42,6 +42,7 @@ static const struct {
 	{ "exclude", load_exclude_later },
 	{ "report", load_report_later },
 	{ "programs", load_programs_later },
+	{ "hosts", ml_load_hosts },
 };
 
 /* ---- messages ---- */
@@ -714,6 +715,7 @@ void matrix_release(struct matrix *m)
 		matrix_program_steps_release(pr);
 	}
 	free(m->programs);
+	matrix_hosts_release(&m->hosts);
 	free(m->dims);
 	free(m->excludes);
 	free(m->path);

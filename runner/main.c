@@ -8,6 +8,7 @@
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "plan.h"
+#include "remote.h"
 #include "plan_json.h"
 #include "setup.h"
 #include "program.h"
@@ -141,6 +142,7 @@ static int cmd_plan(int argc, char **argv)
 	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
 	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
 	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
+	remote_print_plan(&m, stdout);
 	char err[512];
 	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
 	if (rc < 0)

@@ -27,7 +27,7 @@
 
 #include <stddef.h>
 
-#define META_MAX 48
+#define META_MAX 64
 
 struct meta {
 	const char *key[META_MAX];

@@ -1,5 +1,6 @@
 /* Cartesian product, exclude, --only, and per-cell checks.  See plan.h. */
 #include "plan.h"
+#include "remote.h"
 #include "suggest.h"
 
 #include <errno.h>
@@ -268,7 +269,11 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		      char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
+	char why[512];
+	const char *refused = remote_cell_refusal(m, p, why, sizeof(why));
 
+	if (refused)
+		CELL_ERR(refused, "%s", why);
 	if (check_programs(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)

@@ -6,6 +6,7 @@
 #include "lock.h"
 #include "meta.h"
 #include "progress.h"
+#include "remote.h"
 #include "results.h"
 #include "resume.h"
 #include "setup.h"
@@ -508,6 +509,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	else
 		meta_set(&s->meta, "seed", "%s", "");
 	meta_timeline_interval(&s->meta, pl->m);
+	remote_meta(&s->meta, pl->m);
 	meta_set(&s->meta, "status", "%s", "running");
 	/* where a killed run's sockets are, for a later run to remove */
 	char abs[PATH_MAX];
@@ -633,6 +635,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		return -1;
 	}
 	s->self[n] = '\0';
+	if (remote_hello(s->pl->m, err, errlen) < 0)	/* before anything is made */
+		return -1;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (check_tmpdir(tmp, err, errlen) < 0)
@@ -656,6 +660,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 	}
 	else if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
+	if (rc == 0)	/* one ssh connection per remote host, in the private folder */
+		remote_masters_start(s->pl->m, s->sockdir);
 	return rc;
 }
 
@@ -671,6 +677,7 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	setup_teardown(&s->setups, teardown, sizeof(teardown));
 	if (teardown[0])
 		meta_set(&s->meta, "teardown", "%s", teardown);
+	remote_masters_stop();
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
 	spawn_guard_stop();

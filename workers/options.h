@@ -51,6 +51,7 @@ struct wopts {
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;
+	int stdio;		/* --stdio: started over ssh (hello.h) */
 };
 
 /* A failure: an `error stage=STAGE message=MSG` line on report_fd for the
