@@ -19,9 +19,12 @@ DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-
 # ships with it), valgrind (the memcheck run), jq (the README's dashboard
 # conversions, run by the tests), chromium (test_html.sh loads report.html
 # in a real headless browser; some 350 MB, so never installed by `make run`),
-# iproute2 (`ip netns`: test_netns.sh's namespaces; topology: netns runs
-# need it too and say so when it is missing, so it is in DEPS_DEB as well).
-TEST_DEB    := clang valgrind jq chromium iproute2
+# openssh-server and openssh-client (test_ssh.sh runs a two-host matrix
+# through an sshd of its own; `hosts:` needs ssh only when a matrix has
+# a remote host), iproute2 (its network namespace; test_netns.sh's too:
+# topology: netns runs need it and say so when it is missing, so it is in
+# DEPS_DEB as well).
+TEST_DEB    := clang valgrind jq chromium openssh-server openssh-client iproute2
 # What only `make seeds` needs: the source experiments' programs
 # (matrices/seeds/) are Go (built by gc and by gccgo), Java (javac; JeroMQ,
 # ZeroMQ in pure Java) and Python over pyzmq (Debian's /usr/bin/python3).

@@ -252,6 +252,25 @@ struct report_spec {
 
 #define MATRIX_DEFAULT_NOISY_CV 0.10
 
+/* hosts: where the server and the clients run (matrix_hosts.c): a role
+ * is local unless its url is set, "ssh://[user@]host[:port]" as written,
+ * with its parts (user "" and port 0 when not written). */
+struct host_url {
+	char *url, *user, *host;	/* NULL: local */
+	unsigned port;
+	struct srcpos pos;
+};
+
+struct matrix_hosts {
+	int set;			/* hosts: was written */
+	struct srcpos pos;		/* of the hosts: key */
+	struct host_url server, client;
+	char *server_address;		/* NULL: the server's ssh host name */
+	char *matrix;			/* the remote binary; NULL: `matrix` */
+	char **ssh;			/* extra ssh options, nssh of them */
+	size_t nssh;
+};
+
 struct matrix {
 	char *path;		/* as given to matrix_load */
 	char *name;
@@ -271,6 +290,7 @@ struct matrix {
 	struct report_spec report;
 	struct program *programs;
 	size_t nprograms;
+	struct matrix_hosts hosts;	/* hosts: (ssh) */
 	/* topology: (matrix_topology.c); its link: values are dims link_* */
 	struct topology {
 		int netns;		/* netns: true */

@@ -43,6 +43,7 @@ static const struct {
 	{ "exclude", load_exclude_later },
 	{ "report", load_report_later },
 	{ "programs", load_programs_later },
+	{ "hosts", ml_load_hosts },
 	{ "topology", load_topology_later },
 };
 
@@ -725,6 +726,7 @@ void matrix_release(struct matrix *m)
 		matrix_program_steps_release(pr);
 	}
 	free(m->programs);
+	matrix_hosts_release(&m->hosts);
 	free(m->dims);
 	free(m->excludes);
 	free(m->path);

@@ -129,6 +129,8 @@ const char *ml_bracket_end(const char *c);
 int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,
 		     const yaml_node_t *key, const yaml_node_t *val);
 int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
+int ml_load_hosts(struct loader *L, yaml_node_t *key, yaml_node_t *val);	/* matrix_hosts.c */
+void matrix_hosts_release(struct matrix_hosts *h);			/* matrix_hosts.c */
 
 /* ---- libyaml nodes ---- */
 

@@ -80,6 +80,10 @@ int ml_load_topology(struct loader *L, const yaml_node_t *val)
 			return error_node(L, k, "topology: %s", why);
 		}
 	}
+	if (L->m->hosts.server.host || L->m->hosts.client.host)
+		return error_node(L, val, "topology: and a remote host of hosts: (line %d) do not "
+				  "go together: the emulated link joins two namespaces of this "
+				  "machine", L->m->hosts.pos.line);
 	if (!L->m->topology.netns)
 		return error_node(L, netns_key ? netns_key : val, "topology: netns: true is the one "
 				  "topology there is (server and client in two network namespaces "

@@ -404,8 +404,13 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 size_t compare_fingerprint(const struct report *a, const struct report *b, char *out,
 			   size_t outlen)
 {
+	/* a remote host's facts (hosts:, runner/remote.h): absent on both
+	 * sides in a run without one, and so equal */
 	static const char *const keys[] = { "kernel", "cpu_model", "cores", "governor",
-					    "tool_version" };
+					    "tool_version", "server_host", "server_kernel",
+					    "server_cpu_model", "server_cores", "server_governor",
+					    "client_host", "client_kernel", "client_cpu_model",
+					    "client_cores", "client_governor" };
 	size_t n = 0, len = 0, la = 0, lb = 0;
 
 	out[0] = '\0';

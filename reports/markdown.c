@@ -571,6 +571,34 @@ static void placement_row(const struct report *r, FILE *f)
 	fputs("|\n", f);
 }
 
+/* A run with hosts: (meta.csv server_host, client_host): where each role
+ * ran, and a remote one's facts. */
+static void hosts_rows(const struct report *r, FILE *f)
+{
+	static const char *const roles[] = { "server", "client" };
+	char key[32], buf[2048];
+
+	for (size_t i = 0; i < 2; i++) {
+		snprintf(key, sizeof(key), "%s_host", roles[i]);
+		if (!*report_meta(r, key))
+			continue;
+		size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", report_meta(r, key));
+		snprintf(key, sizeof(key), "%s_kernel", roles[i]);
+		const char *kernel = report_meta(r, key);
+		snprintf(key, sizeof(key), "%s_cpu_model", roles[i]);
+		const char *cpu = report_meta(r, key);
+		snprintf(key, sizeof(key), "%s_cores", roles[i]);
+		const char *cores = report_meta(r, key);
+		snprintf(key, sizeof(key), "%s_governor", roles[i]);
+		if (*kernel && n < sizeof(buf))
+			snprintf(buf + n, sizeof(buf) - n, ": %s, %s, %s cores, governor %s", kernel,
+				 cpu, cores, report_meta(r, key));
+		md_cell(f, roles[i]);
+		md_cell(f, buf);
+		fputs("|\n", f);
+	}
+}
+
 static void header(const struct report *r, FILE *f)
 {
 	fprintf(f, "# %s\n\n", r->m.name);
@@ -592,6 +620,20 @@ static void header(const struct report *r, FILE *f)
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);
 	}
+	if (*report_meta(r, "merged_from")) {	/* `matrix merge`'s: command is shard 1's */
+		md_cell(f, "merged from");
+		md_cell(f, report_meta(r, "merged_from"));
+		fputs("|\n", f);
+	}
+	if (*report_meta(r, "shard")) {		/* one Nth of a run: not the whole of it */
+		char part[160];
+		snprintf(part, sizeof(part), "%.40s of a run (matrix merge joins the shards)",
+			 report_meta(r, "shard"));
+		md_cell(f, "shard");
+		md_cell(f, part);
+		fputs("|\n", f);
+	}
+	hosts_rows(r, f);
 	placement_row(r, f);
 	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",

@@ -278,7 +278,8 @@ static void causality_check(const struct cell_outcome *o, struct result_row *row
 	for (unsigned i = 0; i < o->nclients; i++)
 		if (o->clients[i].last_send_ns > last_send)
 			last_send = o->clients[i].last_send_ns;
-	if (!row->ok || !last_send || !o->server.end_ns || o->server.end_ns + res >= last_send)
+	if (!row->ok || !last_send || !o->server.end_ns || o->server.end_ns + res >= last_send ||
+	    o->cross_host)	/* two clocks: nothing to compare */
 		return;
 	row->ok = 0;
 	snprintf(row->status, sizeof(row->status), "check: receiver faster than its senders");
@@ -298,6 +299,7 @@ static void start_figures(const struct cell_outcome *o, struct result_row *row)
 
 	if (o->measured_by_process || !o->nclients || !o->release_ns)
 		return;
+	int clock = !o->remote_clients;	/* offsets from the release: the runner's clock */
 	for (unsigned i = 0; i < o->nclients; i++) {
 		uint64_t t = o->clients[i].start_ns;
 		if (t < first)
@@ -305,6 +307,8 @@ static void start_figures(const struct cell_outcome *o, struct result_row *row)
 		if (t > last)
 			last = t;
 		double off = t > o->release_ns ? (double)(t - o->release_ns) / 1e3 : 0;
+		if (!clock)
+			continue;
 		if (len + 32 < sizeof(row->start_offsets_us))
 			len += (size_t)snprintf(row->start_offsets_us + len,
 						sizeof(row->start_offsets_us) - len, "%s%.3f",
@@ -350,6 +354,21 @@ static double max_rss_kib(const struct cell *c, const struct cell_outcome *o)
 	return (double)kib;
 }
 
+/* A stream across two hosts: the senders' start and the receiver's last
+ * read are on two clocks.  Each same-host window, the senders' (first
+ * start to last end) and the receiver's (first to last timed read), lies
+ * inside the true one (the senders' start to the last read), so the
+ * longer of the two is the closest from below: the rate an upper bound. */
+static double cross_host_window(const struct cell_outcome *o, double sender_s)
+{
+	double recv_s = o->server.end_ns > o->server.start_ns && o->server.start_ns
+			? (double)(o->server.end_ns - o->server.start_ns) / 1e9 : NAN;
+
+	if (isnan(recv_s) || sender_s > recv_s)
+		return sender_s;
+	return recv_s;
+}
+
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row)
 {
@@ -380,6 +399,8 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		 * before the receiver first ran is inside the window too */
 		row->elapsed_s = o->server.end_ns > cstart && cstart != UINT64_MAX
 				 ? (double)(o->server.end_ns - cstart) / 1e9 : NAN;
+		if (o->cross_host)	/* two clocks: the longer of two same-host windows */
+			row->elapsed_s = cross_host_window(o, sender_s);
 	} else {
 		row->elapsed_s = sender_s;
 		rtt_figures(o, row);

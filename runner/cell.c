@@ -3,6 +3,7 @@
 #include "clock.h"
 #include "outlog.h"
 #include "program.h"
+#include "remote.h"
 #include "spawn.h"
 #include "netns.h"
 #include "worker_args.h"
@@ -31,6 +32,7 @@ struct slot {
 	struct worker_result *res;
 	int started;
 	const struct program *prog;	/* a program of the user's, or NULL */
+	int remote;			/* over ssh (remote.h): its own start channel */
 	size_t first_fig;		/* outlog: the index of its first figure's regex */
 	struct outlog out;		/* a program's output, read by us */
 	uint64_t t_start, t_end;	/* a program's spawn and reap */
@@ -179,8 +181,11 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	worker_result_init(s->res);
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
-	if (spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
-			      s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err)) < 0) {
+	s->remote = !s->prog && remote_host(r->ctx->plan->m, s != r->slots);
+	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, a, logfd, err,
+				      sizeof(err))
+	     : spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
+				 s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err))) < 0) {
 		close(logfd);
 		outlog_close(&s->out);
 		unlink(s->log);
@@ -212,8 +217,10 @@ static int start_server(struct run *r)
 		return start_slot(r, &r->slots[0], &a);
 	}
 	common_args(r, &a, "server");
+	char bind[300];
 	worker_args_server(&a, p, netns_bind(r->ctx->net, p->transport->default_bind ?
-					     p->transport->default_bind : r->addr.path));
+					     remote_bind(r->ctx->plan->m, p->transport, bind,
+							 sizeof(bind)) : r->addr.path));
 	return start_slot(r, &r->slots[0], &a);
 }
 
@@ -251,10 +258,14 @@ static void send_go(struct run *r)
 	size_t n = 0;
 
 	for (unsigned i = 0; i < r->nslots; i++)
-		n += !r->slots[i].prog;	/* programs do not read the start pipe */
+		n += !r->slots[i].prog && !r->slots[i].remote;	/* programs do not read it */
 	memset(go, 'g', n);
 	/* one write: every worker polling the pipe wakes to its byte */
 	r->out->release_ns = clock_now_ns();
+	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, over ssh */
+		if (r->slots[i].remote && write(r->slots[i].ch.stdin_wr, "g", 1) != 1)
+			fail(r, &r->slots[i], 1, "start failed", "start byte to ssh: %s",
+			     strerror(errno));
 	if (n && write(r->start_wr, go, n) != (ssize_t)n)
 		fail(r, NULL, 1, "start failed", "write to start pipe: %s", strerror(errno));
 	close(r->start_wr);
@@ -423,7 +434,10 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->ch.report_fd >= 0)
 		read_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
-	if (spawn_crashed(&s->ch))
+	if (s->remote && remote_ssh_failed(&s->ch, s->log, s->ch.signalled_by_us ?
+					   1 + !!*r->ctx->interrupted : 0, status, sizeof(status)))
+		fail(r, s, 2, "ssh failed", "%s (ssh pid %ld): %s", s->name, (long)s->ch.pid, status);
+	else if (spawn_crashed(&s->ch))
 		fail(r, s, 2, desc, "%s (pid %ld) %s", s->name, (long)s->ch.pid, desc);
 	else if (WIFEXITED(st) && WEXITSTATUS(st) != 0 && !s->ch.signalled_by_us) {
 		if (s->res->error[0])
@@ -726,7 +740,12 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 		out->printed[i] = NAN;
 	for (size_t i = 0; i < PROGRAM_NFIGURES; i++)
 		out->server_printed[i] = NAN;
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
+	char unreached[768];
+	out->cross_host = remote_cross(ctx->plan->m);
+	out->remote_clients = remote_host(ctx->plan->m, 1) != NULL;
+	if (remote_hello_failed(ctx->plan->m, unreached, sizeof(unreached))) {
+		fail(&r, NULL, 2, "ssh failed", "%s", unreached);
+	} else if (pipe2(pipefd, O_CLOEXEC) < 0) {
 		fail(&r, NULL, 1, "pipe failed", "start pipe: %s", strerror(errno));
 	} else {
 		r.start_rd = pipefd[0];

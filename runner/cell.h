@@ -67,6 +67,9 @@ struct cell_outcome {
 	int has_prog_tl;
 	struct prog_tl_row *prog_tl;
 	size_t nprog_tl;
+	int cross_host;			/* server and clients on two hosts (remote.h):
+					 * their timestamps do not compare */
+	int remote_clients;		/* the clients' clock is not the runner's */
 };
 
 /* Runs one repetition; always fills out (release it with

@@ -40,6 +40,8 @@ static int parse_noise_flag(int ch, const char *arg, struct common *c)
  * taken, 0 when it is none of them, -1 after a message. */
 static int run_option(int ch, const char *arg, struct common *c)
 {
+	char why[256];
+
 	switch (ch) {
 	case 'o':
 		c->outdir = arg;
@@ -66,6 +68,12 @@ static int run_option(int ch, const char *arg, struct common *c)
 	case 'R':
 	case 'S':
 		return parse_noise_flag(ch, arg, c) < 0 ? -1 : 1;
+	case 'K':
+		if (shard_parse(arg, &c->shard, why, sizeof(why)) < 0) {
+			fprintf(stderr, "matrix: --shard %s: %s\n", arg, why);
+			return -1;
+		}
+		return 1;
 	}
 	return 0;
 }
@@ -88,6 +96,7 @@ int parse_common(int argc, char **argv, struct common *c, int is_run, const char
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "help", 0, 0, 'h' },
 		{ "order", 1, 0, 'R' }, { "seed", 1, 0, 'S' }, { "set", 1, 0, 'E' },
 		{ "resume", 1, 0, 'U' }, { "export-json", 1, 0, 'J' }, { "json", 0, 0, 'j' },
+		{ "shard", 1, 0, 'K' },
 		{ 0, 0, 0, 0 }
 	};
 	char why[256];
@@ -198,7 +207,8 @@ int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 			matrix_sets_release(&c->sets);
 			return -1;
 		}
-	if (plan_build(pl, m, only, c->nonly, err, sizeof(err)) < 0) {
+	if ((c->elsewhere ? plan_build_elsewhere : plan_build)(pl, m, only, c->nonly, err,
+							      sizeof(err)) < 0) {
 		matrix_sets_explain(&c->sets, c->file, err, sizeof(err));
 		print_matrix_error(err);
 		matrix_release(m);

@@ -10,6 +10,7 @@
 #include "matrix_set.h"
 #include "order.h"
 #include "plan.h"
+#include "shard.h"
 
 #include <stdint.h>
 
@@ -31,6 +32,9 @@ struct common {
 	const char *resume;		/* run --resume DIR */
 	const char *export_json;	/* run --export-json FILE */
 	int json;			/* plan --json */
+	struct shard shard;		/* run --shard K/N; n 0: none */
+	int elsewhere;			/* merge: runs of other machines, whose
+					 * limits load_plan does not check */
 };
 
 /* Parses run (is_run) or plan options into c; --help prints usage and

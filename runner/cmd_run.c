@@ -19,7 +19,7 @@ static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
 "                  [--set KEY=VALUE ...] [--order shuffled|sequential] [--seed N]\n"
 "                  [--baseline DIR] [--compare DIM=BASE:CAND] [--threshold PCT]\n"
-"                  [--export-json FILE]\n"
+"                  [--export-json FILE] [--shard K/N]\n"
 "       matrix run --resume DIR [--quiet] [--baseline DIR] [--compare ...]\n"
 "\n"
 "Runs every cell of the matrix FILE, each repetition with a fresh server and\n"
@@ -51,6 +51,12 @@ static const char usage_run[] =
 "      --metric METRIC   compared by either; repeat for more\n"
 "      --export-json FILE  at the end, the run's meta, cells, statistics, ratios\n"
 "                        and verdicts into FILE as one JSON document\n"
+"      --shard K/N       run only shard K of N: the cell repetitions whose index\n"
+"                        (from 0, by cell number then repetition) is K-1 modulo\n"
+"                        N; with repeat: auto, whole cells (the cell's place\n"
+"                        from 0 modulo N).  The same split on every machine,\n"
+"                        whatever --order and --seed; `matrix merge` joins the\n"
+"                        N folders\n"
 "\n"
 "The run folder's path is the last line on stdout (all else is on stderr).\n"
 "exit status: 0 every repetition ok, 1 some failed, 2 bad input, 130\n"
@@ -226,7 +232,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 
 	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || (c.resume &&
 	    (resume_args(&ra, c.resume, c.file || c.outdir || c.repeat || c.nonly || c.sets.n ||
-			 c.has_seed || c.order) < 0 || parse_common(ra.argc, ra.argv, &c, 1, "") < 0)) ||
+			 c.has_seed || c.order || c.shard.n) < 0 || parse_common(ra.argc, ra.argv, &c, 1, "") < 0)) ||
 	    load_plan(&c, &m, &pl) < 0) {
 		free(cmdline);
 		matrix_sets_release(&c.sets);
@@ -258,7 +264,12 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .rel_width = median_rel_width,
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
-			      .resume = c.resume };
+			      .resume = c.resume, .shard = c.shard };
+	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
+		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
+			"shards (its folder is made all the same, for matrix merge)\n", c.shard.k,
+			c.shard.n, m.repeat_min ? pl.ncells : pl.ncells * pl.repeat,
+			m.repeat_min ? "cells (repeat: auto)" : "cell repetitions", c.shard.n);
 	status = run_plan(&pl, &o, err, sizeof(err));
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);

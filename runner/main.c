@@ -4,9 +4,11 @@
 #include "cmd_common.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
+#include "cmd_merge.h"
 #include "cmd_report.h"
 #include "cmd_run.h"
 #include "plan.h"
+#include "remote.h"
 #include "plan_json.h"
 #include "setup.h"
 #include "program.h"
@@ -38,6 +40,7 @@ static const char usage_main[] =
 "  report DIR      rebuild a run folder's summary, ratios and charts\n"
 "  compare BASE NEW  regression verdicts of a new run folder against a baseline\n"
 "  history DIR     each cell's median across the run folders in DIR, steps marked\n"
+"  merge DIR... -o OUT  join the shards of one run (run --shard K/N) into OUT\n"
 "  transports      list the transports, their patterns and limits\n"
 "  worker ROLE     run one server or client worker by hand\n"
 "\n"
@@ -143,6 +146,7 @@ static int cmd_plan(int argc, char **argv)
 	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
 	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
 	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
+	remote_print_plan(&m, stdout);
 	char err[512];
 	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
 	if (rc < 0)
@@ -242,12 +246,14 @@ int main(int argc, char **argv)
 		exit(cmd_compare(argc - 1, argv + 1));
 	if (!strcmp(cmd, "history"))
 		exit(cmd_history(argc - 1, argv + 1));
+	if (!strcmp(cmd, "merge"))
+		exit(cmd_merge(argc - 1, argv + 1));
 	if (!strcmp(cmd, "transports"))
 		exit(cmd_transports(argc - 1, argv + 1));
 	if (!strcmp(cmd, "worker"))
 		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "report", "compare", "history", "transports",
-			       "worker" };
+	const char *cmds[] = { "run", "plan", "report", "compare", "history", "merge",
+			       "transports", "worker" };
 	char hint[128];
 	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
 		suggest_hint(cmd, cmds, sizeof(cmds) / sizeof(cmds[0]), hint, sizeof(hint)),

@@ -2,6 +2,7 @@
 #include "meta.h"
 #include "csvfile.h"
 #include "hist.h"
+#include "hostfacts.h"
 #include "matrix.h"
 #include "procinfo.h"
 #include "version.h"
@@ -68,20 +69,18 @@ static int read_fact(const char *path, const char *prefix, char *out, size_t len
 
 void meta_collect_host(struct meta *m)
 {
+	struct hostfacts h;
 	struct utsname u;
-	char buf[512];
 
+	hostfacts_collect(&h);
 	if (uname(&u) == 0) {
 		meta_set(m, "host", "%s", u.nodename);
-		meta_set(m, "kernel", "%s %s %s", u.sysname, u.release, u.version);
+		meta_set(m, "kernel", "%s", h.kernel);
 		meta_set(m, "arch", "%s", u.machine);
 	}
-	meta_set(m, "cpu_model", "%s",
-		 read_fact("/proc/cpuinfo", "model name", buf, sizeof(buf)) == 0 ? buf : "unknown");
-	meta_set(m, "cores", "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	meta_set(m, "governor", "%s",
-		 read_fact("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL, buf,
-			   sizeof(buf)) == 0 ? buf : "unknown (no cpufreq)");
+	meta_set(m, "cpu_model", "%s", h.cpu_model);
+	meta_set(m, "cores", "%s", h.cores);
+	meta_set(m, "governor", "%s", h.governor);
 	meta_set(m, "tool_version", "%s", MATRIX_VERSION);
 	meta_set(m, "git_revision", "%s", MATRIX_GIT_REV);
 	meta_set(m, "hist_rel_error", "%.6f", HIST_REL_ERROR);
@@ -158,7 +157,7 @@ void meta_runner_costs(struct meta *m, double *ms, size_t n)
 
 double meta_loadavg(void)
 {
-	char buf[128], *end;
+	char buf[512], *end;
 	double v;
 
 	if (read_fact("/proc/loadavg", NULL, buf, sizeof(buf)) < 0)

@@ -1,5 +1,6 @@
 /* Cartesian product, exclude, --only, and per-cell checks.  See plan.h. */
 #include "plan.h"
+#include "remote.h"
 #include "suggest.h"
 
 #include <errno.h>
@@ -298,7 +299,11 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		      char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
+	char why[512];
+	const char *refused = remote_cell_refusal(m, p, why, sizeof(why));
 
+	if (refused)
+		CELL_ERR(refused, "%s", why);
 	if (check_programs(m, choice, p, err, errlen) < 0 ||
 	    check_topology(m, choice, p, err, errlen) < 0)
 		return -1;
@@ -538,8 +543,9 @@ static int check_resources(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
-int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
-	       size_t nonly, char *err, size_t errlen)
+/* plan_build, or plan_build_elsewhere when !here. */
+static int build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
+		 size_t nonly, int here, char *err, size_t errlen)
 {
 	size_t *choice = calloc(m->ndims + 1, sizeof(*choice));
 	unsigned number = 0;
@@ -570,8 +576,8 @@ int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter
 			goto out;
 		if (!selected(choice, m, only, nonly))
 			continue;
-		if (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
-		    check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0)
+		if (here && (check_resources(m, choice, &p, &lim, err, errlen) < 0 ||
+			     check_placement(m, choice, &p, &pl->cpus, err, errlen) < 0))
 			goto out;
 		if (!(pl->ncells & (pl->ncells - 1))) {	/* 0, 1, 2, 4...: room for twice as many */
 			struct cell *cells = realloc(pl->cells, (pl->ncells ? 2 * pl->ncells : 1) *
@@ -615,6 +621,18 @@ out:
 	return rc;
 }
 
+int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
+	       size_t nonly, char *err, size_t errlen)
+{
+	return build(pl, m, only, nonly, 1, err, errlen);
+}
+
+int plan_build_elsewhere(struct plan *pl, const struct matrix *m,
+			 const struct only_filter *only, size_t nonly, char *err, size_t errlen)
+{
+	return build(pl, m, only, nonly, 0, err, errlen);
+}
+
 void plan_release(struct plan *pl)
 {
 	for (size_t i = 0; i < pl->ncells; i++)
@@ -622,6 +640,22 @@ void plan_release(struct plan *pl)
 	free(pl->cells);
 	pl->cells = NULL;
 	pl->ncells = 0;
+}
+
+long plan_cell_index(const struct plan *pl, unsigned long number)
+{
+	size_t lo = 0, hi = pl->ncells;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (pl->cells[mid].number == number)
+			return (long)mid;
+		if (pl->cells[mid].number < number)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
 }
 
 void plan_cell_label(const struct plan *pl, const struct cell *c, char *buf, size_t len)

@@ -110,7 +110,16 @@ int plan_parse_only(const struct matrix *m, const char *arg, struct only_filter 
  * --only message) in err. */
 int plan_build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
 	       size_t nonly, char *err, size_t errlen);
+/* plan_build for runs made on other machines (matrix merge's shards): the
+ * same cells, not checked against this machine's CPUs (cpu:), memory and
+ * open-file limit. */
+int plan_build_elsewhere(struct plan *pl, const struct matrix *m,
+			 const struct only_filter *only, size_t nonly, char *err, size_t errlen);
 void plan_release(struct plan *pl);
+
+/* The index in pl->cells of the cell numbered number (cells are in number
+ * order), or -1 when the plan has none (--only left it out). */
+long plan_cell_index(const struct plan *pl, unsigned long number);
 
 /* "transport=unix size=10 concurrency=1": the cell's dimension values as
  * written, for progress lines and messages. */

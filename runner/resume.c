@@ -138,6 +138,9 @@ static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *
 		       add_arg(a, used, p, next ? (size_t)(next - p) : strlen(p));
 		p = next ? next + 8 : NULL;
 	}
+	const char *shard = meta_value(t, "shard");	/* a --shard K/N run's */
+	if (shard && *shard && !bad)
+		bad |= add_arg(a, used, "--shard", 7) | add_arg(a, used, shard, strlen(shard));
 	if (bad)
 		snprintf(err, errlen, "meta.csv: too many --only flags");
 	return bad ? -1 : 0;
@@ -172,7 +175,8 @@ int resume_args(struct resume_args *a, const char *dir, int given)
 	a->argc = 0;
 	if (given) {
 		fprintf(stderr, "matrix run: --resume %s runs the folder's own matrix.yaml with the "
-			"folder's -o, --repeat, --only, --set, --order and --seed: give none of them\n",
+			"folder's -o, --repeat, --only, --set, --order, --seed and --shard: give none "
+			"of them\n",
 			dir);
 		return -1;
 	}
@@ -202,25 +206,13 @@ static int row_cmp(const void *a, const void *b)
 	return x->rep < y->rep ? -1 : x->rep > y->rep;
 }
 
-/* The plan's index of cell number text, or -1 (cells are in number order). */
+/* The plan's index of cell number text, or -1. */
 static long cell_index(const struct plan *pl, const char *text)
 {
 	char *end;
 	unsigned long n = strtoul(text, &end, 10);
-	size_t lo = 0, hi = pl->ncells;
 
-	if (end == text || *end)
-		return -1;
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (pl->cells[mid].number == n)
-			return (long)mid;
-		if (pl->cells[mid].number < n)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
+	return end == text || *end ? -1 : plan_cell_index(pl, n);
 }
 
 static unsigned rep_number(const struct plan *pl, const char *text)

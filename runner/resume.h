@@ -5,6 +5,7 @@
  * What runs is what the folder says ran: its matrix.yaml (which already
  * has any --set made in it, run.h), and from its meta.csv the --repeat
  * (`repetitions`, unless `repeat_auto`), the --only filters (`only`), the
+ * shard of a --shard run (`shard`), the
  * order and the seed, so the rounds come out as they did and the missing
  * cell repetitions run in the order they would have.  The folder is
  * refused when its matrix.yaml is not the one the run started with (meta
@@ -45,9 +46,10 @@ struct resume_args {
 };
 
 /* Reads DIR/meta.csv and fills a with "run --order ... [--seed N]
- * [--repeat N] [--only K=V ...] DIR/matrix.yaml", for the caller to parse
- * as the user's own flags.  given: the user also gave a FILE or a flag the
- * folder decides (-o, --repeat, --only, --set, --order, --seed).  -1 after
+ * [--repeat N] [--only K=V ...] [--shard K/N] DIR/matrix.yaml", for the
+ * caller to parse as the user's own flags.  given: the user also gave a
+ * FILE or a flag the folder decides (-o, --repeat, --only, --set, --order,
+ * --seed, --shard).  -1 after
  * printing why on stderr: given, not a run folder, another build of
  * matrix, a changed matrix.yaml (a finished run is not checked: nothing
  * of it runs). */

@@ -7,6 +7,7 @@
 #include "lock.h"
 #include "meta.h"
 #include "progress.h"
+#include "remote.h"
 #include "results.h"
 #include "resume.h"
 #include "setup.h"
@@ -461,13 +462,13 @@ static int replay(struct run_state *s, size_t ci, unsigned rep)
 }
 
 /* --resume: the counts and the progress line go on from what is kept. */
-static void resume_progress(struct run_state *s)
+static void resume_progress(struct run_state *s, const struct shard *sh)
 {
 	s->failed += s->res.failed;
 	s->skipped += s->res.skipped;
 	s->prog.done = (unsigned)s->res.nrows;
 	s->prog.spent_s = s->res.wall_s;
-	size_t all = s->pl->ncells * s->pl->repeat;
+	size_t all = shard_count(sh, s->pl);
 	progress_note(&s->prog, "resuming %s: %zu cell repetition%s kept, %s%zu to run (%zu of "
 		      "them again)", s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s",
 		      s->pl->m->repeat_min ? "up to " : "", all > s->res.nrows ? all - s->res.nrows : 0,
@@ -501,6 +502,8 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "end_utc", "%s", "");
 	meta_set(&s->meta, "cells", "%zu", pl->ncells);
 	meta_set(&s->meta, "repetitions", "%u", pl->repeat);
+	if (o->shard.n)
+		meta_set(&s->meta, "shard", "%u/%u", o->shard.k, o->shard.n);
 	if (pl->m->repeat_min)
 		meta_set(&s->meta, "repeat_auto", "min %u, max %u, width %g%%", pl->m->repeat_min,
 			 pl->repeat, pl->m->repeat_width * 100);
@@ -510,6 +513,7 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	else
 		meta_set(&s->meta, "seed", "%s", "");
 	meta_timeline_interval(&s->meta, pl->m);
+	remote_meta(&s->meta, pl->m);
 	netns_meta(&s->net, &s->meta);
 	meta_set(&s->meta, "status", "%s", "running");
 	/* where a killed run's sockets are, for a later run to remove */
@@ -636,6 +640,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		return -1;
 	}
 	s->self[n] = '\0';
+	if (remote_hello(s->pl->m, err, errlen) < 0)	/* before anything is made */
+		return -1;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";
 	if (check_tmpdir(tmp, err, errlen) < 0)
@@ -659,6 +665,8 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 	}
 	else if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
+	if (rc == 0)	/* one ssh connection per remote host, in the private folder */
+		remote_masters_start(s->pl->m, s->sockdir);
 	return rc;
 }
 
@@ -674,6 +682,7 @@ static int close_run(struct run_state *s, char *err, size_t errlen)
 	setup_teardown(&s->setups, teardown, sizeof(teardown));
 	if (teardown[0])
 		meta_set(&s->meta, "teardown", "%s", teardown);
+	remote_masters_stop();
 	spawn_kill_all();	/* nothing should be left; make sure */
 	rmdir(s->sockdir);
 	spawn_guard_stop();
@@ -754,17 +763,17 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		status = status < 0 ? 2 : 0;
 		goto out;
 	}
-	progress_init(&s->prog, (unsigned)(pl->ncells * pl->repeat), o->quiet);
+	progress_init(&s->prog, (unsigned)shard_count(&o->shard, pl), o->quiet);
 	if (o->resume)
-		resume_progress(s);
+		resume_progress(s, &o->shard);
 	/* rounds of one repetition of every cell, each round in its own order
 	 * (a resumed run draws every round as the run did, and skips what it
 	 * holds) */
 	for (unsigned rep = 1; rep <= pl->repeat && !interrupted && !s->write_failed; rep++) {
 		order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !interrupted; k++)
-			if (!s->stopped[idx[k]] && !replay(s, idx[k], rep) &&
-			    run_one(s, idx[k], rep) < 0)
+			if (!s->stopped[idx[k]] && shard_has_cell(&o->shard, pl, idx[k], rep) &&
+			    !replay(s, idx[k], rep) && run_one(s, idx[k], rep) < 0)
 				break;
 	}
 	status = close_run(s, err, errlen);

@@ -17,6 +17,7 @@
 #include "matrix_set.h"
 #include "order.h"
 #include "plan.h"
+#include "shard.h"
 
 struct run_opts {
 	const char *outdir;		/* NULL: results/<name>/<timestamp> */
@@ -35,6 +36,8 @@ struct run_opts {
 	size_t nonly;
 	const char *resume;		/* --resume DIR: carry on DIR's run (resume.h),
 					 * pl being what resume_args says it ran */
+	struct shard shard;		/* --shard K/N: only its cell repetitions run
+					 * (shard.h); n 0: all of them */
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every

@@ -248,7 +248,7 @@ enum { SPAWN_FAILED_EXEC, SPAWN_FAILED_AFFINITY };
  * compiler is free to share with variables the runner reads after
  * vfork returns (f, old, path). */
 static __attribute__((noinline, noreturn)) void child_exec(const char *path, char *const argv[], int report_wr, int control_fd,
-		       int log_fd, int devnull, int errpipe, int external, const cpu_set_t *cpus,
+		       int log_fd, int devnull, int errpipe, int external, int stdio, const cpu_set_t *cpus,
 		       const sigset_t *oldmask, pid_t parent)
 {
 	struct sigaction sa = { .sa_handler = SIG_DFL }, ign = { .sa_handler = SIG_IGN };
@@ -272,15 +272,18 @@ static __attribute__((noinline, noreturn)) void child_exec(const char *path, cha
 		sigaction(SIGPIPE, &ign, NULL);
 		sigaction(SIGPIPE, sigismember(&kept_ignored, SIGPIPE) == 1 ? &ign : &sa, NULL);
 	}
-	if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
+	if (stdio) {	/* ssh: its stdin, stdout and stderr are the worker's */
+		if (dup2(control_fd, 0) < 0 || dup2(report_wr, 1) < 0 || dup2(log_fd, 2) < 0)
+			goto fail;
+	} else if (dup2(devnull, 0) < 0 || dup2(log_fd, 1) < 0 || dup2(log_fd, 2) < 0 ||
 	    (!external && dup2(report_wr, 3) < 0) || (control_fd >= 0 && dup2(control_fd, 4) < 0))
 		goto fail;
-	/* exactly 0..4 (0..2 for a program of the user's), and the exec-error
-	 * pipe (close-on-exec) above them: nothing the runner itself inherited
-	 * reaches a worker */
-	if (external)
+	/* exactly 0..4 (0..2 for a program of the user's or ssh), and the
+	 * exec-error pipe (close-on-exec) above them: nothing the runner
+	 * itself inherited reaches a worker */
+	if (external || stdio)
 		close(3);
-	if (control_fd < 0)
+	if (control_fd < 0 || stdio)
 		close(4);
 	if (dup2(errpipe, 5) < 0 || fcntl(5, F_SETFD, FD_CLOEXEC) < 0)
 		goto fail;
@@ -418,21 +421,27 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	struct child_fds f = { .rep = { -1, -1 }, .ep = { -1, -1 }, .hi_rep = -1, .hi_ctl = -1,
 			       .hi_log = -1, .hi_err = -1, .devnull = -1 };
 	int external = flags & SPAWN_PROGRAM, e;
+	const int stdio = flags & SPAWN_STDIO;
+	int in[2] = { -1, -1 };
 	char path[4096];
 	sigset_t all, old;
 	pid_t pid;
 
 	memset(ch, 0, sizeof(*ch));
 	ch->pid = -1;
-	ch->pidfd = ch->report_fd = -1;
+	ch->pidfd = ch->report_fd = ch->stdin_wr = -1;
 	ch->group = external;
-	if (external ? find_program(argv[0], path, sizeof(path)) < 0
+	if (external || stdio ? find_program(argv[0], path, sizeof(path)) < 0
 		     : snprintf(path, sizeof(path), "%s", argv[0]) < 0) {
 		snprintf(err, errlen, "%s: %s", argv[0], errno == ENOENT ? "program not found"
 			 : strerror(errno));
 		return -1;
 	}
-	if (child_fds_open(&f, control_fd, log_fd, err, errlen) < 0)
+	if (stdio && pipe2(in, O_CLOEXEC) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (child_fds_open(&f, stdio ? in[0] : control_fd, log_fd, err, errlen) < 0)
 		goto fail;
 	sigfillset(&all);
 	sigprocmask(SIG_SETMASK, &all, &old);
@@ -444,7 +453,7 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	pid = vfork();
 	if (pid == 0)
 		child_exec(path, argv, f.hi_rep, f.hi_ctl, f.hi_log, f.devnull, f.hi_err, external,
-			   cpus, &old, self);
+			   in[0] >= 0, cpus, &old, self);
 	e = errno;
 	sigprocmask(SIG_SETMASK, &old, NULL);
 	if (pid < 0) {
@@ -465,9 +474,17 @@ int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int 
 	}
 	f.rep[0] = -1;
 	child_fds_close(&f);	/* the child has its copies */
+	if (in[0] >= 0) {	/* SPAWN_STDIO */
+		close(in[0]);
+		ch->stdin_wr = in[1];
+	}
 	return 0;
 fail:
 	child_fds_close(&f);
+	if (in[0] >= 0) {
+		close(in[0]);
+		close(in[1]);
+	}
 	return -1;
 }
 
@@ -517,7 +534,9 @@ void spawn_release(struct child *ch)
 		close(ch->pidfd);
 	if (ch->report_fd >= 0)
 		close(ch->report_fd);
-	ch->pidfd = ch->report_fd = -1;
+	if (ch->stdin_wr >= 0)
+		close(ch->stdin_wr);
+	ch->pidfd = ch->report_fd = ch->stdin_wr = -1;
 }
 
 void spawn_describe_status(int status, char *buf, size_t len)

@@ -78,6 +78,7 @@ struct child {
 	int signalled_by_us;	/* we sent it SIGTERM/SIGKILL */
 	unsigned sent_signals;	/* 1 << signal, for each signal we sent */
 	int group;		/* leads a process group of its own */
+	int stdin_wr;		/* SPAWN_STDIO: the write end of its stdin; else -1 */
 	struct rusage ru;
 };
 
@@ -92,6 +93,12 @@ int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd
  * forks run there too; a refusal fails the start like an exec failure,
  * with "sched_setaffinity before exec PATH: reason". */
 #define SPAWN_PROGRAM 1
+/* SPAWN_STDIO: ssh carrying a remote worker (remote.h): argv[0] looked up
+ * in PATH, fd 0 a new pipe whose write end the runner keeps in
+ * ch->stdin_wr (the worker's control channel: its start byte, and its
+ * end of file when the cell is over), fd 1 the report pipe, fd 2 log_fd;
+ * control_fd is not used.  spawn_release() closes stdin_wr. */
+#define SPAWN_STDIO 2
 int spawn_start_flags(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		      int flags, const cpu_set_t *cpus, char *err, size_t errlen);
 

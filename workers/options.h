@@ -51,6 +51,7 @@ struct wopts {
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;
+	int stdio;		/* --stdio: started over ssh (hello.h) */
 	const char *netns;		/* --netns NAME: enter /run/netns/NAME first */
 };
 

@@ -4,6 +4,7 @@
  * settings, server.h and client.h for the two sides. */
 #include "worker.h"
 #include "client.h"
+#include "hello.h"
 #include "matrix.h"
 #include "options.h"
 #include "server.h"
@@ -25,6 +26,7 @@ static void usage(FILE *f)
 {
 	fprintf(f,
 "usage: matrix worker server|client [options]\n"
+"       matrix worker --hello   (prints the wire version and this host's facts)\n"
 "\n"
 "Runs one server or client worker, as `matrix run` does for every cell, or by\n"
 "hand like the source experiments' programs.  On a terminal it prints a\n"
@@ -49,6 +51,8 @@ static void usage(FILE *f)
 "      --id N               client number, for messages\n"
 "      --report-fd FD       write the wire protocol to FD (default: stdout)\n"
 "      --control-fd FD      wait for the start byte on FD (default: start at once)\n"
+"      --stdio              started over ssh: report on stdout, start byte on stdin;\n"
+"                           dies at stdin's end of file or with its parent\n"
 "      --timeout DUR        give up after DUR (default 300s)\n"
 "      --loss-timeout DUR   lossy transports: a reply later than this is lost (100ms)\n"
 "      --endpoint tcp|ipc   zmq: where the server binds (default tcp)\n"
@@ -195,7 +199,7 @@ static const struct option longopts[] = {
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
-	{ "netns", 1, 0, 'e' }, { "help", 0, 0, 'h' },
+	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 
@@ -206,6 +210,8 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 	char why[256];
 	int c;
 
+	if (argc == 2 && !strcmp(argv[1], "--hello"))
+		return hello_write(1) < 0 ? 1 : 0;
 	if (argc < 2 || (strcmp(argv[1], "server") && strcmp(argv[1], "client"))) {
 		if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
 			usage(stdout);
@@ -220,6 +226,10 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 		if (c == 'h') {
 			usage(stdout);
 			return 0;
+		}
+		if (c == 'X') {
+			o->stdio = 1;
+			continue;
 		}
 		if (c == '?') {
 			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
@@ -324,12 +334,17 @@ int worker_main(int argc, char **argv)
 		.inflight = 1, .connections = 1, .id = 1,
 		.report_fd = 1, .control_fd = -1,
 	};
+	char why[256];
 	int rc;
 
 	if ((rc = parse_args(argc, argv, &o)) >= 0)
 		return rc;
 	if ((rc = check_opts(&o)) != 0)
 		return rc;
+	if (o.stdio && hello_stdio(&o.report_fd, &o.control_fd, why, sizeof(why)) < 0) {
+		fprintf(stderr, "matrix worker: --stdio: %s\n", why);
+		return 1;
+	}
 	o.topts.pattern = (int)o.pattern;
 	o.topts.inflight = o.inflight;
 	o.topts.connections = o.connections;

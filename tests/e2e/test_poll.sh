@@ -58,7 +58,8 @@ Y
 
 # traced_client TRANSPORT BIND NAME [FLAGS...]: a pingpong by hand against a
 # server that busy-waits 20 ms before each answer, the client under
-# `strace -c` (NAME.strace) with FLAGS; 5 round trips.
+# `strace -c` (NAME.strace) with FLAGS; 5 round trips (a udp reply is lost
+# only after 5 s: a loaded machine can hold the 20 ms spin past 100 ms).
 traced_client() {
 	local t=$1 bind=$2 name=$3 addr srv; shift 3
 	"$MATRIX_BIN" worker server -t "$t" -b "$bind" -s 16 -w 0 --spin 20ms "$@" \
@@ -69,7 +70,7 @@ traced_client() {
 	rc=0
 	# LeakSanitizer cannot run under ptrace: leaks are checked elsewhere
 	ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 60 strace -f -c -o "$name.strace" \
-		"$MATRIX_BIN" worker client -t "$t" -a "$addr" -s 16 -n 5 -w 0 "$@" \
+		"$MATRIX_BIN" worker client -t "$t" -a "$addr" -s 16 -n 5 -w 0 --loss-timeout 5s "$@" \
 		>"cli-$name.out" 2>"$T/.err" || rc=$?
 	expect_rc 0
 	wait "$srv" || die "$t server failed: $(cat "srv-$name.out")"

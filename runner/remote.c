@@ -1,0 +1,520 @@
+/* Workers on other hosts over OpenSSH: see remote.h. */
+#include "remote.h"
+#include "clock.h"
+#include "hello.h"
+#include "hostfacts.h"
+#include "wire.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <poll.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/wait.h>
+
+#define HELLO_TIMEOUT_NS (20ull * 1000000000ull)	/* ConnectTimeout's 10 s, and more */
+
+/* The handshake with each role's host (remote_hello), [0] server, [1]
+ * clients; one host serving both is asked once. */
+static struct {
+	int done, failed;
+	char msg[512];
+	struct hostfacts facts;
+} hello[2];
+
+/* One ssh ControlMaster per remote host for the run (remote_masters_start):
+ * [0] the server's host, [1] the clients' (unused when the same). */
+#define MUX_MAX_SESSIONS 8	/* sshd's MaxSessions is 10 by default */
+static struct {
+	struct child ch;
+	int up;
+	char path[PATH_MAX];
+	char log[PATH_MAX];	/* its stderr: what it says when its connection drops */
+	int waited;		/* a session we stopped waited for it, this cell */
+} mux[2];
+
+const struct host_url *remote_host(const struct matrix *m, int client)
+{
+	const struct host_url *u = client ? &m->hosts.client : &m->hosts.server;
+
+	return u->url ? u : NULL;
+}
+
+static int same_host(const struct host_url *a, const struct host_url *b)
+{
+	return a && b && !strcmp(a->url, b->url);
+}
+
+int remote_cross(const struct matrix *m)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+
+	return (s || c) && !same_host(s, c);
+}
+
+const char *remote_cell_refusal(const struct matrix *m, const struct cell_params *p, char *why,
+				size_t whylen)
+{
+	if (!remote_host(m, 0) && !remote_host(m, 1))
+		return NULL;
+	if (!p->transport->default_bind) {
+		snprintf(why, whylen, "transport %s does not cross hosts (hosts: has a remote role): "
+			 "%s; tcp, tcp6 and udp do", p->transport->name,
+			 !strcmp(p->transport->name, "zmq") ? "zmq over ssh hosts is not there yet"
+			 : "its socket path or pipe exists on one machine only");
+		return "transport";
+	}
+	if (p->server_prog || p->client_prog) {
+		snprintf(why, whylen, "programs of your own run on this machine only: not yet with "
+			 "a remote host (hosts:)");
+		return p->server_prog ? "server" : "client";
+	}
+	if (p->cpu && strcmp(p->cpu, "none")) {
+		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; with a remote "
+			 "host (hosts:) only cpu: none, not yet a placement", p->cpu);
+		return "cpu";
+	}
+	return NULL;
+}
+
+const char *remote_bind(const struct matrix *m, const struct transport *t, char *buf,
+			size_t len)
+{
+	const struct host_url *s = remote_host(m, 0);
+	const char *host = m->hosts.server_address ? m->hosts.server_address : s ? s->host : NULL;
+
+	if (!host || (!s && !remote_host(m, 1)))
+		return t->default_bind;
+	snprintf(buf, len, strchr(host, ':') ? "[%s]:0" : "%s:0", host);
+	return buf;
+}
+
+/* word single-quoted for a POSIX shell onto buf at *o: ' becomes '\''. */
+static void quote(char *buf, size_t len, size_t *o, const char *word)
+{
+	size_t n = *o;
+
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	for (; *word && n + 5 < len; word++) {
+		if (*word == '\'') {
+			memcpy(buf + n, "'\\''", 4);
+			n += 4;
+		} else {
+			buf[n++] = *word;
+		}
+	}
+	if (n + 1 < len)
+		buf[n++] = '\'';
+	buf[n < len ? n : len - 1] = '\0';
+	*o = n;
+}
+
+/* ssh's argv for running words (words[0] replaced by the remote binary)
+ * on u; an overflow is noted in out as spawn_argv_add does. */
+static void ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
+		     char *const words[], struct spawn_argv *out)
+{
+	static char cmd[32768];
+	size_t o = 0;
+
+	spawn_argv_add(out, "ssh");
+	spawn_argv_add(out, "-o");
+	spawn_argv_add(out, "BatchMode=yes");
+	if (u->port) {
+		spawn_argv_add(out, "-p");
+		spawn_argv_add(out, "%u", u->port);
+	}
+	for (size_t i = 0; i < m->hosts.nssh; i++)
+		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
+	if (control) {	/* a session of the run's master connection */
+		spawn_argv_add(out, "-o");
+		spawn_argv_add(out, "ControlMaster=no");
+		spawn_argv_add(out, "-o");
+		spawn_argv_add(out, "ControlPath=%s", control);
+	}
+	spawn_argv_add(out, "-o");
+	spawn_argv_add(out, "ConnectTimeout=10");
+	spawn_argv_add(out, "-o");
+	spawn_argv_add(out, "ServerAliveInterval=5");
+	spawn_argv_add(out, "-T");
+	if (*u->user)
+		spawn_argv_add(out, "%s@%s", u->user, u->host);
+	else
+		spawn_argv_add(out, "%s", u->host);
+	spawn_argv_add(out, "--");
+	snprintf(cmd, sizeof(cmd), "exec");
+	o = strlen(cmd);
+	for (size_t i = 0; words[i]; i++) {
+		if (o + 2 < sizeof(cmd))
+			cmd[o++] = ' ';
+		quote(cmd, sizeof(cmd), &o, i ? words[i] : m->hosts.matrix ? m->hosts.matrix : "matrix");
+	}
+	if (o + 8 >= sizeof(cmd))
+		out->overflow = 1;
+	if (words[0])
+		spawn_argv_add(out, "%s", cmd);
+}
+
+/* The ssh sessions a cell of p opens on role's host. */
+static unsigned cell_sessions(const struct matrix *m, const struct cell_params *p, int client)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	int same = same_host(s, c);
+
+	return (client || same ? p->concurrency : 0) + (!client || same ? 1 : 0);
+}
+
+/* The master's control socket for role's host, when it is up and the
+ * cell's sessions fit in one connection; else NULL (a connection each). */
+static const char *mux_path(const struct matrix *m, const struct cell_params *p, int client)
+{
+	int i = client && !same_host(remote_host(m, 0), remote_host(m, 1));
+
+	if (!mux[i].up || cell_sessions(m, p, client) > MUX_MAX_SESSIONS)
+		return NULL;
+	if (spawn_reap(&mux[i].ch)) {	/* the connection dropped: ssh goes direct */
+		mux[i].up = 0;
+		return NULL;
+	}
+	return mux[i].path;
+}
+
+int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
+		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen)
+{
+	static struct spawn_argv a;
+	char *words[SPAWN_MAX_ARGS + 1];
+	int n = 0;
+
+	for (; n < worker->argc; n++)
+		words[n] = worker->argv[n];
+	words[n++] = "--stdio";
+	words[n] = NULL;
+	a = (struct spawn_argv){ .argc = 0 };
+	mux[0].waited = mux[1].waited = 0;	/* a new cell */
+	ssh_argv(m, remote_host(m, client), mux_path(m, p, client), words, &a);
+	if (worker->overflow || a.overflow) {
+		snprintf(err, errlen, "the ssh command is too long");
+		return -1;
+	}
+	return spawn_start_flags(ch, a.argv, -1, log_fd, SPAWN_STDIO, NULL, err, errlen);
+}
+
+/* The last non-empty line of text (len bytes) into msg. */
+static void last_line(const char *text, size_t len, char *msg, size_t msglen)
+{
+	size_t end = len, start;
+
+	while (end && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	for (start = end; start && text[start - 1] != '\n'; start--)
+		;
+	snprintf(msg, msglen, "%.*s", (int)(end - start), text + start);
+}
+
+/* The last line of the file at path into msg ("" when none). */
+static void last_line_of(const char *path, char *msg, size_t len)
+{
+	char buf[4096];
+	ssize_t n = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		off_t size = lseek(fd, 0, SEEK_END);
+		off_t from = size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0;
+		n = pread(fd, buf, sizeof(buf), from);
+		close(fd);
+	}
+	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
+}
+
+int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len)
+{
+	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
+		return 0;
+	last_line_of(log, msg, len);
+	if (!strncmp(msg, "Killed by signal", 16))	/* ours: ssh says so */
+		*msg = '\0';
+	/* a session of a master says nothing when the master's connection
+	 * drops: the master does, as it ends; waited for a second, or once a
+	 * cell 0.5 s for a session we stopped after a failure (the failure
+	 * may be the drop, seen first by a peer), not after an interrupt */
+	for (int i = 0; i < 2 && !*msg; i++) {
+		int limit = !ours ? 1000 : ours == 1 && !mux[i].waited ? 500 : 0;
+		for (int ms = 0; mux[i].up && ms < limit && !spawn_reap(&mux[i].ch); ms += 10)
+			usleep(10000);
+		mux[i].waited |= ours != 0;
+		if (mux[i].log[0] && (mux[i].ch.reaped || !mux[i].up))
+			last_line_of(mux[i].log, msg, len);
+	}
+	if (!*msg && ours)
+		return 0;
+	if (!*msg)
+		snprintf(msg, len, "ssh exited 255 and said nothing");
+	return 1;
+}
+
+/* ---- the handshake ---- */
+
+/* Reads what fd has into buf (keeping the last cap-1 bytes); 0 at end of
+ * file or error, 1 while open. */
+static int take(int fd, char *buf, size_t cap, size_t *len)
+{
+	char tmp[4096];
+	ssize_t n;
+
+	while ((n = read(fd, tmp, sizeof(tmp))) > 0) {
+		if ((size_t)n >= cap)
+			n = (ssize_t)cap - 1;
+		if (*len + (size_t)n >= cap) {	/* keep the end */
+			size_t drop = *len + (size_t)n - (cap - 1);
+			memmove(buf, buf + drop, *len - drop);
+			*len -= drop;
+		}
+		memcpy(buf + *len, tmp, (size_t)n);
+		*len += (size_t)n;
+		buf[*len] = '\0';
+	}
+	return n < 0 && (errno == EAGAIN || errno == EINTR);
+}
+
+/* Runs `matrix worker --hello` on u: its stdout and stderr into out and
+ * errs, its wait status into *status.  0, or -1 with err (ssh missing). */
+static int hello_run(const struct matrix *m, const struct host_url *u, char *out, size_t outcap,
+		     char *errs, size_t errcap, int *status, char *err, size_t errlen)
+{
+	static struct spawn_argv a;
+	char *words[] = { "matrix", "worker", "--hello", NULL };
+	size_t olen = 0, elen = 0;
+	int ep[2], open_out = 1, open_err = 1;
+	struct child ch;
+
+	a = (struct spawn_argv){ .argc = 0 };
+	ssh_argv(m, u, NULL, words, &a);
+	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0) {
+		snprintf(err, errlen, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	if (spawn_start_flags(&ch, a.argv, -1, ep[1], SPAWN_STDIO, NULL, err, errlen) < 0) {
+		close(ep[0]);
+		close(ep[1]);
+		if (errno == ENOENT || strstr(err, "not found"))
+			snprintf(err, errlen, "hosts: needs ssh (Debian: openssh-client): not found in "
+				 "PATH");
+		return -1;
+	}
+	close(ep[1]);
+	close(ch.stdin_wr);	/* --hello reads nothing */
+	ch.stdin_wr = -1;
+	uint64_t deadline = clock_now_ns() + HELLO_TIMEOUT_NS;
+	while (!spawn_reap(&ch) || open_out || open_err) {
+		struct pollfd p[3] = { { .fd = open_out ? ch.report_fd : -1, .events = POLLIN },
+				       { .fd = open_err ? ep[0] : -1, .events = POLLIN },
+				       { .fd = ch.reaped ? -1 : ch.pidfd, .events = POLLIN } };
+		if (clock_now_ns() > deadline) {
+			spawn_signal(&ch, SIGKILL);
+			deadline = UINT64_MAX;
+		}
+		poll(p, 3, 100);
+		spawn_exits_pending();
+		if (open_out)
+			open_out = take(ch.report_fd, out, outcap, &olen);
+		if (open_err)
+			open_err = take(ep[0], errs, errcap, &elen);
+	}
+	*status = ch.status;
+	close(ep[0]);
+	spawn_release(&ch);
+	return 0;
+}
+
+/* The handshake with u into hello[i]; -1 with err when the run must not
+ * start. */
+static int hello_host(const struct matrix *m, const struct host_url *u, int i, char *err,
+		      size_t errlen)
+{
+	char out[8192] = "", errs[4096] = "", line[512], why[256], desc[64];
+	const char *exe = m->hosts.matrix ? m->hosts.matrix : "matrix";
+	int status, version;
+
+	if (hello_run(m, u, out, sizeof(out), errs, sizeof(errs), &status, err, errlen) < 0)
+		return -1;
+	hello[i].done = 1;
+	last_line(errs, strlen(errs), line, sizeof(line));
+	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
+		spawn_describe_status(status, desc, sizeof(desc));
+		hello[i].failed = 1;
+		if (WIFEXITED(status) && WEXITSTATUS(status) == 255)
+			snprintf(hello[i].msg, sizeof(hello[i].msg), "%s", *line ? line :
+				 "ssh exited 255 and said nothing");
+		else
+			snprintf(hello[i].msg, sizeof(hello[i].msg), "%s worker --hello: %s%s%.400s",
+				 exe, desc, *line ? ": " : "", line);
+		fprintf(stderr, "matrix: hosts: %s %s: %s; its cells fail with this (status "
+			"`ssh failed`)\n", i ? "client" : "server", u->url, hello[i].msg);
+		return 0;
+	}
+	out[strcspn(out, "\n")] = '\0';
+	if (hello_parse(out, &version, &hello[i].facts, why, sizeof(why)) < 0 ||
+	    version != WIRE_VERSION) {
+		snprintf(err, errlen, "hosts: %s %s: %s there speaks wire version %s, this matrix "
+			 "speaks version %d: install the same matrix on both hosts (or point "
+			 "hosts: matrix: at it)", i ? "client" : "server", u->url, exe,
+			 version ? (snprintf(line, sizeof(line), "%d", version), line) :
+			 "none (no `hello version=` line)", WIRE_VERSION);
+		return -1;
+	}
+	return 0;
+}
+
+int remote_hello(const struct matrix *m, char *err, size_t errlen)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+
+	memset(hello, 0, sizeof(hello));
+	if (s && hello_host(m, s, 0, err, errlen) < 0)
+		return -1;
+	if (c && same_host(s, c))
+		hello[1] = hello[0];
+	else if (c && hello_host(m, c, 1, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+int remote_hello_failed(const struct matrix *m, char *msg, size_t len)
+{
+	for (int i = 0; i < 2; i++)
+		if (remote_host(m, i) && hello[i].failed) {
+			snprintf(msg, len, "%s %s: %s", i ? "client" : "server", remote_host(m, i)->url,
+				 hello[i].msg);
+			return 1;
+		}
+	return 0;
+}
+
+void remote_meta(struct meta *meta, const struct matrix *m)
+{
+	static const char *const keys[2][4] = {
+		{ "server_kernel", "server_cpu_model", "server_cores", "server_governor" },
+		{ "client_kernel", "client_cpu_model", "client_cores", "client_governor" },
+	};
+
+	if (!m->hosts.set)
+		return;
+	for (int i = 0; i < 2; i++) {
+		const struct host_url *u = remote_host(m, i);
+		const struct hostfacts *f = &hello[i].facts;
+		meta_set(meta, i ? "client_host" : "server_host", "%s", u ? u->url : "local");
+		if (!u)
+			continue;
+		int ok = hello[i].done && !hello[i].failed;
+		meta_set(meta, keys[i][0], "%s", ok ? f->kernel : "unknown (no handshake)");
+		meta_set(meta, keys[i][1], "%s", ok ? f->cpu_model : "unknown (no handshake)");
+		meta_set(meta, keys[i][2], "%s", ok ? f->cores : "unknown (no handshake)");
+		meta_set(meta, keys[i][3], "%s", ok ? f->governor : "unknown (no handshake)");
+	}
+}
+
+/* ---- one connection per host: ssh's ControlMaster ---- */
+
+/* Ends mux[i]'s master, if any: SIGTERM (ssh removes its socket), then
+ * SIGKILL after a second. */
+static void mux_stop(int i)
+{
+	if (mux[i].ch.pid <= 0)
+		return;
+	spawn_signal(&mux[i].ch, SIGTERM);
+	for (int ms = 0; !spawn_reap(&mux[i].ch); ms++) {
+		if (ms == 1000)
+			spawn_signal(&mux[i].ch, SIGKILL);
+		usleep(1000);
+	}
+	spawn_release(&mux[i].ch);
+	unlink(mux[i].path);
+	unlink(mux[i].log);
+	memset(&mux[i], 0, sizeof(mux[i]));
+}
+
+/* The master for u into mux[i]: `ssh -M -N` with its control socket in
+ * the run's private folder, up once the socket is there.  Nothing on
+ * failure: the sessions connect each on their own then. */
+static void mux_start(const struct matrix *m, const struct host_url *u, int i,
+		      const char *sockdir)
+{
+	static struct spawn_argv a;
+	char *none[] = { NULL }, err[256];
+	int logfd;
+
+	snprintf(mux[i].path, sizeof(mux[i].path), "%s/ssh-%d", sockdir, i);
+	snprintf(mux[i].log, sizeof(mux[i].log), "%s/ssh-%d.log", sockdir, i);
+	logfd = open(mux[i].log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	a = (struct spawn_argv){ .argc = 0 };
+	spawn_argv_add(&a, "ssh");
+	spawn_argv_add(&a, "-M");
+	spawn_argv_add(&a, "-N");
+	spawn_argv_add(&a, "-o");
+	spawn_argv_add(&a, "ControlPath=%s", mux[i].path);
+	/* then what every session has, no remote command */
+	struct spawn_argv rest = { .argc = 0 };
+	ssh_argv(m, u, NULL, none, &rest);
+	for (int k = 1; k < rest.argc; k++)
+		spawn_argv_add(&a, "%s", rest.argv[k]);
+	if (logfd < 0 || a.overflow ||
+	    spawn_start_flags(&mux[i].ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err,
+			      sizeof(err)) < 0) {
+		if (logfd >= 0)
+			close(logfd);
+		unlink(mux[i].log);
+		mux[i].log[0] = '\0';
+		return;
+	}
+	close(logfd);
+	close(mux[i].ch.stdin_wr);	/* -N: reads nothing */
+	mux[i].ch.stdin_wr = -1;
+	for (uint64_t end = clock_now_ns() + HELLO_TIMEOUT_NS; clock_now_ns() < end;) {
+		if (access(mux[i].path, F_OK) == 0) {
+			mux[i].up = 1;
+			return;
+		}
+		if (spawn_reap(&mux[i].ch))
+			break;
+		usleep(5000);
+	}
+	mux_stop(i);
+}
+
+void remote_masters_start(const struct matrix *m, const char *sockdir)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+
+	if (s && !hello[0].failed)
+		mux_start(m, s, 0, sockdir);
+	if (c && !same_host(s, c) && !hello[1].failed)
+		mux_start(m, c, 1, sockdir);
+}
+
+void remote_masters_stop(void)
+{
+	for (int i = 0; i < 2; i++)
+		mux_stop(i);
+}
+
+void remote_print_plan(const struct matrix *m, FILE *f)
+{
+	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const char *addr = m->hosts.server_address ? m->hosts.server_address : s ? s->host : NULL;
+
+	if (!m->hosts.set)
+		return;
+	fprintf(f, "hosts: server %s, clients %s", s ? s->url : "local", c ? c->url : "local");
+	if ((s || c) && addr)
+		fprintf(f, "; the server binds to %s", addr);
+	if (s || c)
+		fprintf(f, "; remote binary %s, over ssh", m->hosts.matrix ? m->hosts.matrix : "matrix");
+	fputc('\n', f);
+}

@@ -1,0 +1,98 @@
+/*
+ * remote: a cell's server or clients on other hosts, over OpenSSH
+ * (matrix `hosts:`, struct matrix_hosts).  No daemon of our own: each
+ * remote worker is one
+ *   ssh -o BatchMode=yes [-p PORT] [ssh: words] -o ConnectTimeout=10
+ *       -o ServerAliveInterval=5 -T [user@]host -- 'exec' 'matrix' 'worker' ... '--stdio'
+ * (every word of the remote command single-quoted for the remote shell),
+ * its stdin the worker's control channel (the start byte, then end of
+ * file once the cell is over or given up), its stdout the report pipe,
+ * its stderr the worker's log file (workers/hello.h says how the worker
+ * takes them).  N clients on a remote host are N ssh sessions.
+ *
+ * Call order for a run:
+ *   remote_hello()     once, before any cell: `matrix worker --hello` on
+ *                      each remote host; -1 (the run must not start) for
+ *                      a missing ssh or a remote matrix of another wire
+ *                      version; a host that ssh cannot reach (or whose
+ *                      matrix is missing) is noted, and every cell
+ *                      needing it fails at once (remote_hello_failed)
+ *   remote_meta()      its facts into meta.csv
+ *   remote_masters_start()   once the run's private folder exists: one
+ *                      `ssh -M -N` per remote host, a child of the runner,
+ *                      its control socket in that folder; a cell's sessions
+ *                      go through it (no key exchange and login each) when
+ *                      they are at most 8 on the host (sshd's MaxSessions
+ *                      is 10 by default), else connect each on its own, as
+ *                      they do when the master could not start or its
+ *                      connection dropped
+ *   remote_masters_stop()    at the run's end (SIGTERM, reaped, socket
+ *                      removed); spawn_kill_all() would kill them too
+ * and per cell: remote_host(), remote_bind(), remote_spawn(),
+ * remote_ssh_failed() (cell.c); remote_cell_refusal() (plan.c).
+ *
+ * Timestamps: each host has its own CLOCK_MONOTONIC, so a figure made of
+ * two workers' timestamps is only made when they are on one host
+ * (remote_cross(): aggregate.c uses same-host differences then).
+ */
+#ifndef MATRIX_REMOTE_H
+#define MATRIX_REMOTE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+#include "matrix.h"
+#include "meta.h"
+#include "plan.h"
+#include "spawn.h"
+
+/* The host a cell's server (client 0) or clients (1) run on; NULL: this
+ * machine. */
+const struct host_url *remote_host(const struct matrix *m, int client);
+
+/* 1 when the server and the clients are on different hosts (one of them
+ * remote), so their timestamps do not compare. */
+int remote_cross(const struct matrix *m);
+
+/* Why a cell cannot run with m's hosts (a path transport across hosts, a
+ * program, a cpu: placement): the key to blame, with why; NULL when it
+ * can. */
+const char *remote_cell_refusal(const struct matrix *m, const struct cell_params *p, char *why,
+				size_t whylen);
+
+/* The server's --bind: the transport's default on one host, else
+ * server_address (or the server's ssh host) with port 0, in buf. */
+const char *remote_bind(const struct matrix *m, const struct transport *t, char *buf,
+			size_t len);
+
+/* Starts worker (an argv as for spawn_start, argv[0] the local binary,
+ * replaced by the remote one) on the cell's server (client 0) or client
+ * host, through ssh (SPAWN_STDIO): the start byte goes to ch->stdin_wr.
+ * 0, or -1 with a message. */
+int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
+		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen);
+
+/* A reaped ssh that exited 255 (ssh's own failure: connection refused,
+ * dropped, authentication): 1 with the last line ssh (or the master of
+ * its connection, once ended) wrote in msg; else 0.  ours: 0, or the
+ * runner had signalled it (1 after a failure, 2 after an interrupt),
+ * which makes it exit 255 too: then 1 only when ssh or the ended master
+ * says why. */
+int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len);
+
+int remote_hello(const struct matrix *m, char *err, size_t errlen);
+/* 1 with the handshake's failure in msg when the server's or the
+ * clients' host could not be reached; else 0. */
+int remote_hello_failed(const struct matrix *m, char *msg, size_t len);
+/* server_host, client_host (URL or local) and for each remote role
+ * ROLE_kernel, ROLE_cpu_model, ROLE_cores, ROLE_governor. */
+void remote_meta(struct meta *meta, const struct matrix *m);
+
+/* `matrix plan`'s line for hosts: (nothing without it): where each role
+ * runs and what the server binds to. */
+void remote_print_plan(const struct matrix *m, FILE *f);
+
+void remote_masters_start(const struct matrix *m, const char *sockdir);
+void remote_masters_stop(void);
+
+#endif

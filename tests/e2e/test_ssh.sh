@@ -1,0 +1,311 @@
+# hosts: over OpenSSH.  Each test that needs a remote host starts its own
+# sshd (Debian's openssh-server) on 127.0.0.1:2222 inside a network
+# namespace of its own, with a host key and a root key made for the test,
+# and runs `matrix run` in that namespace: the "remote" host is this
+# machine reached through ssh, the remote binary a symlink under $T whose
+# path no other process has, so a scan of /proc finds any remote worker
+# left behind.  Skipped only where a namespace cannot be made.
+
+# ssh_up: the namespace $NS, its sshd ($SSHD_PID) and $T/ssh_config
+# (the test's key, known host and nothing else); $RMX is the remote
+# binary's unique path.  Everything goes when the test ends (ssh_down).
+ssh_up() {
+	[ -x /usr/sbin/sshd ] || die "/usr/sbin/sshd missing: make deps (TEST_DEB has openssh-server)"
+	NS=mxs-$$-$RANDOM
+	ip netns add "$NS" 2>/dev/null || skip "cannot create a network namespace (ip netns add)"
+	trap ssh_down EXIT
+	ip netns exec "$NS" ip link set lo up || die "lo up in $NS"
+	# the remote binary's path has a space, a quote and a command
+	# substitution: every word reaches the remote shell single-quoted
+	RMX="$T/remote/a b'c;\$(false)/matrix"
+	mkdir -p "$T/ssh" "${RMX%/matrix}"
+	ln -s "$MATRIX_BIN" "$RMX"
+	ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/host_key" || die "ssh-keygen"
+	ssh-keygen -q -t ed25519 -N '' -f "$T/ssh/id" || die "ssh-keygen"
+	cp "$T/ssh/id.pub" "$T/ssh/authorized_keys"
+	echo "[127.0.0.1]:2222 $(cut -d' ' -f1,2 "$T/ssh/host_key.pub")" >"$T/ssh/known_hosts"
+	cat >"$T/ssh/sshd_config" <<Y
+Port 2222
+ListenAddress 127.0.0.1
+HostKey $T/ssh/host_key
+PidFile none
+AuthorizedKeysFile $T/ssh/authorized_keys
+PermitRootLogin prohibit-password
+PasswordAuthentication no
+KbdInteractiveAuthentication no
+UsePAM no
+StrictModes no
+Y
+	cat >"$T/ssh_config" <<Y
+Host *
+  IdentityFile $T/ssh/id
+  IdentitiesOnly yes
+  UserKnownHostsFile $T/ssh/known_hosts
+  GlobalKnownHostsFile /dev/null
+  StrictHostKeyChecking yes
+Y
+	# sshd wants /run/sshd: a tmpfs /run of its own mount namespace gives
+	# it one without touching the machine's
+	ip netns exec "$NS" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=755 tmpfs /run && mkdir /run/sshd && exec /usr/sbin/sshd -D -f "$1" -E "$2"' \
+		sh "$T/ssh/sshd_config" "$T/ssh/sshd.log" &
+	SSHD_PID=$!
+	local i
+	for i in $(seq 50); do
+		grep -q "listening" "$T/ssh/sshd.log" 2>/dev/null && return 0
+		sleep 0.05
+	done
+	die "sshd did not start: $(cat "$T/ssh/sshd.log")"
+}
+
+ssh_down() {
+	local p
+	for p in $(cat /proc/"$SSHD_PID"/task/*/children 2>/dev/null); do
+		kill -KILL "$p" 2>/dev/null
+	done
+	kill -KILL "$SSHD_PID" 2>/dev/null
+	wait "$SSHD_PID" 2>/dev/null
+	ip netns del "$NS" 2>/dev/null
+	e2e_teardown
+}
+
+# in_ns CMD...: CMD in the test's namespace, SIGINT as a terminal's
+# Ctrl-C finds it (a script's background job starts with it ignored);
+# exec: `in_ns ... &` gives CMD's pid in $!
+in_ns() {
+	exec ip netns exec "$NS" python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' "$@"
+}
+
+# hosts_yaml ROLE-LINES: the hosts: block for the test's sshd
+hosts_yaml() {
+	cat <<Y
+hosts:
+$1
+  matrix: $RMX
+  ssh: [-F, $T/ssh_config]
+Y
+}
+
+# No process whose command line holds the remote binary's path.
+expect_no_remote() {
+	local f left=""
+	for f in /proc/[0-9]*/cmdline; do
+		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF "$RMX" && left="$left ${f#/proc/}"
+	done
+	[ -z "$left" ] || die "remote processes left:$left"
+}
+
+meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
+
+t_server_over_ssh_and_clients_over_ssh() {
+	ssh_up
+	{ cat <<Y
+name: ssh-server
+repeat: 1
+matrix:
+  transport: [tcp]
+  pattern: [pingpong, stream]
+  size: [64]
+  count: [2000]
+Y
+	hosts_yaml "  server: ssh://root@127.0.0.1:2222"; } >server.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run server.yaml -o s -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all s/results.csv status ok
+	[ "$(csvq s/results.csv messages | sort -u)" = 2000 ] || die "messages: $(cat s/results.csv)"
+	[ "$(meta_value s server_host)" = "ssh://root@127.0.0.1:2222" ] || die "server_host"
+	[ "$(meta_value s client_host)" = local ] || die "client_host"
+	[ "$(meta_value s server_kernel)" = "$(meta_value s kernel)" ] || die "server_kernel"
+	[ "$(meta_value s server_cores)" = "$(nproc)" ] || die "server_cores"
+	[ -n "$(meta_value s server_cpu_model)" ] && [ -n "$(meta_value s server_governor)" ] ||
+		die "server fingerprint: $(cat s/meta.csv)"
+	[ -z "$(meta_value s client_kernel)" ] || die "a local role has no fingerprint keys"
+	grep -qF "| server | ssh://root@127.0.0.1:2222: $(meta_value s kernel), " s/summary.md ||
+		die "summary.md does not say where the server ran"
+	grep -qF "| client | local |" s/summary.md || die "summary.md: the client"
+	# the same run from a server with other cores is another machine
+	cp -r s s2
+	sed -i 's/^server_cores,.*/server_cores,999/' s2/meta.csv
+	run_matrix compare s s2
+	expect_rc 2
+	expect_err "  server_cores: $(nproc) vs 999"
+	{ cat <<Y
+name: ssh-clients
+repeat: 1
+matrix:
+  transport: [udp]
+  pattern: [pingpong]
+  concurrency: [2]
+  size: [64]
+  count: [2000]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server_address: 127.0.0.1"; } >clients.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run clients.yaml -o c -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all c/results.csv status ok
+	[ "$(meta_value c client_host)" = "ssh://root@127.0.0.1:2222" ] || die "client_host"
+	[ -n "$(meta_value c client_kernel)" ] || die "client fingerprint"
+	# offsets from the runner's release mean nothing on the clients' clock
+	[ -z "$(csvq c/results.csv start_offsets_us)" ] || die "start offsets on two clocks"
+	# both on the remote host, through one ssh connection
+	sed -i 's|  server_address: 127.0.0.1|  server: ssh://root@127.0.0.1:2222|; s|\[udp\]|[tcp]|' clients.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run clients.yaml -o b -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all b/results.csv status ok
+	[ "$(meta_value b server_host)" = "$(meta_value b client_host)" ] || die "one host"
+	expect_no_remote
+}
+
+t_other_wire_version_refused_before_any_cell() {
+	ssh_up
+	printf '#!/bin/sh\necho "hello version=99 role=host kernel=x cpu_model=y cores=1 governor=z"\n' \
+		>"$T/remote/old"
+	chmod +x "$T/remote/old"
+	{ cat <<Y
+name: ssh-old
+repeat: 1
+matrix:
+  transport: [tcp]
+  count: [100]
+Y
+	hosts_yaml "  server: ssh://root@127.0.0.1:2222" | sed "s|matrix: .*|matrix: $T/remote/old|"; } >m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "$T/remote/old there speaks wire version 99, this matrix speaks version 1"
+	[ ! -e out ] || die "a run folder was made: $(ls out)"
+	# no matrix there: the run goes on, every cell says why
+	sed -i "s|matrix: .*|matrix: $T/remote/missing|" m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 1
+	expect_all out/results.csv status "ssh failed"
+	csvq out/results.csv error | grep -qF "$T/remote/missing: No such file or directory" ||
+		die "error: $(csvq out/results.csv error)"
+}
+
+t_dropped_connection_and_unreachable_host_are_cell_statuses() {
+	ssh_up
+	{ cat <<Y
+name: ssh-drop
+repeat: 2
+matrix:
+  transport: [tcp]
+  duration: [1s]
+Y
+	hosts_yaml "  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	local mpid=$! s="" i c w
+	# the first repetition's session: a child of our sshd whose child is
+	# the remote worker (not the handshake's --hello)
+	for i in $(seq 100); do
+		for c in $(cat /proc/"$SSHD_PID"/task/*/children 2>/dev/null); do
+			for w in $(cat /proc/"$c"/task/*/children 2>/dev/null); do
+				tr '\0' ' ' </proc/"$w"/cmdline 2>/dev/null | grep -qF -- "--stdio" && s=$c
+			done
+		done
+		[ -n "$s" ] && break
+		sleep 0.05
+	done
+	[ -n "$s" ] || die "no ssh session: $(cat "$T/.err")"
+	sleep 0.3
+	kill -KILL "$s"
+	rc=0
+	wait $mpid || rc=$?
+	expect_rc 1
+	[ "$(csvq out/results.csv rep status | head -1)" = "1	ssh failed" ] ||
+		die "dropped: $(cat out/results.csv)"
+	csvq out/results.csv error | head -1 | grep -q "closed by remote host" ||
+		die "ssh's message: $(csvq out/results.csv error)"
+	[ "$(csvq out/results.csv rep status | tail -1)" = "2	ok" ] || die "the run went on: $(cat out/results.csv)"
+	expect_no_remote
+	# nothing listens on port 1: the handshake says so, every cell fails at once
+	sed -i 's|127.0.0.1:2222|127.0.0.1:1|' m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out2) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 1
+	expect_err "Connection refused"
+	expect_all out2/results.csv status "ssh failed"
+	csvq out2/results.csv error | grep -qv "Connection refused" && die "error: $(csvq out2/results.csv error)"
+	expect_no_remote
+}
+
+t_sigint_leaves_no_remote_worker() {
+	ssh_up
+	{ cat <<Y
+name: ssh-int
+repeat: 1
+matrix:
+  transport: [tcp]
+  concurrency: [2]
+  duration: [20s]
+timeout: 30s
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	in_ns "$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
+	local mpid=$! i n=0
+	for i in $(seq 100); do	# both clients and the server run remotely
+		n=$(grep -lF -- "--stdio" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -lF "$RMX" 2>/dev/null | wc -l)
+		[ "$n" -ge 3 ] && break
+		sleep 0.05
+	done
+	[ "$n" -ge 3 ] || die "$n remote workers running: $(cat "$T/.err")"
+	# one ssh connection for the host: a ControlMaster, the runner's child
+	local master
+	master=$(grep -lF -- "ControlPath=$TMPDIR/matrix." /proc/[0-9]*/cmdline 2>/dev/null |
+		xargs -r grep -lF -- "-M" | sed 's|/proc/\([0-9]*\)/cmdline|\1|')
+	[ "$(echo "$master" | wc -w)" = 1 ] || die "ssh masters: '$master'"
+	[ "$(awk '{ print $4 }' /proc/"$master"/stat)" = "$mpid" ] || die "the master is not the runner's child"
+	kill -INT $mpid
+	rc=0
+	wait $mpid || rc=$?
+	expect_rc 130
+	sleep 0.2	# sshd's sessions see the connections close
+	expect_no_remote
+	[ ! -e /proc/"$master" ] || die "the ssh master outlived the run"
+	expect_no_leftovers	# its socket and log were in the private folder
+}
+
+t_hosts_plan_errors() {
+	local base="name: h
+matrix:
+  transport: [tcp, unix]
+  count: [10]"
+	printf '%s\nhosts:\n  server: ssh://root@h\n' "$base" >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "m.yaml:3:20: transport unix does not cross hosts"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://-oProxyCommand=x\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "m.yaml:5:11: hosts: server: 'ssh://-oProxyCommand=x': the host must be"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h:0\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_err "m.yaml:5:11: hosts: server: 'ssh://h:0': the port must be 1 to 65535"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  sever: local\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_err "m.yaml:5:3: hosts: unknown key 'sever'; did you mean 'server'?"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  client: ssh://h\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_err "m.yaml:4:1: hosts: a remote client needs server_address:"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  client: ssh://u@h:2\n  server_address: 10.9.9.9\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 0
+	grep -qxF "hosts: server local, clients ssh://u@h:2; the server binds to 10.9.9.9; remote binary matrix, over ssh" "$T/.out" ||
+		die "plan: $(cat "$T/.out")"
+	# no ssh: said before anything is made
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h\n' >m.yaml
+	rc=0
+	PATH=/nonexistent "$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "hosts: needs ssh (Debian: openssh-client): not found in PATH"
+	[ ! -e out ] || die "a run folder was made"
+}
