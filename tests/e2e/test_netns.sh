@@ -204,6 +204,10 @@ matrix:
 Y
 	run_matrix plan c.yaml --set link_delay=1ms; expect_rc 2
 	expect_err "--set link_delay=1ms: c.yaml has no topology: link: mapping to set delay in"
+	# the link joins two namespaces of this machine: no remote host with it
+	printf 'hosts: {server: "ssh://root@example.org"}\ntopology: {netns: true}\n' >>c.yaml
+	run_matrix plan c.yaml; expect_rc 2
+	expect_err "c.yaml:5:11: topology: and a remote host of hosts: (line 4) do not go together"
 }
 
 # SIGKILL of the runner mid-run: its namespaces stay (nothing can remove
