@@ -230,6 +230,13 @@ static int start_link(struct netns *n, int fds[2], char *err, size_t errlen)
 		if (getppid() != parent)
 			_exit(0);
 		close(sv[0]);
+		int null = open("/dev/null", O_RDWR);	/* it holds no pipe of the runner's caller */
+		if (null >= 0) {
+			dup2(null, 0);
+			dup2(null, 1);
+			if (null > 2)
+				close(null);
+		}
 		link_main(fds[0], fds[1], sv[1]);
 	}
 	close(sv[1]);
@@ -292,6 +299,7 @@ int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t 
 	if (!n->on || (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link))))
 		return 0;
 	n->applied = 0;
+	errno = 0;
 	if (write(n->ctl, &p->link, sizeof(p->link)) != (ssize_t)sizeof(p->link) ||
 	    poll(&pf, 1, 5000) != 1 || read(n->ctl, &k, 1) != 1 || k != 'k') {
 		snprintf(err, errlen, "the link process (pid %ld) did not take the cell's link: %s",
