@@ -129,14 +129,15 @@ static void ssh_argv(const struct matrix *m, const struct host_url *u, const cha
 		spawn_argv_add(out, "-p");
 		spawn_argv_add(out, "%u", u->port);
 	}
-	for (size_t i = 0; i < m->hosts.nssh; i++)
-		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
-	if (control) {	/* a session of the run's master connection */
+	if (control) {	/* a session of the run's master connection; before
+			 * ssh: words (ssh keeps an option's first value) */
 		spawn_argv_add(out, "-o");
 		spawn_argv_add(out, "ControlMaster=no");
 		spawn_argv_add(out, "-o");
 		spawn_argv_add(out, "ControlPath=%s", control);
 	}
+	for (size_t i = 0; i < m->hosts.nssh; i++)
+		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
 	spawn_argv_add(out, "-o");
 	spawn_argv_add(out, "ConnectTimeout=10");
 	spawn_argv_add(out, "-o");
@@ -459,6 +460,10 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	spawn_argv_add(&a, "-N");
 	spawn_argv_add(&a, "-o");
 	spawn_argv_add(&a, "ControlPath=%s", mux[i].path);
+	/* a ControlPersist of the user's ssh_config would fork the master
+	 * into the background: no longer our child, nor ended by us */
+	spawn_argv_add(&a, "-o");
+	spawn_argv_add(&a, "ControlPersist=no");
 	/* then what every session has, no remote command */
 	struct spawn_argv rest = { .argc = 0 };
 	ssh_argv(m, u, NULL, none, &rest);

@@ -43,6 +43,9 @@ Host *
   UserKnownHostsFile $T/ssh/known_hosts
   GlobalKnownHostsFile /dev/null
   StrictHostKeyChecking yes
+  # as in many a user's ~/.ssh/config: a master would fork into the
+  # background, out of the runner's reach, unless the runner says no
+  ControlPersist 30
 Y
 	# sshd wants /run/sshd: a tmpfs /run of its own mount namespace gives
 	# it one without touching the machine's
@@ -86,13 +89,21 @@ $1
 Y
 }
 
-# No process whose command line holds the remote binary's path.
+# No process whose command line holds the remote binary's path (a
+# remote worker) or a run's control socket (its ssh master), once sshd's
+# sessions have seen their connections close (3 s at most).
 expect_no_remote() {
-	local f left=""
-	for f in /proc/[0-9]*/cmdline; do
-		tr '\0' ' ' <"$f" 2>/dev/null | grep -qF "$RMX" && left="$left ${f#/proc/}"
+	local f left i
+	for i in $(seq 60); do
+		left=""
+		for f in /proc/[0-9]*/cmdline; do
+			tr '\0' ' ' <"$f" 2>/dev/null | grep -qF -e "$RMX" -e "ControlPath=$TMPDIR/" &&
+				left="$left ${f#/proc/}"
+		done
+		[ -z "$left" ] && return 0
+		sleep 0.05
 	done
-	[ -z "$left" ] || die "remote processes left:$left"
+	die "remote processes or ssh masters left:$left"
 }
 
 meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
@@ -265,7 +276,6 @@ Y
 	rc=0
 	wait $mpid || rc=$?
 	expect_rc 130
-	sleep 0.2	# sshd's sessions see the connections close
 	expect_no_remote
 	[ ! -e /proc/"$master" ] || die "the ssh master outlived the run"
 	expect_no_leftovers	# its socket and log were in the private folder
