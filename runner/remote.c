@@ -26,6 +26,11 @@ static struct {
 	struct hostfacts facts;
 } hello[2];
 
+/* The run's interrupted flag (remote_hello): the waits for a handshake
+ * or a master end early when it is set. */
+static const volatile sig_atomic_t never;
+static const volatile sig_atomic_t *stop = &never;
+
 /* One ssh ControlMaster per remote host for the run (remote_masters_start):
  * [0] the server's host, [1] the clients' (unused when the same). */
 #define MUX_MAX_SESSIONS 8	/* sshd's MaxSessions is 10 by default */
@@ -284,15 +289,51 @@ static int take(int fd, char *buf, size_t cap, size_t *len)
 	return n < 0 && (errno == EAGAIN || errno == EINTR);
 }
 
+/* How a handshake ended early (hello_run's *cut). */
+enum { HELLO_SLOW = 1, HELLO_STOPPED };
+
+/* Waits for ch (the handshake's ssh) and reads its stdout and stderr
+ * (ep) into out and errs; SIGKILL when it takes longer than
+ * HELLO_TIMEOUT_NS (*cut HELLO_SLOW) or the run is interrupted
+ * (HELLO_STOPPED).  Once ssh is reaped, a second at most for what its
+ * pipes still hold: a child of ssh's (a ProxyCommand, a ControlPersist
+ * master) may keep them open for ever. */
+static void hello_wait(struct child *ch, int ep, char *out, size_t outcap, char *errs,
+		       size_t errcap, int *cut)
+{
+	uint64_t deadline = clock_now_ns() + HELLO_TIMEOUT_NS, left = UINT64_MAX;
+	size_t olen = 0, elen = 0;
+	int open_out = 1, open_err = 1;
+
+	*cut = 0;
+	while ((!spawn_reap(ch) || open_out || open_err) && clock_now_ns() < left) {
+		struct pollfd p[3] = { { .fd = open_out ? ch->report_fd : -1, .events = POLLIN },
+				       { .fd = open_err ? ep : -1, .events = POLLIN },
+				       { .fd = ch->reaped ? -1 : ch->pidfd, .events = POLLIN } };
+		if (ch->reaped && left == UINT64_MAX)
+			left = clock_now_ns() + 1000000000ull;
+		if (!ch->reaped && !*cut && (*stop || clock_now_ns() > deadline)) {
+			*cut = *stop ? HELLO_STOPPED : HELLO_SLOW;
+			spawn_signal(ch, SIGKILL);
+		}
+		poll(p, 3, 100);
+		spawn_exits_pending();
+		if (open_out)
+			open_out = take(ch->report_fd, out, outcap, &olen);
+		if (open_err)
+			open_err = take(ep, errs, errcap, &elen);
+	}
+}
+
 /* Runs `matrix worker --hello` on u: its stdout and stderr into out and
- * errs, its wait status into *status.  0, or -1 with err (ssh missing). */
+ * errs, its wait status into *status, *cut as hello_wait's.  0, or -1
+ * with err (ssh missing). */
 static int hello_run(const struct matrix *m, const struct host_url *u, char *out, size_t outcap,
-		     char *errs, size_t errcap, int *status, char *err, size_t errlen)
+		     char *errs, size_t errcap, int *status, int *cut, char *err, size_t errlen)
 {
 	static struct spawn_argv a;
 	char *words[] = { "matrix", "worker", "--hello", NULL };
-	size_t olen = 0, elen = 0;
-	int ep[2], open_out = 1, open_err = 1;
+	int ep[2];
 	struct child ch;
 
 	a = (struct spawn_argv){ .argc = 0 };
@@ -312,26 +353,53 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 	close(ep[1]);
 	close(ch.stdin_wr);	/* --hello reads nothing */
 	ch.stdin_wr = -1;
-	uint64_t deadline = clock_now_ns() + HELLO_TIMEOUT_NS;
-	while (!spawn_reap(&ch) || open_out || open_err) {
-		struct pollfd p[3] = { { .fd = open_out ? ch.report_fd : -1, .events = POLLIN },
-				       { .fd = open_err ? ep[0] : -1, .events = POLLIN },
-				       { .fd = ch.reaped ? -1 : ch.pidfd, .events = POLLIN } };
-		if (clock_now_ns() > deadline) {
-			spawn_signal(&ch, SIGKILL);
-			deadline = UINT64_MAX;
-		}
-		poll(p, 3, 100);
-		spawn_exits_pending();
-		if (open_out)
-			open_out = take(ch.report_fd, out, outcap, &olen);
-		if (open_err)
-			open_err = take(ep[0], errs, errcap, &elen);
-	}
+	hello_wait(&ch, ep[0], out, outcap, errs, errcap, cut);
 	*status = ch.status;
 	close(ep[0]);
 	spawn_release(&ch);
 	return 0;
+}
+
+/* The hello line in what the remote command printed: the first line
+ * starting "hello " (a shell startup file of the remote user's may print
+ * lines before it), cut at its end; else the first line, and 0. */
+static int hello_line(char *out, char **line)
+{
+	for (char *p = out; *p; p += strcspn(p, "\n"), p += *p == '\n')
+		if (!strncmp(p, "hello ", 6)) {
+			p[strcspn(p, "\n")] = '\0';
+			*line = p;
+			return 1;
+		}
+	out[strcspn(out, "\n")] = '\0';
+	*line = out;
+	return 0;
+}
+
+/* hello[i]'s failure: the run goes on, its cells fail with msg. */
+static void hello_failed(int i, const struct host_url *u, int status, int cut, const char *exe,
+			 const char *line)
+{
+	char desc[64];
+
+	hello[i].failed = 1;
+	spawn_describe_status(status, desc, sizeof(desc));
+	if (cut == HELLO_STOPPED) {
+		snprintf(hello[i].msg, sizeof(hello[i].msg), "the handshake was interrupted");
+		return;	/* the run is */
+	}
+	if (cut == HELLO_SLOW)
+		snprintf(hello[i].msg, sizeof(hello[i].msg), "no answer from `%.200s worker --hello` "
+			 "in %llu s (ssh killed)%s%.200s", exe, HELLO_TIMEOUT_NS / 1000000000ull,
+			 *line ? ": " : "", line);
+	else if (WIFEXITED(status) && WEXITSTATUS(status) == 255)
+		snprintf(hello[i].msg, sizeof(hello[i].msg), "%s", *line ? line :
+			 "ssh exited 255 and said nothing");
+	else
+		snprintf(hello[i].msg, sizeof(hello[i].msg), "%s worker --hello: %s%s%.400s",
+			 exe, desc, *line ? ": " : "", line);
+	fprintf(stderr, "matrix: hosts: %s %s: %s; its cells fail with this (status "
+		"`ssh failed`)\n", i ? "client" : "server", u->url, hello[i].msg);
 }
 
 /* The handshake with u into hello[i]; -1 with err when the run must not
@@ -339,44 +407,41 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 static int hello_host(const struct matrix *m, const struct host_url *u, int i, char *err,
 		      size_t errlen)
 {
-	char out[8192] = "", errs[4096] = "", line[512], why[256], desc[64];
+	char out[8192] = "", errs[4096] = "", line[512], why[256], *hl;
 	const char *exe = m->hosts.matrix ? m->hosts.matrix : "matrix";
-	int status, version;
+	int status, version, cut;
 
-	if (hello_run(m, u, out, sizeof(out), errs, sizeof(errs), &status, err, errlen) < 0)
+	if (hello_run(m, u, out, sizeof(out), errs, sizeof(errs), &status, &cut, err, errlen) < 0)
 		return -1;
 	hello[i].done = 1;
 	last_line(errs, strlen(errs), line, sizeof(line));
-	if (!WIFEXITED(status) || WEXITSTATUS(status)) {
-		spawn_describe_status(status, desc, sizeof(desc));
-		hello[i].failed = 1;
-		if (WIFEXITED(status) && WEXITSTATUS(status) == 255)
-			snprintf(hello[i].msg, sizeof(hello[i].msg), "%s", *line ? line :
-				 "ssh exited 255 and said nothing");
-		else
-			snprintf(hello[i].msg, sizeof(hello[i].msg), "%s worker --hello: %s%s%.400s",
-				 exe, desc, *line ? ": " : "", line);
-		fprintf(stderr, "matrix: hosts: %s %s: %s; its cells fail with this (status "
-			"`ssh failed`)\n", i ? "client" : "server", u->url, hello[i].msg);
+	if (cut || !WIFEXITED(status) || WEXITSTATUS(status)) {
+		hello_failed(i, u, status, cut, exe, line);
 		return 0;
 	}
-	out[strcspn(out, "\n")] = '\0';
-	if (hello_parse(out, &version, &hello[i].facts, why, sizeof(why)) < 0 ||
+	int found = hello_line(out, &hl);
+	if (!found || hello_parse(hl, &version, &hello[i].facts, why, sizeof(why)) < 0 ||
 	    version != WIRE_VERSION) {
+		if (found && version)
+			snprintf(line, sizeof(line), "%d", version);
+		else
+			snprintf(line, sizeof(line), "none (no `hello version=` line; it printed "
+				 "'%.200s')", hl);
 		snprintf(err, errlen, "hosts: %s %s: %s there speaks wire version %s, this matrix "
 			 "speaks version %d: install the same matrix on both hosts (or point "
-			 "hosts: matrix: at it)", i ? "client" : "server", u->url, exe,
-			 version ? (snprintf(line, sizeof(line), "%d", version), line) :
-			 "none (no `hello version=` line)", WIRE_VERSION);
+			 "hosts: matrix: at it)", i ? "client" : "server", u->url, exe, line,
+			 WIRE_VERSION);
 		return -1;
 	}
 	return 0;
 }
 
-int remote_hello(const struct matrix *m, char *err, size_t errlen)
+int remote_hello(const struct matrix *m, const volatile sig_atomic_t *interrupted, char *err,
+		 size_t errlen)
 {
 	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
 
+	stop = interrupted ? interrupted : &never;
 	memset(hello, 0, sizeof(hello));
 	if (s && hello_host(m, s, 0, err, errlen) < 0)
 		return -1;
@@ -481,7 +546,7 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	close(logfd);
 	close(mux[i].ch.stdin_wr);	/* -N: reads nothing */
 	mux[i].ch.stdin_wr = -1;
-	for (uint64_t end = clock_now_ns() + HELLO_TIMEOUT_NS; clock_now_ns() < end;) {
+	for (uint64_t end = clock_now_ns() + HELLO_TIMEOUT_NS; clock_now_ns() < end && !*stop;) {
 		if (access(mux[i].path, F_OK) == 0) {
 			mux[i].up = 1;
 			return;

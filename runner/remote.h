@@ -38,6 +38,7 @@
 #ifndef MATRIX_REMOTE_H
 #define MATRIX_REMOTE_H
 
+#include <signal.h>
 #include <stddef.h>
 #include <stdio.h>
 
@@ -80,7 +81,10 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
  * says why. */
 int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len);
 
-int remote_hello(const struct matrix *m, char *err, size_t errlen);
+/* interrupted: the run's flag (NULL: none); once set, the handshake and
+ * remote_masters_start() wait no longer (the hosts count as failed). */
+int remote_hello(const struct matrix *m, const volatile sig_atomic_t *interrupted, char *err,
+		 size_t errlen);
 /* 1 with the handshake's failure in msg when the server's or the
  * clients' host could not be reached; else 0. */
 int remote_hello_failed(const struct matrix *m, char *msg, size_t len);

@@ -640,7 +640,7 @@ static int open_run(struct run_state *s, const struct run_opts *o, char *err, si
 		return -1;
 	}
 	s->self[n] = '\0';
-	if (remote_hello(s->pl->m, err, errlen) < 0)	/* before anything is made */
+	if (remote_hello(s->pl->m, &interrupted, err, errlen) < 0)	/* before anything is made */
 		return -1;
 	if (!tmp || !*tmp)
 		tmp = "/tmp";

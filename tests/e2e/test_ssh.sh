@@ -173,7 +173,8 @@ Y
 
 t_other_wire_version_refused_before_any_cell() {
 	ssh_up
-	printf '#!/bin/sh\necho "hello version=99 role=host kernel=x cpu_model=y cores=1 governor=z"\n' \
+	# a greeting first, as a remote user's shell startup file may print
+	printf '#!/bin/sh\necho Welcome\necho "hello version=99 role=host kernel=x cpu_model=y cores=1 governor=z"\n' \
 		>"$T/remote/old"
 	chmod +x "$T/remote/old"
 	{ cat <<Y
@@ -189,6 +190,27 @@ Y
 	expect_rc 2
 	expect_err "$T/remote/old there speaks wire version 99, this matrix speaks version 1"
 	[ ! -e out ] || die "a run folder was made: $(ls out)"
+	# a handshake that never answers: SIGTERM ends the run at once, not
+	# after the handshake's 20 s
+	printf '#!/bin/sh\nwhile [ -e "%s" ]; do sleep 0.05; done\n' "$T/stall-on" >"$T/remote/stall"
+	chmod +x "$T/remote/stall"
+	touch "$T/stall-on"
+	sed "s|matrix: .*|matrix: $T/remote/stall|" m.yaml >stall.yaml
+	in_ns "$MATRIX_BIN" run stall.yaml -o stalled >"$T/.out" 2>"$T/.err" &
+	local mpid=$! i dog
+	for i in $(seq 100); do
+		grep -qF "$T/remote/stall" /proc/[0-9]*/cmdline 2>/dev/null && break
+		sleep 0.05
+	done
+	kill -TERM $mpid
+	{ sleep 3; kill -KILL $mpid; } 2>/dev/null &
+	dog=$!
+	rc=0
+	wait $mpid || rc=$?
+	kill $dog 2>/dev/null
+	rm "$T/stall-on"
+	[ "$rc" != 137 ] || die "SIGTERM did not end the handshake in 3 s"
+	expect_rc 130
 	# no matrix there: the run goes on, every cell says why
 	sed -i "s|matrix: .*|matrix: $T/remote/missing|" m.yaml
 	rc=0
