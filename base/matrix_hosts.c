@@ -54,7 +54,10 @@ static int parse_url(const char *text, struct host_url *u, char *why, size_t why
 	if (colon) {
 		char *e;
 		unsigned long port = strtoul(colon + 1, &e, 10);
-		if (!colon[1] || *e || port < 1 || port > 65535)
+		/* digits only: strtoul takes a sign and spaces ("+22", " 22",
+		 * and "-18446744073709551615" is 1) */
+		if (strspn(colon + 1, "0123456789") != strlen(colon + 1) || !colon[1] || *e ||
+		    port < 1 || port > 65535)
 			return ml_failf(why, whylen, "'%s': the port must be 1 to 65535", text);
 		u->port = (unsigned)port;
 	}

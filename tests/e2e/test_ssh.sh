@@ -319,6 +319,10 @@ matrix:
 	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h:0\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_err "m.yaml:5:11: hosts: server: 'ssh://h:0': the port must be 1 to 65535"
+	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  server: ssh://h:+22\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "m.yaml:5:11: hosts: server: 'ssh://h:+22': the port must be 1 to 65535"
 	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  sever: local\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_err "m.yaml:5:3: hosts: unknown key 'sever'; did you mean 'server'?"
