@@ -6,9 +6,7 @@
 #include <unistd.h>
 #include <sys/utsname.h>
 
-/* First line of a file, or the value after the colon of the first line
- * starting with prefix; -1 when there is none. */
-static int read_fact(const char *path, const char *prefix, char *out, size_t len)
+int hostfacts_read(const char *path, const char *prefix, char *out, size_t len)
 {
 	FILE *f = fopen(path, "re");
 	char line[512];
@@ -40,10 +38,10 @@ void hostfacts_collect(struct hostfacts *h)
 		snprintf(h->kernel, sizeof(h->kernel), "%s %s %s", u.sysname, u.release, u.version);
 	else
 		snprintf(h->kernel, sizeof(h->kernel), "unknown");
-	if (read_fact("/proc/cpuinfo", "model name", h->cpu_model, sizeof(h->cpu_model)) < 0)
+	if (hostfacts_read("/proc/cpuinfo", "model name", h->cpu_model, sizeof(h->cpu_model)) < 0)
 		snprintf(h->cpu_model, sizeof(h->cpu_model), "unknown");
 	snprintf(h->cores, sizeof(h->cores), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
-	if (read_fact("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL, h->governor,
+	if (hostfacts_read("/sys/devices/system/cpu/cpu0/cpufreq/scaling_governor", NULL, h->governor,
 		      sizeof(h->governor)) < 0)
 		snprintf(h->governor, sizeof(h->governor), "unknown (no cpufreq)");
 }

@@ -10,6 +10,8 @@
 #ifndef MATRIX_HOSTFACTS_H
 #define MATRIX_HOSTFACTS_H
 
+#include <stddef.h>
+
 struct hostfacts {
 	char kernel[512];
 	char cpu_model[512];
@@ -18,5 +20,10 @@ struct hostfacts {
 };
 
 void hostfacts_collect(struct hostfacts *h);
+
+/* The first line of the file at path, or the value after the colon of
+ * its first line starting with prefix (NULL: none), into out; -1 when
+ * there is none. */
+int hostfacts_read(const char *path, const char *prefix, char *out, size_t len);
 
 #endif

@@ -36,37 +36,6 @@ void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	va_end(ap);
 }
 
-/* First line of a file, or of the line starting with `prefix` (its value
- * after the colon). */
-static int read_fact(const char *path, const char *prefix, char *out, size_t len)
-{
-	FILE *f = fopen(path, "re");
-	char line[512];
-	int found = 0;
-
-	if (!f)
-		return -1;
-	while (fgets(line, sizeof(line), f)) {
-		char *v = line;
-		if (prefix) {
-			if (strncmp(line, prefix, strlen(prefix)))
-				continue;
-			v = strchr(line, ':');
-			if (!v)
-				continue;
-			v++;
-			while (*v == ' ' || *v == '\t')
-				v++;
-		}
-		v[strcspn(v, "\n")] = '\0';
-		snprintf(out, len, "%s", v);
-		found = 1;
-		break;
-	}
-	fclose(f);
-	return found ? 0 : -1;
-}
-
 void meta_collect_host(struct meta *m)
 {
 	struct hostfacts h;
@@ -160,7 +129,7 @@ double meta_loadavg(void)
 	char buf[512], *end;
 	double v;
 
-	if (read_fact("/proc/loadavg", NULL, buf, sizeof(buf)) < 0)
+	if (hostfacts_read("/proc/loadavg", NULL, buf, sizeof(buf)) < 0)
 		return NAN;
 	v = strtod(buf, &end);
 	return end == buf || !isfinite(v) || v < 0 ? NAN : v;
