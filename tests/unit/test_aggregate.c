@@ -519,6 +519,60 @@ static void test_failed_outcome_has_no_figures(void **state)
 			fail_msg("figure %zu of a failed row is %g, expected NaN", i, fig[i]);
 }
 
+/* hosts: a stream whose receiver is on another host (its clock 1000 s
+ * ahead of the senders', or 1 s behind): no figure may subtract one
+ * host's timestamp from the other's.  The senders: 1000 messages from
+ * t = 2 s to 4 s (the last send begun at 3.9 s) on their clock. */
+static void cross_host_stream(uint64_t recv_first, uint64_t recv_last, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_STREAM, "tcp", 0);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+
+	outcome_init(&o, cl, 2);
+	o.cross_host = 1;
+	o.remote_clients = 1;
+	o.release_ns = 1000000000;	/* the runner's clock */
+	cl[0].start_ns = 2000000000;
+	cl[1].start_ns = 2000250000;
+	cl[0].end_ns = 4000000000;
+	cl[1].end_ns = 3950000000;
+	cl[0].sent_messages = cl[1].sent_messages = 500;
+	cl[0].last_send_ns = 3900000000;
+	o.server.start_ns = recv_first;
+	o.server.end_ns = recv_last;
+	o.server.messages = 1000;
+	o.server.bytes = 64000;
+	aggregate_row(&c, 1, &o, STARTED, row);
+}
+
+static void test_cross_host_stream_uses_same_host_windows(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	/* receiver 1003.5 s .. 1004.5 s: its 1 s window is shorter than the
+	 * senders' 2 s, which is taken: 1000 / 2 (not 1000 / 1002.5) */
+	cross_host_stream(1003500000000ull, 1004500000000ull, &row);
+	assert_true(row.ok);
+	EXPECT(row.elapsed_s, 2);
+	EXPECT(row.msgs_per_s, 500);
+	/* the clients' clock is not the runner's: no offsets from the
+	 * release; their spread is one host's */
+	assert_string_equal(row.start_offsets_us, "");
+	EXPECT(row.start_spread_us, 250);
+	/* receiver 1002.1 s .. 1004.6 s: its 2.5 s window is the longer */
+	cross_host_stream(1002100000000ull, 1004600000000ull, &row);
+	EXPECT(row.elapsed_s, 2.5);
+	EXPECT(row.msgs_per_s, 400);
+	/* a receiver clock 1 s behind: its last read (2.9 s) "before" the
+	 * last send (3.9 s) is no check failure across two clocks */
+	cross_host_stream(1500000000, 2900000000, &row);
+	assert_true(row.ok);
+	assert_string_equal(row.status, "ok");
+	EXPECT(row.elapsed_s, 2);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -531,6 +585,7 @@ int main(void)
 		cmocka_unit_test(test_printed_figures_combine_like_builtin_ones),
 		cmocka_unit_test(test_start_offsets),
 		cmocka_unit_test(test_failed_outcome_has_no_figures),
+		cmocka_unit_test(test_cross_host_stream_uses_same_host_windows),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
