@@ -332,6 +332,10 @@ matrix:
 	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	printf 'name: h\nprograms:\n  p:\n    server: [./srv, "{port}"]\nmatrix:\n  transport: [tcp]\n  server: [builtin, p]\nhosts:\n  server: ssh://h\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "m.yaml:7:21: programs of your own run on this machine only: not yet with a remote host"
 	printf 'name: h\nmatrix:\n  transport: [tcp]\nhosts:\n  client: ssh://u@h:2\n  server_address: 10.9.9.9\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_rc 0
