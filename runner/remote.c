@@ -261,7 +261,8 @@ int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *m
 	if (!*msg && ours)
 		return 0;
 	if (!*msg)
-		snprintf(msg, len, "ssh exited 255 and said nothing");
+		snprintf(msg, len, "ssh exited 255 and said nothing: the remote worker was killed "
+			 "by a signal, or the connection was lost");
 	return 1;
 }
 

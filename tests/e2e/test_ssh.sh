@@ -228,7 +228,7 @@ name: ssh-drop
 repeat: 2
 matrix:
   transport: [tcp]
-  duration: [1s]
+  duration: [0.5s]
 Y
 	hosts_yaml "  server: ssh://root@127.0.0.1:2222"; } >m.yaml
 	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
@@ -245,7 +245,6 @@ Y
 		sleep 0.05
 	done
 	[ -n "$s" ] || die "no ssh session: $(cat "$T/.err")"
-	sleep 0.3
 	kill -KILL "$s"
 	rc=0
 	wait $mpid || rc=$?
@@ -267,11 +266,32 @@ Y
 	expect_no_remote
 }
 
+# The pids of the remote workers running (--stdio, the remote binary).
+remote_workers() {
+	grep -lF -- "--stdio" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -lF "$RMX" 2>/dev/null |
+		sed 's|/proc/\([0-9]*\)/cmdline|\1|'
+}
+
+# wait_remote_workers N [NOT-PIDS]: until N remote workers other than
+# NOT-PIDS run (5 s at most); their pids in $W.
+wait_remote_workers() {
+	local i p
+	for i in $(seq 100); do
+		W=""
+		for p in $(remote_workers); do
+			[[ " ${2:-} " == *" $p "* ]] || W="$W $p"
+		done
+		[ "$(echo $W | wc -w)" -ge "$1" ] && return 0
+		sleep 0.05
+	done
+	die "$(echo $W | wc -w) remote workers running, not $1: $(cat "$T/.err")"
+}
+
 t_sigint_leaves_no_remote_worker() {
 	ssh_up
 	{ cat <<Y
 name: ssh-int
-repeat: 1
+repeat: 2
 matrix:
   transport: [tcp]
   concurrency: [2]
@@ -281,23 +301,39 @@ Y
 	hosts_yaml "  client: ssh://root@127.0.0.1:2222
   server: ssh://root@127.0.0.1:2222"; } >m.yaml
 	in_ns "$MATRIX_BIN" run m.yaml -o out >"$T/.out" 2>"$T/.err" &
-	local mpid=$! i n=0
-	for i in $(seq 100); do	# both clients and the server run remotely
-		n=$(grep -lF -- "--stdio" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -lF "$RMX" 2>/dev/null | wc -l)
-		[ "$n" -ge 3 ] && break
-		sleep 0.05
-	done
-	[ "$n" -ge 3 ] || die "$n remote workers running: $(cat "$T/.err")"
+	local mpid=$! i p w1 victim="" left
+	wait_remote_workers 3	# both clients and the server run remotely
+	w1=$W
 	# one ssh connection for the host: a ControlMaster, the runner's child
 	local master
 	master=$(grep -lF -- "ControlPath=$TMPDIR/matrix." /proc/[0-9]*/cmdline 2>/dev/null |
 		xargs -r grep -lF -- "-M" | sed 's|/proc/\([0-9]*\)/cmdline|\1|')
 	[ "$(echo "$master" | wc -w)" = 1 ] || die "ssh masters: '$master'"
 	[ "$(awk '{ print $4 }' /proc/"$master"/stat)" = "$mpid" ] || die "the master is not the runner's child"
+	# a remote client dies: the cell fails, and the runner's end of the
+	# others' sessions ends them there, while the master's connection
+	# (their sshd's process, whose death would kill them too) lives on
+	for p in $w1; do
+		tr '\0' ' ' </proc/"$p"/cmdline | grep -qF " worker client " && victim=$p
+	done
+	kill -KILL "$victim"
+	for i in $(seq 60); do
+		left=""
+		for p in $w1; do [ ! -e /proc/"$p" ] || left="$left $p"; done
+		[ -z "$left" ] && break
+		sleep 0.05
+	done
+	[ -z "$left" ] || die "workers of the failed repetition left:$left"
+	wait_remote_workers 3 "$w1"	# repetition 2
+	[ -e /proc/"$master" ] || die "the master ended with repetition 1"
 	kill -INT $mpid
 	rc=0
 	wait $mpid || rc=$?
 	expect_rc 130
+	[ "$(csvq out/results.csv rep status | head -1)" = "1	ssh failed" ] ||
+		die "repetition 1: $(cat out/results.csv)"
+	csvq out/results.csv error | head -1 | grep -qF "the remote worker was killed by a signal" ||
+		die "repetition 1's error: $(csvq out/results.csv error | head -1)"
 	expect_no_remote
 	[ ! -e /proc/"$master" ] || die "the ssh master outlived the run"
 	expect_no_leftovers	# its socket and log were in the private folder
