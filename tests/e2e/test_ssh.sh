@@ -272,15 +272,12 @@ remote_workers() {
 		sed 's|/proc/\([0-9]*\)/cmdline|\1|'
 }
 
-# wait_remote_workers N [NOT-PIDS]: until N remote workers other than
-# NOT-PIDS run (5 s at most); their pids in $W.
+# wait_remote_workers N: until N remote workers run (5 s at most);
+# their pids in $W.
 wait_remote_workers() {
-	local i p
+	local i
 	for i in $(seq 100); do
-		W=""
-		for p in $(remote_workers); do
-			[[ " ${2:-} " == *" $p "* ]] || W="$W $p"
-		done
+		W=$(remote_workers)
 		[ "$(echo $W | wc -w)" -ge "$1" ] && return 0
 		sleep 0.05
 	done
@@ -328,7 +325,10 @@ Y
 		sleep 0.05
 	done
 	[ -z "$left" ] || die "workers of the failed repetition left:$left"
-	wait_remote_workers 3 "$w1"	# repetition 2
+	for i in $(seq 100); do	# repetition 1's row, written as it ends
+		[ -n "$("$CSVQ" out/results.csv rep 2>/dev/null)" ] && break
+		sleep 0.05
+	done
 	[ -e /proc/"$master" ] || die "the master ended with repetition 1"
 	kill -INT $mpid
 	rc=0
