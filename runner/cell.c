@@ -493,6 +493,17 @@ static nfds_t poll_set(struct run *r, struct pollfd *pfd, struct slot **owner)
 		struct slot *s = &r->slots[i];
 		if (!s->started)
 			continue;
+		/* a remote worker's ssh, reaped, past the SIGKILL round: its
+		 * report pipe may be held by the run's ssh master (a session's
+		 * descriptors are passed to it) until a stalled connection
+		 * times out, 15 s on; what it had is read, the rest is lost */
+		if (s->remote && s->ch.reaped && s->ch.report_fd >= 0 &&
+		    r->kill_at == UINT64_MAX) {
+			read_reports(r, s);
+			if (s->ch.report_fd >= 0)
+				close(s->ch.report_fd);
+			s->ch.report_fd = -1;
+		}
 		if (s->ch.report_fd >= 0) {
 			pfd[n] = (struct pollfd){ .fd = s->ch.report_fd, .events = POLLIN };
 			owner[n++] = s;

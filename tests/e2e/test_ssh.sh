@@ -325,14 +325,26 @@ Y
 		sleep 0.05
 	done
 	[ -z "$left" ] || die "workers of the failed repetition left:$left"
+	[ -e /proc/"$master" ] || die "the master ended with repetition 1"
+	# then the connection stalls (its sshd process stopped): the master
+	# holds the report pipes of sessions it cannot close or open, until
+	# it gives up on the connection (ServerAliveInterval 5 s, 3 times);
+	# SIGINT in repetition 2 must end the run without waiting for that
+	local conn dog
+	conn=$(cat /proc/"$SSHD_PID"/task/*/children)
+	kill -STOP $conn
 	for i in $(seq 100); do	# repetition 1's row, written as it ends
 		[ -n "$("$CSVQ" out/results.csv rep 2>/dev/null)" ] && break
 		sleep 0.05
 	done
-	[ -e /proc/"$master" ] || die "the master ended with repetition 1"
 	kill -INT $mpid
+	{ sleep 5; kill -KILL $mpid; } 2>/dev/null &
+	dog=$!
 	rc=0
 	wait $mpid || rc=$?
+	kill $dog 2>/dev/null
+	kill -CONT $conn
+	[ "$rc" != 137 ] || die "SIGINT over a stalled connection: the run did not end in 5 s"
 	expect_rc 130
 	# the killed client's row, unless its server, which saw the
 	# connection go, said so first
