@@ -121,9 +121,9 @@ void netns_sweep(void)
 		char side;
 		int end = 0;
 		if (sscanf(e->d_name, "matrix-%ld-%c%n", &pid, &side, &end) != 2 || e->d_name[end] ||
-		    (side != 's' && side != 'c') || pid <= 0 || pid == (long)getpid() ||
-		    running_matrix(pid))
-			continue;
+		    (side != 's' && side != 'c') || pid <= 0 ||
+		    (pid != (long)getpid() && running_matrix(pid)))
+			continue;	/* ours are not made yet: one of our pid is stale */
 		const char *args[] = { "netns", "del", e->d_name, NULL };
 		if (run_ip(args, err, sizeof(err)) < 0)
 			fprintf(stderr, "matrix: cannot remove network namespace %s of matrix run %ld, "

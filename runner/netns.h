@@ -4,8 +4,10 @@
  *
  *   netns_sweep()            at every `matrix run` start: namespaces named
  *                            matrix-PID-s / matrix-PID-c whose PID is no
- *                            running matrix (a runner killed by SIGKILL)
- *                            are removed, each with a line on stderr
+ *                            running matrix (a runner killed by SIGKILL),
+ *                            or is this process's own (before netns_open
+ *                            made any: a dead runner's pid reused), are
+ *                            removed, each with a line on stderr
  *   netns_open(n, m, err)    checks the privileges (root, or CAP_NET_ADMIN and
  *                            CAP_SYS_ADMIN), makes matrix-PID-s and
  *                            matrix-PID-c (`ip netns add`), a TUN device

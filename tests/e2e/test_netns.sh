@@ -278,3 +278,28 @@ Y
 	expect_link_gone "$pid"
 	expect_no_leftovers
 }
+
+# namespaces named with the runner's own pid are a dead runner's whose pid
+# came round again (a container starts its pids afresh): removed at the
+# start like any other dead runner's, not a failing `ip netns add`
+t_netns_stale_namespaces_of_our_own_pid() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: samepid
+repeat: 1
+matrix:
+  transport: tcp
+  count: 20
+topology:
+  netns: true
+Y
+	rc=0
+	# bash makes them with its pid, then becomes the runner (exec)
+	bash -c 'echo $$ >pid; ip netns add matrix-$$-s && ip netns add matrix-$$-c &&
+		exec "$0" run m.yaml -o out --quiet' "$MATRIX_BIN" >"$T/.out" 2>"$T/.err" || rc=$?
+	RUNNER_PIDS=$(cat pid)
+	expect_rc 0
+	expect_all out/results.csv status ok
+	expect_link_gone "$RUNNER_PIDS"
+}
