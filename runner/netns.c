@@ -3,6 +3,7 @@
 #include "netns.h"
 #include "link.h"
 #include "cell.h"
+#include "spawn.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -291,12 +292,33 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 	return 0;
 }
 
+/* 1 with err when the link process has ended (killed, say): no cell can
+ * cross the link any more (its TUN devices went with it). */
+static int link_ended(struct netns *n, char *err, size_t errlen)
+{
+	char how[128];
+	int st;
+
+	if (!n->link_ended[0] && n->link_pid > 0 && waitpid(n->link_pid, &st, WNOHANG) == n->link_pid) {
+		spawn_describe_status(st, how, sizeof(how));
+		snprintf(n->link_ended, sizeof(n->link_ended), "the link process (pid %ld) %s: "
+			 "no packet crosses the link any more", (long)n->link_pid, how);
+	}
+	if (n->link_ended[0])
+		snprintf(err, errlen, "%s", n->link_ended);
+	return n->link_ended[0] != 0;
+}
+
 int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen)
 {
 	struct pollfd pf = { .fd = n->ctl, .events = POLLIN };
 	char k = 0;
 
-	if (!n->on || (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link))))
+	if (!n->on)
+		return 0;
+	if (link_ended(n, err, errlen))
+		return -1;
+	if (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link)))
 		return 0;
 	n->applied = 0;
 	errno = 0;
@@ -317,9 +339,11 @@ void netns_close(struct netns *n)
 
 	if (n->link_pid > 0) {
 		close(n->ctl);	/* end of file: the link process ends */
-		kill(n->link_pid, SIGTERM);
-		while (waitpid(n->link_pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		if (!n->link_ended[0]) {	/* else reaped */
+			kill(n->link_pid, SIGTERM);
+			while (waitpid(n->link_pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 	}
 	n->link_pid = 0;
 	n->ctl = -1;

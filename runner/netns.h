@@ -17,7 +17,8 @@
  *                            between the two devices
  *   netns_apply(n, p, err)   before each cell repetition: the cell's link
  *                            (plan.h cell_link) for the link process, sent
- *                            only when it differs from the one in place
+ *                            only when it differs from the one in place; an
+ *                            error once the link process has ended
  *   netns_close(n)           stops the link process (its TUN devices go with
  *                            it) and removes both namespaces (`ip netns del`)
  *
@@ -53,6 +54,7 @@ struct netns {
 	int ctl;			/* its control socket */
 	int applied;			/* `link` is in place */
 	struct cell_link link;
+	char link_ended[256];		/* the link process ended: how (netns_apply) */
 };
 
 /* Removes the namespaces of runners that are gone (see above); quiet when

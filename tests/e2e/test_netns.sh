@@ -303,3 +303,36 @@ Y
 	expect_all out/results.csv status ok
 	expect_link_gone "$RUNNER_PIDS"
 }
+
+# the link process killed mid-run (by hand, the OOM killer): every later
+# repetition is `link failed`, saying so, not a bind error of the server's
+t_netns_link_process_killed_fails_the_rest() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: linkkilled
+repeat: 3
+timeout: 5s
+matrix:
+  transport: udp
+  duration: 1s
+topology:
+  netns: true
+  link: {delay: 1ms}
+Y
+	start_link_run "$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>&1
+	local p link=""
+	for p in $(ps -o pid= --ppid "$RUN"); do	# the child holding the TUN devices
+		ls -l "/proc/$p/fd" 2>/dev/null | grep -q /dev/net/tun && link=$p
+	done
+	[ -n "$link" ] || die "no link process among the children of runner $RUN"
+	kill -9 "$link"
+	rc=0
+	wait "$JOB" || rc=$?
+	expect_rc 1
+	[ "$(csvq out/results.csv rep status | tail -2 | tr '\t\n' ': ')" = \
+	  "2:link failed 3:link failed " ] || die "after the link process: $(csvq out/results.csv rep status error)"
+	grep -q "the link process (pid $link) crashed: SIGKILL: no packet crosses the link" \
+		out/results.csv || die "no reason: $(csvq out/results.csv rep error)"
+	expect_link_gone "$RUN"
+}
