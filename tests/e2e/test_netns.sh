@@ -336,3 +336,38 @@ Y
 		out/results.csv || die "no reason: $(csvq out/results.csv rep error)"
 	expect_link_gone "$RUN"
 }
+
+# an `ip` that fails: its stderr in the message, exit 2 before any folder,
+# and the namespace already made removed; no `ip` at all: named
+t_netns_failing_ip_leaves_nothing() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: failingip
+repeat: 1
+matrix:
+  transport: tcp
+  count: 10
+topology:
+  netns: true
+Y
+	mkdir bin
+	# refuses to make the clients' namespace, after the server's was made
+	printf '#!/bin/sh\n[ "$1 $2" = "netns add" ] && case "$3" in *-c) echo "no room for $3" >&2; exit 1;; esac\nexec %s "$@"\n' \
+		"$(command -v ip)" >bin/ip
+	chmod +x bin/ip
+	rc=0
+	PATH="$T/bin:$PATH" "$MATRIX_BIN" run m.yaml -o out --quiet >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	local pid
+	pid=$(sed -n 's/^matrix: ip netns add matrix-\([0-9]*\)-c: no room for matrix-[0-9]*-c$/\1/p' "$T/.err")
+	[ -n "$pid" ] || die "no message naming the failing ip: $(cat "$T/.err")"
+	RUNNER_PIDS=$pid
+	[ ! -e out ] || die "a run folder was made: $(ls out)"
+	expect_link_gone "$pid"
+	rc=0
+	PATH="$T/nothing" "$MATRIX_BIN" run m.yaml -o out --quiet >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "ip not found: topology: netns needs iproute2"
+	[ ! -e out ] || die "a run folder was made: $(ls out)"
+}
