@@ -371,3 +371,70 @@ Y
 	expect_err "ip not found: topology: netns needs iproute2"
 	[ ! -e out ] || die "a run folder was made: $(ls out)"
 }
+
+# udp over a lossy link (link: loss): a client whose "ok" was lost says
+# hello again after the server's last accept; the server answers it from
+# the client's own socket (it gave up after 10 s: "connect: no answer from
+# the server").  The loss is played by a client of the test's, on loopback.
+t_netns_udp_lost_ok_answered_after_the_last_accept() {
+	cat >late.py <<'PY'
+import re, socket, subprocess, sys
+srv = subprocess.Popen([sys.argv[1], "worker", "server", "--transport=udp", "--bind=127.0.0.1:0",
+                        "--pattern=pingpong", "--count=1", "--timeout=3s", "--report-fd=1"],
+                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
+port = next(int(m.group(1)) for m in map(re.compile(r"listen address=127\.0\.0\.1:(\d+)").match,
+                                         srv.stdout) if m)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(1.0)
+s.sendto(b"matrix-hello", ("127.0.0.1", port))
+ok1, frm1 = s.recvfrom(64)
+s.sendto(b"matrix-hello", ("127.0.0.1", port))	# as if ok1 were lost
+try:
+    ok2, frm2 = s.recvfrom(64)
+    print("answered" if (ok2, frm2) == (b"matrix-ok", frm1) else "wrong: %r %r" % (ok2, frm2))
+except socket.timeout:
+    print("no answer")
+srv.kill()
+srv.wait()
+PY
+	local got
+	got=$(python3 late.py "$MATRIX_BIN") || die "late.py failed"
+	[ "$got" = answered ] || die "a hello repeated after the last accept: $got"
+}
+
+# a udp connection accepted long before the start (other clients' hellos
+# lost and retried) and quiet until its first request, 50 ms after the
+# start: answered, not ended as a silent peer (the server counted the
+# silence from the accept and closed it: "connection closed by the server")
+t_netns_udp_quiet_before_the_start_is_not_silence() {
+	cat >quiet.py <<'PY'
+import os, re, socket, subprocess, sys, time
+rd, wr = os.pipe()
+srv = subprocess.Popen([sys.argv[1], "worker", "server", "--transport=udp", "--bind=127.0.0.1:0",
+                        "--pattern=pingpong", "--size=64", "--count=1", "--timeout=3s",
+                        "--loss-timeout=10ms", "--report-fd=1", "--control-fd=%d" % rd],
+                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, pass_fds=[rd])
+os.close(rd)
+port = next(int(m.group(1)) for m in map(re.compile(r"listen address=127\.0\.0\.1:(\d+)").match,
+                                         srv.stdout) if m)
+s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+s.settimeout(1.0)
+s.sendto(b"matrix-hello", ("127.0.0.1", port))
+ok, frm = s.recvfrom(64)
+s.connect(frm)
+time.sleep(1.1)		# the server's silence limit is 1 s
+os.write(wr, b"g")
+time.sleep(0.05)
+s.send(bytes(64))
+try:
+    s.recv(64)
+    print("answered")
+except (socket.timeout, ConnectionRefusedError):
+    print("no answer")
+srv.kill()
+srv.wait()
+PY
+	local got
+	got=$(python3 quiet.py "$MATRIX_BIN") || die "quiet.py failed"
+	[ "$got" = answered ] || die "the first request after a quiet wait: $got"
+}
