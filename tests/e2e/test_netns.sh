@@ -372,30 +372,42 @@ Y
 	[ ! -e out ] || die "a run folder was made: $(ls out)"
 }
 
+# a python prelude: udp_server(ARGS) starts `matrix worker server` for
+# udp on loopback, says hello to it and returns (server, socket, port,
+# where its ok came from); answer(receive) says whether a reply came
+udp_server_py() {
+	cat <<'PY'
+import os, re, socket, subprocess, sys, time
+def udp_server(*args, **kw):
+    srv = subprocess.Popen([sys.argv[1], "worker", "server", "--transport=udp",
+                            "--bind=127.0.0.1:0", "--pattern=pingpong", "--count=1",
+                            "--timeout=3s", "--report-fd=1", *args], stdout=subprocess.PIPE,
+                           stdin=subprocess.DEVNULL, text=True, **kw)
+    listen = re.compile(r"listen address=127\.0\.0\.1:(\d+)").match
+    port = next(int(m.group(1)) for m in map(listen, srv.stdout) if m)
+    s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    s.settimeout(1.0)
+    s.sendto(b"matrix-hello", ("127.0.0.1", port))
+    ok, frm = s.recvfrom(64)
+    return srv, s, port, frm
+def answer(receive):
+    try:
+        return receive()
+    except (socket.timeout, ConnectionRefusedError):
+        return "no answer"
+PY
+}
+
 # udp over a lossy link (link: loss): a client whose "ok" was lost says
 # hello again after the server's last accept; the server answers it from
 # the client's own socket (it gave up after 10 s: "connect: no answer from
 # the server").  The loss is played by a client of the test's, on loopback.
 t_netns_udp_lost_ok_answered_after_the_last_accept() {
-	cat >late.py <<'PY'
-import re, socket, subprocess, sys
-srv = subprocess.Popen([sys.argv[1], "worker", "server", "--transport=udp", "--bind=127.0.0.1:0",
-                        "--pattern=pingpong", "--count=1", "--timeout=3s", "--report-fd=1"],
-                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True)
-port = next(int(m.group(1)) for m in map(re.compile(r"listen address=127\.0\.0\.1:(\d+)").match,
-                                         srv.stdout) if m)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(1.0)
-s.sendto(b"matrix-hello", ("127.0.0.1", port))
-ok1, frm1 = s.recvfrom(64)
-s.sendto(b"matrix-hello", ("127.0.0.1", port))	# as if ok1 were lost
-try:
-    ok2, frm2 = s.recvfrom(64)
-    print("answered" if (ok2, frm2) == (b"matrix-ok", frm1) else "wrong: %r %r" % (ok2, frm2))
-except socket.timeout:
-    print("no answer")
+	{ udp_server_py; cat <<'PY'; } >late.py
+srv, s, port, frm1 = udp_server()
+s.sendto(b"matrix-hello", ("127.0.0.1", port))	# as if the ok were lost
+print(answer(lambda: "answered" if s.recvfrom(64) == (b"matrix-ok", frm1) else "wrong"))
 srv.kill()
-srv.wait()
 PY
 	local got
 	got=$(python3 late.py "$MATRIX_BIN") || die "late.py failed"
@@ -407,32 +419,17 @@ PY
 # start: answered, not ended as a silent peer (the server counted the
 # silence from the accept and closed it: "connection closed by the server")
 t_netns_udp_quiet_before_the_start_is_not_silence() {
-	cat >quiet.py <<'PY'
-import os, re, socket, subprocess, sys, time
+	{ udp_server_py; cat <<'PY'; } >quiet.py
 rd, wr = os.pipe()
-srv = subprocess.Popen([sys.argv[1], "worker", "server", "--transport=udp", "--bind=127.0.0.1:0",
-                        "--pattern=pingpong", "--size=64", "--count=1", "--timeout=3s",
-                        "--loss-timeout=10ms", "--report-fd=1", "--control-fd=%d" % rd],
-                       stdout=subprocess.PIPE, stdin=subprocess.DEVNULL, text=True, pass_fds=[rd])
-os.close(rd)
-port = next(int(m.group(1)) for m in map(re.compile(r"listen address=127\.0\.0\.1:(\d+)").match,
-                                         srv.stdout) if m)
-s = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-s.settimeout(1.0)
-s.sendto(b"matrix-hello", ("127.0.0.1", port))
-ok, frm = s.recvfrom(64)
+srv, s, port, frm = udp_server("--size=64", "--loss-timeout=10ms", "--control-fd=%d" % rd,
+                               pass_fds=[rd])
 s.connect(frm)
 time.sleep(1.1)		# the server's silence limit is 1 s
 os.write(wr, b"g")
 time.sleep(0.05)
 s.send(bytes(64))
-try:
-    s.recv(64)
-    print("answered")
-except (socket.timeout, ConnectionRefusedError):
-    print("no answer")
+print(answer(lambda: s.recv(64) and "answered"))
 srv.kill()
-srv.wait()
 PY
 	local got
 	got=$(python3 quiet.py "$MATRIX_BIN") || die "quiet.py failed"
