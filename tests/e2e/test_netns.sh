@@ -66,6 +66,7 @@ matrix:
   transport: [tcp, udp]
   size: 64
   count: 150
+  loss_timeout: 1s     # a busy machine's stall is no lost udp reply
 topology:
   netns: true
   link: {delay: [0ms, 2ms]}
@@ -77,15 +78,18 @@ Y
 		die "link_delay is not the column after placement: $(head -1 out/results.csv)"
 	[ "$(csvq out/results.csv transport link_delay | sort | tr '\t\n' ': ')" = \
 	  "tcp:0 tcp:0.002 udp:0 udp:0.002 " ] || die "rows: $(csvq out/results.csv transport link_delay)"
-	local t d p50
-	while IFS=$'\t' read -r t d p50; do
+	# the upper bounds on the fastest round trip: a busy machine (make
+	# test's two builds, other jobs) delays many, doubling the median, but
+	# hardly all of them
+	local t d p50 min
+	while IFS=$'\t' read -r t d p50 min; do
 		if [ "$d" = 0.002 ]; then
 			le 4000 "$p50" || die "$t over a 2 ms link: p50 $p50 us, under 4 ms"
-			le "$p50" 6000 || die "$t over a 2 ms link: p50 $p50 us, far over 4 ms"
+			le "$min" 5000 || die "$t over a 2 ms link: fastest $min us, far over 4 ms"
 		else
-			le "$p50" 1000 || die "$t over a 0 ms link: p50 $p50 us"
+			le "$min" 1000 || die "$t over a 0 ms link: fastest $min us"
 		fi
-	done < <(csvq out/results.csv transport link_delay rtt_p50_us)
+	done < <(csvq out/results.csv transport link_delay rtt_p50_us rtt_min_us)
 	grep -q '^| link_delay | tcp | udp | udp/tcp |$' out/summary.md ||
 		die "no link_delay rows in summary.md: $(grep -m3 '^| ' out/summary.md)"
 	grep -q '^| 2ms |' out/summary.md || die "no 2ms label in summary.md"
