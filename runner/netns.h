@@ -3,11 +3,13 @@
  * two network namespaces of the runner's, joined by an emulated link.
  *
  *   netns_sweep()            at every `matrix run` start: namespaces named
- *                            matrix-PID-s / matrix-PID-c whose PID is no
- *                            running matrix (a runner killed by SIGKILL),
- *                            or is this process's own (before netns_open
- *                            made any: a dead runner's pid reused), are
- *                            removed, each with a line on stderr
+ *                            matrix-PID-s / matrix-PID-c whose PID runs no
+ *                            process that started before the namespace was
+ *                            made (a runner killed by SIGKILL; its pid
+ *                            reused since), or is this process's own
+ *                            (before netns_open made any), are removed,
+ *                            each with a line on stderr; never by the
+ *                            process's name (a runner may run as another)
  *   netns_open(n, m, err)    checks the privileges (root, or CAP_NET_ADMIN and
  *                            CAP_SYS_ADMIN), makes matrix-PID-s and
  *                            matrix-PID-c (`ip netns add`), a TUN device

@@ -376,6 +376,38 @@ Y
 	[ ! -e out ] || die "a run folder was made: $(ls out)"
 }
 
+# two runs at once: the second's start leaves the first's namespaces alone,
+# also when the first runs under another name (a symlink, a versioned
+# install): a runner is told by its pid and start time, not its name
+t_netns_second_run_leaves_a_renamed_runners_namespaces() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: renamed
+repeat: 1
+matrix:
+  transport: tcp
+  count: 100000
+topology:
+  netns: true
+  link: {delay: 5ms}
+Y
+	mat n.yaml <<'Y'
+name: second
+repeat: 1
+matrix:
+  transport: tcp
+  count: 10
+Y
+	ln -s "$MATRIX_BIN" "$T/mx-1.0"
+	start_link_run "$T/mx-1.0" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>&1
+	run_matrix run "$T/n.yaml" -o "$T/next" --quiet; expect_rc 0
+	grep -q "matrix-$RUN-" "$T/.err" && die "the second run touched the first's: $(cat "$T/.err")"
+	kill -TERM "$RUN"
+	wait "$JOB" 2>/dev/null
+	expect_link_gone "$RUN"
+}
+
 # a python prelude: udp_server(ARGS) starts `matrix worker server` for
 # udp on loopback, says hello to it and returns (server, socket, port,
 # where its ok came from); answer(receive) says whether a reply came
