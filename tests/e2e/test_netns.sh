@@ -43,6 +43,24 @@ start_link_run() {
 	die "no client in a namespace of runner '$RUN' in 10 s"
 }
 
+# slow_link_run NAME: the test's namespaces (or skip), its cleanup, and
+# m.yaml: a run far longer than any test (a tcp pingpong over 5 ms), to
+# be stopped
+slow_link_run() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<Y
+name: $1
+repeat: 1
+matrix:
+  transport: tcp
+  count: 100000
+topology:
+  netns: true
+  link: {delay: 5ms}
+Y
+}
+
 # no namespace of runner $1 and no process of this test's files left
 expect_link_gone() {
 	local left
@@ -218,18 +236,7 @@ Y
 # them then), its link process dies with it, and the next `matrix run`
 # removes them, saying so
 t_netns_killed_runner_namespaces_go_at_next_start() {
-	need_netns
-	trap netns_cleanup EXIT
-	mat m.yaml <<'Y'
-name: killed
-repeat: 1
-matrix:
-  transport: tcp
-  count: 100000
-topology:
-  netns: true
-  link: {delay: 5ms}
-Y
+	slow_link_run killed
 	start_link_run "$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null
 	local pid=$RUN i
 	[ -e "/run/netns/matrix-$pid-s" ] || die "no namespace matrix-$pid-s while the run runs"
@@ -256,18 +263,7 @@ Y
 
 # SIGINT mid-run: exit 130, the namespaces and the link process gone
 t_netns_interrupted_run_removes_its_link() {
-	need_netns
-	trap netns_cleanup EXIT
-	mat m.yaml <<'Y'
-name: interrupted
-repeat: 1
-matrix:
-  transport: tcp
-  count: 100000
-topology:
-  netns: true
-  link: {delay: 5ms}
-Y
+	slow_link_run interrupted
 	# SIGINT as a terminal's Ctrl-C finds it (a script's background job
 	# starts with it ignored: test_failures.sh)
 	start_link_run python3 -c 'import os, signal, sys; signal.signal(signal.SIGINT, signal.SIG_DFL); os.execv(sys.argv[1], sys.argv[1:])' \
@@ -380,18 +376,7 @@ Y
 # also when the first runs under another name (a symlink, a versioned
 # install): a runner is told by its pid and start time, not its name
 t_netns_second_run_leaves_a_renamed_runners_namespaces() {
-	need_netns
-	trap netns_cleanup EXIT
-	mat m.yaml <<'Y'
-name: renamed
-repeat: 1
-matrix:
-  transport: tcp
-  count: 100000
-topology:
-  netns: true
-  link: {delay: 5ms}
-Y
+	slow_link_run renamed
 	mat n.yaml <<'Y'
 name: second
 repeat: 1
