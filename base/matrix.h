@@ -69,9 +69,11 @@
  *   matrix: server: [builtin, NAME], client: [builtin, NAME] are dimensions
  *   topology:                    optional (matrix_topology.c; README "Emulated links")
  *     netns: true                server and client in two network namespaces the
- *                                runner makes, joined by a veth pair (runner/netns.h)
+ *                                runner makes, joined by an emulated link: a
+ *                                TUN device in each and the runner's link
+ *                                process (runner/netns.h, runner/link.h)
  *     link: {delay: 1ms, jitter: 0.1ms, rate: 1gbit, loss: 0.1%}
- *                                tc netem on both ends of the veth, every key
+ *                                each way, as netem would (link.h), every key
  *                                optional; each value a scalar or a list: the
  *                                dimensions link_delay, link_jitter (durations,
  *                                0 allowed), link_rate (bit/s: bit kbit mbit gbit)

@@ -87,6 +87,6 @@ int ml_load_topology(struct loader *L, const yaml_node_t *val)
 	if (!L->m->topology.netns)
 		return error_node(L, netns_key ? netns_key : val, "topology: netns: true is the one "
 				  "topology there is (server and client in two network namespaces "
-				  "joined by a veth pair); leave topology: out to run on loopback");
+				  "joined by an emulated link); leave topology: out to run on loopback");
 	return link ? load_link(L, link_key, link) : 0;
 }

@@ -24,34 +24,34 @@ struct dir {
 	int in, out;
 	struct pkt *q;			/* LINK_QUEUE slots, a ring */
 	size_t head, n;
-	uint64_t wire_free;		/* rate: when the wire is free again */
-	uint64_t last_due;		/* no packet leaves before the one ahead of it */
+	struct link_wire w;
 };
 
 static struct cell_link cur;	/* the link in place */
 static uint64_t seed;
 
-/* When a packet of len bytes read at now is due (UINT64_MAX: lost). */
-static uint64_t due_time(struct dir *d, size_t len, uint64_t now)
+uint64_t link_due(const struct cell_link *l, struct link_wire *w, size_t len, uint64_t now,
+		  uint64_t *seed_)
 {
 	uint64_t t = now;
 
-	if (cur.loss && rng_next(&seed) % 100000000ull < cur.loss)
+	if (l->loss && rng_next(seed_) % 100000000ull < l->loss)
 		return UINT64_MAX;
-	if (cur.rate_bps) {
-		uint64_t start = d->wire_free > now ? d->wire_free : now;
-		d->wire_free = start + (uint64_t)((double)len * 8e9 / (double)cur.rate_bps);
-		t = d->wire_free;
+	if (l->rate_bps) {
+		uint64_t start = w->wire_free > now ? w->wire_free : now;
+		w->wire_free = start + (uint64_t)((double)len * 8e9 / (double)l->rate_bps);
+		t = w->wire_free;
 	}
-	t += cur.delay_ns;
-	if (cur.jitter_ns) {
-		uint64_t span = 2 * cur.jitter_ns + 1;
-		int64_t j = (int64_t)(rng_next(&seed) % span) - (int64_t)cur.jitter_ns;
-		t = j < 0 && (uint64_t)-j > t - now ? now : t + (uint64_t)j;
+	uint64_t off = t;		/* off the wire: it travels from here */
+	t += l->delay_ns;
+	if (l->jitter_ns) {
+		uint64_t span = 2 * l->jitter_ns + 1;
+		int64_t j = (int64_t)(rng_next(seed_) % span) - (int64_t)l->jitter_ns;
+		t = j < 0 && (uint64_t)-j > t - off ? off : t + (uint64_t)j;
 	}
-	if (t < d->last_due)
-		t = d->last_due;
-	d->last_due = t;
+	if (t < w->last_due)
+		t = w->last_due;
+	w->last_due = t;
 	return t;
 }
 
@@ -69,7 +69,7 @@ static void take(struct dir *d)
 		if (full)
 			continue;	/* a full queue drops */
 		p->len = (size_t)r;
-		p->due = due_time(d, p->len, clock_now_ns());
+		p->due = link_due(&cur, &d->w, p->len, clock_now_ns(), &seed);
 		if (p->due != UINT64_MAX)
 			d->n++;
 	}

@@ -28,6 +28,19 @@
 #define LINK_QUEUE 4096		/* packets waiting per direction */
 #define LINK_MTU 1500
 
+/* One direction's wire, between packets. */
+struct link_wire {
+	uint64_t wire_free;		/* rate: when the wire is free again (ns) */
+	uint64_t last_due;		/* no packet leaves before the one ahead of it */
+};
+
+/* The arithmetic of the list above, pure (unit-tested): when a packet of
+ * len bytes taken at now (ns) is due out of the link l, UINT64_MAX when
+ * it is lost; advances w and the generator *seed.  Jitter never makes a
+ * packet leave before it is off the wire (its travel time is >= 0). */
+uint64_t link_due(const struct cell_link *l, struct link_wire *w, size_t len, uint64_t now,
+		  uint64_t *seed);
+
 /* The link process's body: never returns (_exit). fd[0] the server's TUN
  * device, fd[1] the clients'. */
 __attribute__((noreturn)) void link_main(int fd_server, int fd_client, int ctl);

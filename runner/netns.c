@@ -3,6 +3,7 @@
 #include "netns.h"
 #include "link.h"
 #include "cell.h"
+#include "spawn.h"
 
 #include <arpa/inet.h>
 #include <dirent.h>
@@ -20,6 +21,7 @@
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -93,19 +95,45 @@ static int has_caps(void)
 	return (eff >> CAP_NET_ADMIN_BIT & 1) && (eff >> CAP_SYS_ADMIN_BIT & 1);
 }
 
-/* 1 when pid is a running matrix (its comm). */
-static int running_matrix(long pid)
+/* When process pid started, in seconds since the epoch (a little early:
+ * the boot time is whole seconds), or -1 when there is no such process. */
+static double proc_started(long pid)
 {
-	char path[64], comm[32] = "";
+	char path[64], buf[1024];
+	unsigned long long ticks = 0, btime = 0;
 	FILE *f;
+	size_t n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%ld/comm", pid);
-	if (!(f = fopen(path, "re")))
-		return 0;
-	if (!fgets(comm, sizeof(comm), f))
-		comm[0] = '\0';
-	fclose(f);
-	return !strcmp(comm, "matrix\n");
+	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
+	if ((f = fopen(path, "re"))) {
+		n = fread(buf, 1, sizeof(buf) - 1, f);
+		fclose(f);
+	}
+	buf[n] = '\0';
+	const char *p = strrchr(buf, ')');	/* after the command, which may hold anything */
+	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
+			 "%*d %*d %*d %llu", &ticks) != 1)
+		return -1;
+	if ((f = fopen("/proc/stat", "re"))) {
+		while (fgets(buf, sizeof(buf), f) && sscanf(buf, "btime %llu", &btime) != 1)
+			;
+		fclose(f);
+	}
+	return (double)btime + (double)ticks / (double)sysconf(_SC_CLK_TCK);
+}
+
+/* 1 when namespace path (of a runner with that pid) may be in use: the
+ * pid runs a process that started before the namespace was made.  Not
+ * the process's name: a runner started as another name (a symlink, a
+ * versioned install) is no less running. */
+static int in_use(long pid, const char *path)
+{
+	struct stat st;
+	double started = proc_started(pid);
+
+	if (started < 0 || stat(path, &st) < 0)
+		return started >= 0;
+	return started <= (double)st.st_ctim.tv_sec + 1;
 }
 
 void netns_sweep(void)
@@ -118,12 +146,13 @@ void netns_sweep(void)
 		return;
 	while (has_caps() && (e = readdir(d))) {
 		long pid;
-		char side;
+		char side, path[300];
 		int end = 0;
+		snprintf(path, sizeof(path), "/run/netns/%s", e->d_name);
 		if (sscanf(e->d_name, "matrix-%ld-%c%n", &pid, &side, &end) != 2 || e->d_name[end] ||
-		    (side != 's' && side != 'c') || pid <= 0 || pid == (long)getpid() ||
-		    running_matrix(pid))
-			continue;
+		    (side != 's' && side != 'c') || pid <= 0 ||
+		    (pid != (long)getpid() && in_use(pid, path)))
+			continue;	/* ours are not made yet: one of our pid is stale */
 		const char *args[] = { "netns", "del", e->d_name, NULL };
 		if (run_ip(args, err, sizeof(err)) < 0)
 			fprintf(stderr, "matrix: cannot remove network namespace %s of matrix run %ld, "
@@ -291,12 +320,33 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 	return 0;
 }
 
+/* 1 with err when the link process has ended (killed, say): no cell can
+ * cross the link any more (its TUN devices went with it). */
+static int link_ended(struct netns *n, char *err, size_t errlen)
+{
+	char how[128];
+	int st;
+
+	if (!n->link_ended[0] && n->link_pid > 0 && waitpid(n->link_pid, &st, WNOHANG) == n->link_pid) {
+		spawn_describe_status(st, how, sizeof(how));
+		snprintf(n->link_ended, sizeof(n->link_ended), "the link process (pid %ld) %s: "
+			 "no packet crosses the link any more", (long)n->link_pid, how);
+	}
+	if (n->link_ended[0])
+		snprintf(err, errlen, "%s", n->link_ended);
+	return n->link_ended[0] != 0;
+}
+
 int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen)
 {
 	struct pollfd pf = { .fd = n->ctl, .events = POLLIN };
 	char k = 0;
 
-	if (!n->on || (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link))))
+	if (!n->on)
+		return 0;
+	if (link_ended(n, err, errlen))
+		return -1;
+	if (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link)))
 		return 0;
 	n->applied = 0;
 	errno = 0;
@@ -317,9 +367,11 @@ void netns_close(struct netns *n)
 
 	if (n->link_pid > 0) {
 		close(n->ctl);	/* end of file: the link process ends */
-		kill(n->link_pid, SIGTERM);
-		while (waitpid(n->link_pid, NULL, 0) < 0 && errno == EINTR)
-			;
+		if (!n->link_ended[0]) {	/* else reaped */
+			kill(n->link_pid, SIGTERM);
+			while (waitpid(n->link_pid, NULL, 0) < 0 && errno == EINTR)
+				;
+		}
 	}
 	n->link_pid = 0;
 	n->ctl = -1;

@@ -3,9 +3,13 @@
  * two network namespaces of the runner's, joined by an emulated link.
  *
  *   netns_sweep()            at every `matrix run` start: namespaces named
- *                            matrix-PID-s / matrix-PID-c whose PID is no
- *                            running matrix (a runner killed by SIGKILL)
- *                            are removed, each with a line on stderr
+ *                            matrix-PID-s / matrix-PID-c whose PID runs no
+ *                            process that started before the namespace was
+ *                            made (a runner killed by SIGKILL; its pid
+ *                            reused since), or is this process's own
+ *                            (before netns_open made any), are removed,
+ *                            each with a line on stderr; never by the
+ *                            process's name (a runner may run as another)
  *   netns_open(n, m, err)    checks the privileges (root, or CAP_NET_ADMIN and
  *                            CAP_SYS_ADMIN), makes matrix-PID-s and
  *                            matrix-PID-c (`ip netns add`), a TUN device
@@ -15,7 +19,8 @@
  *                            between the two devices
  *   netns_apply(n, p, err)   before each cell repetition: the cell's link
  *                            (plan.h cell_link) for the link process, sent
- *                            only when it differs from the one in place
+ *                            only when it differs from the one in place; an
+ *                            error once the link process has ended
  *   netns_close(n)           stops the link process (its TUN devices go with
  *                            it) and removes both namespaces (`ip netns del`)
  *
@@ -51,6 +56,7 @@ struct netns {
 	int ctl;			/* its control socket */
 	int applied;			/* `link` is in place */
 	struct cell_link link;
+	char link_ended[256];		/* the link process ended: how (netns_apply) */
 };
 
 /* Removes the namespaces of runners that are gone (see above); quiet when

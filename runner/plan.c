@@ -269,7 +269,7 @@ static int check_placement(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
-/* topology: netns: what crosses the veth: our own workers over an IP
+/* topology: netns: what crosses the emulated link: our own workers over an IP
  * transport (tcp, tcp6, udp, zmq's tcp endpoint). */
 static int check_topology(const struct matrix *m, const size_t *choice,
 			  const struct cell_params *p, char *err, size_t errlen)

@@ -72,8 +72,8 @@ struct cell_params {
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL
 					 * when not written (none) */
-	/* topology: netns: the link of the cell (tc netem on both ends of the
-	 * veth, runner/netns.h); zero for a key not written */
+	/* topology: netns: the link of the cell, each way (the link process,
+	 * runner/link.h); zero for a key not written */
 	struct cell_link {
 		uint64_t delay_ns, jitter_ns;
 		uint64_t rate_bps;	/* 0: no limit */

@@ -75,6 +75,30 @@ int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned loc
 	return 0;
 }
 
+void dgram_answer_late(int lfd, int wake)
+{
+	for (;;) {
+		struct pollfd p[2] = { { .fd = lfd, .events = POLLIN }, { .fd = wake, .events = POLLIN } };
+		struct sockaddr_storage from;
+		socklen_t fromlen = sizeof(from);
+		char buf[64];
+
+		if (poll(p, 2, -1) < 0 && errno != EINTR)
+			return;
+		if (p[1].revents)
+			return;
+		if (!(p[0].revents & POLLIN))
+			continue;
+		ssize_t n = recvfrom(lfd, buf, sizeof(buf), MSG_DONTWAIT, (struct sockaddr *)&from,
+				     &fromlen);
+		if (n != (ssize_t)strlen(DGRAM_HELLO) || memcmp(buf, DGRAM_HELLO, (size_t)n))
+			continue;
+		for (size_t i = 0; i < naccepted; i++)
+			if (same_addr(&accepted[i].addr, accepted[i].len, &from, fromlen))
+				send(accepted[i].fd, DGRAM_OK, strlen(DGRAM_OK), 0);
+	}
+}
+
 int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
 		  const struct sockaddr *local, unsigned locallen, const char *name,
 		  const struct transport_opts *o, int lossy, struct conn *c, char *err,

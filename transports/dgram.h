@@ -13,7 +13,8 @@
  * Each connection is then a pair of connected sockets, like a stream's,
  * and the listening socket only ever sees hellos.  A client retries a lost
  * hello (50 tries, 200 ms apart); the server answers a repeated hello
- * again, from the socket it made for that client (it remembers the first
+ * again, from the socket it made for that client, also after its last
+ * accept (dgram_answer_late: a lossy link loses oks) (it remembers the first
  * 1024 clients, for the life of the process), and fd_msg_recv (fdio.h)
  * skips such a late "ok".  Receive timeouts (opts.recv_timeout_ns,
  * sock_recv_timeout) are set when `lossy`.
@@ -41,6 +42,13 @@ struct sockaddr;
 int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned locallen,
 		 const struct transport_opts *o, int lossy, struct conn *c, char *err,
 		 size_t errlen);
+
+/* After the last accept (a lossy link: topology: link: loss): answers a
+ * hello repeated by a client whose ok was lost, from the socket made for
+ * it, until wake is readable; other datagrams are dropped.  The server's
+ * accept loop has ended by then, so without this the client retries in
+ * vain for 10 s. */
+void dgram_answer_late(int lfd, int wake);
 
 /* Makes a connection to the server at srv (name: its address as the user
  * wrote it, for messages and c->peer).  0, or -1 with "socket NAME: reason",

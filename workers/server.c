@@ -4,6 +4,7 @@
  * payload.h for the bytes and wire.h for the record. */
 #include "server.h"
 #include "clock.h"
+#include "dgram.h"
 #include "matrix.h"
 #include "payload.h"
 #include "procinfo.h"
@@ -13,12 +14,14 @@
 #include "wire.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #define STREAM_READ_MIN (64u * 1024)
 
@@ -55,6 +58,40 @@ static uint64_t server_t0(struct server *s, uint64_t now)
 	return t0 ? t0 : atomic_load(&s->t0);
 }
 
+struct late { int lfd, wake[2]; pthread_t thread; };
+
+static void *late_thread(void *arg)
+{
+	struct late *l = arg;
+
+	dgram_answer_late(l->lfd, l->wake[0]);
+	return NULL;
+}
+
+/* A lossy transport's clients whose ok the link lost retry their hello
+ * after the last accept: answered until late_stop (dgram.h). 1 when the
+ * thread runs. */
+static int late_start(const struct wopts *o, int lfd, struct late *l)
+{
+	l->lfd = lfd;
+	if (!o->t->lossy || pipe2(l->wake, O_CLOEXEC) < 0)
+		return 0;
+	if (pthread_create(&l->thread, NULL, late_thread, l) == 0)
+		return 1;
+	close(l->wake[0]);
+	close(l->wake[1]);
+	return 0;
+}
+
+static void late_stop(struct late *l)
+{
+	if (write(l->wake[1], "x", 1) < 0)
+		perror("server: wake the hello answerer");
+	pthread_join(l->thread, NULL);
+	close(l->wake[0]);
+	close(l->wake[1]);
+}
+
 static void *control_thread(void *arg)
 {
 	struct server *s = arg;
@@ -68,14 +105,17 @@ static void *control_thread(void *arg)
 
 /* A lossy connection has no reliable end: its end marker may be lost too.
  * After the start signal, a silence this long ends it (long enough that a
- * client waiting out a lost reply never trips it). */
+ * client waiting out a lost reply never trips it); counted from the start
+ * at the earliest: a connection accepted long before it (the other clients
+ * retrying hellos a lossy link lost) has said nothing yet, rightly. */
 static int lossy_quiet(const struct server *s, uint64_t last_rx)
 {
 	uint64_t limit = 10 * s->o->loss_timeout_ns, now = clock_now_ns();
+	uint64_t t0 = atomic_load(&s->t0);
 
 	if (limit < 1000000000ull)
 		limit = 1000000000ull;
-	return atomic_load(&s->t0) && now - last_rx > limit;
+	return t0 && now - (last_rx > t0 ? last_rx : t0) > limit;
 }
 
 static void serve_pingpong(struct conn_job *j)
@@ -410,6 +450,8 @@ int server_run(const struct wopts *o)
 	uint64_t first_accept_ns = 0;
 	if (!rc)
 		rc = server_accept(&s, lfd, &accepted, &first_accept_ns);
+	struct late late;
+	int have_late = !rc && late_start(o, lfd, &late);
 
 	struct worker_result r;
 	struct timeline tl = TIMELINE_INIT;
@@ -418,6 +460,8 @@ int server_run(const struct wopts *o)
 	r.start_ns = UINT64_MAX;
 	uint64_t first_read_msgs = 0;
 	rc = server_collect(&s, accepted, &r, &tl, &first_read_msgs, rc);
+	if (have_late)
+		late_stop(&late);
 	server_window(&s, &r, cpu0, first_accept_ns);
 	/* only now: a zmq server's one socket is its connections' socket too */
 	o->t->unlisten(lfd, addr);

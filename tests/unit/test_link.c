@@ -1,0 +1,185 @@
+/*
+ * Unit tests for runner/link.c's arithmetic (link_due): how long a packet
+ * takes through an emulated link of topology: netns, in ns: its time on
+ * the wire at `rate`, then `delay` +- `jitter`, in order, or lost with
+ * probability `loss` (millionths of a percent).
+ */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "link.h"
+
+#define MS 1000000ull
+#define T0 (1000 * MS)		/* a clock far from 0 */
+
+static void test_no_link_is_at_once(void **state)
+{
+	struct cell_link l = { 0 };
+	struct link_wire w = { 0 };
+	uint64_t seed = 1;
+
+	(void)state;
+	for (uint64_t i = 0; i < 1000; i++)
+		assert_int_equal(link_due(&l, &w, 1500, T0 + i, &seed), T0 + i);
+}
+
+/* 1000 bytes at 8 Mbit/s are 1 ms on the wire; the next packet waits for
+ * the wire; an idle wire starts afresh */
+static void test_rate_is_wire_time_in_turn(void **state)
+{
+	struct cell_link l = { .rate_bps = 8000000 };
+	struct link_wire w = { 0 };
+	uint64_t seed = 1;
+
+	(void)state;
+	assert_int_equal(link_due(&l, &w, 1000, T0, &seed), T0 + MS);
+	assert_int_equal(link_due(&l, &w, 1000, T0, &seed), T0 + 2 * MS);
+	assert_int_equal(link_due(&l, &w, 500, T0 + MS / 2, &seed), T0 + 2 * MS + MS / 2);
+	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 11 * MS);
+	l.rate_bps = 1000000000;	/* 1gbit: 64 B are 512 ns */
+	assert_int_equal(link_due(&l, &w, 64, T0 + 20 * MS, &seed), T0 + 20 * MS + 512);
+}
+
+/* the delay comes after the wire, and does not hold the wire */
+static void test_delay_after_the_wire(void **state)
+{
+	struct cell_link l = { .delay_ns = 2 * MS };
+	struct link_wire w = { 0 };
+	uint64_t seed = 1;
+
+	(void)state;
+	assert_int_equal(link_due(&l, &w, 64, T0, &seed), T0 + 2 * MS);
+	assert_int_equal(link_due(&l, &w, 64, T0 + 1, &seed), T0 + 2 * MS + 1);
+	l.rate_bps = 8000000;
+	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 13 * MS);
+	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 14 * MS);
+}
+
+/* delay 1 ms, jitter 0.5 ms: uniform in [0.5, 1.5] ms, both ends reached,
+ * mean 1 ms */
+static void test_jitter_is_uniform_around_the_delay(void **state)
+{
+	struct cell_link l = { .delay_ns = MS, .jitter_ns = MS / 2 };
+	struct link_wire w = { 0 };
+	uint64_t seed = 7, lo = UINT64_MAX, hi = 0;
+	double sum = 0;
+	const int n = 20000;
+
+	(void)state;
+	for (int i = 0; i < n; i++) {
+		uint64_t now = T0 + (uint64_t)i * 10 * MS;	/* apart: no packet ahead */
+		uint64_t d = link_due(&l, &w, 64, now, &seed) - now;
+		lo = d < lo ? d : lo;
+		hi = d > hi ? d : hi;
+		sum += (double)d;
+	}
+	if (lo < MS / 2 || hi > MS + MS / 2)
+		fail_msg("travel times %llu..%llu ns, outside 0.5..1.5 ms", (unsigned long long)lo,
+			 (unsigned long long)hi);
+	if (lo > MS / 2 + MS / 100 || hi < MS + MS / 2 - MS / 100)
+		fail_msg("travel times %llu..%llu ns: not spread over 0.5..1.5 ms",
+			 (unsigned long long)lo, (unsigned long long)hi);
+	if (sum / n < 0.98 * MS || sum / n > 1.02 * MS)
+		fail_msg("mean travel time %.0f ns, not 1 ms", sum / n);
+}
+
+/* jitter larger than the delay: the travel time never goes below 0, so a
+ * packet never leaves before it was taken, nor before it is off the wire */
+static void test_jitter_never_before_off_the_wire(void **state)
+{
+	struct cell_link l = { .jitter_ns = 5 * MS };
+	struct link_wire w = { 0 };
+	uint64_t seed = 3;
+	int at_once = 0;
+
+	(void)state;
+	for (int i = 0; i < 2000; i++) {
+		uint64_t now = T0 + (uint64_t)i * 20 * MS;
+		uint64_t t = link_due(&l, &w, 64, now, &seed);
+		assert_true(t >= now && t <= now + 5 * MS);
+		at_once += t == now;
+	}
+	assert_true(at_once > 500);	/* half the draws are below 0 */
+	l.rate_bps = 8000000;		/* 1000 B: off the wire 1 ms after */
+	memset(&w, 0, sizeof(w));
+	for (int i = 0; i < 2000; i++) {
+		uint64_t now = T0 + (uint64_t)i * 20 * MS;
+		uint64_t t = link_due(&l, &w, 1000, now, &seed);
+		if (t < now + MS || t > now + 6 * MS)
+			fail_msg("packet %d: due %lld ns after it was taken, 1 ms on the wire",
+				 i, (long long)(t - now));
+	}
+}
+
+/* packets taken together leave in the order taken, whatever the jitter */
+static void test_no_packet_overtakes(void **state)
+{
+	struct cell_link l = { .delay_ns = MS, .jitter_ns = MS };
+	struct link_wire w = { 0 };
+	uint64_t seed = 11, last = 0;
+	int held = 0;
+
+	(void)state;
+	for (int i = 0; i < 5000; i++) {
+		uint64_t now = T0 + (uint64_t)i * 1000;	/* 1 us apart, 2 ms of jitter */
+		uint64_t t = link_due(&l, &w, 64, now, &seed);
+		assert_true(t >= last);
+		assert_true(t >= now);
+		held += t == last;
+		last = t;
+	}
+	assert_true(held > 100);	/* a draw below the one ahead's waits for it */
+}
+
+/* loss in millionths of a percent: 0 none, 100% every one, 10% one in ten;
+ * a lost packet does not take the wire */
+static void test_loss_probability(void **state)
+{
+	struct cell_link l = { .loss = 0 };
+	struct link_wire w = { 0 };
+	uint64_t seed = 5;
+	int lost = 0;
+	const int n = 100000;
+
+	(void)state;
+	for (int i = 0; i < n; i++)
+		lost += link_due(&l, &w, 64, T0, &seed) == UINT64_MAX;
+	assert_int_equal(lost, 0);
+	l.loss = 100 * 1000000ull;
+	l.rate_bps = 8000000;
+	for (int i = 0; i < 1000; i++)
+		assert_true(link_due(&l, &w, 1000, T0, &seed) == UINT64_MAX);
+	assert_int_equal(w.wire_free, 0);
+	l.loss = 10 * 1000000ull;	/* 10% */
+	l.rate_bps = 0;
+	lost = 0;
+	for (int i = 0; i < n; i++)
+		lost += link_due(&l, &w, 64, T0, &seed) == UINT64_MAX;
+	if (lost < n / 10 - n / 100 || lost > n / 10 + n / 100)
+		fail_msg("10%%: %d of %d lost", lost, n);
+	l.loss = 500000;		/* 0.5% */
+	lost = 0;
+	for (int i = 0; i < n; i++)
+		lost += link_due(&l, &w, 64, T0, &seed) == UINT64_MAX;
+	if (lost < 400 || lost > 600)
+		fail_msg("0.5%%: %d of %d lost", lost, n);
+}
+
+int main(void)
+{
+	const struct CMUnitTest tests[] = {
+		cmocka_unit_test(test_no_link_is_at_once),
+		cmocka_unit_test(test_rate_is_wire_time_in_turn),
+		cmocka_unit_test(test_delay_after_the_wire),
+		cmocka_unit_test(test_jitter_is_uniform_around_the_delay),
+		cmocka_unit_test(test_jitter_never_before_off_the_wire),
+		cmocka_unit_test(test_no_packet_overtakes),
+		cmocka_unit_test(test_loss_probability),
+	};
+	return cmocka_run_group_tests(tests, NULL, NULL);
+}
