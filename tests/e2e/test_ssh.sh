@@ -106,6 +106,19 @@ expect_no_remote() {
 	die "remote processes or ssh masters left:$left"
 }
 
+# signal_within SIG PID: SIG to the run in the background PID, then
+# waits for it, 5 s at most (then SIGKILL, and $rc is 137); its exit
+# status in $rc.
+signal_within() {
+	local dog
+	kill -"$1" "$2"
+	{ sleep 5; kill -KILL "$2"; } 2>/dev/null &
+	dog=$!
+	rc=0
+	wait "$2" || rc=$?
+	kill $dog 2>/dev/null
+}
+
 meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
 
 t_server_over_ssh_and_clients_over_ssh() {
@@ -197,17 +210,12 @@ Y
 	touch "$T/stall-on"
 	sed "s|matrix: .*|matrix: $T/remote/stall|" m.yaml >stall.yaml
 	in_ns "$MATRIX_BIN" run stall.yaml -o stalled >"$T/.out" 2>"$T/.err" &
-	local mpid=$! i dog
+	local mpid=$! i
 	for i in $(seq 100); do
 		grep -qF "$T/remote/stall" /proc/[0-9]*/cmdline 2>/dev/null && break
 		sleep 0.05
 	done
-	kill -TERM $mpid
-	{ sleep 5; kill -KILL $mpid; } 2>/dev/null &
-	dog=$!
-	rc=0
-	wait $mpid || rc=$?
-	kill $dog 2>/dev/null
+	signal_within TERM $mpid
 	rm "$T/stall-on"
 	[ "$rc" != 137 ] || die "SIGTERM did not end the handshake in 5 s"
 	expect_rc 130
@@ -330,19 +338,14 @@ Y
 	# holds the report pipes of sessions it cannot close or open, until
 	# it gives up on the connection (ServerAliveInterval 5 s, 3 times);
 	# SIGINT in repetition 2 must end the run without waiting for that
-	local conn dog
+	local conn
 	conn=$(cat /proc/"$SSHD_PID"/task/*/children)
 	kill -STOP $conn
 	for i in $(seq 100); do	# repetition 1's row, written as it ends
 		[ -n "$("$CSVQ" out/results.csv rep 2>/dev/null)" ] && break
 		sleep 0.05
 	done
-	kill -INT $mpid
-	{ sleep 5; kill -KILL $mpid; } 2>/dev/null &
-	dog=$!
-	rc=0
-	wait $mpid || rc=$?
-	kill $dog 2>/dev/null
+	signal_within INT $mpid
 	kill -CONT $conn
 	[ "$rc" != 137 ] || die "SIGINT over a stalled connection: the run did not end in 5 s"
 	expect_rc 130
