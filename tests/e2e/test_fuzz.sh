@@ -4,7 +4,7 @@
 
 # FUZZ_TEST_SECONDS per target, in the release pass only (build/fuzz is
 # one build whichever pass runs it)
-: "${FUZZ_TEST_SECONDS:=10}"
+: "${FUZZ_TEST_SECONDS:=6}"
 
 # Each tests/bad/NAME.yaml: `matrix plan NAME.yaml` exits 2 and its first
 # line on stderr is NAME.yaml.err's line, exactly.
