@@ -3,6 +3,7 @@
 #include "netns.h"
 #include "link.h"
 #include "cell.h"
+#include "procinfo.h"
 #include "spawn.h"
 
 #include <arpa/inet.h>
@@ -96,23 +97,15 @@ static int has_caps(void)
 }
 
 /* When process pid started, in seconds since the epoch (a little early:
- * the boot time is whole seconds), or -1 when there is no such process. */
+ * the boot time is whole seconds), or -1 when there is no such process
+ * (or only its zombie). */
 static double proc_started(long pid)
 {
-	char path[64], buf[1024];
-	unsigned long long ticks = 0, btime = 0;
+	unsigned long long ticks, btime = 0;
+	char buf[256];
 	FILE *f;
-	size_t n = 0;
 
-	snprintf(path, sizeof(path), "/proc/%ld/stat", pid);
-	if ((f = fopen(path, "re"))) {
-		n = fread(buf, 1, sizeof(buf) - 1, f);
-		fclose(f);
-	}
-	buf[n] = '\0';
-	const char *p = strrchr(buf, ')');	/* after the command, which may hold anything */
-	if (!p || sscanf(p + 1, " %*c %*d %*d %*d %*d %*d %*u %*u %*u %*u %*u %*u %*u %*d %*d %*d "
-			 "%*d %*d %*d %llu", &ticks) != 1)
+	if (proc_start_time((pid_t)pid, &ticks) < 0)
 		return -1;
 	if ((f = fopen("/proc/stat", "re"))) {
 		while (fgets(buf, sizeof(buf), f) && sscanf(buf, "btime %llu", &btime) != 1)
