@@ -93,3 +93,45 @@ int outfile_sync_rename(const char *tmp, const char *path, char *err, size_t err
 	}
 	return 0;
 }
+
+/* all of buf to fd: 0, or -1 with errno (EIO for a write that made no
+ * progress and said nothing) */
+static int write_all(int fd, const char *buf, size_t n)
+{
+	while (n) {
+		ssize_t w = write(fd, buf, n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0) {
+			if (!w)
+				errno = EIO;
+			return -1;
+		}
+		buf += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+int outfile_copy_new(const char *from, const char *to, char *err, size_t errlen)
+{
+	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1, e = 0;
+	char buf[8192];
+	ssize_t n = 0;
+
+	if (in < 0 || (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+		e = errno;
+	while (!e && (n = read(in, buf, sizeof(buf))) != 0)
+		if ((n < 0 && errno != EINTR) || (n > 0 && write_all(out, buf, (size_t)n) < 0))
+			e = errno;
+	if (in >= 0)
+		close(in);
+	if (out >= 0 && close(out) < 0 && !e)
+		e = errno;
+	if (e) {
+		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(e));
+		errno = e;
+		return -1;
+	}
+	return 0;
+}

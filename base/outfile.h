@@ -40,4 +40,10 @@ void outfile_tmp_name(const char *path, const char *ext, char *buf, size_t len);
  * the disk and renames it to path; on failure removes tmp. */
 int outfile_sync_rename(const char *tmp, const char *path, char *err, size_t errlen);
 
+/* Copies the file at from, byte for byte, to a new file to (which must not
+ * exist): a run folder's matrix.yaml, a merged folder's logs.  0, or -1
+ * with errno set (EEXIST when to exists) and "copy FROM to TO: reason" in
+ * err; a copy cut short is not removed. */
+int outfile_copy_new(const char *from, const char *to, char *err, size_t errlen);
+
 #endif

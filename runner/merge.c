@@ -1,5 +1,6 @@
 /* Shards joined into one run folder: see merge.h. */
 #include "merge.h"
+#include "outfile.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -373,31 +374,6 @@ static int merge_side(const struct merge *mg, const char *out, const char *name,
 	return rc;
 }
 
-/* from into to, which must not exist; -1 with err (EEXIST in errno when
- * it does). */
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	int in = open(from, O_RDONLY | O_CLOEXEC), out = -1;
-	char buf[8192];
-	ssize_t n = 0;
-
-	if (in >= 0 && (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) >= 0)
-		while ((n = read(in, buf, sizeof(buf))) > 0 && write(out, buf, (size_t)n) == n)
-			;
-	int e = errno, bad = in < 0 || out < 0 || n != 0;
-	if (in >= 0)
-		close(in);
-	if (out >= 0 && close(out) < 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(e));
-		errno = e;
-	}
-	return bad ? -1 : 0;
-}
-
 /* Whether files a and b hold the same bytes (0 when either cannot be
  * read). */
 static int same_bytes(const char *a, const char *b)
@@ -440,13 +416,13 @@ static int merge_logs(const struct merge *mg, const char *out, char *err, size_t
 				break;
 			}
 			snprintf(to, sizeof(to), "%s/%s", logs, e->d_name);
-			rc = copy_file(from, to, err, errlen);
+			rc = outfile_copy_new(from, to, err, errlen);
 			if (rc < 0 && errno == EEXIST && same_bytes(from, to))
 				rc = 0;		/* a setup log, the same on every machine */
 			else if (rc < 0 && errno == EEXIST) {
 				snprintf(to, sizeof(to), "%s/%s.shard%u", logs, e->d_name,
 					 mg->src[i].shard.k);
-				rc = copy_file(from, to, err, errlen);
+				rc = outfile_copy_new(from, to, err, errlen);
 			}
 		}
 		if (d)
@@ -551,7 +527,7 @@ int merge_write(const struct merge *mg, const char *out, const char *merged_from
 		tabs[i] = &mg->src[i].results;
 	snprintf(from, sizeof(from), "%s/matrix.yaml", mg->src[0].dir);
 	snprintf(to, sizeof(to), "%s/matrix.yaml", out);
-	rc = copy_file(from, to, err, errlen);
+	rc = outfile_copy_new(from, to, err, errlen);
 	if (!rc)
 		rc = write_rows(out, "results.csv", &mg->src[0].results, tabs, mg->rows, mg->nrows,
 				err, errlen);

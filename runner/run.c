@@ -5,6 +5,7 @@
 #include "cell.h"
 #include "clock.h"
 #include "lock.h"
+#include "outfile.h"
 #include "meta.h"
 #include "progress.h"
 #include "remote.h"
@@ -100,32 +101,6 @@ static int dir_is_empty(const char *path)
 	return empty;
 }
 
-static int copy_file(const char *from, const char *to, char *err, size_t errlen)
-{
-	FILE *in = fopen(from, "re"), *out = in ? fopen(to, "we") : NULL;
-	char buf[8192];
-	size_t n;
-	int rc = 0;
-
-	if (!in || !out) {
-		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(errno));
-		if (in)
-			fclose(in);
-		return -1;
-	}
-	while ((n = fread(buf, 1, sizeof(buf), in)) > 0)
-		if (fwrite(buf, 1, n, out) != n)
-			rc = -1;
-	if (ferror(in))
-		rc = -1;
-	fclose(in);
-	if (fclose(out) != 0)
-		rc = -1;
-	if (rc < 0)
-		snprintf(err, errlen, "copy %s to %s: %s", from, to, strerror(errno));
-	return rc;
-}
-
 /* The run folder's matrix.yaml: the file as given, byte for byte, or the
  * text --set made of it (matrix_set.h), which is what was loaded. */
 static int write_matrix(const struct plan *pl, const struct run_opts *o, const char *to,
@@ -134,7 +109,7 @@ static int write_matrix(const struct plan *pl, const struct run_opts *o, const c
 	FILE *f;
 
 	if (!o->sets || !o->sets->text)
-		return copy_file(pl->m->path, to, err, errlen);
+		return outfile_copy_new(pl->m->path, to, err, errlen);
 	if (!(f = fopen(to, "we")) ||
 	    (fwrite(o->sets->text, 1, o->sets->len, f) != o->sets->len) | (fclose(f) != 0)) {
 		snprintf(err, errlen, "%s: %s", to, strerror(errno));
