@@ -45,7 +45,7 @@ endif
 PKGS        := yaml-0.1 jansson
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
-LAYERS      := base transports workers reports runner
+LAYERS      := base transports workers plan launch cell runner reports cli
 CPPFLAGS    += -D_GNU_SOURCE $(LAYERS:%=-iquote %) -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
@@ -53,9 +53,9 @@ CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototype
 LDFLAGS     += $(SANFLAGS) -pthread
 LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson) -lcsv -lm -ldl
 
-LIB_SRC     := $(filter-out runner/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
+LIB_SRC     := $(filter-out cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)
-MAIN_OBJ    := $(BUILD)/runner/main.o
+MAIN_OBJ    := $(BUILD)/cli/main.o
 UNIT_SRC    := $(wildcard tests/unit/test_*.c)
 UNIT_BIN    := $(UNIT_SRC:tests/unit/%.c=$(BUILD)/tests/%)
 TOOL_SRC    := $(wildcard tests/tools/*.c)
@@ -99,7 +99,7 @@ $(BUILD)/version.h: FORCE
 	@cmp -s $@.tmp $@ && rm -f $@.tmp || mv -f $@.tmp $@
 FORCE:
 
-$(BUILD)/runner/main.o $(BUILD)/runner/meta.o: $(BUILD)/version.h
+$(BUILD)/cli/main.o $(BUILD)/plan/meta.o: $(BUILD)/version.h
 
 $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)

@@ -1,7 +1,7 @@
 /*
  * jsonout: what every JSON document of matrix is made of (libjansson), and
  * writing one out whole.  The documents: a run folder's figures
- * (reports/json.h, `--export-json FILE`) and a plan's cells (runner/
+ * (reports/json.h, `--export-json FILE`) and a plan's cells (plan/
  * plan_json.h, `matrix plan --json`); README "JSON export" has the schema.
  *
  * Values:

@@ -71,7 +71,7 @@
  *     netns: true                server and client in two network namespaces the
  *                                runner makes, joined by an emulated link: a
  *                                TUN device in each and the runner's link
- *                                process (runner/netns.h, runner/link.h)
+ *                                process (launch/netns.h, launch/link.h)
  *     link: {delay: 1ms, jitter: 0.1ms, rate: 1gbit, loss: 0.1%}
  *                                each way, as netem would (link.h), every key
  *                                optional; each value a scalar or a list: the
@@ -362,6 +362,10 @@ int matrix_load_buffer(struct matrix *m, const char *path, const char *buf,
 		       size_t len, char *err, size_t errlen);
 
 void matrix_release(struct matrix *m);
+
+/* The host a cell's server (client 0) or clients (1) run on; NULL: this
+ * machine (hosts:, matrix_hosts.c). */
+const struct host_url *matrix_remote_host(const struct matrix *m, int client);
 
 /* Dimension by key, or NULL. */
 const struct dimension *matrix_dim(const struct matrix *m, const char *key);

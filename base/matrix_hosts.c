@@ -1,5 +1,5 @@
 /* hosts: of a matrix file, where the server and the clients run: see
- * matrix.h (struct matrix_hosts) and runner/remote.h. */
+ * matrix.h (struct matrix_hosts) and launch/remote.h. */
 #include "matrix_load.h"
 
 #include <stdio.h>
@@ -174,4 +174,11 @@ void matrix_hosts_release(struct matrix_hosts *h)
 		free(h->ssh[i]);
 	free(h->ssh);
 	memset(h, 0, sizeof(*h));
+}
+
+const struct host_url *matrix_remote_host(const struct matrix *m, int client)
+{
+	const struct host_url *u = client ? &m->hosts.client : &m->hosts.server;
+
+	return u->url ? u : NULL;
 }

@@ -18,7 +18,7 @@
 
 #include "matrix.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 struct loader {
 	const char *path;

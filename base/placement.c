@@ -1,5 +1,6 @@
 /* The cpu: key's values, text both ways: see placement.h. */
 #include "placement.h"
+#include "arrays.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -126,7 +127,7 @@ int placement_parse(const char *text, struct placement *pl, char *why, size_t wh
 	char hint[128];
 
 	memset(pl, 0, sizeof(*pl));
-	for (size_t i = 0; i < sizeof(mode_words) / sizeof(mode_words[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(mode_words); i++)
 		if (!strcmp(text, mode_words[i])) {
 			pl->mode = (enum placement_mode)i;
 			return 0;

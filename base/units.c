@@ -36,7 +36,7 @@ static const struct unit duration_units[] = {
 	{ "s", NS_PER_S }, { "m", 60 * NS_PER_S }, { "h", 3600 * NS_PER_S },
 };
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 __attribute__((format(printf, 3, 4)))
 static int fail(char *why, size_t whylen, const char *fmt, ...)

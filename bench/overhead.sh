@@ -6,7 +6,7 @@
 #
 #   runner_overhead_ms, runner_overhead_ms_max   meta.csv: per repetition,
 #            its wall time from the runner starting it to its row written,
-#            minus the clients' timed window (runner/meta.h): median, max
+#            minus the clients' timed window (plan/meta.h): median, max
 #   runner_max_rss_kib     meta.csv: the runner's VmHWM before its report
 #   run_ms_per_rep         from outside: from `matrix run` starting to its
 #            last write of results.csv (the file's mtime, in ns), over the

@@ -1,5 +1,6 @@
 /* Regression verdicts between a baseline and a candidate: see compare.h. */
 #include "compare.h"
+#include "arrays.h"
 #include "rng.h"
 #include "stats.h"
 
@@ -404,7 +405,7 @@ static char *slurp(const char *dir, const char *name, size_t *len)
 size_t compare_fingerprint(const struct report *a, const struct report *b, char *out,
 			   size_t outlen)
 {
-	/* a remote host's facts (hosts:, runner/remote.h): absent on both
+	/* a remote host's facts (hosts:, launch/remote.h): absent on both
 	 * sides in a run without one, and so equal */
 	static const char *const keys[] = { "kernel", "cpu_model", "cores", "governor",
 					    "tool_version", "server_host", "server_kernel",
@@ -414,7 +415,7 @@ size_t compare_fingerprint(const struct report *a, const struct report *b, char 
 	size_t n = 0, len = 0, la = 0, lb = 0;
 
 	out[0] = '\0';
-	for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const char *va = report_meta(a, keys[i]), *vb = report_meta(b, keys[i]);
 		if (!strcmp(va, vb))
 			continue;

@@ -1,6 +1,7 @@
 /* A comparison's console lines, compare.csv, compare.md and its chart
  * script: see compare.h. */
 #include "compare.h"
+#include "arrays.h"
 #include "csvfile.h"
 #include "gnuplot.h"
 #include "markdown.h"
@@ -71,7 +72,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 	snprintf(path, sizeof(path), "%s/%s.csv", dir, name);
 	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		csv_out_field(&w, cols[i]);
 	csv_out_end_row(&w);
 	for (size_t i = 0; i < c->nrows; i++) {
@@ -89,7 +90,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_u64(&w, r->cand->number);
 		else
 			csv_out_field(&w, "");
-		for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+		for (size_t k = 0; k < ARRAY_SIZE(v); k++)
 			csv_out_double(&w, r->metric >= 0 ? v[k] : NAN, 10);
 		csv_out_field(&w, verdict_names[r->verdict]);
 		csv_out_field(&w, r->why);

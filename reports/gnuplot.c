@@ -1,5 +1,6 @@
 /* gnuplot scripts: see gnuplot.h (rendering is in gnuplot_render.c). */
 #include "gnuplot.h"
+#include "arrays.h"
 #include "gnuplot_hist.h"
 #include "outfile.h"
 #include "report.h"
@@ -255,7 +256,7 @@ static const char *series_colour(const struct chart *c, size_t s, int open, int 
 
 	for (size_t k = 0; k < s; k++)
 		same += !strcmp(col, gnuplot_colour(c->r, cd, c->items[c->sitem[k]].colour_of));
-	*pt = (open ? open_pts : pts)[same % (sizeof(pts) / sizeof(pts[0]))];
+	*pt = (open ? open_pts : pts)[same % (ARRAY_SIZE(pts))];
 	return col;
 }
 
@@ -710,7 +711,7 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		return -1;
 	}
 	/* a re-sliced report must not keep a chart this run no longer has */
-	for (size_t i = 0; i < sizeof(chart_names) / sizeof(chart_names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(chart_names); i++) {
 		static const char *const ext[] = { "gp", "svg", "png" };
 		for (size_t e = 0; e < 3; e++) {
 			char path[4200];

@@ -1,5 +1,6 @@
 /* gnuplot's rendering of the scripts in plots/: see gnuplot.h. */
 #include "gnuplot.h"
+#include "arrays.h"
 #include "outfile.h"
 
 #include <errno.h>
@@ -208,7 +209,7 @@ int gnuplot_render(const char *dir, char *err, size_t errlen)
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
 	if ((logfd = open_log(log, err, errlen)) < 0)
 		return -2;
-	for (size_t i = 0; i < sizeof(charts) / sizeof(charts[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(charts); i++)
 		render_listed(gp, dir, charts[i][0], charts[i][1], logfd, log, &rc, err, errlen);
 	for (size_t n = 1;; n++) {	/* plots/latency-1.gp, -2, ...: gnuplot_hist.h */
 		char name[32];

@@ -1,6 +1,7 @@
 /* What every chart of a run shares: the compared dimension and its
  * colours (see gnuplot.h). */
 #include "gnuplot.h"
+#include "arrays.h"
 #include "report.h"
 #include "units.h"
 
@@ -15,7 +16,7 @@
 static const char *const palette[] = {
 	"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000", "#b59f00",
 };
-#define NPALETTE (sizeof(palette) / sizeof(palette[0]))
+#define NPALETTE (ARRAY_SIZE(palette))
 
 static int varies(const struct report *r, size_t d)
 {
@@ -70,7 +71,7 @@ static char *number_by(double v, double by, char *buf, size_t len)
 		{ 1e9, 1e9, "G" }, { 1e6, 1e6, "M" }, { 1e4, 1e3, "k" },
 	};
 
-	for (size_t i = 0; v != 0 && i < sizeof(si) / sizeof(si[0]); i++)
+	for (size_t i = 0; v != 0 && i < ARRAY_SIZE(si); i++)
 		if (fabs(by) >= si[i].at) {
 			snprintf(buf, len, "%.3g%s", v / si[i].div, si[i].suffix);
 			return buf;

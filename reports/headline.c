@@ -1,6 +1,7 @@
 /* The headline's sentences and the per-pattern geometric means: see
  * headline.h. */
 #include "headline.h"
+#include "arrays.h"
 #include "report.h"
 #include "units.h"
 
@@ -86,7 +87,7 @@ static void sentence(const struct report *r, const struct rratio_def *def, const
 
 	side_name(r, def, def->num, n, sizeof(n));
 	side_name(r, def, def->den, d, sizeof(d));
-	for (size_t i = 0; i < sizeof(phrases) / sizeof(phrases[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(phrases); i++)
 		if (!strcmp(phrases[i].metric, metrics[m].name)) {
 			int o = snprintf(buf, len, phrases[i].fmt, n, rtext, d);
 			if (o >= 0 && (size_t)o < len)

@@ -1,6 +1,7 @@
 /* A history's history.csv, history.md and plots/history.gp: see
  * history.h. */
 #include "csvfile.h"
+#include "arrays.h"
 #include "gnuplot.h"
 #include "history.h"
 #include "markdown.h"
@@ -28,7 +29,7 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 	snprintf(path, sizeof(path), "%s/history.csv", dir);
 	if (csv_out_create(&w, path, err, errlen) < 0)
 		return -1;
-	for (size_t i = 0; i < sizeof(cols) / sizeof(cols[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(cols); i++)
 		csv_out_field(&w, cols[i]);
 	csv_out_end_row(&w);
 	for (size_t k = 0; k < h->npoints; k++) {

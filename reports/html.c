@@ -1,5 +1,6 @@
 /* report.html: see html.h. */
 #include "html.h"
+#include "arrays.h"
 #include "headline.h"
 #include "report.h"
 #include "outfile.h"
@@ -258,7 +259,7 @@ static int svg_element_ok(const char *name, size_t n)
 		"stop", "pattern", "marker", "symbol", "mask",
 	};
 
-	for (size_t i = 0; i < sizeof(ok) / sizeof(ok[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(ok); i++)
 		if (strlen(ok[i]) == n && !strncasecmp(ok[i], name, n))
 			return 1;
 	return 0;
@@ -513,7 +514,7 @@ static int by_name(const void *a, const void *b)
 static size_t chart_names(const char *dir, char (*out)[64], size_t max)
 {
 	static const char *const usual[] = { "throughput", "rtt", "cpu", "ratios", "timeline" };
-	const size_t nusual = sizeof(usual) / sizeof(usual[0]);
+	const size_t nusual = ARRAY_SIZE(usual);
 	char path[4200], other[MAXCHARTS][64];
 	size_t n = 0, no = 0;
 	struct dirent *e;

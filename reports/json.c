@@ -1,5 +1,6 @@
 /* A run folder's figures as one JSON document: see json.h. */
 #include "json.h"
+#include "arrays.h"
 #include "headline.h"
 #include "compare.h"
 #include "jsonout.h"
@@ -283,7 +284,7 @@ static json_t *verdict_row(const struct cmp_row *row, int *bad)
 	jsonout_set(o, "new_cell", row->cand ? json_integer(row->cand->number) : json_null(), bad);
 	jsonout_set(o, "base_n", has ? json_integer((json_int_t)row->n_base) : json_null(), bad);
 	jsonout_set(o, "new_n", has ? json_integer((json_int_t)row->n_cand) : json_null(), bad);
-	for (size_t k = 0; k < sizeof(v) / sizeof(v[0]); k++)
+	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
 		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
 	jsonout_set(o, "verdict", json_string(verdict_names[row->verdict]), bad);
 	jsonout_set(o, "why", jsonout_string(row->why), bad);

@@ -1,5 +1,6 @@
 /* summary.md: see markdown.h. */
 #include "markdown.h"
+#include "arrays.h"
 #include "headline.h"
 #include "report.h"
 #include "outfile.h"
@@ -615,7 +616,7 @@ static void header(const struct report *r, FILE *f)
 		{ "revision", report_meta(r, "git_revision") },
 		{ "command", report_meta(r, "command_line") },
 	};
-	for (size_t i = 0; i < sizeof(rows) / sizeof(rows[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
 		md_cell(f, rows[i][0]);
 		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
 		fputs("|\n", f);

@@ -1,5 +1,6 @@
 /* hist.csv read back: see report_hist.h and report.h (struct rbucket). */
 #include "report_hist.h"
+#include "arrays.h"
 #include "report.h"
 #include "csvfile.h"
 
@@ -11,7 +12,7 @@
 #include <unistd.h>
 
 static const char *const cols[] = { "cell", "rep", "low_us", "high_us", "count" };
-#define NCOLS (sizeof(cols) / sizeof(cols[0]))
+#define NCOLS (ARRAY_SIZE(cols))
 
 /* A field as a finite number >= 0; -1 when it is not one. */
 static int field(const char *s, double *v)

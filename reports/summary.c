@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 /* ---- summary.csv ---- */
 

@@ -1,5 +1,6 @@
 /* Shards joined into one run folder: see merge.h. */
 #include "merge.h"
+#include "arrays.h"
 #include "outfile.h"
 
 #include <dirent.h>
@@ -122,7 +123,7 @@ int merge_check_shards(struct merge *mg, char *err, size_t errlen)
 			return -1;
 		}
 	for (size_t i = 1; i < mg->nsrc; i++)
-		for (size_t k = 0; k < sizeof(same_keys) / sizeof(same_keys[0]); k++) {
+		for (size_t k = 0; k < ARRAY_SIZE(same_keys); k++) {
 			const char *va = merge_meta(&a->meta, same_keys[k]);
 			const char *vb = merge_meta(&mg->src[i].meta, same_keys[k]);
 			if (!va != !vb || (va && strcmp(va, vb))) {

@@ -1,5 +1,6 @@
 /* results.csv and timeline.csv: see results.h. */
 #include "results.h"
+#include "arrays.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -39,12 +40,10 @@ static void figures(const struct result_row *r, double *v)
 		r->sent_msgs_per_s, r->sent_mib_per_s, r->sndbuf, r->rcvbuf, r->nodelay,
 		r->max_rss_kib, r->wall_s,
 	};
-	_Static_assert(sizeof(f) / sizeof(f[0]) == sizeof(figure_cols) / sizeof(figure_cols[0]),
+	_Static_assert(ARRAY_SIZE(f) == ARRAY_SIZE(figure_cols),
 		       "one figure per column");
 	memcpy(v, f, sizeof(f));
 }
-
-#define NCOLS(a) (sizeof(a) / sizeof(a[0]))
 
 /* The cell's values of the dimensions of matrix: (link 0), or of
  * topology: link: (link 1), whose columns come last. */
@@ -111,11 +110,11 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	}
 	plan_files(w, pl);
 	if (w->has_timeline &&
-	    create(&w->timeline, dir, "timeline.csv", timeline_cols, NCOLS(timeline_cols), err,
+	    create(&w->timeline, dir, "timeline.csv", timeline_cols, ARRAY_SIZE(timeline_cols), err,
 		   errlen) < 0)
 		return -1;
 	if (w->has_hist &&
-	    create(&w->hist, dir, "hist.csv", hist_cols, NCOLS(hist_cols), err, errlen) < 0)
+	    create(&w->hist, dir, "hist.csv", hist_cols, ARRAY_SIZE(hist_cols), err, errlen) < 0)
 		return -1;
 	return 0;
 }
@@ -265,7 +264,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		  const struct cell_outcome *o, char *err, size_t errlen)
 {
 	const struct matrix *m = w->plan->m;
-	double v[sizeof(figure_cols) / sizeof(figure_cols[0])];
+	double v[ARRAY_SIZE(figure_cols)];
 	char place[MATRIX_MAX_PLACEMENT];
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 	off_t hist_start = w->has_hist ? w->hist.good : 0;
@@ -295,7 +294,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_field(&w->results, row->status);
 	csv_out_field(&w->results, row->error);
 	figures(row, v);
-	for (size_t i = 0; i < sizeof(v) / sizeof(v[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
 		csv_out_double(&w->results, v[i], 10);
 	csv_out_field(&w->results, row->started_at);
 	csv_out_double(&w->results, row->lost, 10);
@@ -337,8 +336,8 @@ int results_close(struct results_writer *w)
 
 size_t results_columns(const struct plan *pl, const char **names, size_t max)
 {
-	const size_t nfig = sizeof(figure_cols) / sizeof(figure_cols[0]);
-	const size_t nlater = sizeof(later_cols) / sizeof(later_cols[0]);
+	const size_t nfig = ARRAY_SIZE(figure_cols);
+	const size_t nlater = ARRAY_SIZE(later_cols);
 	size_t n = 0;
 
 #define ADD(s) do { if (n < max) names[n] = (s); n++; } while (0)
@@ -400,13 +399,13 @@ int results_reopen(struct results_writer *w, const char *dir, const struct plan 
 		return -1;
 	snprintf(path, sizeof(path), "%s/timeline.csv", dir);
 	if (w->has_timeline &&
-	    open_append(&w->timeline, path, timeline_cols, NCOLS(timeline_cols), err, errlen) < 0) {
+	    open_append(&w->timeline, path, timeline_cols, ARRAY_SIZE(timeline_cols), err, errlen) < 0) {
 		csv_out_close(&w->results);
 		return -1;
 	}
 	snprintf(path, sizeof(path), "%s/hist.csv", dir);
 	if (w->has_hist &&
-	    open_append(&w->hist, path, hist_cols, NCOLS(hist_cols), err, errlen) < 0) {
+	    open_append(&w->hist, path, hist_cols, ARRAY_SIZE(hist_cols), err, errlen) < 0) {
 		csv_out_close(&w->results);
 		if (w->has_timeline)
 			csv_out_close(&w->timeline);

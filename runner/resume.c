@@ -1,5 +1,6 @@
 /* `matrix run --resume DIR`: see resume.h. */
 #include "resume.h"
+#include "arrays.h"
 #include "results.h"
 
 #include <errno.h>
@@ -414,7 +415,7 @@ static int read_results(struct resume *r, const char *dir, const struct plan *pl
 	else if (choose(r, &res, pl, keep, err, errlen) == 0 &&
 		 collect(r, &res, keep, pl, err, errlen) == 0) {
 		rc = 0;
-		for (size_t i = 0; i < sizeof(side_files) / sizeof(side_files[0]) && !rc; i++)
+		for (size_t i = 0; i < ARRAY_SIZE(side_files) && !rc; i++)
 			rc = trim_side(r, dir, side_files[i], pl, err, errlen);
 		if (!rc && r->dropped)
 			rc = rewrite(dir, "results.csv", &res, keep, err, errlen);
@@ -474,7 +475,7 @@ void resume_meta(const struct resume *r, struct meta *m)
 	const char *was = meta_value(&r->meta, "resumed_utc");
 	char now[32];
 
-	for (size_t i = 0; i < sizeof(kept) / sizeof(kept[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(kept); i++) {
 		const char *v = meta_value(&r->meta, kept[i]);
 		if (v)
 			meta_set(m, kept[i], "%s", v);

@@ -1,5 +1,6 @@
 /* `matrix run`: see run.h. */
 #include "run.h"
+#include "arrays.h"
 #include "netns.h"
 #include "aggregate.h"
 #include "cell.h"
@@ -127,7 +128,7 @@ static void install_signals(void)
 	 * nohup's SIGHUP, a background job's SIGINT (SIGTERM is how the runner
 	 * stops its workers: it is always caught) */
 	const int sigs[] = { SIGINT, SIGHUP, SIGQUIT };
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++) {
 		struct sigaction old;
 		if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
 			spawn_keep_ignored(sigs[i]);
@@ -288,7 +289,7 @@ static void unmake_run(struct run_state *s)
 	if (s->rw_open)
 		results_close(&s->rw);
 	s->rw_open = 0;
-	for (size_t i = 0; i < sizeof(made) / sizeof(made[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(made); i++) {
 		snprintf(path, sizeof(path), "%s/%s", s->dir, made[i]);
 		remove(path);
 	}
@@ -390,10 +391,12 @@ static int run_one(struct run_state *s, size_t ci, unsigned rep)
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
 	double load_before = meta_loadavg();
-	if (!setup && netns_apply(&s->net, &c->p, err, sizeof(err)) < 0)
-		setup = netns_outcome(c, err, &out);
-	else if (setup)
-		setup_outcome(c, err, setup_log, &out);
+	if (!setup && netns_apply(&s->net, &c->p, err, sizeof(err)) < 0) {
+		setup = 1;
+		cell_outcome_refused(c, "link failed", err, "", &out);
+	} else if (setup) {
+		cell_outcome_refused(c, "setup failed", err, setup_log, &out);
+	}
 	rc = setup ? 0 : cell_run(&ctx, &out);
 	aggregate_row(c, rep, &out, started, &row);
 	row.loadavg_before = load_before;

@@ -294,17 +294,6 @@ unsigned setup_teardown(struct setups *su, char *summary, size_t len)
 	return failed;
 }
 
-void setup_outcome(const struct cell *c, const char *why, const char *log,
-		   struct cell_outcome *out)
-{
-	memset(out, 0, sizeof(*out));
-	worker_result_init(&out->server);
-	snprintf(out->status, sizeof(out->status), "setup failed");
-	snprintf(out->error, sizeof(out->error), "%s", why);
-	snprintf(out->log, sizeof(out->log), "%s", log);
-	out->measured_by_process = c->p.client_prog != NULL;
-}
-
 int setup_print_plan(const struct plan *pl, FILE *f, char *err, size_t errlen)
 {
 	const struct matrix *m = pl->m;

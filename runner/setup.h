@@ -79,11 +79,6 @@ unsigned setup_teardown(struct setups *su, char *summary, size_t len);
 
 void setup_release(struct setups *su);
 
-/* The outcome of a repetition of cell c that did not run as its setup
- * failed: status `setup failed`, error why, log (the console's hint). */
-void setup_outcome(const struct cell *c, const char *why, const char *log,
-		   struct cell_outcome *out);
-
 /* `matrix plan`: the steps of the programs pl's cells use, under a line
  * saying each step's time limit; nothing when none has any.  0, or -1
  * with a bad MATRIX_SETUP_TIMEOUT in err. */

@@ -1,5 +1,6 @@
 /* The datagram handshake: see dgram.h. */
 #include "dgram.h"
+#include "arrays.h"
 #include "fdio.h"
 #include "sockets.h"
 
@@ -67,7 +68,7 @@ int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned loc
 			close(fd);
 		return -1;
 	}
-	if (naccepted < sizeof(accepted) / sizeof(accepted[0]))
+	if (naccepted < ARRAY_SIZE(accepted))
 		accepted[naccepted++] = (struct accepted){ .addr = from, .len = fromlen, .fd = fd };
 	c->fd = c->wfd = fd;
 	c->handle = NULL;

@@ -1,6 +1,7 @@
 /* The one table of transports: see "The registry" in transport.h.  A new
  * transport is its own file and one line here. */
 #include "transport.h"
+#include "arrays.h"
 #include "fdio.h"
 
 #include <string.h>
@@ -24,7 +25,7 @@ static const struct transport *const registry[] = {
 
 size_t transport_count(void)
 {
-	return sizeof(registry) / sizeof(registry[0]);
+	return ARRAY_SIZE(registry);
 }
 
 const struct transport *transport_at(size_t i)

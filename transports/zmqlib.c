@@ -1,5 +1,6 @@
 /* libzmq loaded at first use: see zmqlib.h. */
 #include "zmqlib.h"
+#include "arrays.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -66,7 +67,7 @@ int zmqlib_load(char *err, size_t errlen)
 			*c = ',';
 		loaded = -1;
 	}
-	for (size_t i = 0; !loaded && i < sizeof(syms) / sizeof(syms[0]); i++)
+	for (size_t i = 0; !loaded && i < ARRAY_SIZE(syms); i++)
 		if (!(*syms[i].slot = dlsym(lib, syms[i].name))) {
 			snprintf(why, sizeof(why), "dlopen %s (no %s in it): cannot load libzmq",
 				 name, syms[i].name);

@@ -7,7 +7,7 @@
  * so a runner learns, before any cell, that the `matrix` at the other end
  * of an ssh connection speaks its WIRE_VERSION and what machine it is.
  *
- * `matrix worker ... --stdio`: a worker started over ssh (runner/remote.h),
+ * `matrix worker ... --stdio`: a worker started over ssh (launch/remote.h),
  * whose only channels to the runner are ssh's: the report goes to stdout
  * (what was fd 1 is moved to a descriptor of its own and fd 1 becomes
  * stderr, the log, so nothing else can reach the report), the start byte

@@ -1,5 +1,6 @@
 /* The worker -> runner protocol: see wire.h. */
 #include "wire.h"
+#include "arrays.h"
 
 #include <errno.h>
 #include <stdarg.h>
@@ -317,10 +318,10 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 	};
 
 	for (size_t i = 0; i < n; i++) {
-		for (size_t j = 0; j < sizeof(u) / sizeof(u[0]); j++)
+		for (size_t j = 0; j < ARRAY_SIZE(u); j++)
 			if (!strcmp(kv[i].key, u[j].key) && get_u64(kv[i].val, u[j].dst) < 0)
 				return -1;
-		for (size_t j = 0; j < sizeof(s) / sizeof(s[0]); j++)
+		for (size_t j = 0; j < ARRAY_SIZE(s); j++)
 			if (!strcmp(kv[i].key, s[j].key))
 				*s[j].dst = atoi(kv[i].val);
 	}
@@ -456,7 +457,7 @@ int wire_apply(struct worker_result *r, const char *line, char *err, size_t errl
 		rc = apply_buckets(r, copy + 8);
 		goto out;
 	}
-	n = split(copy, &keyword, kv, sizeof(kv) / sizeof(kv[0]));
+	n = split(copy, &keyword, kv, ARRAY_SIZE(kv));
 	if (!keyword) {
 		rc = -1;
 	} else if (!strcmp(keyword, "hello")) {

@@ -1,5 +1,5 @@
 # Without pidfd_open (Linux before 5.3, valgrind 3.19): the runner waits on
-# its workers through a SIGCHLD pipe instead (runner/spawn.h), forced here
+# its workers through a SIGCHLD pipe instead (launch/spawn.h), forced here
 # with MATRIX_NO_PIDFD=1.  Rows, timeouts and crashes read as with pidfds.
 
 export MATRIX_NO_PIDFD=1

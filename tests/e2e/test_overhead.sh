@@ -1,5 +1,5 @@
 # What the runner itself costs (issue 14): meta.csv's runner_overhead_ms,
-# runner_overhead_ms_max and runner_max_rss_kib (runner/meta.h), and
+# runner_overhead_ms_max and runner_max_rss_kib (plan/meta.h), and
 # libzmq loaded only when a zmq cell runs (transports/zmqlib.h).  No
 # timing is asserted: only that the figures are there and sane.
 

@@ -7,7 +7,7 @@
 # the runner starts them, their records read back as the runner reads them.
 # valgrind 3.19 (Debian 12) does not know pidfd_open (syscall 434, ENOSYS):
 # the runner then waits on its workers through its SIGCHLD fallback
-# (runner/spawn.h), which the run below goes through.
+# (launch/spawn.h), which the run below goes through.
 
 VG_ERR=99	# valgrind's exit status when it found an error or a leak
 

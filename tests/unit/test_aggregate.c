@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/aggregate.c: result records of one cell repetition,
+ * Unit tests for cell/aggregate.c: result records of one cell repetition,
  * made by hand, and the row of figures aggregate_row() makes of them.  Every
  * expected figure is worked out by hand in the comment beside it; every
  * input figure is distinct, so a figure taken from the wrong record or the
@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "aggregate.h"
+#include "arrays.h"
 #include "transport.h"
 
 #define STARTED "2024-05-06T07:08:09Z"
@@ -514,7 +515,7 @@ static void test_failed_outcome_has_no_figures(void **state)
 		row.cpu_us_per_msg, row.ctx_switches, row.max_rss_kib, row.sndbuf, row.rcvbuf,
 		row.nodelay, row.lost, row.duplicated, row.reordered,
 	};
-	for (size_t i = 0; i < sizeof(fig) / sizeof(fig[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fig); i++)
 		if (!isnan(fig[i]))
 			fail_msg("figure %zu of a failed row is %g, expected NaN", i, fig[i]);
 }

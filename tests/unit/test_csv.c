@@ -19,6 +19,7 @@
 #include <sys/resource.h>
 
 #include "csvfile.h"
+#include "arrays.h"
 
 struct fixture {
 	char dir[64];
@@ -81,7 +82,7 @@ static void test_round_trip_hostile(void **state)
 		" leading", "trailing ", "\ttab", "", NULL, "\"", ",", "  ",
 		"x\"", "héllo", "1e-3", "-", "'quoted'", "#hash",
 	};
-	const size_t n = sizeof(fields) / sizeof(fields[0]);
+	const size_t n = ARRAY_SIZE(fields);
 	struct fixture *fx = *state;
 	struct csv_table t;
 	struct csv_out w;
@@ -370,7 +371,7 @@ static void test_drop_unfinished_row(void **state)
 	char err[256];
 	int dropped;
 
-	for (size_t i = 0; i < sizeof(cuts) / sizeof(cuts[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cuts); i++) {
 		spew(fx->path, cuts[i]);
 		dropped = 0;
 		if (csv_table_load_opts(&t, fx->path, CSV_DROP_UNFINISHED, &dropped, err,

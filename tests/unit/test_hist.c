@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include "hist.h"
+#include "arrays.h"
 
 #define LIMIT ((uint64_t)1 << HIST_MAX_BITS)
 
@@ -154,7 +155,7 @@ static void check_distribution(enum dist d, size_t n, uint64_t seed)
 	assert_int_equal(hist_percentile(h, 1), v[n - 1]);
 	assert_true(fabs(hist_mean(h) - (double)(sum / n)) <= 1e-9 * (double)(sum / n));
 
-	for (k = 0; k < sizeof(permille) / sizeof(permille[0]); k++) {
+	for (k = 0; k < ARRAY_SIZE(permille); k++) {
 		/* exact nearest rank, in integers: ceil(p * n / 1000) */
 		rank = (permille[k] * n + 999) / 1000;
 		want = v[rank ? rank - 1 : 0];

@@ -15,7 +15,7 @@
 
 #include "html.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 struct pair {
 	const char *in, *want;

@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/link.c's arithmetic (link_due): how long a packet
+ * Unit tests for launch/link.c's arithmetic (link_due): how long a packet
  * takes through an emulated link of topology: netns, in ns: its time on
  * the wire at `rate`, then `delay` +- `jitter`, in order, or lost with
  * probability `loss` (millionths of a percent).

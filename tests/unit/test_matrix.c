@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/matrix.c.  Error cases are data: a YAML text, the
+ * Unit tests for base/matrix.c.  Error cases are data: a YAML text, the
  * "FILE:LINE:COL:" the message must start with, and a part of the message.
  */
 #include <errno.h>
@@ -19,7 +19,7 @@
 #include "suggest.h"
 #include "transport.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 #define S 1000000000ull
 
 static int load(struct matrix *m, const char *yaml, char *err, size_t errlen)

@@ -20,7 +20,7 @@
 #include "matrix_set.h"
 #include "plan.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 static char path[64];
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/order.c: the order of cell repetitions within each
+ * Unit tests for plan/order.c: the order of cell repetitions within each
  * round.  The expected permutations come from a separate implementation of
  * splitmix64 and Fisher-Yates (Python, the reference constants of
  * splitmix64), so a change to the shuffle, which would silently stop old
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "order.h"
+#include "arrays.h"
 
 static void expect_perm(const size_t *got, const size_t *want, size_t n, unsigned round)
 {
@@ -56,7 +57,7 @@ static void test_every_cell_once_per_round(void **state)
 	struct order o;
 
 	(void)state;
-	for (size_t s = 0; s < sizeof(seeds) / sizeof(seeds[0]); s++)
+	for (size_t s = 0; s < ARRAY_SIZE(seeds); s++)
 		for (size_t n = 0; n <= 37; n += 6) {
 			int differs = 0;
 			order_init(&o, ORDER_SHUFFLED, seeds[s]);

@@ -1,5 +1,5 @@
 /*
- * test_outlog: a program's output through outlog (runner/outlog.h): the
+ * test_outlog: a program's output through outlog (cell/outlog.h): the
  * log keeps the first OUTLOG_CAP bytes and a marker, and the regexes find
  * their first match anywhere, past the cap, across reads, in long lines;
  * and procinfo's judgement of a runner (base/procinfo.h).

@@ -17,7 +17,7 @@
 #include "matrix.h"
 #include "placement.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 /* text -> as placement_format writes it back */
 static void parse_good(void **state)

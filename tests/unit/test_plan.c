@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/plan.c: expansion order, exclude, --only, defaults,
+ * Unit tests for plan/plan.c: expansion order, exclude, --only, defaults,
  * per-cell checks with their FILE:LINE:COL, labels and worker counts.
  */
 #include <setjmp.h>
@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "matrix.h"
+#include "arrays.h"
 #include "plan.h"
 
 static void load(struct matrix *m, const char *yaml)
@@ -197,7 +198,7 @@ static void test_cell_errors_name_the_value(void **state)
 	char err[512];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		load(&m, cases[i].yaml);
 		assert_int_equal(plan_build(&pl, &m, NULL, 0, err, sizeof(err)), -1);
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))

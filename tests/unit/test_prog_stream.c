@@ -1,6 +1,6 @@
 /*
  * Unit tests for programs in stream cells: a program receiver's and
- * program senders' figures (runner/aggregate.c, runner/program.c), made
+ * program senders' figures (cell/aggregate.c, cell/program.c), made
  * from hand-made records, with every expected figure worked out beside it.
  */
 #include <math.h>

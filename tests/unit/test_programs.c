@@ -1,4 +1,4 @@
-/* Unit tests for the programs: section of runner/matrix.c. */
+/* Unit tests for the programs: section of base/matrix.c. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "matrix.h"
+#include "arrays.h"
 #include "plan.h"
 #include "program.h"
 #include "setup.h"
@@ -87,7 +88,7 @@ static void test_program_errors(void **state)
 	char err[512];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
 			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].msg);
@@ -172,7 +173,7 @@ static void test_program_step_errors(void **state)
 	char err[512];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
 			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].msg);
@@ -207,9 +208,9 @@ static void test_placeholder_escapes(void **state)
 	struct spawn_argv *a = calloc(1, sizeof(*a));
 	assert_non_null(a);
 	program_argv(&m, &pl.cells[0], &sa, matrix_program(&m, "p"), 1, a);
-	assert_int_equal(a->argc, sizeof(want) / sizeof(want[0]));
+	assert_int_equal(a->argc, ARRAY_SIZE(want));
 	assert_false(a->overflow);
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		assert_string_equal(a->argv[i], want[i]);
 	/* {{host}} is no {host}: a unix cell takes it */
 	assert_false(matrix_word_uses("{{host}}", "host"));
@@ -326,7 +327,7 @@ static void test_result_role_errors(void **state)
 	char err[512];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
 			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].msg);

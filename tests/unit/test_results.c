@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "csvfile.h"
+#include "arrays.h"
 #include "plan.h"
 #include "results.h"
 
@@ -198,11 +199,11 @@ static void test_results_columns_by_name(void **state)
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
 		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop", "placement",
 	};
-	assert_int_equal(t.ncols, sizeof(header) / sizeof(header[0]));
+	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)
 		assert_string_equal(t.header[i], header[i]);
 	assert_int_equal(t.nrows, 2);
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++)
 		expect_col(&t, 0, want[i][0], want[i][1]);
 	expect_col(&t, 1, "status", "timeout");
 	expect_col(&t, 1, "placement", "none");	/* failed rows say where they ran too */

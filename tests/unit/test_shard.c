@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/shard.c: parsing --shard K/N, and which cell
+ * Unit tests for plan/shard.c: parsing --shard K/N, and which cell
  * repetitions are shard K's (shard.h): by the stable index
  * c * repeat + rep - 1 modulo N (c the cell's place in the plan), or by
  * whole cells with repeat: auto; every cell repetition in exactly one
@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include "shard.h"
+#include "arrays.h"
 
 static void test_parse_good(void **state)
 {
@@ -41,7 +42,7 @@ static void test_parse_bad(void **state)
 	char err[256];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(bad); i++) {
 		err[0] = '\0';
 		if (shard_parse(bad[i], &s, err, sizeof(err)) != -1)
 			fail_msg("'%s' was taken as shard %u/%u", bad[i], s.k, s.n);

@@ -8,6 +8,7 @@
 #include <cmocka.h>
 
 #include "stats.h"
+#include "arrays.h"
 
 #define EPS 1e-9
 
@@ -170,7 +171,7 @@ static void test_ratio_interval_levels(void **state)
 	(void)state;
 	for (size_t i = 0; i < 16; i++)
 		v[i] = 1 + (double)i;
-	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(want); i++) {
 		assert_int_equal(stats_ratio_ci(v, want[i].m, v, want[i].n, 0.95, &r, &lo, &hi,
 						&lvl), 0);
 		if (fabs(lvl - want[i].level) > 1e-15)
@@ -275,8 +276,8 @@ static void test_ratio_interval_coverage(void **state)
 	double a[12], b[12], r, lo, hi, lvl;
 
 	(void)state;
-	for (size_t g = 0; g < sizeof(spreads) / sizeof(spreads[0]); g++)
-		for (size_t s = 0; s < sizeof(sizes) / sizeof(sizes[0]); s++) {
+	for (size_t g = 0; g < ARRAY_SIZE(spreads); g++)
+		for (size_t s = 0; s < ARRAY_SIZE(sizes); s++) {
 			size_t m = sizes[s][0], n = sizes[s][1];
 			double want = side_level(m) * side_level(n);
 			unsigned held = 0;

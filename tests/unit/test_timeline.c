@@ -11,6 +11,7 @@
 #include <cmocka.h>
 
 #include "timeline.h"
+#include "arrays.h"
 
 #define MS 1000000ull
 
@@ -96,7 +97,7 @@ static void test_auto_interval_keeps_20_to_100_intervals(void **state)
 	const uint64_t t0 = 1000000000ull, lens[] = { 3 * MS, 47 * MS, 900 * MS, 61000 * MS };
 
 	(void)state;
-	for (size_t k = 0; k < sizeof(lens) / sizeof(lens[0]); k++) {
+	for (size_t k = 0; k < ARRAY_SIZE(lens); k++) {
 		struct timeline tl = TIMELINE_INIT;
 		uint64_t n = 0, sum = 0;
 		for (uint64_t t = 0; t <= lens[k]; t += lens[k] / 1000, n++)

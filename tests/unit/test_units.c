@@ -1,5 +1,5 @@
 /*
- * Unit tests for runner/units.c: the tables below are input -> expected
+ * Unit tests for base/units.c: the tables below are input -> expected
  * value or input -> a part of the reason, in the manner of jq's tests.
  */
 #include <setjmp.h>
@@ -13,7 +13,7 @@
 
 #include "units.h"
 
-#define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#include "arrays.h"
 
 #define KIB 1024ull
 #define MIB (1024ull * KIB)

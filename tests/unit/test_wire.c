@@ -15,6 +15,7 @@
 #include <cmocka.h>
 
 #include "wire.h"
+#include "arrays.h"
 
 static void test_escape_round_trip(void **state)
 {
@@ -23,7 +24,7 @@ static void test_escape_round_trip(void **state)
 	char esc[512], back[512];
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(in) / sizeof(in[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(in); i++) {
 		wire_escape(in[i], esc, sizeof(esc));
 		assert_null(strpbrk(esc, " =\n\t"));
 		wire_unescape(esc, back, sizeof(back));
@@ -204,7 +205,7 @@ static void test_decode_hand_written_record(void **state)
 
 	(void)state;
 	worker_result_init(&r);
-	for (size_t i = 0; i < sizeof(lines) / sizeof(lines[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(lines); i++)
 		if (wire_apply(&r, lines[i], err, sizeof(err)) < 0)
 			fail_msg("line %zu: %s", i + 1, err);
 	assert_int_equal(r.version, 1);

@@ -28,8 +28,8 @@
  *                      connection dropped
  *   remote_masters_stop()    at the run's end (SIGTERM, reaped, socket
  *                      removed); spawn_kill_all() would kill them too
- * and per cell: remote_host(), remote_bind(), remote_spawn(),
- * remote_ssh_failed() (cell.c); remote_cell_refusal() (plan.c).
+ * and per cell: matrix_remote_host() (matrix.h), remote_bind(), remote_spawn(),
+ * remote_ssh_failed() (cell.c).
  *
  * Timestamps: each host has its own CLOCK_MONOTONIC, so a figure made of
  * two workers' timestamps is only made when they are on one host
@@ -47,19 +47,9 @@
 #include "plan.h"
 #include "spawn.h"
 
-/* The host a cell's server (client 0) or clients (1) run on; NULL: this
- * machine. */
-const struct host_url *remote_host(const struct matrix *m, int client);
-
 /* 1 when the server and the clients are on different hosts (one of them
  * remote), so their timestamps do not compare. */
 int remote_cross(const struct matrix *m);
-
-/* Why a cell cannot run with m's hosts (a path transport across hosts, a
- * program, a cpu: placement): the key to blame, with why; NULL when it
- * can. */
-const char *remote_cell_refusal(const struct matrix *m, const struct cell_params *p, char *why,
-				size_t whylen);
 
 /* The server's --bind: the transport's default on one host, else
  * server_address (or the server's ssh host) with port 0, in buf. */

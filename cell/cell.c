@@ -181,7 +181,7 @@ static int start_slot(struct run *r, struct slot *s, struct spawn_argv *a)
 	worker_result_init(s->res);
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
-	s->remote = !s->prog && remote_host(r->ctx->plan->m, s != r->slots);
+	s->remote = !s->prog && matrix_remote_host(r->ctx->plan->m, s != r->slots);
 	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, a, logfd, err,
 				      sizeof(err))
 	     : spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
@@ -753,7 +753,7 @@ int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out)
 		out->server_printed[i] = NAN;
 	char unreached[768];
 	out->cross_host = remote_cross(ctx->plan->m);
-	out->remote_clients = remote_host(ctx->plan->m, 1) != NULL;
+	out->remote_clients = matrix_remote_host(ctx->plan->m, 1) != NULL;
 	if (remote_hello_failed(ctx->plan->m, unreached, sizeof(unreached))) {
 		fail(&r, NULL, 2, "ssh failed", "%s", unreached);
 	} else if (pipe2(pipefd, O_CLOEXEC) < 0) {
@@ -795,4 +795,15 @@ void cell_outcome_release(struct cell_outcome *out)
 	out->printed = NULL;
 	out->prog_tl = NULL;
 	out->nclients = 0;
+}
+
+void cell_outcome_refused(const struct cell *c, const char *status, const char *why,
+			  const char *log, struct cell_outcome *out)
+{
+	memset(out, 0, sizeof(*out));
+	worker_result_init(&out->server);
+	snprintf(out->status, sizeof(out->status), "%s", status);
+	snprintf(out->error, sizeof(out->error), "%s", why);
+	snprintf(out->log, sizeof(out->log), "%s", log);
+	out->measured_by_process = c->p.client_prog != NULL;
 }

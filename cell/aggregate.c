@@ -1,5 +1,6 @@
 /* Result records -> one row of figures: see aggregate.h. */
 #include "aggregate.h"
+#include "arrays.h"
 #include "clock.h"
 #include "plan.h"
 #include "program.h"
@@ -29,7 +30,7 @@ static void set_figures_nan(struct result_row *row)
 		&row->ctx_switches, &row->max_rss_kib, &row->sndbuf, &row->rcvbuf, &row->nodelay,
 		&row->lost, &row->duplicated, &row->reordered, &row->cpu_us_per_rtt,
 	};
-	for (size_t i = 0; i < sizeof(nanf) / sizeof(nanf[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(nanf); i++)
 		*nanf[i] = NAN;
 }
 
@@ -73,7 +74,7 @@ static double *row_metric(struct result_row *row, const char *name)
 		{ "sent_msgs_per_s", &row->sent_msgs_per_s },
 	};
 
-	for (size_t i = 0; i < sizeof(f) / sizeof(f[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
 		if (!strcmp(f[i].name, name))
 			return f[i].v;
 	return NULL;

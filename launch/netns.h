@@ -76,10 +76,6 @@ const char *netns_of(const struct netns *n, const char *role);
 /* The server's --bind: on the link (10.77.0.1:0) for an IP transport under
  * a topology, else dflt. */
 const char *netns_bind(const struct netns *n, const char *dflt);
-struct cell_outcome;
-/* The outcome of a repetition of c that did not run as its link could not
- * be set: status `link failed`, error why.  Returns 1. */
-int netns_outcome(const struct cell *c, const char *why, struct cell_outcome *out);
 /* meta.csv: topology, netns_server, netns_client, the addresses, the emulator. */
 void netns_meta(const struct netns *n, struct meta *m);
 

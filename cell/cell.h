@@ -77,5 +77,10 @@ struct cell_outcome {
  * the run was interrupted. */
 int cell_run(const struct cell_ctx *ctx, struct cell_outcome *out);
 void cell_outcome_release(struct cell_outcome *out);
+/* The outcome of a repetition of c that did not run (its setup failed,
+ * its link could not be set): status (`setup failed`, `link failed`),
+ * error why, log (the console's hint; "" for none). */
+void cell_outcome_refused(const struct cell *c, const char *status, const char *why,
+			  const char *log, struct cell_outcome *out);
 
 #endif

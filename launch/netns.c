@@ -2,7 +2,6 @@
  * process.  See netns.h. */
 #include "netns.h"
 #include "link.h"
-#include "cell.h"
 #include "procinfo.h"
 #include "spawn.h"
 
@@ -396,15 +395,5 @@ void netns_meta(const struct netns *n, struct meta *m)
 	meta_set(m, "topology", "%s", "netns");
 	meta_set(m, "netns_server", "%s %s", n->name[0], NETNS_SERVER_ADDR);
 	meta_set(m, "netns_client", "%s %s", n->name[1], NETNS_CLIENT_ADDR);
-	meta_set(m, "link_emulator", "%s", "tun: the runner's link process (runner/link.h)");
-}
-
-int netns_outcome(const struct cell *c, const char *why, struct cell_outcome *out)
-{
-	memset(out, 0, sizeof(*out));
-	worker_result_init(&out->server);
-	snprintf(out->status, sizeof(out->status), "link failed");
-	snprintf(out->error, sizeof(out->error), "%s", why);
-	out->measured_by_process = c->p.client_prog != NULL;
-	return 1;
+	meta_set(m, "link_emulator", "%s", "tun: the runner's link process (launch/link.h)");
 }

@@ -1,5 +1,6 @@
 /* A program's output, capped and watched: see outlog.h. */
 #include "outlog.h"
+#include "arrays.h"
 #include "clock.h"
 
 #include <errno.h>
@@ -85,7 +86,7 @@ static void collect(struct outlog *o, const char *text)
 	size_t want = (size_t)(o->group[0] > o->group[1] ? o->group[0] : o->group[1]) + 1;
 	uint64_t now = clock_now_ns();
 
-	if (want > sizeof(m) / sizeof(m[0]) && !(mm = malloc(want * sizeof(*mm))))
+	if (want > ARRAY_SIZE(m) && !(mm = malloc(want * sizeof(*mm))))
 		return;
 	for (const char *p = text; *p && !regexec(&o->every, p, want, mm, 0); ) {
 		if (o->npoints == o->room && o->npoints < OUTLOG_MAX_POINTS) {

@@ -1,5 +1,6 @@
 /* `matrix report` and the report a run ends with: see cmd_report.h. */
 #include "cmd_report.h"
+#include "arrays.h"
 #include "cmd_common.h"
 #include "gnuplot.h"
 #include "headline.h"
@@ -97,7 +98,7 @@ static int copy_chart_data(const char *from, const char *to, char *err, size_t e
 	static const char *const names[] = { "timeline.csv", "hist.csv" };
 	char src[4200], dst[4200], buf[65536];
 
-	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
+	for (size_t i = 0; i < ARRAY_SIZE(names); i++) {
 		struct outfile o;
 		size_t n;
 		snprintf(src, sizeof(src), "%s/%s", from, names[i]);

@@ -42,13 +42,6 @@ static struct {
 	int waited;		/* a session we stopped waited for it, this cell */
 } mux[2];
 
-const struct host_url *remote_host(const struct matrix *m, int client)
-{
-	const struct host_url *u = client ? &m->hosts.client : &m->hosts.server;
-
-	return u->url ? u : NULL;
-}
-
 static int same_host(const struct host_url *a, const struct host_url *b)
 {
 	return a && b && !strcmp(a->url, b->url);
@@ -56,43 +49,18 @@ static int same_host(const struct host_url *a, const struct host_url *b)
 
 int remote_cross(const struct matrix *m)
 {
-	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
 
 	return (s || c) && !same_host(s, c);
-}
-
-const char *remote_cell_refusal(const struct matrix *m, const struct cell_params *p, char *why,
-				size_t whylen)
-{
-	if (!remote_host(m, 0) && !remote_host(m, 1))
-		return NULL;
-	if (!p->transport->default_bind) {
-		snprintf(why, whylen, "transport %s does not cross hosts (hosts: has a remote role): "
-			 "%s; tcp, tcp6 and udp do", p->transport->name,
-			 !strcmp(p->transport->name, "zmq") ? "zmq over ssh hosts is not there yet"
-			 : "its socket path or pipe exists on one machine only");
-		return "transport";
-	}
-	if (p->server_prog || p->client_prog) {
-		snprintf(why, whylen, "programs of your own run on this machine only: not yet with "
-			 "a remote host (hosts:)");
-		return p->server_prog ? "server" : "client";
-	}
-	if (p->cpu && strcmp(p->cpu, "none")) {
-		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; with a remote "
-			 "host (hosts:) only cpu: none, not yet a placement", p->cpu);
-		return "cpu";
-	}
-	return NULL;
 }
 
 const char *remote_bind(const struct matrix *m, const struct transport *t, char *buf,
 			size_t len)
 {
-	const struct host_url *s = remote_host(m, 0);
+	const struct host_url *s = matrix_remote_host(m, 0);
 	const char *host = m->hosts.server_address ? m->hosts.server_address : s ? s->host : NULL;
 
-	if (!host || (!s && !remote_host(m, 1)))
+	if (!host || (!s && !matrix_remote_host(m, 1)))
 		return t->default_bind;
 	snprintf(buf, len, strchr(host, ':') ? "[%s]:0" : "%s:0", host);
 	return buf;
@@ -169,7 +137,7 @@ static void ssh_argv(const struct matrix *m, const struct host_url *u, const cha
 /* The ssh sessions a cell of p opens on role's host. */
 static unsigned cell_sessions(const struct matrix *m, const struct cell_params *p, int client)
 {
-	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
 	int same = same_host(s, c);
 
 	return (client || same ? p->concurrency : 0) + (!client || same ? 1 : 0);
@@ -179,7 +147,7 @@ static unsigned cell_sessions(const struct matrix *m, const struct cell_params *
  * cell's sessions fit in one connection; else NULL (a connection each). */
 static const char *mux_path(const struct matrix *m, const struct cell_params *p, int client)
 {
-	int i = client && !same_host(remote_host(m, 0), remote_host(m, 1));
+	int i = client && !same_host(matrix_remote_host(m, 0), matrix_remote_host(m, 1));
 
 	if (!mux[i].up || cell_sessions(m, p, client) > MUX_MAX_SESSIONS)
 		return NULL;
@@ -203,7 +171,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
 	mux[0].waited = mux[1].waited = 0;	/* a new cell */
-	ssh_argv(m, remote_host(m, client), mux_path(m, p, client), words, &a);
+	ssh_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
 		return -1;
@@ -440,7 +408,7 @@ static int hello_host(const struct matrix *m, const struct host_url *u, int i, c
 int remote_hello(const struct matrix *m, const volatile sig_atomic_t *interrupted, char *err,
 		 size_t errlen)
 {
-	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
 
 	stop = interrupted ? interrupted : &never;
 	memset(hello, 0, sizeof(hello));
@@ -456,8 +424,8 @@ int remote_hello(const struct matrix *m, const volatile sig_atomic_t *interrupte
 int remote_hello_failed(const struct matrix *m, char *msg, size_t len)
 {
 	for (int i = 0; i < 2; i++)
-		if (remote_host(m, i) && hello[i].failed) {
-			snprintf(msg, len, "%s %s: %s", i ? "client" : "server", remote_host(m, i)->url,
+		if (matrix_remote_host(m, i) && hello[i].failed) {
+			snprintf(msg, len, "%s %s: %s", i ? "client" : "server", matrix_remote_host(m, i)->url,
 				 hello[i].msg);
 			return 1;
 		}
@@ -474,7 +442,7 @@ void remote_meta(struct meta *meta, const struct matrix *m)
 	if (!m->hosts.set)
 		return;
 	for (int i = 0; i < 2; i++) {
-		const struct host_url *u = remote_host(m, i);
+		const struct host_url *u = matrix_remote_host(m, i);
 		const struct hostfacts *f = &hello[i].facts;
 		meta_set(meta, i ? "client_host" : "server_host", "%s", u ? u->url : "local");
 		if (!u)
@@ -561,7 +529,7 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 
 void remote_masters_start(const struct matrix *m, const char *sockdir)
 {
-	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
 
 	if (s && !hello[0].failed)
 		mux_start(m, s, 0, sockdir);
@@ -577,7 +545,7 @@ void remote_masters_stop(void)
 
 void remote_print_plan(const struct matrix *m, FILE *f)
 {
-	const struct host_url *s = remote_host(m, 0), *c = remote_host(m, 1);
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
 	const char *addr = m->hosts.server_address ? m->hosts.server_address : s ? s->host : NULL;
 
 	if (!m->hosts.set)

@@ -1,5 +1,6 @@
 /* The link process of topology: netns: see link.h. */
 #include "link.h"
+#include "arrays.h"
 
 #include <errno.h>
 #include <poll.h>
@@ -113,7 +114,7 @@ void link_main(int fd_server, int fd_client, int ctl)
 	const int sigs[] = { SIGINT, SIGHUP, SIGQUIT, SIGPIPE };
 	sigset_t none;
 
-	for (size_t i = 0; i < sizeof(sigs) / sizeof(sigs[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(sigs); i++)
 		signal(sigs[i], SIG_IGN);	/* the runner ends it, or its death does */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);

@@ -2,6 +2,7 @@
  * run and report in cmd_run.c and cmd_report.c.  Only the commands' option
  * parsers (--help) and main() call exit(). */
 #include "cmd_common.h"
+#include "arrays.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
 #include "cmd_merge.h"
@@ -256,7 +257,7 @@ int main(int argc, char **argv)
 			       "transports", "worker" };
 	char hint[128];
 	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
-		suggest_hint(cmd, cmds, sizeof(cmds) / sizeof(cmds[0]), hint, sizeof(hint)),
+		suggest_hint(cmd, cmds, ARRAY_SIZE(cmds), hint, sizeof(hint)),
 		usage_main);
 	exit(EXIT_BADINPUT);
 }

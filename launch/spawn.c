@@ -1,5 +1,6 @@
 /* fork/exec discipline after git's run-command.c: see spawn.h. */
 #include "spawn.h"
+#include "arrays.h"
 #include "stale.h"
 
 #include <errno.h>
@@ -343,7 +344,7 @@ static void child_fds_close(struct child_fds *f)
 	int fds[] = { f->rep[0], f->rep[1], f->ep[0], f->ep[1], f->hi_rep, f->hi_log, f->hi_ctl,
 		      f->hi_err, f->devnull };
 
-	for (size_t i = 0; i < sizeof(fds) / sizeof(fds[0]); i++)
+	for (size_t i = 0; i < ARRAY_SIZE(fds); i++)
 		if (fds[i] >= 0)
 			close(fds[i]);
 }

@@ -73,7 +73,7 @@ struct cell_params {
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL
 					 * when not written (none) */
 	/* topology: netns: the link of the cell, each way (the link process,
-	 * runner/link.h); zero for a key not written */
+	 * launch/link.h); zero for a key not written */
 	struct cell_link {
 		uint64_t delay_ns, jitter_ns;
 		uint64_t rate_bps;	/* 0: no limit */

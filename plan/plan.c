@@ -1,6 +1,5 @@
 /* Cartesian product, exclude, --only, and per-cell checks.  See plan.h. */
 #include "plan.h"
-#include "remote.h"
 #include "suggest.h"
 
 #include <errno.h>
@@ -295,12 +294,40 @@ static int check_topology(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* Why a cell cannot run with m's hosts (a path transport across hosts, a
+ * program, a cpu: placement): the key to blame, with why; NULL when it
+ * can. */
+static const char *remote_refusal(const struct matrix *m, const struct cell_params *p, char *why,
+				  size_t whylen)
+{
+	if (!matrix_remote_host(m, 0) && !matrix_remote_host(m, 1))
+		return NULL;
+	if (!p->transport->default_bind) {
+		snprintf(why, whylen, "transport %s does not cross hosts (hosts: has a remote role): "
+			 "%s; tcp, tcp6 and udp do", p->transport->name,
+			 !strcmp(p->transport->name, "zmq") ? "zmq over ssh hosts is not there yet"
+			 : "its socket path or pipe exists on one machine only");
+		return "transport";
+	}
+	if (p->server_prog || p->client_prog) {
+		snprintf(why, whylen, "programs of your own run on this machine only: not yet with "
+			 "a remote host (hosts:)");
+		return p->server_prog ? "server" : "client";
+	}
+	if (p->cpu && strcmp(p->cpu, "none")) {
+		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; with a remote "
+			 "host (hosts:) only cpu: none, not yet a placement", p->cpu);
+		return "cpu";
+	}
+	return NULL;
+}
+
 static int check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		      char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
 	char why[512];
-	const char *refused = remote_cell_refusal(m, p, why, sizeof(why));
+	const char *refused = remote_refusal(m, p, why, sizeof(why));
 
 	if (refused)
 		CELL_ERR(refused, "%s", why);
@@ -506,7 +533,7 @@ uint64_t plan_cell_memory(const struct cell_params *p)
 	return sat_mul(conn, p->concurrency);
 }
 
-/* The descriptors the runner holds while a cell runs (runner/cell.c,
+/* The descriptors the runner holds while a cell runs (cell/cell.c,
  * spawn.c): a report pipe and a pidfd per worker (a program: its output
  * pipe, a pidfd and its log file while it writes one: three), and
  * PLAN_FD_RESERVE for itself (standard streams, the run's files, the
