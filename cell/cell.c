@@ -303,7 +303,7 @@ static void on_line(struct run *r, struct slot *s, const char *line)
 		     s->res->error_stage, s->res->error);
 	}
 	if (s == r->slots && s->res->address[0] && !r->clients_started && !r->fail_rank) {
-		server_addr_set(&r->addr, r->p->transport, s->res->address);
+		program_server_addr_set(&r->addr, r->p->transport, s->res->address);
 		start_clients(r);
 	}
 }

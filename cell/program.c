@@ -145,7 +145,7 @@ int program_server_addr(const struct cell_params *p, struct server_addr *sa)
 	return 0;
 }
 
-void server_addr_set(struct server_addr *sa, const struct transport *t, const char *address)
+void program_server_addr_set(struct server_addr *sa, const struct transport *t, const char *address)
 {
 	snprintf(sa->address, sizeof(sa->address), "%s", address);
 	/* {host} and {port} for a program client */

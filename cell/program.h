@@ -10,7 +10,7 @@
  *   program_server_addr   pick the address a program server will listen on
  *   program_argv          its command line, placeholders filled in
  *   program_server_ready  polled until the server listens (or says so)
- *   server_addr_set       our own server's reported address, split into
+ *   program_server_addr_set       our own server's reported address, split into
  *                         {host} and {port} for program clients
  *   program_argv          each program client's command line
  *   program_client_printed, program_client_figures
@@ -73,7 +73,7 @@ int program_times_itself(const struct program *pr);
 
 /* Our server's address as it reported it, into sa->address and, for an IP
  * transport, its host and port (for a program client's {host} {port}). */
-void server_addr_set(struct server_addr *sa, const struct transport *t, const char *address);
+void program_server_addr_set(struct server_addr *sa, const struct transport *t, const char *address);
 
 /* The value of placeholder {name}, into out (len bytes, "" if none). */
 typedef void program_lookup(const char *name, char *out, size_t len, void *arg);

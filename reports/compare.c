@@ -9,7 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-const char *const verdict_names[V__COUNT] = {
+const char *const compare_verdict_names[V__COUNT] = {
 	[V_REGRESSED] = "regressed", [V_IMPROVED] = "improved", [V_UNCHANGED] = "unchanged",
 	[V_INCONCLUSIVE] = "inconclusive", [V_ADDED] = "added", [V_REMOVED] = "removed",
 };

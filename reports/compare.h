@@ -58,7 +58,7 @@
 enum verdict {
 	V_REGRESSED, V_IMPROVED, V_UNCHANGED, V_INCONCLUSIVE, V_ADDED, V_REMOVED, V__COUNT
 };
-extern const char *const verdict_names[V__COUNT];
+extern const char *const compare_verdict_names[V__COUNT];
 
 struct cmp_row {
 	const struct rcell *base, *cand;	/* one is NULL for added/removed */

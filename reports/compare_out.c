@@ -38,7 +38,7 @@ void compare_print(const struct comparison *c, FILE *f, int every_row)
 		const struct cmp_row *row = &c->rows[i];
 		char b[64], a[64], ch[96];
 		if (row->metric < 0) {
-			fprintf(f, "%s: %s\n", row->label, verdict_names[row->verdict]);
+			fprintf(f, "%s: %s\n", row->label, compare_verdict_names[row->verdict]);
 			continue;
 		}
 		const char *name = metrics[row->metric].name;
@@ -46,7 +46,7 @@ void compare_print(const struct comparison *c, FILE *f, int every_row)
 		units_format_metric(name, row->cand_median, a, sizeof(a));
 		change_text(row, ch, sizeof(ch));
 		fprintf(f, "%s: %s %s vs %s, %s, %s%s%s%s\n", row->label, name, a, b, ch,
-			verdict_names[row->verdict], row->why[0] ? " (" : "", row->why,
+			compare_verdict_names[row->verdict], row->why[0] ? " (" : "", row->why,
 			row->why[0] ? ")" : "");
 	}
 	fprintf(f, "compare: %zu regressed, %zu improved, %zu unchanged, %zu inconclusive",
@@ -92,7 +92,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_field(&w, "");
 		for (size_t k = 0; k < ARRAY_SIZE(v); k++)
 			csv_out_double(&w, r->metric >= 0 ? v[k] : NAN, 10);
-		csv_out_field(&w, verdict_names[r->verdict]);
+		csv_out_field(&w, compare_verdict_names[r->verdict]);
 		csv_out_field(&w, r->why);
 		csv_out_end_row(&w);
 	}
@@ -123,7 +123,7 @@ static void md_rows(const struct comparison *c, FILE *f)
 		fputs("| ", f);
 		markdown_text(f, r->label, "");
 		fprintf(f, " | %s | %s | %s | %s | %s | **%s**%s%s%s |\n", name, b, a, ch, p,
-			verdict_names[r->verdict], r->why[0] ? " (" : "", r->why,
+			compare_verdict_names[r->verdict], r->why[0] ? " (" : "", r->why,
 			r->why[0] ? ")" : "");
 	}
 }
@@ -163,7 +163,7 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 	md_rows(c, f);
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].metric < 0) {
-			fprintf(f, "\n- %s: ", verdict_names[c->rows[i].verdict]);
+			fprintf(f, "\n- %s: ", compare_verdict_names[c->rows[i].verdict]);
 			markdown_text(f, c->rows[i].label, "");
 		}
 	if (c->count[V_ADDED] || c->count[V_REMOVED])

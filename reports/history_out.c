@@ -45,7 +45,7 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 		csv_out_double(&w, p->ci_lo, 10);
 		csv_out_double(&w, p->ci_hi, 10);
 		csv_out_double(&w, p->change, 10);
-		csv_out_field(&w, p->verdict < V__COUNT ? verdict_names[p->verdict] : "");
+		csv_out_field(&w, p->verdict < V__COUNT ? compare_verdict_names[p->verdict] : "");
 		csv_out_u64(&w, (unsigned long long)p->step);
 		csv_out_u64(&w, run->index);
 		csv_out_field(&w, p->prev != SIZE_MAX ? h->runs[p->prev].name : "");
@@ -78,7 +78,7 @@ void history_print(const struct history *h, FILE *f, int every_step)
 		units_format_metric(name, p->prev_median, b, sizeof(b));
 		fprintf(f, "%s: %s: %s %s vs %s, %+.1f%%, %s (against %s)\n", h->runs[p->run].name,
 			h->groups[p->group].cells[p->cell].label, name, a, b, p->change * 100,
-			verdict_names[p->verdict], h->runs[p->prev].name);
+			compare_verdict_names[p->verdict], h->runs[p->prev].name);
 	}
 }
 
@@ -168,7 +168,7 @@ static void md_steps(const struct history *h, FILE *f, size_t g)
 		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
 		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
 		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`)\n", metrics[p->metric].name,
-			b, a, p->change * 100, verdict_names[p->verdict], h->runs[p->prev].name);
+			b, a, p->change * 100, compare_verdict_names[p->verdict], h->runs[p->prev].name);
 	}
 	fputc('\n', f);
 }
@@ -285,7 +285,7 @@ static void chart_tables(FILE *f, const struct history *h, size_t g, size_t mi)
 				"plot ARG1 using (column('run_index')):(v('median')) with table if "
 				"(column('group') == %zu && strcol('metric') eq '%s' && "
 				"strcol('verdict_vs_previous') eq '%s')\nunset table\n", g, mi, s, g + 1,
-				name, verdict_names[step_verdicts[s]]);
+				name, compare_verdict_names[step_verdicts[s]]);
 }
 
 /* Panel (g, mi)'s x axis: the run's index in its group, labelled with the

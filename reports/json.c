@@ -286,7 +286,7 @@ static json_t *verdict_row(const struct cmp_row *row, int *bad)
 	jsonout_set(o, "new_n", has ? json_integer((json_int_t)row->n_cand) : json_null(), bad);
 	for (size_t k = 0; k < ARRAY_SIZE(v); k++)
 		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
-	jsonout_set(o, "verdict", json_string(verdict_names[row->verdict]), bad);
+	jsonout_set(o, "verdict", json_string(compare_verdict_names[row->verdict]), bad);
 	jsonout_set(o, "why", jsonout_string(row->why), bad);
 	return o;
 }
@@ -304,7 +304,7 @@ void run_json_add_verdicts(struct run_json *j, const struct comparison *c, const
 	for (size_t i = 0; rows && i < c->nrows; i++)
 		jsonout_append(rows, verdict_row(&c->rows[i], bad), bad);
 	for (int v = 0; counts && v < V__COUNT; v++)
-		jsonout_set(counts, verdict_names[v], json_integer((json_int_t)c->count[v]), bad);
+		jsonout_set(counts, compare_verdict_names[v], json_integer((json_int_t)c->count[v]), bad);
 	if (o) {
 		jsonout_set(o, "kind", json_string(c->along < 0 ? "baseline" : "ab"), bad);
 		jsonout_set(o, "dir", jsonout_string(dir), bad);

@@ -217,7 +217,7 @@ static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
 	return n;
 }
 
-int msg_result(ssize_t n, size_t len)
+int fd_msg_result(ssize_t n, size_t len)
 {
 	if (n < 0)
 		return -1;
@@ -232,7 +232,7 @@ int msg_result(ssize_t n, size_t len)
 
 int fd_msg_recv(struct conn *c, void *buf, size_t len)
 {
-	return msg_result(msg_recv(c, buf, len), len);
+	return fd_msg_result(msg_recv(c, buf, len), len);
 }
 
 ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap)

@@ -48,7 +48,7 @@
  *   fd_msg_close    sends the end-of-stream message (waiting for room like
  *                   any message), then two more without waiting (udp may
  *                   lose one), then fd_close.
- *   msg_result      one received message's length n (0: the end-of-stream
+ *   fd_msg_result      one received message's length n (0: the end-of-stream
  *                   message, -1: an error) as recv() returns it for a
  *                   message of exactly len bytes: 0, 1 at the end, -1 with
  *                   errno (EMSGSIZE for another length).  For transports
@@ -75,6 +75,6 @@ int fd_msg_send(struct conn *c, const void *buf, size_t len);
 int fd_msg_recv(struct conn *c, void *buf, size_t len);
 ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap);
 void fd_msg_close(struct conn *c);
-int msg_result(ssize_t n, size_t len);
+int fd_msg_result(ssize_t n, size_t len);
 
 #endif

@@ -468,7 +468,7 @@ static ssize_t recv_message(struct conn *c, void *buf, size_t cap)
 
 static int zmq_recv_(struct conn *c, void *buf, size_t len)
 {
-	return msg_result(recv_message(c, buf, len), len);
+	return fd_msg_result(recv_message(c, buf, len), len);
 }
 
 static ssize_t zmq_recv_some_(struct conn *c, void *buf, size_t cap)

@@ -425,8 +425,8 @@ static int client_setup(struct client *cl)
 		cl->stage = "memory";
 		return -1;
 	}
-	fill_pattern(cl->req, cl->reqlen);
-	fill_pattern(cl->pattern, cl->reqlen);
+	payload_fill(cl->req, cl->reqlen);
+	payload_fill(cl->pattern, cl->reqlen);
 	hist_init(cl->hist);
 	cl->hist->totals = o->totals;
 	cl->pace.rate = o->rate;
@@ -503,11 +503,11 @@ static int client_report(const struct client *cl, const struct worker_result *r)
 			 "%llu timed) differ from their request", (unsigned long long)cl->mismatches,
 			 (unsigned long long)(o->warmup + cl->messages), (unsigned long long)o->warmup,
 			 (unsigned long long)cl->messages);
-		rc = fail(o, "verify", msg);
+		rc = worker_fail(o, "verify", msg);
 	} else if (o->human) {
 		client_report_human(o, r);
 	} else if (wire_write_result(o->report_fd, r) < 0) {
-		rc = failf(o, "report", "write result");
+		rc = worker_failf(o, "report", "write result");
 	}
 	return rc;
 }
@@ -531,11 +531,11 @@ int client_run(const struct wopts *o)
 	if (client_warmup(&cl) < 0)
 		goto failed;
 	if (!o->human && wire_write_ready(o->report_fd) < 0) {
-		rc = failf(o, "report", "write ready line");
+		rc = worker_failf(o, "report", "write ready line");
 		goto out;
 	}
-	if (wait_start(o->control_fd) < 0) {
-		rc = fail(o, "start", "runner closed the control pipe before the start signal");
+	if (worker_wait_start(o->control_fd) < 0) {
+		rc = worker_fail(o, "start", "runner closed the control pipe before the start signal");
 		goto out;
 	}
 	cpu0 = clock_cpu_ns();
@@ -560,7 +560,7 @@ int client_run(const struct wopts *o)
 	r.hist = NULL;
 	goto out;
 failed:
-	rc = fail(o, cl.stage ? cl.stage : "client", cl.err);
+	rc = worker_fail(o, cl.stage ? cl.stage : "client", cl.err);
 out:
 	if (connected)
 		o->t->close(&cl.c);

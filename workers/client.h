@@ -14,7 +14,7 @@
  *
  * Everything it opens it closes; the report and control descriptors stay
  * open.  Returns the exit status: 0 the record was written, 1 a failure was
- * reported (fail(), options.h).
+ * reported (worker_fail(), options.h).
  */
 #ifndef MATRIX_CLIENT_H
 #define MATRIX_CLIENT_H

@@ -9,7 +9,7 @@
 #include <unistd.h>
 
 /* A failure: on the wire for the runner, on stderr for a person. */
-int fail(const struct wopts *o, const char *stage, const char *msg)
+int worker_fail(const struct wopts *o, const char *stage, const char *msg)
 {
 	if (o->human)
 		fprintf(stderr, "matrix worker %s: %s\n",
@@ -19,16 +19,16 @@ int fail(const struct wopts *o, const char *stage, const char *msg)
 	return 1;
 }
 
-int failf(const struct wopts *o, const char *stage, const char *what)
+int worker_failf(const struct wopts *o, const char *stage, const char *what)
 {
 	char msg[512];
 
 	snprintf(msg, sizeof(msg), "%s: %s", what, strerror(errno));
-	return fail(o, stage, msg);
+	return worker_fail(o, stage, msg);
 }
 
 /* Waits for the runner's start byte; -1 when the runner is gone. */
-int wait_start(int fd)
+int worker_wait_start(int fd)
 {
 	char c;
 	ssize_t n;

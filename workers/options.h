@@ -58,15 +58,15 @@ struct wopts {
 /* A failure: an `error stage=STAGE message=MSG` line on report_fd for the
  * runner, or "matrix worker server|client: MSG" on stderr for a person
  * (o->human).  Returns 1, the worker's exit status for a failure, so a
- * caller writes `return fail(...)` or `rc = fail(...)`. */
-int fail(const struct wopts *o, const char *stage, const char *msg);
-/* fail() with "WHAT: strerror(errno)" as the message; errno as left by the
+ * caller writes `return worker_fail(...)` or `rc = worker_fail(...)`. */
+int worker_fail(const struct wopts *o, const char *stage, const char *msg);
+/* worker_fail() with "WHAT: strerror(errno)" as the message; errno as left by the
  * call that failed. */
-int failf(const struct wopts *o, const char *stage, const char *what);
+int worker_failf(const struct wopts *o, const char *stage, const char *what);
 
 /* Waits for the runner's start byte 'g' on fd (blocking, EINTR retried):
  * 0 when it came, or at once when fd is -1 (run by hand); -1 when the
  * runner is gone (end of file, another byte, a read error). */
-int wait_start(int fd);
+int worker_wait_start(int fd);
 
 #endif

@@ -1,7 +1,7 @@
 /* The request bytes: sequence number, then the pattern (see payload.h). */
 #include "payload.h"
 
-void fill_pattern(unsigned char *buf, size_t len)
+void payload_fill(unsigned char *buf, size_t len)
 {
 	for (size_t i = 0; i < len; i++)
 		buf[i] = (unsigned char)((i * 31 + 7) & 0xff);

@@ -21,7 +21,7 @@
 #include <string.h>
 
 /* Writes the byte pattern over all of buf (offset 0 onwards). */
-void fill_pattern(unsigned char *buf, size_t len);
+void payload_fill(unsigned char *buf, size_t len);
 
 /* Writes seq into the first min(8, len) bytes, little-endian. */
 static inline void stamp_seq(unsigned char *buf, size_t len, uint64_t seq)
@@ -42,7 +42,7 @@ static inline uint64_t read_seq(const unsigned char *buf, size_t len)
 
 /* 1 when an echoed message is not the request with sequence number seq:
  * its first min(8, len) bytes against seq, the rest against `pattern` (a
- * fill_pattern buffer of len bytes); 0 when it is. */
+ * payload_fill buffer of len bytes); 0 when it is. */
 static inline int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
 				size_t len, uint64_t seq)
 {

@@ -96,7 +96,7 @@ static void *control_thread(void *arg)
 {
 	struct server *s = arg;
 
-	if (wait_start(s->o->control_fd) == 0) {
+	if (worker_wait_start(s->o->control_fd) == 0) {
 		atomic_store(&s->cpu0, clock_cpu_ns());
 		server_t0(s, clock_now_ns());
 	}
@@ -132,7 +132,7 @@ static void serve_pingpong(struct conn_job *j)
 		j->stage = "memory";
 		goto out;
 	}
-	fill_pattern(out, resp);
+	payload_fill(out, resp);
 	size_t seqlen = req < resp ? req : resp;
 	uint64_t last_rx = clock_now_ns();
 	if (seqlen > 8)
@@ -335,14 +335,14 @@ static int server_listen(const struct wopts *o, char *addr, size_t addrlen, int 
 	errno = 0;
 	*lfd = o->t->listen(&o->topts, o->bind, addr, addrlen, err, sizeof(err));
 	if (*lfd < 0)	/* no such address or family on this machine: the cell is skipped */
-		return fail(o, errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT ? "unavailable"
+		return worker_fail(o, errno == EADDRNOTAVAIL || errno == EAFNOSUPPORT ? "unavailable"
 			    : "bind", err);
 	if (o->human)
 		fprintf(stderr, "server: %s %s listening on %s for %u connection%s\n",
 			o->t->name, pattern_names[o->pattern], addr, o->connections,
 			o->connections == 1 ? "" : "s");
 	else if (wire_write_listen(o->report_fd, addr) < 0)
-		return failf(o, "report", "write listen line");
+		return worker_failf(o, "report", "write listen line");
 	return 0;
 }
 
@@ -360,14 +360,14 @@ static int server_accept(struct server *s, int lfd, unsigned *accepted,
 		struct conn_job *j = &s->jobs[*accepted];
 		j->srv = s;
 		if (transport_accept(o->t, lfd, &o->topts, &j->c, err, sizeof(err)) < 0) {
-			rc = fail(o, "accept", err);
+			rc = worker_fail(o, "accept", err);
 			break;
 		}
 		if (!*first_accept_ns)
 			*first_accept_ns = clock_now_ns();
 		if (pthread_create(&j->thread, NULL, conn_thread, j) != 0) {
 			o->t->close(&j->c);
-			rc = fail(o, "thread", "cannot start connection thread");
+			rc = worker_fail(o, "thread", "cannot start connection thread");
 			break;
 		}
 	}
@@ -385,7 +385,7 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 		struct conn_job *j = &s->jobs[i];
 		pthread_join(j->thread, NULL);
 		if (j->err[0] && !rc)
-			rc = fail(s->o, j->stage, j->err);
+			rc = worker_fail(s->o, j->stage, j->err);
 		r->messages += j->messages;
 		r->bytes += j->bytes;
 		r->duplicated += j->duplicated;
@@ -439,12 +439,12 @@ int server_run(const struct wopts *o)
 		return rc;
 	s.jobs = calloc(o->connections, sizeof(*s.jobs));
 	if (!s.jobs)
-		rc = fail(o, "memory", "out of memory");
+		rc = worker_fail(o, "memory", "out of memory");
 	if (!rc && o->control_fd >= 0) {
 		if (pthread_create(&ctl, NULL, control_thread, &s) == 0)
 			have_ctl = 1;
 		else
-			rc = fail(o, "thread", "cannot start control thread");
+			rc = worker_fail(o, "thread", "cannot start control thread");
 	}
 	cpu0 = clock_cpu_ns();
 	uint64_t first_accept_ns = 0;
@@ -466,7 +466,7 @@ int server_run(const struct wopts *o)
 	/* only now: a zmq server's one socket is its connections' socket too */
 	o->t->unlisten(lfd, addr);
 	if (!rc && tl.overflow)
-		rc = fail(o, "timeline", "timeline too long: raise interval");
+		rc = worker_fail(o, "timeline", "timeline too long: raise interval");
 	if (have_ctl) {
 		/* The runner closes the control pipe after the start byte, so
 		 * the control thread has ended or ends now. */
@@ -481,7 +481,7 @@ int server_run(const struct wopts *o)
 		if (o->human)
 			server_report_human(o, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)
-			rc = failf(o, "report", "write result");
+			rc = worker_failf(o, "report", "write result");
 	}
 	timeline_release(&tl);
 	free(s.jobs);

@@ -12,7 +12,7 @@
  *
  * Everything it opens it closes, connections and listening socket; the
  * report and control descriptors stay open.  Returns the exit status: 0
- * the record was written, 1 a failure was reported (fail(), options.h).
+ * the record was written, 1 a failure was reported (worker_fail(), options.h).
  */
 #ifndef MATRIX_SERVER_H
 #define MATRIX_SERVER_H

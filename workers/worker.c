@@ -317,7 +317,7 @@ static int enter_netns(const struct wopts *o)
 		snprintf(msg, sizeof(msg), "enter network namespace %s: %s", path, strerror(errno));
 		if (fd >= 0)
 			close(fd);
-		fail(o, "netns", msg);
+		worker_fail(o, "netns", msg);
 		return -1;
 	}
 	close(fd);
