@@ -3,6 +3,7 @@
  * or on the command line, and their human formatting.  See units.h.
  */
 #include "units.h"
+#include "vocab.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -354,29 +355,30 @@ char *units_format_rate(uint64_t per_s, char *buf, size_t len)
 /* ---- figures of the metric table ---- */
 
 struct metric_unit {
-	const char *suffix;	/* " msg/s" */
+	const char *suffix;	/* "msg/s": the metric table's unit */
 	double scale;
 	const char *prefix;	/* "k", "M" or "" */
 };
 
+/* How a figure of the metric table is written: rates in msg/s with k and
+ * M, times in µs or, from 1000 µs, ms; other units as the table says. */
 static struct metric_unit metric_unit_of(const char *metric, double median)
 {
-	if (strstr(metric, "msgs_per_s")) {
+	int m = matrix_metric_index(metric);
+	const char *unit = m >= 0 ? metrics[m].unit : "µs";
+
+	if (!strcmp(unit, "msg/s")) {
 		if (fabs(median) >= 1e6)
-			return (struct metric_unit){ " msg/s", 1e6, "M" };
+			return (struct metric_unit){ unit, 1e6, "M" };
 		if (fabs(median) >= 1e3)
-			return (struct metric_unit){ " msg/s", 1e3, "k" };
-		return (struct metric_unit){ " msg/s", 1, "" };
+			return (struct metric_unit){ unit, 1e3, "k" };
+		return (struct metric_unit){ unit, 1, "" };
 	}
-	if (!strcmp(metric, "mib_per_s"))
-		return (struct metric_unit){ " MiB/s", 1, "" };
-	if (!strcmp(metric, "cpu_us_per_msg"))
-		return (struct metric_unit){ " µs/msg", 1, "" };
-	if (!strcmp(metric, "cpu_us_per_rtt"))
-		return (struct metric_unit){ " µs/rtt", 1, "" };
+	if (strcmp(unit, "µs"))
+		return (struct metric_unit){ unit, 1, "" };
 	if (fabs(median) >= 1000)
-		return (struct metric_unit){ " ms", 1000, "" };
-	return (struct metric_unit){ " µs", 1, "" };
+		return (struct metric_unit){ "ms", 1000, "" };
+	return (struct metric_unit){ "µs", 1, "" };
 }
 
 /* The decimals of three significant digits of v (at most 3 below 1). */
@@ -408,7 +410,7 @@ char *units_format_metric_ci(const char *metric, double median, double lo, doubl
 	if (dec > 6)
 		dec = 6;
 	if (isnan(lo) || isnan(hi)) {
-		snprintf(buf, len, "%.*f%s%s", dec, m, u.prefix, u.suffix);
+		snprintf(buf, len, "%.*f%s %s", dec, m, u.prefix, u.suffix);
 		return buf;
 	}
 	/* rounded outwards, so that the printed interval holds the real one
@@ -416,7 +418,7 @@ char *units_format_metric_ci(const char *metric, double median, double lo, doubl
 	double p10 = pow(10, dec), l = lo / u.scale * p10, h = hi / u.scale * p10;
 	l = floor(l + 1e-9 * fabs(l)) / p10;
 	h = ceil(h - 1e-9 * fabs(h)) / p10;
-	snprintf(buf, len, "%.*f%s (%.*f%s–%.*f%s)%s", dec, m, u.prefix, dec, l, u.prefix, dec,
+	snprintf(buf, len, "%.*f%s (%.*f%s–%.*f%s) %s", dec, m, u.prefix, dec, l, u.prefix, dec,
 		 h, u.prefix, u.suffix);
 	return buf;
 }

@@ -60,16 +60,69 @@ enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
  *         combined into the percentile of all their samples (left empty) */
 enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
 
+/* The metric table, one line a metric: X(name, title, unit, better,
+ * combine, phrase, counts).  The name is the results.csv column and the
+ * field of the row (struct result_row, cell/aggregate.h) that holds it;
+ * the columns keep their results.csv order (a new metric's column goes
+ * after the older ones, before the link's).  The phrase is the headline's
+ * sentence around a ratio (N, the ratio's text, D: three %s; NULL: a
+ * sentence made of the title).  A round trip is two messages (request
+ * and response); a stream message is one.  The windows are those of
+ * README "How it measures".  README "Adding a metric" says what else a
+ * new line needs: its computation, nothing more. */
+#define MATRIX_METRICS(X) \
+	X(msgs_per_s, "messages per second", "msg/s", HIGHER_IS_BETTER, COMBINE_RATE, \
+	  "%s delivered %s the messages per second of %s", \
+	  "pingpong/echo: round trips completed per second of the clients' window; " \
+	  "stream: messages received per second, from the senders' start to the last read") \
+	X(mib_per_s, "MiB per second", "MiB/s", HIGHER_IS_BETTER, COMBINE_RATE, \
+	  "%s delivered %s the MiB per second of %s", \
+	  "the bytes of msgs_per_s (request and response for a round trip), in MiB") \
+	X(rtt_mean_us, "round-trip time, mean", "µs", LOWER_IS_BETTER, COMBINE_MEAN, \
+	  "%s's mean round trip took %s %s's, lower is faster", \
+	  "mean of every answered request's time, from the first try to send it to " \
+	  "the end of its whole response") \
+	X(rtt_p50_us, "round-trip time, median (p50)", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
+	  "%s's median round trip took %s %s's, lower is faster", \
+	  "median of the same round-trip times (all clients' samples merged)") \
+	X(rtt_p90_us, "round-trip time, p90", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
+	  "%s's p90 round trip took %s %s's, lower is faster", \
+	  "90th percentile of the round-trip times") \
+	X(rtt_p99_us, "round-trip time, p99", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
+	  "%s's p99 round trip took %s %s's, lower is faster", \
+	  "99th percentile of the round-trip times") \
+	X(rtt_p999_us, "round-trip time, p99.9", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
+	  "%s's p99.9 round trip took %s %s's, lower is faster", \
+	  "99.9th percentile of the round-trip times") \
+	X(rtt_max_us, "round-trip time, max", "µs", LOWER_IS_BETTER, COMBINE_MAX, \
+	  "%s's longest round trip took %s %s's, lower is faster", \
+	  "the longest round trip") \
+	X(cpu_us_per_msg, "CPU time per message, each way (all workers)", "µs/msg", \
+	  LOWER_IS_BETTER, COMBINE_MEAN, \
+	  "%s used %s the CPU time per message of %s, lower is cheaper", \
+	  "user + system CPU of the server and every client over the timed window, " \
+	  "per message moved one way (a round trip moves two)") \
+	X(sent_msgs_per_s, "messages per second at the senders", "msg/s", HIGHER_IS_BETTER, \
+	  COMBINE_RATE, "%s's senders sent %s the messages per second of %s's", \
+	  "messages (stream) or requests (pingpong/echo) sent per second " \
+	  "of the senders' window") \
+	X(cpu_us_per_rtt, "CPU time per round trip (all workers)", "µs/rtt", LOWER_IS_BETTER, \
+	  COMBINE_MEAN, "%s used %s the CPU time per round trip of %s, lower is cheaper", \
+	  "the same CPU per round trip (pingpong/echo; empty for stream)")
+
 struct metric {
 	const char *name;	/* the results.csv column, "rtt_p50_us" */
 	const char *title;	/* "round-trip time, median (p50)" */
 	const char *unit;	/* "µs" */
 	enum better better;
 	enum combine combine;
+	const char *phrase;	/* the headline's sentence: N, ratio, D; or NULL */
 	const char *counts;	/* what it counts, precisely (README, --help) */
 };
 
-#define MATRIX_NMETRICS 11
+#define METRIC_ONE(n, t, u, b, cb, ph, what) +1
+/* How many lines the table has. */
+#define MATRIX_NMETRICS (0 MATRIX_METRICS(METRIC_ONE))
 extern const struct metric metrics[MATRIX_NMETRICS];
 /* The metrics' names alone, in the same order (for suggestions and loops). */
 extern const char *const matrix_metrics[MATRIX_NMETRICS];

@@ -6,6 +6,7 @@
 #include "program.h"
 
 #include <math.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -19,19 +20,42 @@ static double ratio(double num, double den)
 	return den > 0 ? num / den : NAN;
 }
 
+/* Every figure of a row, by name: the metrics, one line each in the
+ * metric table (vocab.h), and the counts and facts beside them. */
+#define ROW_FIELD(n) { #n, offsetof(struct result_row, n) },
+#define METRIC_FIELD(n, t, u, b, cb, ph, what) ROW_FIELD(n)
+static const struct {
+	const char *name;
+	size_t off;
+} row_fields[] = {
+	MATRIX_METRICS(METRIC_FIELD)
+	ROW_FIELD(elapsed_s) ROW_FIELD(messages) ROW_FIELD(bytes) ROW_FIELD(rtt_min_us)
+	ROW_FIELD(rtt_samples) ROW_FIELD(sent_messages) ROW_FIELD(sent_mib_per_s)
+	ROW_FIELD(client_cpu_s) ROW_FIELD(server_cpu_s) ROW_FIELD(ctx_switches)
+	ROW_FIELD(max_rss_kib) ROW_FIELD(sndbuf) ROW_FIELD(rcvbuf) ROW_FIELD(nodelay)
+	ROW_FIELD(wall_s) ROW_FIELD(lost) ROW_FIELD(duplicated) ROW_FIELD(reordered)
+	ROW_FIELD(start_spread_us) ROW_FIELD(loadavg_before) ROW_FIELD(loadavg_after)
+};
+
+double *aggregate_row_field(struct result_row *row, const char *name)
+{
+	for (size_t i = 0; i < ARRAY_SIZE(row_fields); i++)
+		if (!strcmp(row_fields[i].name, name))
+			return (double *)((char *)row + row_fields[i].off);
+	return NULL;
+}
+
+double aggregate_row_figure(const struct result_row *row, const char *name)
+{
+	double *v = aggregate_row_field((struct result_row *)row, name);
+
+	return v ? *v : NAN;
+}
+
 static void set_figures_nan(struct result_row *row)
 {
-	double *nanf[] = {
-		&row->elapsed_s, &row->messages, &row->bytes, &row->msgs_per_s, &row->mib_per_s,
-		&row->rtt_mean_us, &row->rtt_min_us, &row->rtt_p50_us, &row->rtt_p90_us,
-		&row->rtt_p99_us, &row->rtt_p999_us, &row->rtt_max_us, &row->rtt_samples,
-		&row->sent_messages, &row->sent_msgs_per_s, &row->sent_mib_per_s,
-		&row->client_cpu_s, &row->server_cpu_s, &row->cpu_us_per_msg,
-		&row->ctx_switches, &row->max_rss_kib, &row->sndbuf, &row->rcvbuf, &row->nodelay,
-		&row->lost, &row->duplicated, &row->reordered, &row->cpu_us_per_rtt,
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(nanf); i++)
-		*nanf[i] = NAN;
+	for (size_t i = 0; i < ARRAY_SIZE(row_fields); i++)
+		*(double *)((char *)row + row_fields[i].off) = NAN;
 }
 
 void aggregate_rtt_hist(const struct cell_outcome *o, struct hist *h)
@@ -61,25 +85,6 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_p999_us = (double)hist_percentile(&h, 0.999) / 1e3;
 }
 
-/* The field of a row that holds a metric, found by the metric's name (so
- * that no list here has to follow the order of the metric table). */
-static double *row_metric(struct result_row *row, const char *name)
-{
-	const struct { const char *name; double *v; } f[] = {
-		{ "msgs_per_s", &row->msgs_per_s }, { "mib_per_s", &row->mib_per_s },
-		{ "rtt_mean_us", &row->rtt_mean_us }, { "rtt_p50_us", &row->rtt_p50_us },
-		{ "rtt_p90_us", &row->rtt_p90_us }, { "rtt_p99_us", &row->rtt_p99_us },
-		{ "rtt_p999_us", &row->rtt_p999_us }, { "rtt_max_us", &row->rtt_max_us },
-		{ "cpu_us_per_msg", &row->cpu_us_per_msg }, { "cpu_us_per_rtt", &row->cpu_us_per_rtt },
-		{ "sent_msgs_per_s", &row->sent_msgs_per_s },
-	};
-
-	for (size_t i = 0; i < ARRAY_SIZE(f); i++)
-		if (!strcmp(f[i].name, name))
-			return f[i].v;
-	return NULL;
-}
-
 /* What program clients printed, combined over the clients as the metric
  * table says, so that each figure means what the built-in one means; the
  * row is then measured_by "printed" and names the metrics. */
@@ -89,7 +94,7 @@ static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 	size_t len = 0;
 
 	for (int m = 0; m < MATRIX_NMETRICS; m++) {
-		double *fig = row_metric(row, metrics[m].name);
+		double *fig = aggregate_row_field(row, metrics[m].name);
 		double shares = 0, wsum = 0, longest = 0, top = -INFINITY;
 		unsigned n = 0;
 		for (unsigned i = 0; i < o->nclients; i++) {

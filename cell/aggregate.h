@@ -96,4 +96,11 @@ void aggregate_rtt_hist(const struct cell_outcome *o, struct hist *h);
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row);
 
+/* The field of row that holds the figure NAME (a metric of the table, or
+ * another numeric column of results.csv: elapsed_s, messages, lost, ...),
+ * or NULL when NAME is no figure of a row. */
+double *aggregate_row_field(struct result_row *row, const char *name);
+/* Its value; NaN when NAME is no figure. */
+double aggregate_row_figure(const struct result_row *row, const char *name);
+
 #endif

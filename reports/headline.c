@@ -1,7 +1,6 @@
 /* The headline's sentences and the per-pattern geometric means: see
  * headline.h. */
 #include "headline.h"
-#include "arrays.h"
 #include "report.h"
 #include "units.h"
 
@@ -61,24 +60,8 @@ void headline_ratio_text(const struct report *r, const struct rpair *p, char *bu
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
 
-/* The sentence of a metric, around the ratio text R: N and D are the two
- * sides.  Order: N, R, D. */
-static const struct {
-	const char *metric, *fmt;
-} phrases[] = {
-	{ "msgs_per_s", "%s delivered %s the messages per second of %s" },
-	{ "mib_per_s", "%s delivered %s the MiB per second of %s" },
-	{ "sent_msgs_per_s", "%s's senders sent %s the messages per second of %s's" },
-	{ "rtt_mean_us", "%s's mean round trip took %s %s's, lower is faster" },
-	{ "rtt_p50_us", "%s's median round trip took %s %s's, lower is faster" },
-	{ "rtt_p90_us", "%s's p90 round trip took %s %s's, lower is faster" },
-	{ "rtt_p99_us", "%s's p99 round trip took %s %s's, lower is faster" },
-	{ "rtt_p999_us", "%s's p99.9 round trip took %s %s's, lower is faster" },
-	{ "rtt_max_us", "%s's longest round trip took %s %s's, lower is faster" },
-	{ "cpu_us_per_msg", "%s used %s the CPU time per message of %s, lower is cheaper" },
-	{ "cpu_us_per_rtt", "%s used %s the CPU time per round trip of %s, lower is cheaper" },
-};
-
+/* The sentence of a metric around the ratio text rtext, its phrase from
+ * the metric table (N, R, D), or one made of its title. */
 static void sentence(const struct report *r, const struct rratio_def *def, const char *rtext,
 		     const char *scenario, char *buf, size_t len)
 {
@@ -87,13 +70,12 @@ static void sentence(const struct report *r, const struct rratio_def *def, const
 
 	side_name(r, def, def->num, n, sizeof(n));
 	side_name(r, def, def->den, d, sizeof(d));
-	for (size_t i = 0; i < ARRAY_SIZE(phrases); i++)
-		if (!strcmp(phrases[i].metric, metrics[m].name)) {
-			int o = snprintf(buf, len, phrases[i].fmt, n, rtext, d);
-			if (o >= 0 && (size_t)o < len)
-				snprintf(buf + o, len - (size_t)o, ": %s", scenario);
-			return;
-		}
+	if (metrics[m].phrase) {
+		int o = snprintf(buf, len, metrics[m].phrase, n, rtext, d);
+		if (o >= 0 && (size_t)o < len)
+			snprintf(buf + o, len - (size_t)o, ": %s", scenario);
+		return;
+	}
 	snprintf(buf, len, "%s had %s the %s of %s, %s is better: %s", n, rtext, metrics[m].title,
 		 d, metrics[m].better == HIGHER_IS_BETTER ? "higher" : "lower", scenario);
 }

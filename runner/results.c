@@ -9,6 +9,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+/* results.csv's columns after the cell's dimensions, rep, status and
+ * error, in the file's order (older folders are read by these names): the
+ * figures of a row (aggregate_row_figure), then started_at, then these
+ * added later, then any metric of the table neither list names, then the
+ * link's dimensions. */
 static const char *const figure_cols[] = {
 	"elapsed_s", "messages", "bytes", "msgs_per_s", "mib_per_s",
 	"rtt_mean_us", "rtt_p50_us", "rtt_p90_us", "rtt_p99_us", "rtt_p999_us", "rtt_max_us",
@@ -17,7 +22,8 @@ static const char *const figure_cols[] = {
 	"sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
 };
 
-/* Columns added after started_at, in the order they were added. */
+/* Columns added after started_at, in the order they were added: figures
+ * and texts (write_later). */
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
@@ -30,19 +36,39 @@ static const char *const timeline_cols[] = {
 
 static const char *const hist_cols[] = { "cell", "rep", "low_us", "high_us", "count" };
 
-static void figures(const struct result_row *r, double *v)
+/* 1 when results.csv's own lists above name the metric; a metric of the
+ * table they do not name (a line added to it later) gets a column of its
+ * own after theirs (results_columns). */
+static int listed(const char *name)
 {
-	const double f[] = {
-		r->elapsed_s, r->messages, r->bytes, r->msgs_per_s, r->mib_per_s,
-		r->rtt_mean_us, r->rtt_p50_us, r->rtt_p90_us, r->rtt_p99_us, r->rtt_p999_us,
-		r->rtt_max_us, r->client_cpu_s, r->server_cpu_s, r->cpu_us_per_msg,
-		r->ctx_switches, r->rtt_min_us, r->rtt_samples, r->sent_messages,
-		r->sent_msgs_per_s, r->sent_mib_per_s, r->sndbuf, r->rcvbuf, r->nodelay,
-		r->max_rss_kib, r->wall_s,
-	};
-	_Static_assert(ARRAY_SIZE(f) == ARRAY_SIZE(figure_cols),
-		       "one figure per column");
-	memcpy(v, f, sizeof(f));
+	for (size_t i = 0; i < ARRAY_SIZE(figure_cols); i++)
+		if (!strcmp(figure_cols[i], name))
+			return 1;
+	for (size_t i = 0; i < ARRAY_SIZE(later_cols); i++)
+		if (!strcmp(later_cols[i], name))
+			return 1;
+	return 0;
+}
+
+/* A later column of a row: a figure, or one of the texts. */
+static void write_later(struct results_writer *w, const struct cell *c,
+			const struct result_row *row, const char *col)
+{
+	char place[MATRIX_MAX_PLACEMENT];
+
+	if (!strcmp(col, "measured_by"))
+		csv_out_field(&w->results, row->measured_by);
+	else if (!strcmp(col, "start_offsets_us"))
+		csv_out_field(&w->results, row->start_offsets_us);
+	else if (!strcmp(col, "printed_metrics"))
+		csv_out_field(&w->results, row->printed_metrics);
+	else if (!strcmp(col, "repeat_stop"))
+		csv_out_field(&w->results, row->repeat_stop);
+	else if (!strcmp(col, "placement")) {
+		plan_placement_text(w->plan, &c->p, place, sizeof(place));
+		csv_out_field(&w->results, place);
+	} else
+		csv_out_double(&w->results, aggregate_row_figure(row, col), 10);
 }
 
 /* The cell's values of the dimensions of matrix: (link 0), or of
@@ -264,8 +290,6 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		  const struct cell_outcome *o, char *err, size_t errlen)
 {
 	const struct matrix *m = w->plan->m;
-	double v[ARRAY_SIZE(figure_cols)];
-	char place[MATRIX_MAX_PLACEMENT];
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 	off_t hist_start = w->has_hist ? w->hist.good : 0;
 
@@ -293,23 +317,14 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	csv_out_u64(&w->results, row->rep);
 	csv_out_field(&w->results, row->status);
 	csv_out_field(&w->results, row->error);
-	figures(row, v);
-	for (size_t i = 0; i < ARRAY_SIZE(v); i++)
-		csv_out_double(&w->results, v[i], 10);
+	for (size_t i = 0; i < ARRAY_SIZE(figure_cols); i++)
+		csv_out_double(&w->results, aggregate_row_figure(row, figure_cols[i]), 10);
 	csv_out_field(&w->results, row->started_at);
-	csv_out_double(&w->results, row->lost, 10);
-	csv_out_double(&w->results, row->duplicated, 10);
-	csv_out_double(&w->results, row->reordered, 10);
-	csv_out_field(&w->results, row->measured_by);
-	csv_out_double(&w->results, row->cpu_us_per_rtt, 10);
-	csv_out_double(&w->results, row->start_spread_us, 10);
-	csv_out_field(&w->results, row->start_offsets_us);
-	csv_out_field(&w->results, row->printed_metrics);
-	csv_out_double(&w->results, row->loadavg_before, 10);
-	csv_out_double(&w->results, row->loadavg_after, 10);
-	csv_out_field(&w->results, row->repeat_stop);
-	plan_placement_text(w->plan, &c->p, place, sizeof(place));
-	csv_out_field(&w->results, place);
+	for (size_t i = 0; i < ARRAY_SIZE(later_cols); i++)
+		write_later(w, c, row, later_cols[i]);
+	for (int i = 0; i < MATRIX_NMETRICS; i++)
+		if (!listed(metrics[i].name))
+			csv_out_double(&w->results, aggregate_row_figure(row, metrics[i].name), 10);
 	write_dims(w, m, c, 1);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
@@ -353,6 +368,9 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 	ADD("started_at");
 	for (size_t i = 0; i < nlater; i++)
 		ADD(later_cols[i]);
+	for (int i = 0; i < MATRIX_NMETRICS; i++)	/* a metric added to the table */
+		if (!listed(metrics[i].name))
+			ADD(metrics[i].name);
 	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link:, after placement */
 		if (matrix_dim_is_link(&pl->m->dims[d]))
 			ADD(pl->m->dims[d].key);

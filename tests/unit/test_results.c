@@ -1,5 +1,5 @@
 /*
- * Unit tests for reports/results.c: rows written through results_open and
+ * Unit tests for runner/results.c: rows written through results_open and
  * results_write into a temp folder, read back with csv_table_load, and every
  * column checked by name against the field it must hold.  Every figure of
  * the row is distinct, so a value in the wrong column shows.
@@ -267,10 +267,58 @@ static void test_timeline_intervals(void **state)
 	csv_table_release(&t);
 }
 
+/* The metric table is the one list of metrics: each of its lines is a
+ * field of the row (by the line's name), a column of results.csv exactly
+ * once, NaN in a row that failed before any figure, and written from its
+ * own field. */
+static void test_every_metric_is_a_field_and_a_column(void **state)
+{
+	struct fixture *fx = *state;
+	struct results_writer w;
+	struct cell_outcome o;
+	struct result_row row;
+	struct csv_table t;
+	const char *cols[512];
+	char err[512], want[32];
+	size_t n = results_columns(&fx->pl, cols, 512);
+
+	fill_row(&row);
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		double *f = aggregate_row_field(&row, metrics[m].name);
+		size_t seen = 0;
+		if (!f)
+			fail_msg("metric %s is no field of struct result_row", metrics[m].name);
+		for (int k = 0; k < m; k++)
+			if (aggregate_row_field(&row, metrics[k].name) == f)
+				fail_msg("metrics %s and %s share a field", metrics[k].name,
+					 metrics[m].name);
+		for (size_t i = 0; i < n; i++)
+			seen += !strcmp(cols[i], metrics[m].name);
+		if (seen != 1)
+			fail_msg("metric %s is %zu columns of results.csv", metrics[m].name, seen);
+		*f = 100.25 + m;
+	}
+	assert_null(aggregate_row_field(&row, "status"));
+	assert_true(isnan(aggregate_row_figure(&row, "no_such_figure")));
+	memset(&o, 0, sizeof(o));
+	worker_result_init(&o.server);
+	assert_int_equal(results_open(&w, fx->dir, &fx->pl, err, sizeof(err)), 0);
+	assert_int_equal(results_write(&w, &fx->pl.cells[0], &row, &o, err, sizeof(err)), 0);
+	assert_int_equal(results_close(&w), 0);
+	load(&t, fx->dir, "results.csv");
+	for (int m = 0; m < MATRIX_NMETRICS; m++) {
+		snprintf(want, sizeof(want), "%.10g", 100.25 + m);
+		expect_col(&t, 0, metrics[m].name, want);
+	}
+	csv_table_release(&t);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_results_columns_by_name, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_every_metric_is_a_field_and_a_column, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_timeline_intervals, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
