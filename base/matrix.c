@@ -3,7 +3,7 @@
  * kinds) and its values both ways, text to number and back: see matrix.h.
  * The YAML walk is matrix_load.c, with one file per section.
  */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <inttypes.h>

@@ -1,5 +1,5 @@
-/* matrix: (the dimensions) and exclude: of a matrix file: see matrix_load.h. */
-#include "matrix_load.h"
+/* matrix: (the dimensions) and exclude: of a matrix file: see matrix_yaml.h. */
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -2,14 +2,14 @@
  * matrix_load: a matrix file read with libyaml's document API, checked
  * against the schema in matrix.h, as a `struct matrix`: the document, its
  * top-level keys, and the messages and checks every section shares
- * (matrix_load.h).  Sections: matrix_dims.c (matrix:, exclude:),
+ * (matrix_yaml.h).  Sections: matrix_dims.c (matrix:, exclude:),
  * matrix_programs.c, matrix_report.c.
  *
  * Every check reports "FILE:LINE:COL: message" at the node it is about and
  * stops there; the loader owns nothing but the document, and whatever was
  * already moved into the matrix is freed by matrix_release().
  */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>

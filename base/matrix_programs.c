@@ -1,5 +1,5 @@
 /* programs: of a matrix file, the user's own servers and clients: see matrix.h. */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,5 @@
 /*
- * matrix_load: private to the matrix model (base/matrix*.c), never
+ * matrix_yaml: private to the matrix model (base/matrix*.c), never
  * included elsewhere.  The loader's state while it walks one YAML document,
  * the checks every section shares, and small accessors for libyaml nodes.
  *
@@ -8,8 +8,8 @@
  * the document only: what a section takes from it is copied into the
  * matrix, which matrix_release() frees.
  */
-#ifndef MATRIX_MATRIX_LOAD_H
-#define MATRIX_MATRIX_LOAD_H
+#ifndef MATRIX_MATRIX_YAML_H
+#define MATRIX_MATRIX_YAML_H
 
 #include <stddef.h>
 #include <regex.h>
