@@ -323,15 +323,3 @@ int ml_load_excludes(struct loader *L, const yaml_node_t *seq)
 			return -1;
 	return 0;
 }
-
-const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
-				   const yaml_node_t **keyp)
-{
-	for (size_t i = 0; i < npairs(map); i++)
-		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
-			if (keyp)
-				*keyp = pair_key(L, map, i);
-			return pair_val(L, map, i);
-		}
-	return NULL;
-}

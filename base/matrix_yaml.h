@@ -47,6 +47,15 @@ struct dimspec {
 /* Formats into buf; returns -1, for `return ml_failf(...)`. */
 __attribute__((format(printf, 3, 4)))
 int ml_failf(char *buf, size_t len, const char *fmt, ...);
+/* Appends "a, b, c" to buf (which holds a string already). */
+void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
+/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)" in why; -1. */
+int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
+		    char *why, size_t whylen);
+uint64_t ml_hash(const char *str, uint64_t num);	/* FNV-1a of str (or of num if NULL) */
+
+/* ---- messages at a node (matrix_yaml.c) ---- */
+
 /* "FILE:LINE:COL: message" into the loader's err; returns -1. */
 __attribute__((format(printf, 4, 5)))
 int ml_error_at(struct loader *L, size_t line, size_t col, const char *fmt, ...);
@@ -54,17 +63,12 @@ int ml_error_at(struct loader *L, size_t line, size_t col, const char *fmt, ...)
 	ml_error_at((L), (node)->start_mark.line + 1, \
 		 (node)->start_mark.column + 1, __VA_ARGS__)
 struct srcpos ml_node_pos(const yaml_node_t *n);
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)" in why; -1. */
-int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
-		    char *why, size_t whylen);
 
 /* "PREFIXunknown WHAT 'x'; did you mean ...?" at key; -1. */
 int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 		   const char *what, const char *const *names, size_t n);
 
-/* ---- duplicates in one pass (matrix_load.c) ---- */
+/* ---- duplicates in one pass (matrix_yaml.c) ---- */
 
 /* The entries of a mapping or list seen so far, by hash: a duplicate
  * among n entries is found in time linear in n (a 1 MiB file holds 100k). */
@@ -78,9 +82,8 @@ void ml_seen_release(struct ml_seen *s);
  * idx (of hash), or SIZE_MAX after adding idx. */
 size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
 		   int (*same)(const void *ctx, size_t earlier), const void *ctx);
-uint64_t ml_hash(const char *str, uint64_t num);	/* FNV-1a of str (or of num if NULL) */
 
-/* ---- YAML checks (matrix_load.c) ---- */
+/* ---- YAML checks (matrix_yaml.c) ---- */
 
 int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */
 int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *val);
@@ -89,6 +92,12 @@ int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 int ml_percent(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
 	       const char *what, double *out);
 int ml_oom(struct loader *L, const yaml_node_t *n);
+/* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
+const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
+			       const yaml_node_t **keyp);
+
+/* ---- the file (matrix_load.c) ---- */
+
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
 /* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */
 int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen);
@@ -112,9 +121,6 @@ int ml_load_excludes(struct loader *L, const yaml_node_t *seq);		/* matrix_dims.
 int ml_load_dimension(struct loader *L, const struct dimspec *spec, const yaml_node_t *key,
 		      const yaml_node_t *val);
 int ml_load_topology(struct loader *L, const yaml_node_t *val);	/* matrix_topology.c */
-/* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
-const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
-			       const yaml_node_t **keyp);
 int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
 int ml_check_program_dims(struct loader *L);
 void matrix_program_steps_release(struct program *pr);			/* matrix_programs.c */
