@@ -96,6 +96,15 @@ int ml_oom(struct loader *L, const yaml_node_t *n);
 const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
 			       const yaml_node_t **keyp);
 
+/* ---- regexes (matrix_regex.c) ---- */
+
+/* regcomp() of text (n's, or made from it) after the complexity checks
+ * every regex of a matrix has; -1 after "WHAT: ..." at n. */
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re);
+/* The ']' that ends the bracket expression at c ('[' itself when none). */
+const char *ml_bracket_end(const char *c);
+
 /* ---- the file (matrix_load.c) ---- */
 
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
@@ -124,12 +133,6 @@ int ml_load_topology(struct loader *L, const yaml_node_t *val);	/* matrix_topolo
 int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
 int ml_check_program_dims(struct loader *L);
 void matrix_program_steps_release(struct program *pr);			/* matrix_programs.c */
-/* regcomp() of text (n's, or made from it) after the complexity checks
- * every regex of a matrix has; -1 after "WHAT: ..." at n. */
-int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
-	       int flags, regex_t *re);
-/* The ']' that ends the bracket expression at c ('[' itself when none). */
-const char *ml_bracket_end(const char *c);
 /* A program's timeline: (key, val of its mapping prog) into pr->timeline
  * (matrix_timeline.c). */
 int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,
