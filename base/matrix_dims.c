@@ -157,13 +157,22 @@ static int check_exclusive(struct loader *L, const yaml_node_t *key)
 	return 0;
 }
 
+/* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
+static int unknown_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[64];	/* more than the keys of matrix: */
+	size_t n = ml_dimspec_keys(names, ARRAY_SIZE(names));
+
+	return ml_unknown_key(L, key, "matrix: ", "dimension", names, n);
+}
+
 static int load_dimension(struct loader *L, const yaml_node_t *key,
 			  const yaml_node_t *val)
 {
 	const struct dimspec *spec = ml_find_dimspec(scalar(key));
 
 	if (!spec)
-		return ml_unknown_dimension(L, key);
+		return unknown_dimension(L, key);
 	if (check_exclusive(L, key))
 		return -1;
 	return ml_load_dimension(L, spec, key, val);

@@ -47,64 +47,6 @@ static const struct {
 	{ "topology", load_topology_later },
 };
 
-/* ---- messages ---- */
-
-__attribute__((format(printf, 3, 4)))
-int ml_failf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (buf && len) {
-		va_start(ap, fmt);
-		vsnprintf(buf, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names,
-		       size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t used = strlen(buf);
-
-		if (used + 1 >= len)
-			return;
-		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
-	}
-}
-
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
-int ml_unknown_name(const char *what, const char *word,
-			const char *const *names, size_t n,
-			char *why, size_t whylen)
-{
-	const char *s = suggest_closest(word, names, n);
-
-	if (s)
-		return ml_failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
-			     what, word, s);
-	ml_failf(why, whylen, "unknown %s '%s' (known: ", what, word);
-	ml_join_names(why, whylen, names, n);
-	if (strlen(why) + 1 < whylen)
-		strcat(why, ")");
-	return -1;
-}
-
-uint64_t ml_hash(const char *str, uint64_t num)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	if (str)
-		for (; *str; str++)
-			h = (h ^ (unsigned char)*str) * 1099511628211ull;
-	else
-		for (int i = 0; i < 8; i++, num >>= 8)
-			h = (h ^ (num & 0xff)) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
-
 /* ---- top-level keys ---- */
 
 static int load_name(struct loader *L, yaml_node_t *key, yaml_node_t *val)

@@ -16,7 +16,7 @@
 #include <stdint.h>
 #include <yaml.h>
 
-#include "matrix.h"
+#include "matrix_schema.h"
 
 #include "arrays.h"
 
@@ -33,26 +33,6 @@ struct loader {
 	yaml_node_t *programs;	/* likewise, before exclude: */
 	yaml_node_t *topology;	/* likewise, after matrix:, before exclude: */
 };
-
-/* The keys of `matrix:`; a new dimension is one line in matrix.c. */
-struct dimspec {
-	const char *key;
-	enum value_kind kind;
-	uint64_t max;		/* largest value allowed, 0: no limit */
-	int zero_ok;		/* a duration of 0 is allowed (spin: 0us) */
-};
-
-/* ---- messages (matrix_load.c) ---- */
-
-/* Formats into buf; returns -1, for `return ml_failf(...)`. */
-__attribute__((format(printf, 3, 4)))
-int ml_failf(char *buf, size_t len, const char *fmt, ...);
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)" in why; -1. */
-int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
-		    char *why, size_t whylen);
-uint64_t ml_hash(const char *str, uint64_t num);	/* FNV-1a of str (or of num if NULL) */
 
 /* ---- messages at a node (matrix_yaml.c) ---- */
 
@@ -110,16 +90,6 @@ const char *ml_bracket_end(const char *c);
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
 /* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */
 int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen);
-
-/* ---- values (matrix.c) ---- */
-
-const struct dimspec *ml_find_dimspec(const char *key);	/* NULL: unknown key */
-/* The keys of `matrix:`, in schema order, into out (at most max); how many. */
-size_t ml_dimspec_keys(const char **out, size_t max);
-/* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
-int ml_unknown_dimension(struct loader *L, const yaml_node_t *key);
-int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *why,
-		 size_t whylen);
 
 /* ---- the sections, each loaded once the ones it names are known ---- */
 
