@@ -2,7 +2,7 @@
  * matrix: the schema of a matrix file (the keys of `matrix:` and their
  * kinds) and its values both ways, text to number and back: see matrix.h;
  * and the messages every file of the model writes (matrix_schema.h).  It
- * knows no YAML: the walk is matrix_load.c, with one file per section.
+ * knows no YAML: the walk is matrix_file.c, with one file per section.
  */
 #include "matrix_schema.h"
 

@@ -85,7 +85,7 @@ int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const c
 /* The ']' that ends the bracket expression at c ('[' itself when none). */
 const char *ml_bracket_end(const char *c);
 
-/* ---- the file (matrix_load.c) ---- */
+/* ---- the file (matrix_file.c) ---- */
 
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
 /* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */

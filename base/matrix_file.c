@@ -1,9 +1,13 @@
 /*
- * matrix_load: a matrix file read with libyaml's document API, checked
- * against the schema in matrix.h, as a `struct matrix`: the document and
- * its top-level keys.  The messages and checks every section shares are
- * matrix_yaml.c (matrix_yaml.h).  Sections: matrix_dims.c (matrix:,
- * exclude:), matrix_programs.c, matrix_report.c.
+ * matrix_file: a matrix file read with libyaml's document API, checked
+ * against the schema in matrix.h, as a `struct matrix`: the file read,
+ * its depth and its one document checked, the table of top-level keys
+ * and their loaders, the sections called in order, and the matrix
+ * released.  It is the top of the loader: the sections never call it
+ * (matrix: and exclude: in matrix_dims.c, programs: in matrix_programs.c
+ * and matrix_timeline.c, report: in matrix_report.c, hosts: in
+ * matrix_hosts.c, topology: in matrix_topology.c), and the messages and
+ * checks they share are matrix_yaml.c's (matrix_yaml.h).
  *
  * Every check reports "FILE:LINE:COL: message" at the node it is about and
  * stops there; the loader owns nothing but the document, and whatever was
@@ -13,7 +17,6 @@
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,6 @@
 #include <strings.h>
 #include <regex.h>
 
-#include "suggest.h"
 #include "units.h"
 
 /* Top-level keys, in the order of the schema. */
