@@ -62,6 +62,7 @@ static const struct dimspec dimspecs[] = {
 	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "cpu", VK_CPU, 0, 0 },
 };
+_Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
 
 /* ---- messages ---- */
 

@@ -160,7 +160,7 @@ static int check_exclusive(struct loader *L, const yaml_node_t *key)
 /* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
 static int unknown_dimension(struct loader *L, const yaml_node_t *key)
 {
-	const char *names[64];	/* more than the keys of matrix: */
+	const char *names[ML_MAX_DIMSPECS];
 	size_t n = ml_dimspec_keys(names, ARRAY_SIZE(names));
 
 	return ml_unknown_key(L, key, "matrix: ", "dimension", names, n);

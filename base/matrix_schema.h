@@ -22,6 +22,9 @@ struct dimspec {
 	uint64_t max;		/* largest value allowed, 0: no limit */
 	int zero_ok;		/* a duration of 0 is allowed (spin: 0us) */
 };
+/* The most keys `matrix:` may have (matrix.c checks its table at compile
+ * time): room enough for a list of every one. */
+#define ML_MAX_DIMSPECS 64
 
 /* ---- messages ---- */
 
