@@ -7,6 +7,14 @@
  * loader's err and returns -1; 0 means the node is fine.  The loader owns
  * the document only: what a section takes from it is copied into the
  * matrix, which matrix_release() frees.
+ *
+ * The model's files call only files below them, bottom first: matrix.c
+ * (values and messages, matrix_schema.h, no YAML); matrix_yaml.c (the
+ * messages at a node and the checks below); matrix_regex.c; the sections
+ * (matrix_dims.c, matrix_hosts.c, matrix_report.c, matrix_timeline.c;
+ * matrix_topology.c calls matrix_dims.c, matrix_programs.c calls
+ * matrix_timeline.c); matrix_file.c, the top-level walk that calls every
+ * section; matrix_set.c (--set), which loads through matrix_file.c.
  */
 #ifndef MATRIX_MATRIX_YAML_H
 #define MATRIX_MATRIX_YAML_H
