@@ -1,9 +1,10 @@
 /*
  * matrix: the schema of a matrix file (the keys of `matrix:` and their
- * kinds) and its values both ways, text to number and back: see matrix.h.
- * The YAML walk is matrix_load.c, with one file per section.
+ * kinds) and its values both ways, text to number and back: see matrix.h;
+ * and the messages every file of the model writes (matrix_schema.h).  It
+ * knows no YAML: the walk is matrix_file.c, with one file per section.
  */
-#include "matrix_load.h"
+#include "matrix_schema.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -15,6 +16,7 @@
 #include <strings.h>
 #include <regex.h>
 
+#include "arrays.h"
 #include "placement.h"
 #include "suggest.h"
 #include "units.h"
@@ -60,6 +62,65 @@ static const struct dimspec dimspecs[] = {
 	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "cpu", VK_CPU, 0, 0 },
 };
+_Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
+
+/* ---- messages ---- */
+
+__attribute__((format(printf, 3, 4)))
+int ml_failf(char *buf, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (buf && len) {
+		va_start(ap, fmt);
+		vsnprintf(buf, len, fmt, ap);
+		va_end(ap);
+	}
+	return -1;
+}
+
+/* Appends "a, b, c" to buf (which holds a string already). */
+void ml_join_names(char *buf, size_t len, const char *const *names,
+		       size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		size_t used = strlen(buf);
+
+		if (used + 1 >= len)
+			return;
+		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
+	}
+}
+
+/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
+int ml_unknown_name(const char *what, const char *word,
+			const char *const *names, size_t n,
+			char *why, size_t whylen)
+{
+	const char *s = suggest_closest(word, names, n);
+
+	if (s)
+		return ml_failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
+			     what, word, s);
+	ml_failf(why, whylen, "unknown %s '%s' (known: ", what, word);
+	ml_join_names(why, whylen, names, n);
+	if (strlen(why) + 1 < whylen)
+		strcat(why, ")");
+	return -1;
+}
+
+uint64_t ml_hash(const char *str, uint64_t num)
+{
+	uint64_t h = 1469598103934665603ull;
+
+	if (str)
+		for (; *str; str++)
+			h = (h ^ (unsigned char)*str) * 1099511628211ull;
+	else
+		for (int i = 0; i < 8; i++, num >>= 8)
+			h = (h ^ (num & 0xff)) * 1099511628211ull;
+	return h ^ (h >> 29);
+}
 
 /* ---- values ---- */
 
@@ -294,13 +355,4 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		snprintf(buf, len, "%s", v->text);
 		break;
 	}
-}
-
-int ml_unknown_dimension(struct loader *L, const yaml_node_t *key)
-{
-	const char *names[ARRAY_SIZE(dimspecs)];
-
-	for (size_t i = 0; i < ARRAY_SIZE(dimspecs); i++)
-		names[i] = dimspecs[i].key;
-	return ml_unknown_key(L, key, "matrix: ", "dimension", names, ARRAY_SIZE(names));
 }

@@ -1,5 +1,5 @@
-/* matrix: (the dimensions) and exclude: of a matrix file: see matrix_load.h. */
-#include "matrix_load.h"
+/* matrix: (the dimensions) and exclude: of a matrix file: see matrix_yaml.h. */
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -157,13 +157,22 @@ static int check_exclusive(struct loader *L, const yaml_node_t *key)
 	return 0;
 }
 
+/* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
+static int unknown_dimension(struct loader *L, const yaml_node_t *key)
+{
+	const char *names[ML_MAX_DIMSPECS];
+	size_t n = ml_dimspec_keys(names, ARRAY_SIZE(names));
+
+	return ml_unknown_key(L, key, "matrix: ", "dimension", names, n);
+}
+
 static int load_dimension(struct loader *L, const yaml_node_t *key,
 			  const yaml_node_t *val)
 {
 	const struct dimspec *spec = ml_find_dimspec(scalar(key));
 
 	if (!spec)
-		return ml_unknown_dimension(L, key);
+		return unknown_dimension(L, key);
 	if (check_exclusive(L, key))
 		return -1;
 	return ml_load_dimension(L, spec, key, val);
@@ -322,16 +331,4 @@ int ml_load_excludes(struct loader *L, const yaml_node_t *seq)
 		if (load_rule(L, item(L, seq, i)))
 			return -1;
 	return 0;
-}
-
-const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
-				   const yaml_node_t **keyp)
-{
-	for (size_t i = 0; i < npairs(map); i++)
-		if (!strcmp(scalar(pair_key(L, map, i)), name)) {
-			if (keyp)
-				*keyp = pair_key(L, map, i);
-			return pair_val(L, map, i);
-		}
-	return NULL;
 }

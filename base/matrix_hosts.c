@@ -1,6 +1,6 @@
 /* hosts: of a matrix file, where the server and the clients run: see
  * matrix.h (struct matrix_hosts) and launch/remote.h. */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

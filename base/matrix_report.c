@@ -1,5 +1,5 @@
 /* report: of a matrix file, how reports read the run: see matrix.h. */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,6 +1,6 @@
 /* --set KEY=VALUE, made in a matrix file's text: see matrix_set.h. */
 #include "matrix_set.h"
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,5 +1,5 @@
 /* timeline: of a program, its server's per-interval lines: see matrix.h. */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 #include "units.h"
 
 #include <stdio.h>

@@ -1,6 +1,6 @@
 /* topology: of a matrix file (see matrix.h): netns: true and the link:
  * values, each a dimension link_* appended to dims after matrix:'s. */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <stdlib.h>
 #include <string.h>

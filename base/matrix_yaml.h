@@ -1,5 +1,5 @@
 /*
- * matrix_load: private to the matrix model (base/matrix*.c), never
+ * matrix_yaml: private to the matrix model (base/matrix*.c), never
  * included elsewhere.  The loader's state while it walks one YAML document,
  * the checks every section shares, and small accessors for libyaml nodes.
  *
@@ -7,16 +7,24 @@
  * loader's err and returns -1; 0 means the node is fine.  The loader owns
  * the document only: what a section takes from it is copied into the
  * matrix, which matrix_release() frees.
+ *
+ * The model's files call only files below them, bottom first: matrix.c
+ * (values and messages, matrix_schema.h, no YAML); matrix_yaml.c (the
+ * messages at a node and the checks below); matrix_regex.c; the sections
+ * (matrix_dims.c, matrix_hosts.c, matrix_report.c, matrix_timeline.c;
+ * matrix_topology.c calls matrix_dims.c, matrix_programs.c calls
+ * matrix_timeline.c); matrix_file.c, the top-level walk that calls every
+ * section; matrix_set.c (--set), which loads through matrix_file.c.
  */
-#ifndef MATRIX_MATRIX_LOAD_H
-#define MATRIX_MATRIX_LOAD_H
+#ifndef MATRIX_MATRIX_YAML_H
+#define MATRIX_MATRIX_YAML_H
 
 #include <stddef.h>
 #include <regex.h>
 #include <stdint.h>
 #include <yaml.h>
 
-#include "matrix.h"
+#include "matrix_schema.h"
 
 #include "arrays.h"
 
@@ -34,19 +42,8 @@ struct loader {
 	yaml_node_t *topology;	/* likewise, after matrix:, before exclude: */
 };
 
-/* The keys of `matrix:`; a new dimension is one line in matrix.c. */
-struct dimspec {
-	const char *key;
-	enum value_kind kind;
-	uint64_t max;		/* largest value allowed, 0: no limit */
-	int zero_ok;		/* a duration of 0 is allowed (spin: 0us) */
-};
+/* ---- messages at a node (matrix_yaml.c) ---- */
 
-/* ---- messages (matrix_load.c) ---- */
-
-/* Formats into buf; returns -1, for `return ml_failf(...)`. */
-__attribute__((format(printf, 3, 4)))
-int ml_failf(char *buf, size_t len, const char *fmt, ...);
 /* "FILE:LINE:COL: message" into the loader's err; returns -1. */
 __attribute__((format(printf, 4, 5)))
 int ml_error_at(struct loader *L, size_t line, size_t col, const char *fmt, ...);
@@ -54,17 +51,12 @@ int ml_error_at(struct loader *L, size_t line, size_t col, const char *fmt, ...)
 	ml_error_at((L), (node)->start_mark.line + 1, \
 		 (node)->start_mark.column + 1, __VA_ARGS__)
 struct srcpos ml_node_pos(const yaml_node_t *n);
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names, size_t n);
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)" in why; -1. */
-int ml_unknown_name(const char *what, const char *word, const char *const *names, size_t n,
-		    char *why, size_t whylen);
 
 /* "PREFIXunknown WHAT 'x'; did you mean ...?" at key; -1. */
 int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
 		   const char *what, const char *const *names, size_t n);
 
-/* ---- duplicates in one pass (matrix_load.c) ---- */
+/* ---- duplicates in one pass (matrix_yaml.c) ---- */
 
 /* The entries of a mapping or list seen so far, by hash: a duplicate
  * among n entries is found in time linear in n (a 1 MiB file holds 100k). */
@@ -78,9 +70,8 @@ void ml_seen_release(struct ml_seen *s);
  * idx (of hash), or SIZE_MAX after adding idx. */
 size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
 		   int (*same)(const void *ctx, size_t earlier), const void *ctx);
-uint64_t ml_hash(const char *str, uint64_t num);	/* FNV-1a of str (or of num if NULL) */
 
-/* ---- YAML checks (matrix_load.c) ---- */
+/* ---- YAML checks (matrix_yaml.c) ---- */
 
 int ml_check_keys(struct loader *L, const yaml_node_t *map);	/* scalars, none twice */
 int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *val);
@@ -89,19 +80,24 @@ int ml_want_scalar(struct loader *L, const yaml_node_t *key, const yaml_node_t *
 int ml_percent(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
 	       const char *what, double *out);
 int ml_oom(struct loader *L, const yaml_node_t *n);
+/* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
+const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
+			       const yaml_node_t **keyp);
+
+/* ---- regexes (matrix_regex.c) ---- */
+
+/* regcomp() of text (n's, or made from it) after the complexity checks
+ * every regex of a matrix has; -1 after "WHAT: ..." at n. */
+int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
+	       int flags, regex_t *re);
+/* The ']' that ends the bracket expression at c ('[' itself when none). */
+const char *ml_bracket_end(const char *c);
+
+/* ---- the file (matrix_file.c) ---- */
+
 void ml_matrix_init(struct matrix *m);		/* every default, nothing owned */
 /* The whole file in a malloc'd buffer (*out, *outlen); -1 with "PATH: why". */
 int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t errlen);
-
-/* ---- values (matrix.c) ---- */
-
-const struct dimspec *ml_find_dimspec(const char *key);	/* NULL: unknown key */
-/* The keys of `matrix:`, in schema order, into out (at most max); how many. */
-size_t ml_dimspec_keys(const char **out, size_t max);
-/* "matrix: unknown dimension 'x'; did you mean ...?" at key; -1. */
-int ml_unknown_dimension(struct loader *L, const yaml_node_t *key);
-int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *why,
-		 size_t whylen);
 
 /* ---- the sections, each loaded once the ones it names are known ---- */
 
@@ -112,18 +108,9 @@ int ml_load_excludes(struct loader *L, const yaml_node_t *seq);		/* matrix_dims.
 int ml_load_dimension(struct loader *L, const struct dimspec *spec, const yaml_node_t *key,
 		      const yaml_node_t *val);
 int ml_load_topology(struct loader *L, const yaml_node_t *val);	/* matrix_topology.c */
-/* The value of key `name` in a mapping, or NULL; its key node in *keyp. */
-const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const char *name,
-			       const yaml_node_t **keyp);
 int ml_load_programs(struct loader *L, const yaml_node_t *val);		/* matrix_programs.c */
 int ml_check_program_dims(struct loader *L);
 void matrix_program_steps_release(struct program *pr);			/* matrix_programs.c */
-/* regcomp() of text (n's, or made from it) after the complexity checks
- * every regex of a matrix has; -1 after "WHAT: ..." at n. */
-int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
-	       int flags, regex_t *re);
-/* The ']' that ends the bracket expression at c ('[' itself when none). */
-const char *ml_bracket_end(const char *c);
 /* A program's timeline: (key, val of its mapping prog) into pr->timeline
  * (matrix_timeline.c). */
 int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *prog,

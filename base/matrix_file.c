@@ -1,19 +1,22 @@
 /*
- * matrix_load: a matrix file read with libyaml's document API, checked
- * against the schema in matrix.h, as a `struct matrix`: the document, its
- * top-level keys, and the messages and checks every section shares
- * (matrix_load.h).  Sections: matrix_dims.c (matrix:, exclude:),
- * matrix_programs.c, matrix_report.c.
+ * matrix_file: a matrix file read with libyaml's document API, checked
+ * against the schema in matrix.h, as a `struct matrix`: the file read,
+ * its depth and its one document checked, the table of top-level keys
+ * and their loaders, the sections called in order, and the matrix
+ * released.  It is the top of the loader: the sections never call it
+ * (matrix: and exclude: in matrix_dims.c, programs: in matrix_programs.c
+ * and matrix_timeline.c, report: in matrix_report.c, hosts: in
+ * matrix_hosts.c, topology: in matrix_topology.c), and the messages and
+ * checks they share are matrix_yaml.c's (matrix_yaml.h).
  *
  * Every check reports "FILE:LINE:COL: message" at the node it is about and
  * stops there; the loader owns nothing but the document, and whatever was
  * already moved into the matrix is freed by matrix_release().
  */
-#include "matrix_load.h"
+#include "matrix_yaml.h"
 
 #include <errno.h>
 #include <limits.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,6 @@
 #include <strings.h>
 #include <regex.h>
 
-#include "suggest.h"
 #include "units.h"
 
 /* Top-level keys, in the order of the schema. */
@@ -46,219 +48,6 @@ static const struct {
 	{ "hosts", ml_load_hosts },
 	{ "topology", load_topology_later },
 };
-
-/* ---- messages ---- */
-
-__attribute__((format(printf, 3, 4)))
-int ml_failf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (buf && len) {
-		va_start(ap, fmt);
-		vsnprintf(buf, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* src into dst with control characters written as \n, \t or \xNN: the
- * message quotes the file's text, and an error is one line. */
-static void one_line(char *dst, size_t len, const char *src)
-{
-	size_t o = 0;
-
-	for (; *src && o + 1 < len; src++) {
-		unsigned char c = (unsigned char)*src;
-		int n = c == '\n' ? snprintf(dst + o, len - o, "\\n")
-			: c == '\t' ? snprintf(dst + o, len - o, "\\t")
-			: c < 0x20 || c == 0x7f ? snprintf(dst + o, len - o, "\\x%02x", c)
-			: snprintf(dst + o, len - o, "%c", c);
-		if (n < 0 || (size_t)n >= len - o)
-			break;
-		o += (size_t)n;
-	}
-	dst[o] = '\0';
-}
-
-__attribute__((format(printf, 4, 5)))
-int ml_error_at(struct loader *L, size_t line, size_t col,
-		    const char *fmt, ...)
-{
-	char msg[2048];
-	va_list ap;
-	int n;
-
-	if (!L->err || !L->errlen)
-		return -1;
-	n = snprintf(msg, sizeof msg, "%s:%zu:%zu: ", L->path, line, col);
-	if (n >= 0 && (size_t)n < sizeof msg) {
-		va_start(ap, fmt);
-		vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
-		va_end(ap);
-	}
-	one_line(L->err, L->errlen, msg);
-	return -1;
-}
-
-
-struct srcpos ml_node_pos(const yaml_node_t *n)
-{
-	return (struct srcpos){ (int)n->start_mark.line + 1,
-				(int)n->start_mark.column + 1 };
-}
-
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names,
-		       size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t used = strlen(buf);
-
-		if (used + 1 >= len)
-			return;
-		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
-	}
-}
-
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
-int ml_unknown_name(const char *what, const char *word,
-			const char *const *names, size_t n,
-			char *why, size_t whylen)
-{
-	const char *s = suggest_closest(word, names, n);
-
-	if (s)
-		return ml_failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
-			     what, word, s);
-	ml_failf(why, whylen, "unknown %s '%s' (known: ", what, word);
-	ml_join_names(why, whylen, names, n);
-	if (strlen(why) + 1 < whylen)
-		strcat(why, ")");
-	return -1;
-}
-
-int ml_unknown_key(struct loader *L, const yaml_node_t *key, const char *prefix,
-		   const char *what, const char *const *names, size_t n)
-{
-	char why[512];
-
-	ml_unknown_name(what, scalar(key), names, n, why, sizeof why);
-	return error_node(L, key, "%s%s", prefix, why);
-}
-
-/* ---- YAML checks ---- */
-
-
-
-
-
-
-
-
-
-/* ---- duplicates in one pass ---- */
-
-int ml_seen_init(struct ml_seen *s, size_t n)
-{
-	size_t cap = 8;
-
-	while (cap < 2 * n)
-		cap *= 2;
-	s->mask = cap - 1;
-	s->slot = calloc(cap, sizeof(*s->slot));
-	return s->slot ? 0 : -1;
-}
-
-void ml_seen_release(struct ml_seen *s)
-{
-	free(s->slot);
-	s->slot = NULL;
-}
-
-size_t ml_seen_add(struct ml_seen *s, uint64_t hash, size_t idx,
-		   int (*same)(const void *ctx, size_t earlier), const void *ctx)
-{
-	size_t i = (size_t)hash & s->mask;
-
-	for (; s->slot[i]; i = (i + 1) & s->mask)
-		if (same(ctx, s->slot[i] - 1))
-			return s->slot[i] - 1;
-	s->slot[i] = idx + 1;
-	return SIZE_MAX;
-}
-
-uint64_t ml_hash(const char *str, uint64_t num)
-{
-	uint64_t h = 1469598103934665603ull;
-
-	if (str)
-		for (; *str; str++)
-			h = (h ^ (unsigned char)*str) * 1099511628211ull;
-	else
-		for (int i = 0; i < 8; i++, num >>= 8)
-			h = (h ^ (num & 0xff)) * 1099511628211ull;
-	return h ^ (h >> 29);
-}
-
-struct same_key {
-	struct loader *L;
-	const yaml_node_t *map;
-	const char *key;
-};
-
-static int same_key(const void *ctx, size_t earlier)
-{
-	const struct same_key *c = ctx;
-
-	return !strcmp(scalar(pair_key(c->L, c->map, earlier)), c->key);
-}
-
-/* Every key a scalar, none twice. */
-int ml_check_keys(struct loader *L, const yaml_node_t *map)
-{
-	size_t n = npairs(map), dup = SIZE_MAX;
-	struct ml_seen seen;
-
-	if (ml_seen_init(&seen, n))
-		return ml_oom(L, map);
-	for (size_t i = 0; i < n && dup == SIZE_MAX; i++) {
-		yaml_node_t *k = pair_key(L, map, i);
-		struct same_key c = { L, map, NULL };
-
-		if (k->type != YAML_SCALAR_NODE) {
-			ml_seen_release(&seen);
-			return error_node(L, k, "expected a plain key, not a %s",
-					  k->type == YAML_MAPPING_NODE ?
-					  "mapping" : "list");
-		}
-		c.key = scalar(k);
-		if ((dup = ml_seen_add(&seen, ml_hash(c.key, 0), i, same_key, &c)) != SIZE_MAX) {
-			yaml_node_t *o = pair_key(L, map, dup);
-
-			ml_seen_release(&seen);
-			return error_node(L, k, "duplicate key '%s' (first at line %zu)",
-					  scalar(k), o->start_mark.line + 1);
-		}
-	}
-	ml_seen_release(&seen);
-	return 0;
-}
-
-int ml_want_scalar(struct loader *L, const yaml_node_t *key,
-		       const yaml_node_t *val)
-{
-	if (val->type == YAML_SCALAR_NODE)
-		return 0;
-	return error_node(L, val, "%s: expected a scalar, not a %s", scalar(key),
-			  val->type == YAML_MAPPING_NODE ? "mapping" : "list");
-}
-
-
-int ml_oom(struct loader *L, const yaml_node_t *n)
-{
-	return error_node(L, n, "out of memory");
-}
 
 /* ---- top-level keys ---- */
 
@@ -311,20 +100,6 @@ static int top_num(struct loader *L, yaml_node_t *key, yaml_node_t *val,
 	if (kind == VK_DURATION && !*num)
 		return error_node(L, val, "%s: invalid duration '%s': must be greater than zero",
 				  scalar(key), scalar(val));
-	return 0;
-}
-
-int ml_percent(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
-	       const char *what, double *out)
-{
-	char *end;
-
-	if (ml_want_scalar(L, key, val))
-		return -1;
-	*out = strtod(scalar(val), &end) / 100;
-	if (end == scalar(val) || strcmp(end, "%") || !(*out > 0) || *out >= 10)
-		return error_node(L, val, "%s: '%s' is not a percentage such as 5%% (above 0)",
-				  what, scalar(val));
 	return 0;
 }
 
