@@ -66,8 +66,8 @@ t_folders_include_only_layers_below() {
 	[ "$bad" -eq 0 ] || die "a folder includes a layer above it (above)"
 	# the matrix model's private header stays inside the model
 	local users
-	users=$(grep -l '#include "matrix_yaml.h"' "$REPO"/*/*.[ch] | grep -v '/base/matrix[a-z_]*\.[ch]$' || true)
-	[ -z "$users" ] || die "matrix_yaml.h is private to base/matrix*.c: $users"
+	users=$(grep -lE '#include "matrix_(yaml|schema)\.h"' "$REPO"/*/*.[ch] | grep -v '/base/matrix[a-z_]*\.[ch]$' || true)
+	[ -z "$users" ] || die "matrix_yaml.h and matrix_schema.h are private to base/matrix*.c: $users"
 }
 
 # The calls, as the linker sees them: which object defines each global
