@@ -40,10 +40,7 @@
 
 #include <stddef.h>
 
-/* the shared pieces of a script, for the writers outside this family that
- * still take gnuplot_quote and gnuplot_preamble from here (compare_out.c,
- * history_out.c) */
-#include "gnuplot_style.h"
+#include "gnuplot_style.h"	/* for compare_out.c and history_out.c, still */
 
 struct report;
 

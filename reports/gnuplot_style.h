@@ -1,14 +1,11 @@
 /*
  * gnuplot_style: what every chart script shares, for the chart writers
- * (gnuplot.c's panels, gnuplot_timeline.c, gnuplot_hist.c, and the charts
- * of compare_out.c and history_out.c): the head of a script, the quoting
- * of text into it, the dimension a run's charts compare and its colours,
- * and the ticks and labels of an axis.
- *
- * gnuplot has no safe mode: backquotes run commands even inside double
- * quotes.  Text from the matrix file reaches a script only through
- * gnuplot_quote() (single-quoted, control characters refused), as a
- * label, and the head gnuplot_preamble() writes makes every label
+ * (gnuplot.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
+ * history_out.c): a script's head, the quoting of text into it, the
+ * dimension a run's charts compare and its colours, an axis's ticks and
+ * labels.  gnuplot has no safe mode (backquotes run commands even inside
+ * double quotes): matrix-file text reaches a script only through
+ * gnuplot_quote(), as a label, and gnuplot_preamble() makes every label
  * `noenhanced`.
  */
 #ifndef MATRIX_GNUPLOT_STYLE_H

@@ -13,10 +13,8 @@
  * results.csv into the cells (report_results.h), the cells' statistics
  * (report.c), hist.csv's round-trip times as each cell's merged buckets
  * (report_hist.h; optional: older folders have none), and the ratios and
- * their pairs of cells (report_ratios.h).  What the writers ask of the
- * loaded report (a meta.csv fact, a dimension's column and values, a value
- * for a person, the marks of figures) is report_query.h, which comes with
- * this header.
+ * their pairs of cells (report_ratios.h).  The questions the writers ask
+ * of the loaded report, at the end of this header, are in report_query.c.
  *
  * Everything is computed from the files alone, so `matrix report DIR`
  * rebuilds exactly what `matrix run` wrote, and works on a folder whose run
@@ -31,7 +29,6 @@
 
 #include "matrix.h"
 #include "procinfo.h"
-#include "report_query.h"	/* the questions the writers ask of a loaded report */
 #include "stats.h"
 
 struct rcell {
@@ -148,5 +145,27 @@ int report_set_outdir(struct report *r, const char *dir);
 /* Frees everything report_load made. */
 void report_release(struct report *r);
 
+/* ---- what the writers ask of a loaded report (report_query.c) ---- */
+/* A fact from meta.csv, or "" */
+const char *report_meta(const struct report *r, const char *key);
+/* Does the run have stream figures timed the old way (before_stream_fix
+ * and a stream cell with a successful repetition)?  They may read high and
+ * cannot be recomputed: the summary says so. */
+int report_stale_stream_rates(const struct report *r);
+/* Has cell c a figure of metric m that the runner timed, in some successful
+ * repetition, from outside a program's process (outside[m]): marked ʷ in
+ * the tables, drawn open in the charts. */
+int report_whole_process(const struct rcell *c, int m);
+/* Dimension d's value v (as results.csv has it) for a person, into b:
+ * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s (0: unpaced);
+ * anything else,
+ * or a value that does not read as its kind, as it is (v itself). */
+const char *report_value_human(const struct report *r, size_t d, const char *v, char *b,
+			       size_t len);
+/* Index of a dimension column, or -1. */
+int report_dim(const struct report *r, const char *name);
+/* The distinct values of dimension d among the cells, in cell order, into
+ * out (at most max); returns how many. */
+size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
 
 #endif

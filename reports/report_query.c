@@ -1,5 +1,4 @@
-/* What the writers ask of a loaded report: see report_query.h. */
-#include "report_query.h"
+/* The questions the writers ask of a loaded report: see report.h. */
 #include "report.h"
 #include "units.h"
 
