@@ -1,6 +1,6 @@
 /* Round-trip time distributions per scenario: see gnuplot_hist.h. */
 #include "gnuplot_hist.h"
-#include "gnuplot.h"
+#include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
 
@@ -50,7 +50,7 @@ static size_t find_scenarios(const struct report *r, int cdim, struct scenario *
 	return n;
 }
 
-/* text as a gnuplot string, or '' when it cannot be one (gnuplot.h) */
+/* text as a gnuplot string, or '' when it cannot be one (gnuplot_style.h) */
 static const char *quoted(const char *text, char *buf, size_t len)
 {
 	if (gnuplot_quote(text, buf, len) < 0)

@@ -18,7 +18,7 @@
  *           line and a linear axis from 0, each labelled with its value.
  * Colours are gnuplot_colour's, as in every chart of the run.  Cells are
  * picked by number, repetitions by number, so matrix-file text reaches
- * the script only as quoted labels (gnuplot.h).
+ * the script only as quoted labels (gnuplot_style.h).
  */
 #ifndef MATRIX_GNUPLOT_HIST_H
 #define MATRIX_GNUPLOT_HIST_H

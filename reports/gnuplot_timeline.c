@@ -1,6 +1,7 @@
-/* plots/timeline.gp: see gnuplot.h. */
+/* plots/timeline.gp: see gnuplot_timeline.h. */
+#include "gnuplot_timeline.h"
 #include "csvfile.h"
-#include "gnuplot.h"
+#include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
 

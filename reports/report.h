@@ -9,8 +9,12 @@
  *   plots/NAME.gp             gnuplot.h   (gnuplot_write_scripts)
  * then, after report_release(), the images from the scripts (gnuplot_render).
  *
- * hist.csv (optional: older folders have none) gives each cell's
- * round-trip times as merged buckets (report_hist.c).
+ * report_load reads the folder in steps, each in a file of its own:
+ * results.csv into the cells (report_results.h), the cells' statistics
+ * (report.c), hist.csv's round-trip times as each cell's merged buckets
+ * (report_hist.h; optional: older folders have none), and the ratios and
+ * their pairs of cells (report_ratios.h).  The questions the writers ask
+ * of the loaded report, at the end of this header, are in report_query.c.
  *
  * Everything is computed from the files alone, so `matrix report DIR`
  * rebuilds exactly what `matrix run` wrote, and works on a folder whose run
@@ -141,6 +145,7 @@ int report_set_outdir(struct report *r, const char *dir);
 /* Frees everything report_load made. */
 void report_release(struct report *r);
 
+/* ---- what the writers ask of a loaded report (report_query.c) ---- */
 /* A fact from meta.csv, or "" */
 const char *report_meta(const struct report *r, const char *key);
 /* Does the run have stream figures timed the old way (before_stream_fix

@@ -95,7 +95,7 @@ static int cmp_bucket(const void *a, const void *b)
 }
 
 /* c's buckets in ascending order, those of the same bounds added up. */
-static void merge(struct rcell *c, const unsigned char *seen)
+static void merge_buckets(struct rcell *c, const unsigned char *seen)
 {
 	size_t n = 0;
 
@@ -154,7 +154,7 @@ int report_hist_load(struct report *r, char *err, size_t errlen)
 		if (add_row(r, t.rows[i], i + 2, col, seen, seen_at, path, err, errlen) < 0)
 			goto out;
 	for (size_t i = 0; i < r->ncells; i++)
-		merge(&r->cells[i], seen + seen_at[i]);
+		merge_buckets(&r->cells[i], seen + seen_at[i]);
 	rc = 0;
 out:
 	free(seen);

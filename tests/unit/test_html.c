@@ -1,7 +1,7 @@
 /*
- * Unit tests for reports/html.c: text escaping, the Markdown of summary.md
- * and the SVG inliner, as tables of input -> expected output (or a part of
- * the reason a chart is refused).
+ * Unit tests for reports/html_markdown.c and html_svg.c: text escaping,
+ * the Markdown of summary.md and the SVG inliner, as tables of input ->
+ * expected output (or a part of the reason a chart is refused).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +13,8 @@
 
 #include <cmocka.h>
 
-#include "html.h"
+#include "html_markdown.h"
+#include "html_svg.h"
 
 #include "arrays.h"
 

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include "gnuplot.h"
+#include "gnuplot_style.h"
 #include "markdown.h"
 #include "report.h"
 #include "summary.h"

@@ -1,0 +1,65 @@
+/*
+ * gnuplot_style: what every chart script shares, for the chart writers
+ * (gnuplot.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
+ * history_out.c): a script's head, the quoting of text into it, the
+ * dimension a run's charts compare and its colours, an axis's ticks and
+ * labels.  gnuplot has no safe mode (backquotes run commands even inside
+ * double quotes): matrix-file text reaches a script only through
+ * gnuplot_quote(), as a label, and gnuplot_preamble() makes every label
+ * `noenhanced`.
+ */
+#ifndef MATRIX_GNUPLOT_STYLE_H
+#define MATRIX_GNUPLOT_STYLE_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct report;
+
+/* in as a gnuplot string expression, into out: single-quoted pieces, a '
+ * as "'" between them ("it's" is 'it'."'".'s').  -1 when in holds a
+ * control character (a newline would end the command) or out is too
+ * small. */
+int gnuplot_quote(const char *in, char *out, size_t outlen);
+
+/* The head of every chart script: its comment, the terminal by the
+ * output's extension (ARG2), comma-separated data, v(COL) for a figure
+ * that may be empty (NaN, a gap); `what` is its description, w x h its
+ * size in pixels. */
+void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *what,
+		      size_t w, size_t h);
+
+/* The dimension the charts compare, one colour per value: transport when
+ * it varies among the cells, else the first ratio's dimension, else the
+ * first dimension that varies but pattern, size and concurrency (those
+ * are panels and axes); -1 when there is none (then every series has
+ * gnuplot_colour(r, -1, NULL), the palette's first colour). */
+int gnuplot_compared_dim(const struct report *r);
+
+/* The colour, "#rrggbb", of value `value` of dimension `dim` (an index
+ * into r->dimnames, as gnuplot_compared_dim gives): a fixed palette keyed
+ * by the value's index in the matrix file's list for that dimension, so a
+ * value has the same colour in every chart of a run, whatever the slice
+ * (--only) or the cells that failed.  A value the file does not list (a
+ * dimension it does not set) takes its index among the run's values.
+ * Eight colours, told apart by people with a colour-vision deficiency
+ * (Okabe-Ito); from the ninth value on they repeat. */
+const char *gnuplot_colour(const struct report *r, int dim, const char *value);
+
+/* A tick label: three significant digits, with k, M or G from 10,000 on
+ * ("250k", "1.5M", "5000", "0.02").  Returns buf. */
+char *gnuplot_number(double v, char *buf, size_t len);
+
+/* `set Xtics (...)` for axis ('x' or 'y') over [lo, hi], every tick listed
+ * and labelled by gnuplot_number followed by suffix ("" or "x"): on a log
+ * axis 1, 2 and 5 of each decade labelled and the other digits as minor
+ * ticks, or, over more than three decades, each decade labelled; on a
+ * linear axis a step of 1, 2 or 5 times a power of ten, about five ticks,
+ * all with the k, M or G that hi takes ("0", "5k", "10k"). */
+void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const char *suffix);
+
+/* A size as results.csv writes it (bytes) as a label: "64 B", "1 KiB",
+ * "1.5 MiB".  Returns buf. */
+char *gnuplot_size(const char *bytes, char *buf, size_t len);
+
+#endif

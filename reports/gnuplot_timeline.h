@@ -1,0 +1,22 @@
+/*
+ * gnuplot_timeline: plots/timeline.gp, the messages per second of each
+ * interval of the stream cells, from timeline.csv (results.h), written by
+ * gnuplot_write_scripts (gnuplot.h).  A panel is a cell, with the later
+ * cells that differ from it only in their programs; cells and repetitions
+ * are picked by number, so matrix-file text reaches the script only as
+ * quoted labels (gnuplot_style.h).
+ */
+#ifndef MATRIX_GNUPLOT_TIMELINE_H
+#define MATRIX_GNUPLOT_TIMELINE_H
+
+#include <stddef.h>
+
+struct report;
+
+/* Writes plots/timeline.gp (plots/ exists), when the run has a stream cell
+ * to draw: a panel per stream cell (the first 12), a line per repetition
+ * (points too when it has few intervals in timeline.csv).  0, or -1 with
+ * err (the script is not left behind). */
+int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,89 @@
+/* The questions the writers ask of a loaded report: see report.h. */
+#include "report.h"
+#include "units.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *report_meta(const struct report *r, const char *key)
+{
+	for (size_t i = 0; i < r->nmeta; i++)
+		if (!strcmp(r->meta[i].key, key))
+			return r->meta[i].value;
+	return "";
+}
+
+int report_stale_stream_rates(const struct report *r)
+{
+	int d = report_dim(r, "pattern");
+
+	for (size_t i = 0; r->before_stream_fix && d >= 0 && i < r->ncells; i++)
+		if (!strcmp(r->cells[i].dims[d], "stream") && r->cells[i].nokreps)
+			return 1;
+	return 0;
+}
+
+int report_whole_process(const struct rcell *c, int m)
+{
+	return m >= 0 && m < MATRIX_NMETRICS && c->st[m].n > 0 && c->outside[m] > 0;
+}
+
+int report_dim(const struct report *r, const char *name)
+{
+	for (size_t i = 0; i < r->ndims; i++)
+		if (!strcmp(r->dimnames[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *report_value_human(const struct report *r, size_t d, const char *v, char *b,
+			       size_t len)
+{
+	const struct dimension *md = matrix_dim(&r->m, r->dimnames[d]);
+	char *end;
+
+	if (md && md->kind == VK_DURATION) {	/* seconds in the CSV */
+		double sec = strtod(v, &end);
+		if (!*end && sec == 0 && matrix_dim_is_link(md))
+			return "0ms";		/* a link without delay (jitter) */
+		if (*end || !*v || !(sec > 0))
+			return v;
+		return units_format_duration((uint64_t)(sec * 1e9 + 0.5), b, len);
+	}
+	if (md && md->kind == VK_PERCENT && *v) {	/* percent in the CSV */
+		snprintf(b, len, "%s%%", v);
+		return b;
+	}
+	unsigned long long n = strtoull(v, &end, 10);
+	if (!md || *end || !*v)
+		return v;
+	if (md->kind == VK_SIZE)
+		return units_format_size(n, b, len);
+	if (md->kind == VK_RATE)	/* per second in the CSV, 0 unpaced */
+		return n ? units_format_rate(n, b, len) : "unpaced";
+	if (md->kind == VK_BITRATE) {	/* bits per second in the CSV */
+		static const char *const u[] = { "bit", "kbit", "mbit", "gbit", "tbit" };
+		size_t k = 0;
+		for (; k < 4 && n && n % 1000 == 0; k++)
+			n /= 1000;
+		snprintf(b, len, "%llu%s", n, u[k]);
+		return b;
+	}
+	return v;
+}
+
+size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max)
+{
+	size_t n = 0;
+
+	for (size_t c = 0; c < r->ncells; c++) {
+		size_t i;
+		for (i = 0; i < n && strcmp(out[i], r->cells[c].dims[d]); i++)
+			;
+		if (i == n && n < max)
+			out[n++] = r->cells[c].dims[d];
+	}
+	return n;
+}

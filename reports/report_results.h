@@ -1,0 +1,30 @@
+/*
+ * report_results: results.csv read back into the report model (report.h,
+ * struct rcell), for report_load only: a cell per cell number, its
+ * repetitions counted, the failed ones by their status, and each
+ * successful one's figures kept for the statistics (stats.h), which
+ * report_load computes afterwards.
+ */
+#ifndef MATRIX_REPORT_RESULTS_H
+#define MATRIX_REPORT_RESULTS_H
+
+#include <stddef.h>
+
+struct report;
+
+/* Reads DIR/results.csv (r->dir, after r->m is loaded): its dimension
+ * names (the columns between cell and rep, then topology: link: values)
+ * into r->dimnames and r->dimcol, and every row into its cell: the cells
+ * in r->cells sorted by number, each with its status ("ok", "ok, 1 of 3
+ * failed (timeout)", or its first failure), and for each successful
+ * repetition its number, figures (vals[m]; st[m].n counts them, not yet
+ * summarized), lost and rtt_samples, timed window, who measured it and
+ * its placement.  A file without cpu_us_per_rtt sets before_stream_fix,
+ * and its CPU figures are read as such a file meant them.  A last row cut
+ * short by an interrupted write is left out and r->dropped_row set.  0,
+ * or -1 with "PATH:LINE: message" in err (not a results file, a cell
+ * number or figure that is not a number, a cell whose dimensions change)
+ * or "PATH: out of memory"; report_release frees what was read. */
+int report_results_load(struct report *r, char *err, size_t errlen);
+
+#endif
