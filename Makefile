@@ -45,7 +45,7 @@ endif
 PKGS        := yaml-0.1 jansson
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
-LAYERS      := base transports workers plan launch cell runner reports cli
+LAYERS      := base transports workers plan launch cell runner reports gate cli
 CPPFLAGS    += -D_GNU_SOURCE $(LAYERS:%=-iquote %) -iquote $(BUILD)
 CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototypes \
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \

@@ -3,6 +3,7 @@
 #include "cmd_compare.h"
 #include "compare.h"
 #include "gnuplot.h"
+#include "compare_json.h"
 #include "json.h"
 #include "matrix.h"
 #include "report.h"
@@ -134,7 +135,7 @@ static int finish_compare(const struct comparison *c, const char *dir,
 		/* an image that could not be written is a file that could not be */
 		rc = chart == -2 ? 2 : compare_exit_status(c);
 	}
-	run_json_add_verdicts(a->json, c, dir, rc, a->confirmation);
+	compare_json_add(a->json, c, dir, rc, a->confirmation);
 	return rc;
 }
 

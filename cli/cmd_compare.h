@@ -1,7 +1,7 @@
 /*
  * cmd_compare: `matrix compare BASE_DIR NEW_DIR`, and the comparisons that
  * `matrix run --baseline DIR`, `run --compare` and `report --compare` make
- * with it (reports/compare.h judges; this reads the options, loads the
+ * with it (gate/compare.h judges; this reads the options, loads the
  * folders, writes the files and says the verdicts).  Every one exits with
  * compare's status: 0 nothing regressed, 1 a regression, 2 bad input, a
  * tool or a cell failed, 3 inconclusive.

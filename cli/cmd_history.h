@@ -1,7 +1,7 @@
 /*
  * cmd_history: `matrix history DIR` (results/NAME/, whose run folders it
  * reads) or `matrix history RUN_DIR...` (the run folders listed): reads
- * the options, finds and loads the run folders, and has reports/history.h
+ * the options, finds and loads the run folders, and has gate/history.h
  * order, group and judge them and write history.csv, history.md and
  * plots/history.gp, then renders the chart.  Exit status: 0, or 2 on bad
  * input (no run folder found, a folder that cannot be read) or when a file

@@ -40,7 +40,6 @@
 
 #include <stddef.h>
 
-#include "gnuplot_style.h"	/* for compare_out.c and history_out.c, still */
 
 struct report;
 

@@ -13,8 +13,8 @@
  *   run_json_add_report()    a loaded report (report.h): meta, dimensions,
  *                            metrics, cells, ratios; called by the command
  *                            between report_load() and report_release()
- *   run_json_add_verdicts()  one judged comparison (compare.h), as it is
- *                            judged; they are kept in that order
+ *   run_json_add_verdict()   one judged comparison, as it is judged (made
+ *                            by gate/compare_json.h); kept in that order
  *   run_json_write()         the document into PATH, whole or not at all
  *                            (base/jsonout.h); 0, or -1 with "PATH: reason"
  *                            in err: also when no report was added (the
@@ -29,21 +29,20 @@
 #ifndef MATRIX_JSON_H
 #define MATRIX_JSON_H
 
+#include <jansson.h>
 #include <stddef.h>
 
 #define RUN_JSON_SCHEMA 1
 
 struct report;
-struct comparison;
 struct run_json;
 
 struct run_json *run_json_new(void);
 void run_json_add_report(struct run_json *j, const struct report *r);
-/* dir: the folder the comparison's files went to; status: its exit status
- * (compare.h); confirmation: a second judgement of a regression (the
- * run's confirm/ folder) */
-void run_json_add_verdicts(struct run_json *j, const struct comparison *c, const char *dir,
-			   int status, int confirmation);
+/* Appends a verdict object (the document takes it; freed when j is
+ * NULL); bad: building it ran out of memory, so the document is not
+ * written. */
+void run_json_add_verdict(struct run_json *j, json_t *verdict, int bad);
 int run_json_write(const struct run_json *j, const char *path, char *err, size_t errlen);
 void run_json_free(struct run_json *j);
 

@@ -1,5 +1,5 @@
 /*
- * Unit tests for reports/compare.c: the one-sided Mann-Whitney p-value
+ * Unit tests for gate/compare.c: the one-sided Mann-Whitney p-value
  * (exact small-sample values, as scipy.stats.mannwhitneyu(x, y,
  * alternative='less', method='exact') gives them), the Benjamini-Hochberg
  * correction (worked by hand), the bootstrap interval with its fixed seed,

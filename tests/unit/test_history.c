@@ -1,5 +1,5 @@
 /*
- * Unit tests for reports/history.c on reports made by hand (as
+ * Unit tests for gate/history.c on reports made by hand (as
  * test_compare.c makes them): the order of the runs (start_utc, else the
  * folder's name), the groups (another kernel, another matrix.yaml), and the
  * steps: each point judged against the previous run of its group that has

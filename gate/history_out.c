@@ -2,7 +2,7 @@
  * history.h. */
 #include "csvfile.h"
 #include "arrays.h"
-#include "gnuplot.h"
+#include "gnuplot_style.h"
 #include "history.h"
 #include "markdown.h"
 #include "units.h"

@@ -3,7 +3,7 @@
 #include "compare.h"
 #include "arrays.h"
 #include "csvfile.h"
-#include "gnuplot.h"
+#include "gnuplot_style.h"
 #include "markdown.h"
 #include "units.h"
 
