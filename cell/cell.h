@@ -20,7 +20,9 @@
  * program receiver is stopped only once it printed its figures (result:),
  * or, timed whole-process, must exit by itself; a program server's
  * `timeline:` lines become the repetition's timeline.  What is special
- * about programs is in program.h; cell.c is the event loop.
+ * about programs is in program.h; cell.c is the event loop, its steps in
+ * cell_start.h (1 to 3), cell_judge.h (4, and every failure a worker
+ * shows) and cell_stop.h (the signals); cell_rep.h is their shared state.
  */
 #ifndef MATRIX_CELL_H
 #define MATRIX_CELL_H

@@ -36,7 +36,7 @@ static int parse_noise_flag(int ch, const char *arg, struct common *c)
 	return 0;
 }
 
-/* The options of `run` alone (parse_common): 1 when ch is one and it was
+/* The options of `run` alone (cmd_parse_common): 1 when ch is one and it was
  * taken, 0 when it is none of them, -1 after a message. */
 static int run_option(int ch, const char *arg, struct common *c)
 {
@@ -62,9 +62,9 @@ static int run_option(int ch, const char *arg, struct common *c)
 		c->baseline = arg;
 		return 1;
 	case 't':
-		return parse_threshold("run", arg, &c->ca.threshold) < 0 ? -1 : 1;
+		return cmd_compare_parse_threshold("run", arg, &c->ca.threshold) < 0 ? -1 : 1;
 	case 'm':
-		return parse_metric("run", arg, &c->ca) < 0 ? -1 : 1;
+		return cmd_compare_parse_metric("run", arg, &c->ca) < 0 ? -1 : 1;
 	case 'R':
 	case 'S':
 		return parse_noise_flag(ch, arg, c) < 0 ? -1 : 1;
@@ -88,7 +88,7 @@ static int check_seed(const struct common *c)
 	return 0;
 }
 
-int parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage)
+int cmd_parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage)
 {
 	static const struct option longopts[] = {
 		{ "output", 1, 0, 'o' }, { "repeat", 1, 0, 'r' }, { "only", 1, 0, 'O' },
@@ -154,7 +154,7 @@ int parse_common(int argc, char **argv, struct common *c, int is_run, const char
 	return check_seed(c);
 }
 
-void print_matrix_error(const char *err)
+void cmd_print_matrix_error(const char *err)
 {
 	fprintf(stderr, "%s%s\n", strncmp(err, "--set ", 6) ? "" : "matrix: ", err);
 }
@@ -187,13 +187,13 @@ static void warn_busy(const struct plan *pl)
 			more == 1 ? "" : "s");
 }
 
-int load_plan(struct common *c, struct matrix *m, struct plan *pl)
+int cmd_load_plan(struct common *c, struct matrix *m, struct plan *pl)
 {
 	struct only_filter only[256];
 	char err[1024];
 
 	if (matrix_load_sets(m, c->file, &c->sets, err, sizeof(err)) < 0) {
-		print_matrix_error(err);
+		cmd_print_matrix_error(err);
 		return -1;
 	}
 	if (c->repeat) {	/* a fixed number, also over repeat: auto */
@@ -210,7 +210,7 @@ int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 	if ((c->elsewhere ? plan_build_elsewhere : plan_build)(pl, m, only, c->nonly, err,
 							      sizeof(err)) < 0) {
 		matrix_sets_explain(&c->sets, c->file, err, sizeof(err));
-		print_matrix_error(err);
+		cmd_print_matrix_error(err);
 		matrix_release(m);
 		matrix_sets_release(&c->sets);
 		return -1;
@@ -220,7 +220,7 @@ int load_plan(struct common *c, struct matrix *m, struct plan *pl)
 	return 0;
 }
 
-char *join_argv(int argc, char **argv)
+char *cmd_join_argv(int argc, char **argv)
 {
 	size_t len = 1;
 	char *s, *p;

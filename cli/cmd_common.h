@@ -1,6 +1,6 @@
 /*
  * cmd_common: what the commands run and plan share: their options (struct
- * common, parse_common), loading the matrix into a plan, the messages.
+ * common, cmd_parse_common), loading the matrix into a plan, the messages.
  */
 #ifndef MATRIX_CMD_COMMON_H
 #define MATRIX_CMD_COMMON_H
@@ -34,18 +34,18 @@ struct common {
 	int json;			/* plan --json */
 	struct shard shard;		/* run --shard K/N; n 0: none */
 	int elsewhere;			/* merge: runs of other machines, whose
-					 * limits load_plan does not check */
+					 * limits cmd_load_plan does not check */
 };
 
 /* Parses run (is_run) or plan options into c; --help prints usage and
  * exits 0.  -1 after printing a message. */
-int parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage);
+int cmd_parse_common(int argc, char **argv, struct common *c, int is_run, const char *usage);
 /* A matrix error: "FILE:LINE:COL: ..." as it is, a --set one after "matrix: ". */
-void print_matrix_error(const char *err);
+void cmd_print_matrix_error(const char *err);
 /* Loads the matrix (with --set made) and builds the plan; -1 after
  * printing the error, with nothing left to release. */
-int load_plan(struct common *c, struct matrix *m, struct plan *pl);
+int cmd_load_plan(struct common *c, struct matrix *m, struct plan *pl);
 /* argv joined by spaces, malloc'd (NULL when out of memory). */
-char *join_argv(int argc, char **argv);
+char *cmd_join_argv(int argc, char **argv);
 
 #endif

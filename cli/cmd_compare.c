@@ -41,7 +41,7 @@ static const char usage_compare[] =
 "cell failed, 3 inconclusive\n";
 
 /* --threshold: "5%" or a fraction below 1 ("0.05"). */
-int parse_threshold(const char *cmd, const char *s, double *v)
+int cmd_compare_parse_threshold(const char *cmd, const char *s, double *v)
 {
 	char *end;
 
@@ -58,7 +58,7 @@ int parse_threshold(const char *cmd, const char *s, double *v)
 	return -1;
 }
 
-int parse_metric(const char *cmd, const char *s, struct compare_args *a)
+int cmd_compare_parse_metric(const char *cmd, const char *s, struct compare_args *a)
 {
 	char hint[128];
 	int m = matrix_metric_index(s);
@@ -141,8 +141,8 @@ static int finish_compare(const struct comparison *c, const char *dir,
 
 /* Baseline folder against a new one: loads both, checks their
  * fingerprints, judges, writes.  The exit status of compare. */
-int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-		 const char *cmd, struct regressions *rg)
+int cmd_compare_dirs(const char *base, const char *cand, const struct compare_args *a,
+		     const char *cmd, struct regressions *rg)
 {
 	struct report rb, rn;
 	struct comparison c;
@@ -195,11 +195,11 @@ int cmd_compare(int argc, char **argv)
 			fputs(usage_compare, stdout);
 			exit(0);
 		case 't':
-			if (parse_threshold("compare", optarg, &a.threshold) < 0)
+			if (cmd_compare_parse_threshold("compare", optarg, &a.threshold) < 0)
 				return EXIT_BADINPUT;
 			break;
 		case 'm':
-			if (parse_metric("compare", optarg, &a) < 0)
+			if (cmd_compare_parse_metric("compare", optarg, &a) < 0)
 				return EXIT_BADINPUT;
 			break;
 		case 'o':
@@ -220,7 +220,7 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
 		return EXIT_BADINPUT;
 	}
-	return compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
+	return cmd_compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
 }
 
 
@@ -267,8 +267,8 @@ static int split_spec(const char *spec, const char *cmd, char *name, char *base,
 	return 0;
 }
 
-int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		   const char *cmd, struct regressions *rg)
+int cmd_compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
+		       const char *cmd, struct regressions *rg)
 {
 	const struct compare_spec *ms = &r->m.report.compare;
 	struct compare_args args = *a;
@@ -337,7 +337,7 @@ static int spec_value(const struct dimension *d, const char *cmd, const char *te
 	return (int)i;
 }
 
-int compare_check_spec(const struct matrix *m, const char *spec, const char *cmd)
+int cmd_compare_check_spec(const struct matrix *m, const char *spec, const char *cmd)
 {
 	char name[SPEC_PART], base[SPEC_PART], cand[SPEC_PART];
 

@@ -29,8 +29,8 @@ struct compare_args {
 };
 
 /* --threshold PCT and --metric M of any command; -1 after a message. */
-int parse_threshold(const char *cmd, const char *s, double *v);
-int parse_metric(const char *cmd, const char *s, struct compare_args *a);
+int cmd_compare_parse_threshold(const char *cmd, const char *s, double *v);
+int cmd_compare_parse_metric(const char *cmd, const char *s, struct compare_args *a);
 
 /* What a comparison called regressed, for the run to confirm: the cell
  * numbers to re-run (the new side's, and for an in-run A/B both sides'),
@@ -48,17 +48,17 @@ int cmd_compare(int argc, char **argv);
 
 /* A baseline folder against a new one; compare's exit status.  rg, when
  * not NULL, gets what regressed. */
-int compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-		 const char *cmd, struct regressions *rg);
+int cmd_compare_dirs(const char *base, const char *cand, const struct compare_args *a,
+		     const char *cmd, struct regressions *rg);
 
 /* The in-run A/B of a loaded run folder: `spec` DIM=BASE:CAND (from
  * --compare), else the matrix's report: compare:.  Writes ab.csv, ab.md
  * and plots/ab.gp into the folder.  compare's exit status, or -1 when neither asks for one. */
-int compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		   const char *cmd, struct regressions *rg);
+int cmd_compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
+		       const char *cmd, struct regressions *rg);
 
 /* Before a run: --compare DIM=BASE:CAND names a key of the matrix and two
  * of its values, and --baseline a run folder; -1 after a message. */
-int compare_check_spec(const struct matrix *m, const char *spec, const char *cmd);
+int cmd_compare_check_spec(const struct matrix *m, const char *spec, const char *cmd);
 
 #endif

@@ -184,11 +184,11 @@ static int parse_args(int argc, char **argv, struct history_args *a)
 			fputs(usage_history, stdout);
 			return 1;
 		case 't':
-			if (parse_threshold("history", optarg, &a->ca.threshold) < 0)
+			if (cmd_compare_parse_threshold("history", optarg, &a->ca.threshold) < 0)
 				return -1;
 			break;
 		case 'm':
-			if (parse_metric("history", optarg, &a->ca) < 0)
+			if (cmd_compare_parse_metric("history", optarg, &a->ca) < 0)
 				return -1;
 			break;
 		case 'o':

@@ -127,7 +127,7 @@ static int check_rows(struct merge *mg)
 	int rc = 0;
 
 	if (resume_args(&ra, mg->src[0].dir, 0) < 0 ||
-	    parse_common(ra.argc, ra.argv, &c, 1, "") < 0 || load_plan(&c, &m, &pl) < 0) {
+	    cmd_parse_common(ra.argc, ra.argv, &c, 1, "") < 0 || cmd_load_plan(&c, &m, &pl) < 0) {
 		matrix_sets_release(&c.sets);
 		return -1;
 	}
@@ -241,7 +241,7 @@ int cmd_merge(int argc, char **argv)
 	struct report_opts ro = { .nratios = 0 };
 	struct compare_args ca = { .quiet = quiet };
 	struct report_ask ask = { .cmd = "merge", .ca = &ca };
-	int rc = build_report(out, &ro, quiet, &ask);
+	int rc = cmd_report_build(out, &ro, quiet, &ask);
 	printf("%s\n", out);
 	return rc ? (rc == EXIT_BADINPUT ? 1 : rc) : failed || ask.chart_failed;
 }

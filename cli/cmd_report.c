@@ -133,8 +133,8 @@ static int copy_chart_data(const char *from, const char *to, char *err, size_t e
  * image's).  0, 1 (a file
  * could not be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets chart_failed. */
-int build_report(const char *dir, const struct report_opts *o, int quiet,
-			struct report_ask *ask)
+int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
+		     struct report_ask *ask)
 {
 	struct headline h = { 0 };
 	struct report r;
@@ -163,7 +163,7 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	    gnuplot_write_scripts(&r, err, sizeof(err)) < 0)
 		rc = -1;
 	if (!rc)
-		ask->cmp = compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
+		ask->cmp = cmd_compare_in_run(&r, ask->ab, ask->ca, ask->cmd, ask->rg);
 	if (!rc && !quiet)
 		headline_build(&r, &h);	/* out of memory: no headline, nothing worse */
 	if (rc < 0) {
@@ -189,8 +189,8 @@ int build_report(const char *dir, const struct report_opts *o, int quiet,
 	return rc == -2;	/* an image could not be written: as a page */
 }
 
-int export_json(const struct run_json *j, const char *path, const char *dir, const char *cmd,
-		int quiet)
+int cmd_report_export_json(const struct run_json *j, const char *path, const char *dir,
+			   const char *cmd, int quiet)
 {
 	char err[4200];
 
@@ -271,7 +271,7 @@ int cmd_report(int argc, char **argv)
 			outdir = optarg;
 			break;
 		case 't':
-			if (parse_threshold("report", optarg, &ca.threshold) < 0)
+			if (cmd_compare_parse_threshold("report", optarg, &ca.threshold) < 0)
 				return EXIT_BADINPUT;
 			break;
 		default:
@@ -295,13 +295,13 @@ int cmd_report(int argc, char **argv)
 		return EXIT_BADINPUT;
 	}
 	stale_check(argv[optind], "report");	/* a killed or running run is said */
-	int rc = build_report(argv[optind], &o, quiet, &ask);
+	int rc = cmd_report_build(argv[optind], &o, quiet, &ask);
 	if (rc == EXIT_BADINPUT && made)
 		rmdir(outdir);		/* nothing was written: nothing left made */
 	/* a JSON export that could not be written is a report file that could
 	 * not be (1), and with an A/B a tool failure (2) */
 	if (json_path && rc != EXIT_BADINPUT &&
-	    export_json(ca.json, json_path, argv[optind], "report", quiet) < 0 && !rc)
+	    cmd_report_export_json(ca.json, json_path, argv[optind], "report", quiet) < 0 && !rc)
 		rc = 1;
 	run_json_free(ca.json);
 	/* alone, a failed chart is a failed report (1); with an A/B it is said

@@ -1,6 +1,6 @@
 /*
  * cmd_report: `matrix report`, and the report a run ends with
- * (build_report): the report model read back from a run folder, each
+ * (cmd_report_build): the report model read back from a run folder, each
  * writer in turn, the in-run A/B, the charts.
  */
 #ifndef MATRIX_CMD_REPORT_H
@@ -26,13 +26,14 @@ struct report_ask {
  * images when gnuplot is there (see cmd_report.c).  0, 1 (a file could not
  * be written, an image too) or 2 (bad input); a failed rendering
  * otherwise only sets ask->chart_failed. */
-int build_report(const char *dir, const struct report_opts *o, int quiet, struct report_ask *ask);
+int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
+		     struct report_ask *ask);
 /* --export-json PATH: writes the document j (reports/json.h) of run
  * folder dir, and says so unless quiet; -1 after saying why it could not
  * (cmd: "run" or "report"; a run's folder is whole, and `matrix report`
  * writes the file again). */
-int export_json(const struct run_json *j, const char *path, const char *dir, const char *cmd,
-		int quiet);
+int cmd_report_export_json(const struct run_json *j, const char *path, const char *dir,
+			   const char *cmd, int quiet);
 /* `matrix report ARGS`: its exit status. */
 int cmd_report(int argc, char **argv);
 

@@ -79,7 +79,7 @@ static double median_rel_width(const double *v, size_t n)
 /* The report of a run folder and the comparisons asked for: their exit
  * statuses in *cmp and *base (-1: none), what they called regressed in
  * rg and rgb; the report into json too, when not NULL (the comparisons'
- * verdicts go to c->ca.json).  Returns build_report's status. */
+ * verdicts go to c->ca.json).  Returns cmd_report_build's status. */
 static int judge_run(const struct common *c, const char *dir, struct run_json *json, int *cmp,
 		     int *base, struct regressions *rg, struct regressions *rgb)
 {
@@ -91,9 +91,9 @@ static int judge_run(const struct common *c, const char *dir, struct run_json *j
 
 	memset(rg, 0, sizeof(*rg));
 	memset(rgb, 0, sizeof(*rgb));
-	rc = build_report(dir, &ro, c->quiet, &ask);
+	rc = cmd_report_build(dir, &ro, c->quiet, &ask);
 	*cmp = ask.cmp;
-	*base = c->baseline ? compare_dirs(c->baseline, dir, &c->ca, "run", rgb) : -1;
+	*base = c->baseline ? cmd_compare_dirs(c->baseline, dir, &c->ca, "run", rgb) : -1;
 	/* without a comparison a failed chart fails the run's report (1), as
 	 * before; with one it is said and changes nothing */
 	return rc ? rc : *cmp < 0 && *base < 0 ? ask.chart_failed : 0;
@@ -211,7 +211,8 @@ static int export_run_json(const struct common *c, const struct matrix *m, const
 {
 	int compared = c->ab || c->baseline || m->report.compare.set;
 
-	if (export_json(c->ca.json, c->export_json, dir, "run", c->quiet) == 0 || status == 130)
+	if (cmd_report_export_json(c->ca.json, c->export_json, dir, "run", c->quiet) == 0 ||
+	    status == 130)
 		return status;
 	if (!compared)
 		return status ? status : 1;
@@ -227,13 +228,14 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	int status;
 
 	/* before getopt permutes argv */
-	char *cmdline = join_argv(full_argc, full_argv);
+	char *cmdline = cmd_join_argv(full_argc, full_argv);
 	struct resume_args ra;	/* --resume: the folder's flags, parsed as the user's */
 
-	if (parse_common(argc, argv, &c, 1, usage_run) < 0 || (c.resume &&
+	if (cmd_parse_common(argc, argv, &c, 1, usage_run) < 0 || (c.resume &&
 	    (resume_args(&ra, c.resume, c.file || c.outdir || c.repeat || c.nonly || c.sets.n ||
-			 c.has_seed || c.order || c.shard.n) < 0 || parse_common(ra.argc, ra.argv, &c, 1, "") < 0)) ||
-	    load_plan(&c, &m, &pl) < 0) {
+			 c.has_seed || c.order || c.shard.n) < 0 ||
+	     cmd_parse_common(ra.argc, ra.argv, &c, 1, "") < 0)) ||
+	    cmd_load_plan(&c, &m, &pl) < 0) {
 		free(cmdline);
 		matrix_sets_release(&c.sets);
 		return EXIT_BADINPUT;
@@ -241,7 +243,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	/* what is compared after the run is checked before it */
 	char probe[PATH_MAX + 16];
 	snprintf(probe, sizeof(probe), "%s/results.csv", c.baseline ? c.baseline : "");
-	if (compare_check_spec(&m, c.ab, "run") < 0 ||
+	if (cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
 	    (c.baseline && access(probe, R_OK) < 0 &&
 	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
 		     probe, strerror(errno)))) {

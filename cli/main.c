@@ -1,5 +1,6 @@
-/* matrix: the command line: which command runs; plan and transports here,
- * run and report in cmd_run.c and cmd_report.c.  Only the commands' option
+/* matrix: the command line: which command runs, from one table of the
+ * commands (commands[], as git.c's); plan and transports here, the others
+ * in cli/cmd_*.c, worker in workers/worker.c.  Only the commands' option
  * parsers (--help) and main() call exit(). */
 #include "cmd_common.h"
 #include "arrays.h"
@@ -27,7 +28,8 @@
 #include <sys/resource.h>
 #include <unistd.h>
 
-static const char usage_main[] =
+/* The usage text: this head, then the commands' table, then usage_tail. */
+static const char usage_head[] =
 "usage: matrix COMMAND [options]\n"
 "\n"
 "How much faster is transport A than transport B, for my message sizes and my\n"
@@ -35,15 +37,9 @@ static const char usage_main[] =
 "patterns, sizes and concurrency, runs real server and client processes over\n"
 "real sockets for every cell, and writes a run folder of CSV files.\n"
 "\n"
-"commands:\n"
-"  run FILE        run every cell of a matrix and write a run folder\n"
-"  plan FILE       validate a matrix and print its cells, running nothing\n"
-"  report DIR      rebuild a run folder's summary, ratios and charts\n"
-"  compare BASE NEW  regression verdicts of a new run folder against a baseline\n"
-"  history DIR     each cell's median across the run folders in DIR, steps marked\n"
-"  merge DIR... -o OUT  join the shards of one run (run --shard K/N) into OUT\n"
-"  transports      list the transports, their patterns and limits\n"
-"  worker ROLE     run one server or client worker by hand\n"
+"commands:\n";
+
+static const char usage_tail[] =
 "\n"
 "  matrix COMMAND --help     options of one command\n"
 "  matrix --version\n";
@@ -117,9 +113,9 @@ static int cmd_plan(int argc, char **argv)
 	struct plan pl;
 	char t[32];
 
-	if (parse_common(argc, argv, &c, 0, usage_plan) < 0)
+	if (cmd_parse_common(argc, argv, &c, 0, usage_plan) < 0)
 		return EXIT_BADINPUT;
-	if (load_plan(&c, &m, &pl) < 0)
+	if (cmd_load_plan(&c, &m, &pl) < 0)
 		return EXIT_BADINPUT;
 	if (c.json) {
 		int rc = plan_json_print(&pl, stdout);
@@ -219,6 +215,51 @@ static void raise_fd_limit(void)
 	}
 }
 
+/* `matrix run` keeps the whole command line in meta.csv: argv is main's
+ * from argv[1], the command's name, as every command is called. */
+static int run_command(int argc, char **argv)
+{
+	return cmd_run(argc, argv, argc + 1, argv - 1);
+}
+
+/* The commands, in the order usage lists them: dispatch, the did-you-mean
+ * list and usage's "commands:" lines all read this table, so a command is
+ * one line here.  Each is called with argv from its own name on and
+ * returns the exit status. */
+static const struct command {
+	const char *name;
+	const char *args;		/* what follows the name in usage, "" for nothing */
+	const char *synopsis;		/* one line: what it does */
+	int (*fn)(int argc, char **argv);
+} commands[] = {
+	{ "run", "FILE", "run every cell of a matrix and write a run folder", run_command },
+	{ "plan", "FILE", "validate a matrix and print its cells, running nothing", cmd_plan },
+	{ "report", "DIR", "rebuild a run folder's summary, ratios and charts", cmd_report },
+	{ "compare", "BASE NEW", "regression verdicts of a new run folder against a baseline",
+	  cmd_compare },
+	{ "history", "DIR", "each cell's median across the run folders in DIR, steps marked",
+	  cmd_history },
+	{ "merge", "DIR... -o OUT", "join the shards of one run (run --shard K/N) into OUT",
+	  cmd_merge },
+	{ "transports", "", "list the transports, their patterns and limits", cmd_transports },
+	{ "worker", "ROLE", "run one server or client worker by hand", worker_main },
+};
+
+/* The usage text, with a line per command: its name and arguments in a
+ * column of 14 (or more, then two spaces), its synopsis. */
+static void print_usage(FILE *f)
+{
+	char left[64];
+
+	fputs(usage_head, f);
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		snprintf(left, sizeof(left), "%s%s%s", commands[i].name,
+			 commands[i].args[0] ? " " : "", commands[i].args);
+		fprintf(f, "  %-14s  %s\n", left, commands[i].synopsis);
+	}
+	fputs(usage_tail, f);
+}
+
 int main(int argc, char **argv)
 {
 	open_standard_fds();
@@ -226,39 +267,27 @@ int main(int argc, char **argv)
 	const char *cmd = argc > 1 ? argv[1] : NULL;
 
 	if (!cmd) {
-		fputs(usage_main, stderr);
+		print_usage(stderr);
 		exit(EXIT_BADINPUT);
 	}
 	if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
-		fputs(usage_main, stdout);
+		print_usage(stdout);
 		exit(0);
 	}
 	if (!strcmp(cmd, "--version")) {
 		printf("matrix %s (%s)\n", MATRIX_VERSION, MATRIX_GIT_REV);
 		exit(0);
 	}
-	if (!strcmp(cmd, "run"))
-		exit(cmd_run(argc - 1, argv + 1, argc, argv));
-	if (!strcmp(cmd, "plan"))
-		exit(cmd_plan(argc - 1, argv + 1));
-	if (!strcmp(cmd, "report"))
-		exit(cmd_report(argc - 1, argv + 1));
-	if (!strcmp(cmd, "compare"))
-		exit(cmd_compare(argc - 1, argv + 1));
-	if (!strcmp(cmd, "history"))
-		exit(cmd_history(argc - 1, argv + 1));
-	if (!strcmp(cmd, "merge"))
-		exit(cmd_merge(argc - 1, argv + 1));
-	if (!strcmp(cmd, "transports"))
-		exit(cmd_transports(argc - 1, argv + 1));
-	if (!strcmp(cmd, "worker"))
-		exit(worker_main(argc - 1, argv + 1));
-	const char *cmds[] = { "run", "plan", "report", "compare", "history", "merge",
-			       "transports", "worker" };
+	const char *names[ARRAY_SIZE(commands)];
+	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {
+		if (!strcmp(cmd, commands[i].name))
+			exit(commands[i].fn(argc - 1, argv + 1));
+		names[i] = commands[i].name;
+	}
 	char hint[128];
-	fprintf(stderr, "matrix: unknown command '%s'%s\n%s", cmd,
-		suggest_hint(cmd, cmds, ARRAY_SIZE(cmds), hint, sizeof(hint)),
-		usage_main);
+	fprintf(stderr, "matrix: unknown command '%s'%s\n", cmd,
+		suggest_hint(cmd, names, ARRAY_SIZE(names), hint, sizeof(hint)));
+	print_usage(stderr);
 	exit(EXIT_BADINPUT);
 }
 

@@ -111,7 +111,7 @@ MUTATIONS = [
      "return strpbrk(s, \",\\\"\\r\\n\") != NULL;",
      "return strpbrk(s, \",\\\"\\n\") != NULL;",
      "unit:test_csv", "release"),
-    ("workers-never-signalled", "cell/cell.c",
+    ("workers-never-signalled", "cell/cell_stop.c",
      "\t\telse\n\t\t\tspawn_signal(&s->ch, sig);",
      "\t\telse\n\t\t\t(void)sig;",
      "e2e:test_failures.sh:t_(timeout_is_a_status|killed_worker)", "release"),
