@@ -3,7 +3,7 @@
  * (with its matrix.yaml and meta.csv), each cell's statistics (stats.h),
  * and the ratios between cells.  Nothing here writes a file; the writers
  * each take a loaded report and write one thing, and the command calls
- * them in this order (cli/main.c, build_report):
+ * them in this order (cli/cmd_report.c, cmd_report_build):
  *   summary.csv, ratios.csv   summary.h
  *   summary.md                markdown.h
  *   plots/NAME.gp             gnuplot.h   (gnuplot_write_scripts)

@@ -152,7 +152,7 @@ static void test_golden_markdown_page(void **state)
 
 	(void)state;
 	assert_int_equal(report_load(&r, dir, NULL, err, sizeof(err)), 0);
-	/* the writers in the order `matrix report` calls them (cli/main.c) */
+	/* the writers in the order `matrix report` calls them (cli/cmd_report.c, cmd_report_build) */
 	if (summary_write_csv(&r, err, sizeof(err)) < 0 ||
 	    summary_write_ratios(&r, err, sizeof(err)) < 0 ||
 	    markdown_write(&r, err, sizeof(err)) < 0 ||
