@@ -119,7 +119,7 @@ static int watch_timeline(struct run *r, struct slot *s, char *err, size_t errle
 {
 	const struct program_timeline *tl = s->prog ? &s->prog->timeline : NULL;
 
-	if (s != r->slots || !tl || !tl->regex || r->p->pattern != PAT_STREAM)
+	if (s != r->slots || !tl || !tl->regex || !pattern_info(r->p->pattern)->receiver_times)
 		return 0;
 	r->out->has_prog_tl = 1;
 	return outlog_collect(&s->out, tl->regex, tl->time_group ? tl->time_group : tl->index_group,
@@ -376,7 +376,7 @@ static int receiver_owes(const struct run *r)
 
 	for (unsigned i = 1; i < r->nslots; i++)
 		done += r->slots[i].ch.reaped;
-	if (r->p->pattern != PAT_STREAM || !r->p->server_prog || s->ch.reaped ||
+	if (!pattern_info(r->p->pattern)->receiver_times || !r->p->server_prog || s->ch.reaped ||
 	    !r->clients_started || done < r->nslots - 1)
 		return 0;
 	if (!program_times_itself(s->prog))
@@ -419,7 +419,7 @@ static void on_exit_status(struct run *r, struct slot *s)
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
 		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
-		if (r->p->pattern == PAT_STREAM && r->clients_started &&
+		if (pattern_info(r->p->pattern)->receiver_times && r->clients_started &&
 		    (s->ch.signalled_by_us || (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
 			program_receiver_done(r, s);
 		/* one that serves a single connection ends with its client: it

@@ -81,7 +81,7 @@ static void resolve(const struct matrix *m, const size_t *choice, struct cell_pa
 	const struct mvalue *v;
 
 	memset(p, 0, sizeof(*p));
-	p->pattern = (v = cell_value(m, choice, "pattern")) ? (enum pattern)v->num : PAT_PINGPONG;
+	p->pattern = (v = cell_value(m, choice, "pattern")) ? (enum pattern)v->num : PATTERN_DEFAULT;
 	p->transport = (v = cell_value(m, choice, "transport")) ? transport_at((size_t)v->num)
 							       : transport_default();
 	p->size = (v = cell_value(m, choice, "size")) ? v->num : PLAN_DEFAULT_SIZE;
@@ -139,15 +139,16 @@ static int check_program_figures(const struct matrix *m, const struct cell_param
 				 char *err, size_t errlen)
 {
 	const struct program *pr = p->client_prog;
+	const struct pattern_info *pi = pattern_info(p->pattern);
 
-	if (p->server_prog && p->server_prog->nserver_results && p->pattern != PAT_STREAM) {
+	if (p->server_prog && p->server_prog->nserver_results && !pi->receiver_times) {
 		struct srcpos at_ = p->server_prog->server_results[0].pos;
 		snprintf(err, errlen, "%s:%d:%d: result: program %s's server figures count in stream "
 			 "cells only (a receiver's); in a %s cell the clients measure", m->path,
 			 at_.line, at_.col, p->server_prog->name, pattern_names[p->pattern]);
 		return -1;
 	}
-	for (size_t i = 0; pr && p->pattern == PAT_STREAM && i < pr->nresults; i++) {
+	for (size_t i = 0; pr && pi->receiver_times && i < pr->nresults; i++) {
 		int fig = pr->results[i].metric;
 		if (fig == PROGRAM_MESSAGES || fig == PROGRAM_SECONDS ||
 		    !strcmp(matrix_metrics[fig], "sent_msgs_per_s"))
@@ -166,6 +167,7 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 			  const struct cell_params *p, char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
+	const struct pattern_info *pi = pattern_info(p->pattern);
 	int takes = transport_takes_programs(t), on_unix = plan_program_family(p) == AF_UNIX;
 
 	if (!p->server_prog && !p->client_prog)
@@ -179,7 +181,7 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 			 "does not speak; make both server and client programs", t->name,
 			 p->server_prog ? "client" : "server",
 			 (p->server_prog ? p->server_prog : p->client_prog)->name);
-	if (takes == TAKES_PROGRAM_PAIRS && p->pattern != PAT_STREAM)
+	if (takes == TAKES_PROGRAM_PAIRS && !pi->one_way)
 		CELL_ERR("pattern", "programs take part in %s cells of pattern stream only "
 			 "(PUSH/PULL)", t->name);
 	for (int k = 0; k < 2; k++) {
@@ -204,11 +206,10 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("rate", "rate paces matrix's own client; program %s cannot be paced "
 			 "(its requests leave when it sends them)", p->client_prog->name);
 	/* who records: the client's round trips, a stream receiver's timeline */
-	const struct program *recorder = p->pattern == PAT_STREAM ? p->server_prog : p->client_prog;
+	const struct program *recorder = pi->receiver_times ? p->server_prog : p->client_prog;
 	if (p->record == REC_TOTALS && recorder)
 		CELL_ERR("record", "record: totals is what matrix's own %s keeps; program %s "
-			 "measures as it does", p->pattern == PAT_STREAM ? "receiver" : "client",
-			 recorder->name);
+			 "measures as it does", pi->timer, recorder->name);
 	const struct program *pr = p->server_prog ? p->server_prog : p->client_prog;
 	const char *role = p->server_prog ? "server" : "client";
 	if (p->poll == POLL_BUSY)
@@ -219,7 +220,7 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("busy_poll", "busy_poll is set on matrix's own workers' sockets; program %s "
 			 "opens its own (exclude {busy_poll: %s, %s: %s})", pr->name,
 			 cell_value(m, choice, "busy_poll")->text, role, pr->name);
-	if (p->server_prog && p->pattern == PAT_STREAM && p->duration_ns)
+	if (p->server_prog && pi->receiver_times && p->duration_ns)
 		CELL_ERR("duration", "a program receiver runs for a count: {count} is what it "
 			 "receives");
 	return check_program_figures(m, p, err, errlen);
@@ -326,6 +327,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		      char *err, size_t errlen)
 {
 	const struct transport *t = p->transport;
+	const struct pattern_info *pi = pattern_info(p->pattern);
 	char why[512];
 	const char *refused = remote_refusal(m, p, why, sizeof(why));
 
@@ -336,7 +338,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
-	if (!(t->patterns & PAT_BIT(p->pattern)))
+	if (!transport_does(t, p->pattern))
 		CELL_ERR("transport", "transport %s cannot do pattern %s", t->name,
 			 pattern_names[p->pattern]);
 	if (p->size > t->max_size)
@@ -347,7 +349,7 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 		CELL_ERR("size", "size %llu is smaller than transport %s can carry (at least %llu "
 			 "bytes: the message's sequence number)", (unsigned long long)p->size, t->name,
 			 (unsigned long long)t->min_size);
-	if (p->pattern == PAT_PINGPONG && p->response_size < t->min_size)
+	if (pi->reply == PATTERN_REPLY_SIZED && p->response_size < t->min_size)
 		CELL_ERR("response_size", "response_size %llu is smaller than transport %s can carry "
 			 "(at least %llu bytes)", (unsigned long long)p->response_size, t->name,
 			 (unsigned long long)t->min_size);
@@ -357,15 +359,15 @@ static int check_cell(const struct matrix *m, const size_t *choice, const struct
 	if (p->response_size > t->max_size)
 		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
 			 (unsigned long long)p->response_size, t->name);
-	if (cell_value(m, choice, "response_size") && p->pattern != PAT_PINGPONG)
+	if (cell_value(m, choice, "response_size") && pi->reply != PATTERN_REPLY_SIZED)
 		CELL_ERR("response_size", "response_size applies to pattern pingpong only "
 			 "(echo answers with the request, stream has no answer)");
-	if (p->inflight > 1 && p->pattern == PAT_STREAM)
+	if (p->inflight > 1 && pi->one_way)
 		CELL_ERR("inflight", "inflight applies to pingpong and echo, not stream");
 	if (p->count && p->count < p->concurrency)
 		CELL_ERR("count", "count %llu is less than concurrency %u: every client needs "
 			 "at least one message", (unsigned long long)p->count, p->concurrency);
-	if (p->pattern == PAT_STREAM && p->interval_ns &&
+	if ((pi->files & PATTERN_FILE_TIMELINE) && p->interval_ns &&
 	    (p->duration_ns ? p->duration_ns : m->timeout_ns) / p->interval_ns > PLAN_MAX_INTERVALS)
 		CELL_ERR("interval", "interval too short: a timeline of more than %u intervals "
 			 "(duration, or else timeout, divided by interval)", PLAN_MAX_INTERVALS);
@@ -518,10 +520,11 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
  * program's own buffers are not known and not counted. */
 uint64_t plan_cell_memory(const struct cell_params *p)
 {
-	uint64_t size = p->size, resp = p->pattern == PAT_ECHO ? p->size : p->response_size;
+	const struct pattern_info *pi = pattern_info(p->pattern);
+	uint64_t size = p->size, resp = pattern_reply_size(pi, p->size, p->response_size);
 	uint64_t conn = 0;
 
-	if (p->pattern == PAT_STREAM) {
+	if (pi->one_way) {
 		conn = p->server_prog ? 0 : size > 65536 ? size : 65536;
 		conn = sat_add(conn, p->client_prog ? 0 : sat_mul(2, size));
 	} else {
