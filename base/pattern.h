@@ -6,8 +6,8 @@
  * the pattern's table what it needs to know: whether anything comes back
  * and how big it is, who times the window, the words messages use, which
  * file its cells write beside results.csv, which metrics its summary
- * tables show.  How our own workers run a pattern is workers/client.c's
- * and server.c's.
+ * tables show.  How our own workers run a pattern is the worker side's
+ * ops table (workers/pattern_ops.h), a file per pattern.
  *
  *   pingpong  the client sends `size` bytes, the server answers with
  *             `response_size` bytes of its own; the clients time each
@@ -18,8 +18,8 @@
  *             (the server) counts what arrives, per interval (timeline.csv)
  *
  * A new pattern is one line of vocab.h's enum and names, one entry here,
- * and its loops in workers/.  Everything here is a constant: no state, no
- * allocation.
+ * and its worker file (workers/pattern_ops.c lists it).  Everything here
+ * is a constant: no state, no allocation.
  */
 #ifndef MATRIX_PATTERN_H
 #define MATRIX_PATTERN_H

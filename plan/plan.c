@@ -512,8 +512,8 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 	return __builtin_mul_overflow(a, b, &a) ? UINT64_MAX : a;
 }
 
-/* The message buffers a cell's own workers allocate (workers/server.c,
- * client.c), per connection: the server's receive and reply buffers (a
+/* The message buffers a cell's own workers allocate (workers/client.c,
+ * rr.c, stream.c), per connection: the server's receive and reply buffers (a
  * stream receiver reads into at least 64 KiB), the client's request, its
  * copy of the expected pattern and its reply buffer, and the requests and
  * replies in flight, which a transport may hold copies of (zmq does).  A
