@@ -11,7 +11,7 @@
  *   stream    the client writes SIZE-byte messages back to back, then shuts
  *             its side down; the server reads with a buffer of max(SIZE,
  *             64 KiB) (matrix's stream receiver reads as much, workers/
- *             server.c STREAM_READ_MIN) and counts bytes: msgs/s and MiB/s
+ *             stream.c STREAM_READ_MIN) and counts bytes: msgs/s and MiB/s
  *             at the receiver, from the first byte after the warmup to the
  *             last
  *
@@ -46,7 +46,7 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#define READ_MIN (64u * 1024)	/* workers/server.c STREAM_READ_MIN */
+#define READ_MIN (64u * 1024)	/* workers/stream.c STREAM_READ_MIN */
 #define MAX_RATE 500000.0	/* round trips per second a duration run allots */
 
 enum { PINGPONG, STREAM };

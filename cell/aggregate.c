@@ -2,6 +2,7 @@
 #include "aggregate.h"
 #include "arrays.h"
 #include "clock.h"
+#include "pattern.h"
 #include "plan.h"
 #include "program.h"
 
@@ -9,6 +10,12 @@
 #include <stddef.h>
 #include <stdio.h>
 #include <string.h>
+
+/* What the cell's pattern is (pattern.h): who times it, what comes back. */
+static const struct pattern_info *pattern_of(const struct cell *c)
+{
+	return pattern_info(c->p.pattern);
+}
 
 static double tv_s(struct timeval tv)
 {
@@ -140,7 +147,7 @@ static void loss_figures(const struct cell *c, const struct cell_outcome *o, uin
 {
 	uint64_t lost = 0;
 
-	if (c->p.pattern == PAT_STREAM) {
+	if (pattern_of(c)->receiver_times) {
 		lost = sent > o->server.messages ? sent - o->server.messages : 0;
 		row->duplicated = (double)o->server.duplicated;
 		row->reordered = (double)o->server.reordered;
@@ -151,13 +158,13 @@ static void loss_figures(const struct cell *c, const struct cell_outcome *o, uin
 	}
 	row->lost = (double)lost;
 	if (lost && !c->p.allow_loss) {
-		uint64_t total = c->p.pattern == PAT_STREAM ? sent : lost + (uint64_t)row->messages;
+		uint64_t total = pattern_of(c)->receiver_times ? sent : lost + (uint64_t)row->messages;
 		row->ok = 0;
 		snprintf(row->status, sizeof(row->status), "loss: %llu of %llu lost",
 			 (unsigned long long)lost, (unsigned long long)total);
 		snprintf(row->error, sizeof(row->error), "%llu of %llu %s lost; set allow_loss: true "
 			 "to accept loss", (unsigned long long)lost, (unsigned long long)total,
-			 c->p.pattern == PAT_STREAM ? "messages" : "requests");
+			 pattern_of(c)->sent);
 	}
 }
 
@@ -248,7 +255,7 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 	snprintf(row->error, sizeof(row->error), "%s", o->error);
 	snprintf(row->started_at, sizeof(row->started_at), "%s", started_at);
 	row->measured_by = o->measured_by_process ? "process" : "worker";
-	if (c->p.pattern == PAT_STREAM && (c->p.server_prog || c->p.client_prog))	/* as planned */
+	if (pattern_of(c)->receiver_times && (c->p.server_prog || c->p.client_prog))	/* as planned */
 		row->measured_by = stream_measured_by(!c->p.server_prog ? 0 :
 						      program_times_itself(c->p.server_prog) ? 2 : 1,
 						      c->p.client_prog != NULL);
@@ -262,7 +269,7 @@ static void row_outcome(const struct cell *c, unsigned rep, const struct cell_ou
 static void delivery_check(const struct cell *c, const struct cell_outcome *o, uint64_t sent,
 			   struct result_row *row)
 {
-	if (c->p.pattern != PAT_STREAM || o->server.messages == sent ||
+	if (!pattern_of(c)->receiver_times || o->server.messages == sent ||
 	    (c->p.server_prog && isnan(o->server_printed[PROGRAM_MESSAGES])))
 		return;
 	row->ok = 0;
@@ -335,7 +342,7 @@ static void cpu_figures(const struct cell *c, uint64_t window_cpu_ns, uint64_t m
 {
 	double us = (double)window_cpu_ns / 1e3;
 
-	if (c->p.pattern == PAT_STREAM) {
+	if (pattern_of(c)->one_way) {
 		row->cpu_us_per_msg = ratio(us, (double)msgs);
 	} else {
 		row->cpu_us_per_msg = ratio(us, 2.0 * (double)msgs);
@@ -398,7 +405,7 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		window_cpu_ns += w->cpu_ns;
 	}
 	double sender_s = cend > cstart ? (double)(cend - cstart) / 1e9 : NAN;
-	if (c->p.pattern == PAT_STREAM) {
+	if (pattern_of(c)->receiver_times) {
 		msgs = o->server.messages;
 		bytes = o->server.bytes;
 		/* from the senders' start to the last read: what was queued
@@ -432,12 +439,12 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	start_figures(o, row);
 	if (o->measured_by_process && o->printed)
 		printed_figures(c, o, row);
-	if (c->p.pattern == PAT_STREAM && (c->p.server_prog || c->p.client_prog))
+	if (pattern_of(c)->receiver_times && (c->p.server_prog || c->p.client_prog))
 		stream_program_figures(c, o, sent, row);
 	if (c->p.transport->lossy)
 		loss_figures(c, o, sent, row);
 	else
 		delivery_check(c, o, sent, row);
-	if (c->p.pattern == PAT_STREAM)
+	if (pattern_of(c)->receiver_times)
 		causality_check(o, row);
 }

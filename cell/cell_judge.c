@@ -133,7 +133,7 @@ void cell_judge_exit(struct cell_rep *r, struct cell_slot *s)
 	if (s->prog && s == r->slots) {
 		/* its CPU for cpu_us_per_msg: the whole process, as wait4 saw it */
 		s->res->cpu_ns = clock_rusage_ns(&s->ch.ru);
-		if (r->p->pattern == PAT_STREAM && r->clients_started &&
+		if (pattern_info(r->p->pattern)->receiver_times && r->clients_started &&
 		    (s->ch.signalled_by_us || (WIFEXITED(st) && WEXITSTATUS(st) == 0)))
 			program_receiver_done(r, s);
 		/* one that serves a single connection ends with its client: it

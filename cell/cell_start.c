@@ -55,7 +55,7 @@ static int watch_timeline(struct cell_rep *r, struct cell_slot *s, char *err, si
 {
 	const struct program_timeline *tl = s->prog ? &s->prog->timeline : NULL;
 
-	if (s != r->slots || !tl || !tl->regex || r->p->pattern != PAT_STREAM)
+	if (s != r->slots || !tl || !tl->regex || !pattern_info(r->p->pattern)->receiver_times)
 		return 0;
 	r->out->has_prog_tl = 1;
 	return outlog_collect(&s->out, tl->regex, tl->time_group ? tl->time_group : tl->index_group,

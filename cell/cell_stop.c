@@ -18,7 +18,7 @@ static int receiver_owes(const struct cell_rep *r)
 
 	for (unsigned i = 1; i < r->nslots; i++)
 		done += r->slots[i].ch.reaped;
-	if (r->p->pattern != PAT_STREAM || !r->p->server_prog || s->ch.reaped ||
+	if (!pattern_info(r->p->pattern)->receiver_times || !r->p->server_prog || s->ch.reaped ||
 	    !r->clients_started || done < r->nslots - 1)
 		return 0;
 	if (!program_times_itself(s->prog))

@@ -2,6 +2,7 @@
 #include "program.h"
 #include "clock.h"
 #include "matrix.h"
+#include "pattern.h"
 
 #include <fcntl.h>
 #include <math.h>
@@ -227,7 +228,8 @@ int program_server_ready(const struct cell_params *p, const struct server_addr *
 
 uint64_t program_cell_warmup(const struct cell_params *p, uint64_t warmup)
 {
-	return p->pattern == PAT_STREAM && (p->server_prog || p->client_prog) ? 0 : warmup;
+	return pattern_info(p->pattern)->receiver_times && (p->server_prog || p->client_prog) ? 0
+	       : warmup;
 }
 
 size_t program_watch(const struct cell_params *p, int server, const char **re, size_t max,
@@ -240,7 +242,7 @@ size_t program_watch(const struct cell_params *p, int server, const char **re, s
 	if (server && pr->ready && n < max)
 		re[n++] = pr->ready;
 	*first = n;
-	if (server && p->pattern != PAT_STREAM)
+	if (server && !pattern_info(p->pattern)->receiver_times)
 		return n;	/* the plan allows a server's figures in stream cells only */
 	for (size_t i = 0; i < nres && n < max; i++)
 		re[n++] = res[i].regex;
@@ -279,7 +281,7 @@ static int printed_figures(const struct program_result *res, size_t n, const cha
 int program_client_printed(const struct cell_params *p, const struct program *pr,
 			   const char *const *found, double *printed, char *err, size_t errlen)
 {
-	int rate = matrix_metric_index(p->pattern == PAT_STREAM ? "sent_msgs_per_s" : "msgs_per_s");
+	int rate = matrix_metric_index(pattern_info(p->pattern)->rate_metric);
 
 	if (printed_figures(pr->results, pr->nresults, found, printed, err, errlen) < 0)
 		return -1;
@@ -309,8 +311,8 @@ void program_client_figures(const struct cell_params *p, unsigned id, uint64_t t
 	if (!isnan(said) && said >= 0 && said < 1e18)	/* a count it printed */
 		res->messages = res->sent_messages = (uint64_t)llround(said);
 	res->sent_bytes = res->sent_messages * p->size;
-	res->bytes = res->messages * (p->size + (p->pattern == PAT_ECHO ? p->size :
-						 p->pattern == PAT_STREAM ? 0 : p->response_size));
+	res->bytes = res->messages * (p->size + pattern_reply_size(pattern_info(p->pattern), p->size,
+								   p->response_size));
 	res->has_result = res->ended = 1;
 	res->cpu_ns = clock_rusage_ns(ru);
 }

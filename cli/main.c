@@ -72,7 +72,7 @@ static void print_cell(const struct plan *pl, const struct cell *cl, int place, 
 	char polls[64] = "", bp[32] = "-";
 
 	units_format_size(p->size, size, sizeof(size));
-	if (p->pattern == PAT_PINGPONG)
+	if (pattern_info(p->pattern)->reply == PATTERN_REPLY_SIZED)
 		units_format_size(p->response_size, resp, sizeof(resp));
 	else
 		snprintf(resp, sizeof(resp), "-");
@@ -170,7 +170,7 @@ static int cmd_transports(int argc, char **argv)
 		const struct transport *t = transport_at(i);
 		char pats[64] = "", lim[96] = "", a[32], b[32];
 		for (int p = 0; p < PAT__COUNT; p++)
-			if (t->patterns & PAT_BIT(p))
+			if (transport_does(t, (enum pattern)p))
 				snprintf(pats + strlen(pats), sizeof(pats) - strlen(pats), "%s%s",
 					 pats[0] ? "," : "", pattern_names[p]);
 		if (t->max_size != UINT64_MAX && t->max_size % 1024)

@@ -43,7 +43,7 @@ static json_t *cell_object(const struct plan *pl, const struct cell *c, int *bad
 	jsonout_set(o, "pattern", json_string(pattern_names[p->pattern]), bad);
 	jsonout_set(o, "transport", json_string(p->transport->name), bad);
 	jsonout_set(o, "size", json_integer((json_int_t)p->size), bad);
-	jsonout_set(o, "response_size", p->pattern == PAT_PINGPONG
+	jsonout_set(o, "response_size", pattern_info(p->pattern)->reply == PATTERN_REPLY_SIZED
 		    ? json_integer((json_int_t)p->response_size) : json_null(), bad);
 	jsonout_set(o, "concurrency", json_integer(p->concurrency), bad);
 	jsonout_set(o, "count", p->duration_ns ? json_null() : json_integer((json_int_t)p->count),

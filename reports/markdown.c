@@ -4,6 +4,7 @@
 #include "headline.h"
 #include "report.h"
 #include "outfile.h"
+#include "pattern.h"
 #include "units.h"
 
 #include <errno.h>
@@ -21,20 +22,16 @@
 /* beside every figure of a cell whose timed window is mostly start-up */
 #define SHORT_MARK "‡"
 
-/* The metrics a pattern's tables show, in order. */
+/* The metrics a pattern's tables show, in order (the pattern table's;
+ * a name it does not know shows the default pattern's). */
 static size_t pattern_metrics(const char *pattern, int *out)
 {
-	static const char *const pp[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
-					  "cpu_us_per_rtt" };
-	static const char *const ec[] = { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us",
-					  "cpu_us_per_rtt" };
-	static const char *const st[] = { "msgs_per_s", "mib_per_s", "sent_msgs_per_s",
-					  "cpu_us_per_msg" };
-	const char *const *l = !strcmp(pattern, "stream") ? st : !strcmp(pattern, "echo") ? ec : pp;
-	size_t n = l == st ? 4 : 5;
+	const struct pattern_info *pi = pattern_find(pattern);
+	const char *const *l = (pi ? pi : pattern_info(PATTERN_DEFAULT))->table_metrics;
+	size_t n = 0;
 
-	for (size_t i = 0; i < n; i++)
-		out[i] = matrix_metric_index(l[i]);
+	for (; l[n]; n++)
+		out[n] = matrix_metric_index(l[n]);
 	return n;
 }
 
@@ -61,7 +58,7 @@ static const char *human(const struct report *r, size_t d, const char *v)
 
 static const char *cell_pattern(const struct rcell *c, int pdim)
 {
-	return pdim >= 0 ? c->dims[pdim] : "pingpong";
+	return pdim >= 0 ? c->dims[pdim] : pattern_info(PATTERN_DEFAULT)->name;
 }
 
 /* Does dimension d take more than one value among the page's cells? */

@@ -1,6 +1,7 @@
 /* results.csv and timeline.csv: see results.h. */
 #include "results.h"
 #include "arrays.h"
+#include "pattern.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -90,8 +91,9 @@ static void write_dims(struct results_writer *w, const struct matrix *m, const s
 static void plan_files(struct results_writer *w, const struct plan *pl)
 {
 	for (size_t i = 0; i < pl->ncells; i++) {
-		w->has_timeline |= pl->cells[i].p.pattern == PAT_STREAM;
-		w->has_hist |= pl->cells[i].p.pattern != PAT_STREAM;
+		unsigned files = pattern_info(pl->cells[i].p.pattern)->files;
+		w->has_timeline |= (files & PATTERN_FILE_TIMELINE) != 0;
+		w->has_hist |= (files & PATTERN_FILE_HIST) != 0;
 	}
 }
 
@@ -292,16 +294,17 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	const struct matrix *m = w->plan->m;
 	off_t tl_start = w->has_timeline ? w->timeline.good : 0;
 	off_t hist_start = w->has_hist ? w->hist.good : 0;
+	unsigned files = pattern_info(c->p.pattern)->files;
 
 	/* the timeline and hist rows first, the results row last: that row
 	 * says the repetition is done, and a resume drops rows without one */
-	if (row->ok && c->p.pattern == PAT_STREAM && w->has_timeline &&
+	if (row->ok && (files & PATTERN_FILE_TIMELINE) && w->has_timeline &&
 	    (o->has_prog_tl ? write_prog_timeline(w, c, row->rep, o)
 	     : write_timeline(w, c, row->rep, &o->server)) < 0) {
 		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
 		return -1;
 	}
-	if (row->ok && c->p.pattern != PAT_STREAM && w->has_hist) {
+	if (row->ok && (files & PATTERN_FILE_HIST) && w->has_hist) {
 		struct hist h;
 		aggregate_rtt_hist(o, &h);
 		/* record: totals kept no buckets: no rows */

@@ -35,8 +35,8 @@ static void keep_overhead(struct run_state *s, uint64_t t0, const struct result_
 static void warn_rate(struct run_state *s, size_t ci, const struct cell *c,
 		      const struct result_row *row)
 {
-	double got = (c->p.pattern == PAT_STREAM ? row->sent_msgs_per_s : row->msgs_per_s) /
-		     c->p.concurrency;
+	double got = (pattern_info(c->p.pattern)->receiver_times ? row->sent_msgs_per_s
+		      : row->msgs_per_s) / c->p.concurrency;
 	char want[32];
 
 	if (!row->ok || !c->p.rate || !(got < 0.95 * (double)c->p.rate) || (s->warned[ci] & 2))

@@ -132,7 +132,6 @@ static void pipe_unlisten(int lfd, const char *addr)
 const struct transport transport_pipe = {
 	.name = "pipe",
 	.summary = "a pair of named FIFOs per connection, full-size replies",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UINT64_MAX,
 	.default_bind = NULL,
 	.family = 0,		/* FIFOs, no socket */

@@ -46,6 +46,11 @@ const struct transport *transport_default(void)
 	return transport_find("tcp");
 }
 
+int transport_does(const struct transport *t, enum pattern p)
+{
+	return !(pattern_info(p)->needs & t->cannot);
+}
+
 int transport_takes_programs(const struct transport *t)
 {
 	if (t->family && t->socktype == SOCK_STREAM)

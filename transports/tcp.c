@@ -119,7 +119,6 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 }
 
 #define TCP_COMMON \
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM), \
 	.max_size = UINT64_MAX, \
 	.has_nodelay = 1, \
 	.socktype = SOCK_STREAM, \

@@ -48,11 +48,13 @@
 #include <stdint.h>
 #include <sys/types.h>
 
+#include "pattern.h"
+
 struct transport_opts {
 	int nodelay;		/* TCP_NODELAY: 1 on, 0 off */
 	uint64_t size;		/* request / stream message size, for buffer hints */
 	uint64_t response_size;
-	int pattern;		/* enum pattern (vocab.h) */
+	enum pattern pattern;	/* pattern.h: a transport asks its table (one_way) */
 	unsigned inflight;	/* requests a client keeps outstanding */
 	unsigned connections;	/* server: how many clients will connect */
 	unsigned id;		/* client: its number, 1..connections */
@@ -80,12 +82,12 @@ struct conn_info {
 	int nodelay;		/* -1 when not applicable */
 };
 
-#define PAT_BIT(p) (1u << (p))
-
 struct transport {
 	const char *name;
 	const char *summary;		/* one line for `matrix transports`/help */
-	unsigned patterns;		/* PAT_BIT(PAT_ECHO) | ... (vocab.h) */
+	unsigned cannot;		/* what patterns need that it cannot give:
+					 * PATTERN_NEEDS_* (pattern.h); 0, every
+					 * transport today: it does every pattern */
 	uint64_t max_size;		/* largest message; UINT64_MAX for streams */
 	int has_nodelay;		/* the nodelay option means something */
 	const char *default_bind;	/* "127.0.0.1:0"; NULL: a path in the private dir */
@@ -148,6 +150,9 @@ const struct transport *transport_find(const char *name);	/* NULL if unknown */
 
 /* The transport of a matrix that names none: tcp. */
 const struct transport *transport_default(void);
+
+/* 1 when t can carry pattern p: p needs nothing that t cannot give. */
+int transport_does(const struct transport *t, enum pattern p);
 
 /* t->accept and t->connect, then the connection's polling as o asks
  * (busy, busy_poll_ns: see "Busy polling" above).  0, or -1 with err set

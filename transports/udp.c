@@ -70,7 +70,6 @@ static int udp_connect(const struct transport_opts *o, const char *addr, struct 
 const struct transport transport_udp = {
 	.name = "udp",
 	.summary = "UDP over IPv4 loopback: nothing resent, loss counted",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UDP_MAX_PAYLOAD,
 	.min_size = 8,
 	.lossy = 1,

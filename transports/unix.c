@@ -39,7 +39,6 @@ static int unix_connect(const struct transport_opts *o, const char *path,
 const struct transport transport_unix = {
 	.name = "unix",
 	.summary = "AF_UNIX stream socket, path in a private 0700 directory",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UINT64_MAX,
 	.has_nodelay = 0,
 	.default_bind = NULL,

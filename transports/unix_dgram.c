@@ -97,7 +97,6 @@ static void dgram_unix_close(struct conn *c)
 const struct transport transport_unix_dgram = {
 	.name = "unix_dgram",
 	.summary = "AF_UNIX datagrams: reliable, ordered, message boundaries kept",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
 	.default_bind = NULL,
 	.family = AF_UNIX,

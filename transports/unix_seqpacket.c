@@ -38,7 +38,6 @@ static int seqpacket_connect(const struct transport_opts *o, const char *path, s
 const struct transport transport_unix_seqpacket = {
 	.name = "unix_seqpacket",
 	.summary = "AF_UNIX sequenced packets: connections that keep message boundaries",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
 	.default_bind = NULL,
 	.family = AF_UNIX,

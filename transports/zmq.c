@@ -107,16 +107,22 @@ static int more_frames(void *sock)
 	return zmq_getsockopt(sock, ZMQ_RCVMORE, &more, &len) == 0 && more;
 }
 
+/* A pattern of one way (stream): PUSH/PULL and acknowledged ends. */
+static int one_way(const struct transport_opts *o)
+{
+	return pattern_info(o->pattern)->one_way;
+}
+
 static int server_type(const struct transport_opts *o)
 {
-	if (o->pattern == PAT_STREAM)
+	if (one_way(o))
 		return ZMQ_PULL;
 	return o->inflight > 1 ? ZMQ_ROUTER : ZMQ_REP;
 }
 
 static int client_type(const struct transport_opts *o)
 {
-	if (o->pattern == PAT_STREAM)
+	if (one_way(o))
 		return ZMQ_PUSH;
 	return o->inflight > 1 ? ZMQ_DEALER : ZMQ_REQ;
 }
@@ -240,7 +246,7 @@ static int zmq_listen_(const struct transport_opts *o, const char *bind, char *a
 	addr[0] = '\0';
 	if (!(server_sock = bind_socket(o, server_type(o), endpoint, addr, addrlen, err, errlen)))
 		return -1;
-	if (o->pattern == PAT_STREAM) {	/* the acks: beside the data, a port or file of its own */
+	if (one_way(o)) {	/* the acks: beside the data, a port or file of its own */
 		if (!strncmp(endpoint, "ipc://", 6))
 			strncat(endpoint, ".ack", sizeof(endpoint) - strlen(endpoint) - 1);
 		else
@@ -279,7 +285,7 @@ static int zmq_accept_(int lfd, const struct transport_opts *o, struct conn *c, 
 	if (accepted++ == 0) {
 		z->sock = server_sock;
 		z->router = server_type(o) == ZMQ_ROUTER;
-		z->stream = o->pattern == PAT_STREAM;
+		z->stream = one_way(o);
 		z->busy = o->busy;
 		z->ends_expected = o->connections;
 		c->streams = o->connections;
@@ -330,7 +336,7 @@ static int zmq_connect_(const struct transport_opts *o, const char *addr, struct
 		return -1;
 	}
 	z->client = 1;
-	z->stream = o->pattern == PAT_STREAM;
+	z->stream = one_way(o);
 	z->busy = o->busy;
 	if (z->stream && !comma) {
 		snprintf(err, errlen, "connect %.200s: a zmq stream server's address is two "
@@ -573,7 +579,6 @@ static void zmq_unlisten_(int lfd, const char *addr)
 const struct transport transport_zmq = {
 	.name = "zmq",
 	.summary = "ZeroMQ: PUSH/PULL streams, REQ/REP (DEALER/ROUTER for inflight > 1)",
-	.patterns = PAT_BIT(PAT_PINGPONG) | PAT_BIT(PAT_ECHO) | PAT_BIT(PAT_STREAM),
 	.max_size = UINT64_MAX,
 	.min_size = 1,		/* a zero-length message ends a stream */
 	.options = "endpoint (tcp | ipc)",

@@ -1,7 +1,8 @@
 /*
  * options: one worker's settings, as `matrix worker` parsed them, and the
  * helpers that speak to the runner through them.  Shared by the command
- * line (worker.c), the server (server.c) and the client (client.c).
+ * line (worker.c), the server (server.c), the client (client.c) and the
+ * patterns' loops (rr.c, stream.c).
  *
  * Ownership: worker_main fills one struct wopts on its stack from the
  * command line, checks it, and hands it read-only to server_run or

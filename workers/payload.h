@@ -8,7 +8,7 @@
  * whole connection, warmup included: the first timed request is `warmup`.
  * A pingpong reply carries its request's number in the same place (the
  * server copies min(8, size, response_size) bytes), then the pattern; an
- * echo reply is the request byte for byte.
+ * echo reply is the request byte for byte (echo.c checks it).
  *
  * The caller owns every buffer; nothing here allocates or fails.  What
  * runs once per message is inline: it sits on the timed path.
@@ -18,7 +18,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <string.h>
 
 /* Writes the byte pattern over all of buf (offset 0 onwards). */
 void payload_fill(unsigned char *buf, size_t len);
@@ -38,20 +37,6 @@ static inline uint64_t read_seq(const unsigned char *buf, size_t len)
 	for (size_t i = 0; i < len && i < 8; i++)
 		seq |= (uint64_t)buf[i] << (8 * i);
 	return seq;
-}
-
-/* 1 when an echoed message is not the request with sequence number seq:
- * its first min(8, len) bytes against seq, the rest against `pattern` (a
- * payload_fill buffer of len bytes); 0 when it is. */
-static inline int echo_mismatch(const unsigned char *got, const unsigned char *pattern,
-				size_t len, uint64_t seq)
-{
-	size_t head = len < 8 ? len : 8;
-
-	for (size_t i = 0; i < head; i++)
-		if (got[i] != (unsigned char)(seq >> (8 * i)))
-			return 1;
-	return memcmp(got + head, pattern + head, len - head) != 0;
 }
 
 #endif

@@ -1,14 +1,15 @@
-/* The server: one thread per connection running the pattern's receive
- * loop, a control thread waiting for the start signal, and the result
- * record summed over the connections.  See server.h for what it does,
+/* The server process: one thread per connection running the pattern's
+ * serve (its ops, pattern_ops.h), a control thread waiting for the start
+ * signal, and the result record summed over the connections.  See server.h
+ * for what it does, serve.h for the state the pattern's loop serves,
  * payload.h for the bytes and wire.h for the record. */
 #include "server.h"
 #include "clock.h"
 #include "dgram.h"
-#include "matrix.h"
-#include "payload.h"
+#include "pattern.h"
+#include "pattern_ops.h"
 #include "procinfo.h"
-#include "seqwin.h"
+#include "serve.h"
 #include "timeline.h"
 #include "transport.h"
 #include "wire.h"
@@ -22,41 +23,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
-
-#define STREAM_READ_MIN (64u * 1024)
-
-struct server;
-
-struct conn_job {
-	struct server *srv;
-	struct conn c;
-	pthread_t thread;
-	uint64_t messages, bytes, first_ns, last_ns;
-	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
-	uint64_t duplicated, reordered;	/* lossy stream receivers */
-	struct timeline tl;
-	struct conn_info info;
-	char err[512];
-	const char *stage;
-};
-
-struct server {
-	const struct wopts *o;
-	_Atomic uint64_t t0;	/* start of the timed window; 0 until known */
-	_Atomic uint64_t cpu0;	/* process CPU at the start signal; 0 until then */
-	struct conn_job *jobs;
-};
-
-/* The start of the timed window: the runner's start byte, or else the
- * first timed byte any connection saw. */
-static uint64_t server_t0(struct server *s, uint64_t now)
-{
-	uint64_t t0 = atomic_load(&s->t0);
-
-	if (!t0 && atomic_compare_exchange_strong(&s->t0, &t0, now))
-		return now;
-	return t0 ? t0 : atomic_load(&s->t0);
-}
 
 struct late { int lfd, wake[2]; pthread_t thread; };
 
@@ -98,198 +64,9 @@ static void *control_thread(void *arg)
 
 	if (worker_wait_start(s->o->control_fd) == 0) {
 		atomic_store(&s->cpu0, clock_cpu_ns());
-		server_t0(s, clock_now_ns());
+		serve_t0(s, clock_now_ns());
 	}
 	return NULL;
-}
-
-/* A lossy connection has no reliable end: its end marker may be lost too.
- * After the start signal, a silence this long ends it (long enough that a
- * client waiting out a lost reply never trips it); counted from the start
- * at the earliest: a connection accepted long before it (the other clients
- * retrying hellos a lossy link lost) has said nothing yet, rightly. */
-static int lossy_quiet(const struct server *s, uint64_t last_rx)
-{
-	uint64_t limit = 10 * s->o->loss_timeout_ns, now = clock_now_ns();
-	uint64_t t0 = atomic_load(&s->t0);
-
-	if (limit < 1000000000ull)
-		limit = 1000000000ull;
-	return t0 && now - (last_rx > t0 ? last_rx : t0) > limit;
-}
-
-static void serve_pingpong(struct conn_job *j)
-{
-	const struct wopts *o = j->srv->o;
-	const struct transport *t = o->t;
-	size_t req = o->topts.size;
-	size_t resp = o->pattern == PAT_ECHO ? req : o->topts.response_size;
-	unsigned char *in = malloc(req), *out = malloc(resp);
-	uint64_t n = 0;
-
-	if (!in || !out) {
-		snprintf(j->err, sizeof(j->err), "out of memory for %zu-byte messages", req);
-		j->stage = "memory";
-		goto out;
-	}
-	payload_fill(out, resp);
-	size_t seqlen = req < resp ? req : resp;
-	uint64_t last_rx = clock_now_ns();
-	if (seqlen > 8)
-		seqlen = 8;
-	for (;;) {
-		int rc = t->recv(&j->c, in, req);
-		if (rc == 1)
-			break;
-		if (rc < 0 && errno == EAGAIN && t->lossy) {
-			if (lossy_quiet(j->srv, last_rx))
-				break;	/* its end marker was lost */
-			continue;
-		}
-		if (rc < 0 && errno == ECONNREFUSED && t->lossy)
-			break;	/* a datagram peer that is gone: a reply of ours bounced */
-		if (t->lossy)
-			last_rx = clock_now_ns();
-		if (rc < 0) {
-			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
-				 errno == EPROTO ? "stream ended inside a message" : strerror(errno));
-			j->stage = "receive";
-			break;
-		}
-		clock_spin(o->spin_ns);		/* a test aid: 0 unless asked */
-		memcpy(out, in, seqlen);	/* the reply carries the request's number */
-		if (t->send(&j->c, o->pattern == PAT_ECHO ? in : out,
-			    o->pattern == PAT_ECHO ? req : resp) < 0) {
-			snprintf(j->err, sizeof(j->err), "send to %s: %s", j->c.peer, strerror(errno));
-			j->stage = "send";
-			break;
-		}
-		/* lossy: a lost warmup request must not shift the count */
-		if (t->lossy ? read_seq(in, req) >= o->warmup : ++n > o->warmup * j->c.streams) {
-			j->messages++;
-			j->bytes += req + resp;
-		}
-	}
-out:
-	free(in);
-	free(out);
-}
-
-static void serve_stream(struct conn_job *j)
-{
-	struct server *s = j->srv;
-	const struct wopts *o = s->o;
-	size_t size = o->topts.size;
-	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
-	unsigned char *buf = malloc(cap);
-	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
-
-	if (!buf) {
-		snprintf(j->err, sizeof(j->err), "out of memory");
-		j->stage = "memory";
-		return;
-	}
-	for (;;) {
-		ssize_t n = o->t->recv_some(&j->c, buf, cap);
-		if (n == 0)
-			break;
-		if (n < 0) {
-			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
-				 strerror(errno));
-			j->stage = "receive";
-			break;
-		}
-		/* a test aid, 0 unless asked: per whole message this read completed */
-		clock_spin(o->spin_ns * ((total + (uint64_t)n) / size - total / size));
-		total += (uint64_t)n;
-		if (total <= warm)
-			continue;
-		uint64_t now = clock_now_ns();
-		uint64_t msgs = (total - warm) / size;
-		if (!j->first_ns) {
-			j->first_ns = now;
-			j->first_read_msgs = msgs;
-		}
-		if (msgs > timed_msgs) {
-			if (!o->totals)	/* record: totals keeps no timeline */
-				timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now),
-					       msgs - timed_msgs, (msgs - timed_msgs) * size);
-			timed_msgs = msgs;
-			j->last_ns = now;
-		}
-	}
-	if (!j->err[0] && total % size) {
-		snprintf(j->err, sizeof(j->err), "stream from %s ended inside a message "
-			 "(%llu bytes is not a whole number of %zu-byte messages)", j->c.peer,
-			 (unsigned long long)total, size);
-		j->stage = "receive";
-	}
-	j->messages = timed_msgs;
-	j->bytes = timed_msgs * size;
-	free(buf);
-}
-
-/* Datagrams may be lost, duplicated or reordered: every message is
- * looked at, and a window of the sequence numbers seen tells them apart
- * (seqwin.h: bounded memory, whatever the count). */
-static void serve_stream_lossy(struct conn_job *j)
-{
-	struct server *s = j->srv;
-	const struct wopts *o = s->o;
-	size_t size = o->topts.size;
-	unsigned char *buf = malloc(size);
-	uint64_t unique = 0, last_rx = clock_now_ns();
-	struct seqwin seen;
-
-	if (seqwin_init(&seen) < 0 || !buf) {
-		seqwin_release(&seen);
-		free(buf);
-		snprintf(j->err, sizeof(j->err), "out of memory");
-		j->stage = "memory";
-		return;
-	}
-	for (;;) {
-		int rc = o->t->recv(&j->c, buf, size);
-		if (rc == 1)
-			break;
-		if (rc < 0 && errno == EAGAIN) {
-			if (lossy_quiet(s, last_rx))
-				break;	/* the end marker was lost */
-			continue;
-		}
-		if (rc < 0 && errno == ECONNREFUSED)
-			break;	/* the sender is gone */
-		if (rc < 0) {
-			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
-				 strerror(errno));
-			j->stage = "receive";
-			break;
-		}
-		clock_spin(o->spin_ns);	/* a test aid: 0 unless asked */
-		last_rx = clock_now_ns();
-		uint64_t seq = read_seq(buf, size);
-		if (seq < o->warmup)
-			continue;
-		uint64_t now = clock_now_ns();
-		enum seq_verdict v = seqwin_add(&seen, seq - o->warmup);
-		if (v == SEQ_DUPLICATE || v == SEQ_TOO_OLD) {	/* too old: seqwin.h */
-			j->duplicated++;
-			continue;
-		}
-		j->reordered += v == SEQ_REORDERED;
-		if (!j->first_ns) {
-			j->first_ns = now;
-			j->first_read_msgs = 1;
-		}
-		unique++;
-		if (!o->totals)	/* record: totals keeps no timeline */
-			timeline_count(&j->tl, o->interval_ns, now, server_t0(s, now), 1, size);
-		j->last_ns = now;
-	}
-	j->messages = unique;
-	j->bytes = unique * size;
-	seqwin_release(&seen);
-	free(buf);
 }
 
 static void *conn_thread(void *arg)
@@ -297,34 +74,24 @@ static void *conn_thread(void *arg)
 	struct conn_job *j = arg;
 
 	j->srv->o->t->info(&j->c, &j->info);
-	if (j->srv->o->pattern != PAT_STREAM)
-		serve_pingpong(j);
-	else if (j->srv->o->t->lossy)
-		serve_stream_lossy(j);
-	else
-		serve_stream(j);
+	j->srv->ops->serve(j);
 	j->srv->o->t->close(&j->c);
 	return NULL;
 }
 
-/* By hand there is no start signal and no senders' start: a stream's rate
- * runs from the end of the receiver's first read to its last, so the
- * messages of that first read (maybe a backlog) are left out of it. */
-static void server_report_human(const struct wopts *o, const struct worker_result *r,
+/* By hand: the counts, and what the pattern adds (a stream's rate). */
+static void server_report_human(const struct server *s, const struct worker_result *r,
 				uint64_t first_read_msgs)
 {
 	double secs = r->end_ns > r->start_ns ? (double)(r->end_ns - r->start_ns) / 1e9 : 0;
-	double inside = (double)(r->messages - first_read_msgs);
 
 	printf("server: %llu messages, %llu bytes in %.3f s", (unsigned long long)r->messages,
 	       (unsigned long long)r->bytes, secs);
-	if (secs > 0 && o->pattern == PAT_STREAM)
-		printf(" = %.0f msg/s, %.2f MiB/s at the receiver (from its first read to its "
-		       "last, without the %llu messages of the first)", inside / secs,
-		       inside * (double)o->topts.size / secs / 1048576.0,
-		       (unsigned long long)first_read_msgs);
+	if (secs > 0 && s->ops->server_line)
+		s->ops->server_line(s->o, r, first_read_msgs, secs);
 	printf("\n");
 }
+
 
 /* Binds and announces the address.  *lfd is -1 when nothing is bound (the
  * failure is reported); else 0, or 1 when the listen line failed. */
@@ -417,7 +184,8 @@ static void server_window(struct server *s, struct worker_result *r, uint64_t cp
 	if (atomic_load(&s->cpu0))
 		cpu0 = atomic_load(&s->cpu0);
 	r->cpu_ns = clock_cpu_ns() - cpu0;
-	if (s->o->pattern != PAT_STREAM) {	/* clients time round trips; the server's window is start..now */
+	/* clients time round trips: the server's window is start..now */
+	if (!pattern_info(s->o->pattern)->receiver_times) {
 		r->start_ns = atomic_load(&s->t0) ? atomic_load(&s->t0) : first_accept_ns;
 		r->end_ns = clock_now_ns();
 	} else if (r->start_ns == UINT64_MAX) {
@@ -427,7 +195,7 @@ static void server_window(struct server *s, struct worker_result *r, uint64_t cp
 
 int server_run(const struct wopts *o)
 {
-	struct server s = { .o = o };
+	struct server s = { .o = o, .ops = pattern_ops_of(o->pattern) };
 	char addr[256];
 	pthread_t ctl;
 	int lfd, rc, have_ctl = 0;
@@ -479,7 +247,7 @@ int server_run(const struct wopts *o)
 		r.tl_interval_ns = o->totals ? 0 : tl.interval_ns ? tl.interval_ns : o->interval_ns;
 		r.hwm_kib = proc_self_hwm_kib();
 		if (o->human)
-			server_report_human(o, &r, first_read_msgs);
+			server_report_human(&s, &r, first_read_msgs);
 		else if (wire_write_result(o->report_fd, &r) < 0)
 			rc = worker_failf(o, "report", "write result");
 	}

@@ -7,6 +7,7 @@
 #include "hello.h"
 #include "matrix.h"
 #include "options.h"
+#include "pattern.h"
 #include "server.h"
 #include "transport.h"
 #include "units.h"
@@ -125,11 +126,10 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		}
 		return 0;
 	case 'p':
-		for (int p = 0; p < PAT__COUNT; p++)
-			if (!strcmp(arg, pattern_names[p])) {
-				o->pattern = (enum pattern)p;
-				return 0;
-			}
+		if (pattern_find(arg)) {
+			o->pattern = pattern_find(arg)->id;
+			return 0;
+		}
 		snprintf(why, wl, "unknown pattern '%s'", arg);
 		return -1;
 	case 's': return units_parse_size(arg, &o->topts.size, why, wl);
@@ -262,7 +262,7 @@ static int check_opts(struct wopts *o)
 			"must be greater than zero\n");
 		return 2;
 	}
-	if (!(o->t->patterns & PAT_BIT(o->pattern))) {
+	if (!transport_does(o->t, o->pattern)) {
 		fprintf(stderr, "matrix worker: transport %s cannot do pattern %s\n", o->t->name,
 			pattern_names[o->pattern]);
 		return 2;
@@ -287,7 +287,8 @@ static int check_opts(struct wopts *o)
 		return 2;
 	}
 	if (o->topts.size < o->t->min_size ||
-	    (o->pattern == PAT_PINGPONG && o->topts.response_size < o->t->min_size)) {
+	    (pattern_info(o->pattern)->reply == PATTERN_REPLY_SIZED &&
+	     o->topts.response_size < o->t->min_size)) {
 		fprintf(stderr, "matrix worker: transport %s needs messages of at least %llu bytes\n",
 			o->t->name, (unsigned long long)o->t->min_size);
 		return 2;
@@ -327,7 +328,7 @@ static int enter_netns(const struct wopts *o)
 int worker_main(int argc, char **argv)
 {
 	struct wopts o = {
-		.t = transport_default(), .pattern = PAT_PINGPONG,
+		.t = transport_default(), .pattern = PATTERN_DEFAULT,
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
 		.timeout_ns = 300ull * 1000000000ull, .loss_timeout_ns = 100000000ull,
@@ -345,7 +346,7 @@ int worker_main(int argc, char **argv)
 		fprintf(stderr, "matrix worker: --stdio: %s\n", why);
 		return 1;
 	}
-	o.topts.pattern = (int)o.pattern;
+	o.topts.pattern = o.pattern;
 	o.topts.inflight = o.inflight;
 	o.topts.connections = o.connections;
 	o.topts.id = o.id;

@@ -190,3 +190,26 @@ t_one_array_size() {
 	[ -z "$defs" ] || die "ARRAY_SIZE is defined in base/arrays.h alone: $defs"
 	grep -q 'define ARRAY_SIZE' "$REPO/base/arrays.h" || die "base/arrays.h defines no ARRAY_SIZE"
 }
+
+# A pattern is asked, never named: its enum constant appears only in the
+# vocabulary (base/vocab.[ch]), the pattern table (base/pattern.[ch]) and
+# its own file in workers/ (PAT_ECHO in echo.c); everything else asks the
+# table what the pattern is (pattern_info) or runs it through its ops.
+t_pattern_constants_stay_home() {
+	local d f c own bad=0 n=0
+	for c in PINGPONG ECHO STREAM; do
+		own=$(echo "$c" | tr 'A-Z' 'a-z')
+		for d in $(layers); do
+			for f in $(grep -lw "PAT_$c" "$REPO/$d"/*.[ch] 2>/dev/null); do
+				n=$((n + 1))
+				case "${f#$REPO/}" in
+				base/vocab.[ch] | base/pattern.[ch] | "workers/$own.c") ;;
+				*) echo "${f#$REPO/} names PAT_$c"; bad=1 ;;
+				esac
+			done
+		done
+		[ -e "$REPO/workers/$own.c" ] || die "no workers/$own.c for PAT_$c"
+	done
+	[ "$n" -ge 6 ] || die "only $n files name a pattern's constant: the check read nothing"
+	[ "$bad" -eq 0 ] || die "a pattern's constant outside its file, the table and the vocabulary (above)"
+}

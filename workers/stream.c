@@ -1,0 +1,235 @@
+/* stream: one way.  The clients write messages of `size` bytes back to
+ * back and close; the receiver (the server) only reads, counts whole
+ * messages, and keeps a timeline of them per interval; the receiver times
+ * the window (the pattern table, pattern.h).  Over a lossy transport every
+ * datagram is looked at, and the duplicated and reordered ones counted. */
+#include "clock.h"
+#include "drive.h"
+#include "pattern_ops.h"
+#include "payload.h"
+#include "seqwin.h"
+#include "serve.h"
+#include "timeline.h"
+#include "transport.h"
+
+#include <errno.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define STREAM_READ_MIN (64u * 1024)
+
+/* ---- the receiver ---- */
+
+/* A reliable stream: read in chunks of at least STREAM_READ_MIN, whole
+ * messages counted across reads once the warmup's bytes have passed. */
+static void serve_reliable(struct conn_job *j)
+{
+	struct server *s = j->srv;
+	const struct wopts *o = s->o;
+	size_t size = o->topts.size;
+	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
+	unsigned char *buf = malloc(cap);
+	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
+
+	if (!buf) {
+		snprintf(j->err, sizeof(j->err), "out of memory");
+		j->stage = "memory";
+		return;
+	}
+	for (;;) {
+		ssize_t n = o->t->recv_some(&j->c, buf, cap);
+		if (n == 0)
+			break;
+		if (n < 0) {
+			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+				 strerror(errno));
+			j->stage = "receive";
+			break;
+		}
+		/* a test aid, 0 unless asked: per whole message this read completed */
+		clock_spin(o->spin_ns * ((total + (uint64_t)n) / size - total / size));
+		total += (uint64_t)n;
+		if (total <= warm)
+			continue;
+		uint64_t now = clock_now_ns();
+		uint64_t msgs = (total - warm) / size;
+		if (!j->first_ns) {
+			j->first_ns = now;
+			j->first_read_msgs = msgs;
+		}
+		if (msgs > timed_msgs) {
+			if (!o->totals)	/* record: totals keeps no timeline */
+				timeline_count(&j->tl, o->interval_ns, now, serve_t0(s, now),
+					       msgs - timed_msgs, (msgs - timed_msgs) * size);
+			timed_msgs = msgs;
+			j->last_ns = now;
+		}
+	}
+	if (!j->err[0] && total % size) {
+		snprintf(j->err, sizeof(j->err), "stream from %s ended inside a message "
+			 "(%llu bytes is not a whole number of %zu-byte messages)", j->c.peer,
+			 (unsigned long long)total, size);
+		j->stage = "receive";
+	}
+	j->messages = timed_msgs;
+	j->bytes = timed_msgs * size;
+	free(buf);
+}
+
+/* Datagrams may be lost, duplicated or reordered: every message is
+ * looked at, and a window of the sequence numbers seen tells them apart
+ * (seqwin.h: bounded memory, whatever the count). */
+static void serve_lossy(struct conn_job *j)
+{
+	struct server *s = j->srv;
+	const struct wopts *o = s->o;
+	size_t size = o->topts.size;
+	unsigned char *buf = malloc(size);
+	uint64_t unique = 0, last_rx = clock_now_ns();
+	struct seqwin seen;
+
+	if (seqwin_init(&seen) < 0 || !buf) {
+		seqwin_release(&seen);
+		free(buf);
+		snprintf(j->err, sizeof(j->err), "out of memory");
+		j->stage = "memory";
+		return;
+	}
+	for (;;) {
+		int rc = o->t->recv(&j->c, buf, size);
+		if (rc == 1)
+			break;
+		if (rc < 0 && errno == EAGAIN) {
+			if (serve_lossy_quiet(s, last_rx))
+				break;	/* the end marker was lost */
+			continue;
+		}
+		if (rc < 0 && errno == ECONNREFUSED)
+			break;	/* the sender is gone */
+		if (rc < 0) {
+			snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+				 strerror(errno));
+			j->stage = "receive";
+			break;
+		}
+		clock_spin(o->spin_ns);	/* a test aid: 0 unless asked */
+		last_rx = clock_now_ns();
+		uint64_t seq = read_seq(buf, size);
+		if (seq < o->warmup)
+			continue;
+		uint64_t now = clock_now_ns();
+		enum seq_verdict v = seqwin_add(&seen, seq - o->warmup);
+		if (v == SEQ_DUPLICATE || v == SEQ_TOO_OLD) {	/* too old: seqwin.h */
+			j->duplicated++;
+			continue;
+		}
+		j->reordered += v == SEQ_REORDERED;
+		if (!j->first_ns) {
+			j->first_ns = now;
+			j->first_read_msgs = 1;
+		}
+		unique++;
+		if (!o->totals)	/* record: totals keeps no timeline */
+			timeline_count(&j->tl, o->interval_ns, now, serve_t0(s, now), 1, size);
+		j->last_ns = now;
+	}
+	j->messages = unique;
+	j->bytes = unique * size;
+	seqwin_release(&seen);
+	free(buf);
+}
+
+/* A connection's messages: every datagram looked at when they may be
+ * lost, else counted in chunks. */
+static void stream_serve(struct conn_job *j)
+{
+	if (j->srv->o->t->lossy)
+		serve_lossy(j);
+	else
+		serve_reliable(j);
+}
+
+/* By hand there is no start signal and no senders' start: a stream's rate
+ * runs from the end of the receiver's first read to its last, so the
+ * messages of that first read (maybe a backlog) are left out of it. */
+static void stream_server_line(const struct wopts *o, const struct worker_result *r,
+			       uint64_t first_read_msgs, double secs)
+{
+	double inside = (double)(r->messages - first_read_msgs);
+
+	printf(" = %.0f msg/s, %.2f MiB/s at the receiver (from its first read to its "
+	       "last, without the %llu messages of the first)", inside / secs,
+	       inside * (double)o->topts.size / secs / 1048576.0,
+	       (unsigned long long)first_read_msgs);
+}
+
+/* ---- the senders ---- */
+
+static int stream_send(struct client *cl)
+{
+	const struct wopts *o = cl->o;
+	uint64_t n = 0, now = drive_window_start(cl);
+
+	while (!drive_done(cl, n, now)) {
+		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
+		if (o->rate) {	/* paced: each message once it is due */
+			pace_wait(&cl->pace, n);
+			if (o->duration_ns)
+				now = clock_now_ns();
+		}
+		/* by time, `now` was read after the send (or the wait) before;
+		 * by count, one clock read before the last send */
+		if (o->duration_ns)
+			cl->last_send_ns = now;
+		else if (n + 1 == o->count)
+			cl->last_send_ns = clock_now_ns();
+		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+			return drive_error(cl, "send", "send to");
+		n++;
+		if (o->duration_ns)
+			now = clock_now_ns();
+	}
+	cl->end_ns = clock_now_ns();
+	cl->sent = n;
+	return 0;
+}
+
+static int stream_warmup(struct client *cl)
+{
+	for (uint64_t i = 0; i < cl->o->warmup; i++) {
+		stamp_seq(cl->req, cl->reqlen, i);
+		if (cl->o->t->send(&cl->c, cl->req, cl->reqlen) < 0)
+			return drive_error(cl, "send", "warmup send to");
+	}
+	return 0;
+}
+
+static void stream_result(const struct client *cl, struct worker_result *r)
+{
+	r->sent_messages = cl->sent;
+	r->sent_bytes = cl->sent * cl->reqlen;
+	r->last_send_ns = cl->last_send_ns;
+}
+
+static void stream_client_line(const struct wopts *o, const struct worker_result *r)
+{
+	double secs = (double)(r->end_ns - r->start_ns) / 1e9;
+
+	printf("client %u: sent %llu messages of %llu bytes in %.3f s = %.0f msg/s, "
+	       "%.2f MiB/s at the sender\n", o->id, (unsigned long long)r->sent_messages,
+	       (unsigned long long)o->topts.size, secs,
+	       secs > 0 ? (double)r->sent_messages / secs : 0,
+	       secs > 0 ? (double)r->sent_bytes / secs / 1048576.0 : 0);
+}
+
+const struct pattern_ops pattern_ops_stream = {
+	.pattern = PAT_STREAM,
+	.serve = stream_serve,
+	.warmup = stream_warmup,
+	.drive = stream_send,
+	.result = stream_result,
+	.client_line = stream_client_line,
+	.server_line = stream_server_line,
+};
