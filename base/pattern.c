@@ -55,3 +55,10 @@ uint64_t pattern_reply_size(const struct pattern_info *pi, uint64_t size, uint64
 	}
 	return 0;
 }
+
+int pattern_named_one_way(const char *name)
+{
+	const struct pattern_info *pi = pattern_find(name);
+
+	return pi && pi->one_way;
+}

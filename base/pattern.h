@@ -80,6 +80,9 @@ const struct pattern_info *pattern_info(enum pattern p);
  * (a results.csv's value, a command line's). */
 const struct pattern_info *pattern_find(const char *name);
 
+/* 1 when name (a results.csv's value) is a one-way pattern's: a stream. */
+int pattern_named_one_way(const char *name);
+
 /* The bytes of each answer of pi for requests of size bytes: size (echo),
  * response_size (pingpong), 0 (one way). */
 uint64_t pattern_reply_size(const struct pattern_info *pi, uint64_t size, uint64_t response_size);

@@ -7,6 +7,7 @@
 #include "gnuplot_timeline.h"
 #include "outfile.h"
 #include "report.h"
+#include "pattern.h"
 
 #include <errno.h>
 #include <math.h>
@@ -564,7 +565,7 @@ static int has_metric(const struct report *r, const struct rcell *c, int m)
 
 	if (c->st[m].n > 0)
 		return 1;
-	return c->failed == c->reps && !(pd >= 0 && !strcmp(c->dims[pd], "stream") &&
+	return c->failed == c->reps && !(pd >= 0 && pattern_named_one_way(c->dims[pd]) &&
 					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 

@@ -4,6 +4,7 @@
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
+#include "pattern.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -110,7 +111,7 @@ static int drawn(const struct rcell *c, int pd, const struct csv_table *t)
 	int cc = t ? csv_table_col(t, "cell") : -1;
 	char num[16];
 
-	if (pd < 0 || strcmp(c->dims[pd], "stream") || !c->nokreps)
+	if (pd < 0 || !pattern_named_one_way(c->dims[pd]) || !c->nokreps)
 		return 0;
 	if (cc < 0)
 		return 1;

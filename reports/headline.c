@@ -3,6 +3,7 @@
 #include "headline.h"
 #include "report.h"
 #include "units.h"
+#include "pattern.h"
 
 #include <math.h>
 #include <stdint.h>
@@ -14,7 +15,7 @@ static const char *pattern_of(const struct report *r, const struct rcell *c)
 {
 	int d = report_dim(r, "pattern");
 
-	return d >= 0 ? c->dims[d] : "pingpong";
+	return d >= 0 ? c->dims[d] : pattern_info(PATTERN_DEFAULT)->name;
 }
 
 /* A dimension value for a person: sizes as 10B, durations as 200ms. */

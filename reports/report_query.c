@@ -1,6 +1,7 @@
 /* The questions the writers ask of a loaded report: see report.h. */
 #include "report.h"
 #include "units.h"
+#include "pattern.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ int report_stale_stream_rates(const struct report *r)
 	int d = report_dim(r, "pattern");
 
 	for (size_t i = 0; r->before_stream_fix && d >= 0 && i < r->ncells; i++)
-		if (!strcmp(r->cells[i].dims[d], "stream") && r->cells[i].nokreps)
+		if (pattern_named_one_way(r->cells[i].dims[d]) && r->cells[i].nokreps)
 			return 1;
 	return 0;
 }

@@ -3,6 +3,7 @@
 #include "report.h"
 #include "provenance.h"
 #include "csvfile.h"
+#include "pattern.h"
 
 #include <errno.h>
 #include <math.h>
@@ -159,7 +160,7 @@ static void older_cpu_figures(char **row, const struct columns *col, double *v)
 	int per_msg = matrix_metric_index("cpu_us_per_msg");
 	int per_rtt = matrix_metric_index("cpu_us_per_rtt");
 
-	if (col->metric[per_rtt] >= 0 || (col->pattern >= 0 && !strcmp(row[col->pattern], "stream")))
+	if (col->metric[per_rtt] >= 0 || (col->pattern >= 0 && pattern_named_one_way(row[col->pattern])))
 		return;
 	v[per_rtt] = v[per_msg];
 	v[per_msg] = v[per_msg] / 2;
