@@ -136,8 +136,8 @@ static int stop_asked(const struct setups *su, int teardown)
 /* Runs one step (argv a) to its end, its output into o through wr.  0 when
  * it exited 0; else 1 with what went wrong in st; -1 when stopped by a
  * signal (stop_asked). */
-static int run_step(struct setups *su, const struct spawn_argv *a, struct outlog *o, int wr,
-		    int teardown, char *st, size_t len)
+static int setup_run_step(struct setups *su, const struct spawn_argv *a, struct outlog *o,
+			  int wr, int teardown, char *st, size_t len)
 {
 	uint64_t deadline = clock_now_ns() + su->timeout_ns, kill_at = 0;
 	struct child ch;
@@ -186,8 +186,8 @@ static int run_step(struct setups *su, const struct spawn_argv *a, struct outlog
 
 /* The setup (or teardown) steps of program pr, in order, until one fails.
  * 0; 1 with why ("setup of program NAME failed: ..."); -1 interrupted. */
-static int run_steps(struct setups *su, const struct program *pr, int teardown, char *why,
-		     size_t len)
+static int setup_run_steps(struct setups *su, const struct program *pr, int teardown,
+			   char *why, size_t len)
 {
 	const char *kind = teardown ? "teardown" : "setup";
 	const struct program_step *steps = teardown ? pr->teardown : pr->setup;
@@ -212,7 +212,7 @@ static int run_steps(struct setups *su, const struct program *pr, int teardown, 
 			program_words(steps[i].argv, steps[i].argc, tmp_lookup, (void *)su->tmp, a);
 			setup_format_words(a->argv, (size_t)a->argc, words, sizeof(words));
 			log_line(&o, wr, "%s$ %s\n", i ? "\n" : "", words);
-			rc = a->overflow ? 1 : run_step(su, a, &o, wr, teardown, st, sizeof(st));
+			rc = a->overflow ? 1 : setup_run_step(su, a, &o, wr, teardown, st, sizeof(st));
 			if (a->overflow)
 				snprintf(st, sizeof(st), "command too long: more than %d words or %zu "
 					 "bytes", SPAWN_MAX_ARGS - 1, sizeof(a->store));
@@ -247,7 +247,7 @@ int setup_cell(struct setups *su, const struct cell *c, char *err, size_t errlen
 			if (*su->interrupted)
 				return -1;
 			su->used[i] = 1;	/* its teardown is due, whatever happens */
-			int rc = run_steps(su, pr, 0, su->why[i], sizeof(su->why[i]));
+			int rc = setup_run_steps(su, pr, 0, su->why[i], sizeof(su->why[i]));
 			if (rc < 0)
 				return -1;
 			su->state[i] = rc ? SETUP_FAILED : SETUP_OK;
@@ -281,7 +281,7 @@ unsigned setup_teardown(struct setups *su, char *summary, size_t len)
 		if (*su->signals != su->sig0) {
 			snprintf(why, sizeof(why), "teardown of program %s skipped: interrupted",
 				 pr->name);
-		} else if (!run_steps(su, pr, 1, why, sizeof(why))) {
+		} else if (!setup_run_steps(su, pr, 1, why, sizeof(why))) {
 			continue;
 		}
 		failed++;
