@@ -2,6 +2,9 @@
 # tests/e2e/test_*.sh file, run in its own bash with `set -e`-like checks
 # done by hand: a test fails by calling `die` (or by a failing `check`).
 # Every test gets a fresh $T (work directory and TMPDIR), removed after.
+# Tests run two at a time, of both builds (tests/run.sh), beside whatever
+# else the machine runs: a test looks only at its own processes
+# (own_procs), never at every process of the machine.
 #
 # `die` fails the test wherever it is called: it also writes its message to
 # $E2E_DIED, which tests/run.sh reads, so a `die` inside $(...), a pipeline
@@ -31,6 +34,8 @@ e2e_setup() {
 	T=$(mktemp -d /tmp/matrix-e2e.XXXXXX)
 	mkdir -p "$T/tmp"
 	export TMPDIR="$T/tmp"
+	# the mark every process this test starts inherits (own_procs)
+	export E2E_OWNER="$T"
 	cd "$T" || die "cd $T"
 }
 
@@ -74,11 +79,28 @@ expect_err() {
 	grep -qF -- "$1" "$T/.err" || { cat "$T/.err" >&2; die "stderr lacks: $1"; }
 }
 
+# own_procs [TEXT]: "PID ARGS" of each live process this test started
+# (whose command line holds TEXT, a fixed string): any depth, any session
+# or process group (a worker's guard in a session of its own, a program's
+# group), by the E2E_OWNER=$T its environment inherited from e2e_setup.
+# Not this test's shell, nor a process that cleared its environment (sshd's
+# sessions: test_ssh.sh finds those by their paths under $T).  Its own
+# grep and ps are gone before it prints: `own_procs X | grep ...` cannot
+# find itself, but its reader may be listed, so give the TEXT here.
+own_procs() {
+	local pids out
+	pids=$(grep -lzxF "E2E_OWNER=$T" /proc/[0-9]*/environ 2>/dev/null |
+		sed -n 's,^/proc/\([0-9]*\)/environ$,\1,p' | grep -vx "$$" | paste -sd, -)
+	[ -n "$pids" ] || return 0
+	out=$(ps -o pid=,args= -p "$pids" 2>/dev/null) || return 0
+	grep -F -- "${1:-}" <<<"$out" || true
+}
+
 # No worker of this binary may outlive a run, and the private socket
 # directory must be gone.
 expect_no_leftovers() {
 	local left
-	left=$(ps -eo pid=,args= | grep -F "$MATRIX_BIN worker" | grep -v grep || true)
+	left=$(own_procs "$MATRIX_BIN worker")
 	[ -z "$left" ] || die "worker processes left behind: $left"
 	[ -z "$(ls -A "$TMPDIR")" ] || die "files left in TMPDIR: $(ls -A "$TMPDIR")"
 }

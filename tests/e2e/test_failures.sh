@@ -172,6 +172,6 @@ Y
 	expect_all out/results.csv status timeout
 	local w; w=$(csvq out/results.csv wall_s)
 	le 2 "$w" && le "$w" 4 || die "wall_s $w: expected the timeout, one grace second and the kill"
-	ps -eo args= | grep -qx "sleep $secs" && die "the deaf server outlived its cell"
+	[ -z "$(own_procs "sleep $secs")" ] || die "the deaf server outlived its cell: $(own_procs "sleep $secs")"
 	expect_no_leftovers
 }
