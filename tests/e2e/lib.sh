@@ -136,3 +136,33 @@ wait_line() {
 	done
 	die "no '$2' from the server in 5 s: $(cat "$1")"
 }
+
+# lossy_udp MODE COUNT LOSS_TIMEOUT LATE_S [CLIENT_OPTION...]: a udp
+# pingpong of COUNT requests by hand, our client against
+# programs/lossy_udp_server.py, which drops (MODE drop) or answers LATE_S
+# late (MODE late) every even-numbered request; bounded in time.  The
+# client's record in wire.out, the server's lines in srv.out.
+lossy_udp() {
+	local mode=$1 n=$2 loss=$3 late=$4 srv port
+	shift 4
+	command -v python3 >/dev/null || skip "python3 missing"
+	timeout 60 python3 "$REPO/tests/e2e/programs/lossy_udp_server.py" "$mode" 16 "$late" \
+		>srv.out 2>&1 &
+	srv=$!
+	wait_line srv.out '^listening [0-9]+$'
+	port=$(awk '$1 == "listening" { print $2 }' srv.out)
+	rc=0
+	timeout 30 "$MATRIX_BIN" worker client -t udp -a "127.0.0.1:$port" -s 16 -r 16 -n "$n" \
+		-w 0 --loss-timeout "$loss" "$@" >wire.out 2>"$T/.err" || rc=$?
+	[ "$rc" -eq 0 ] || die "the client: exit $rc: $(cat "$T/.err" wire.out srv.out)"
+	wait "$srv" || die "server failed: $(cat srv.out)"
+}
+
+# held_min: the shortest time lossy_udp's server held an answered request
+# (ns, from its arrival to the answer's send), less 1 ms for the two clocks
+# (the kernel's realtime stamp, the client's monotonic one): no round trip
+# the client timed may be shorter, however late anything ran
+held_min() {
+	awk '$1 == "held" && (m == "" || $3 < m) { m = $3 } END { if (m == "") exit 1; print m - 1000000 }' srv.out ||
+		die "the server held no answered request: $(cat srv.out)"
+}
