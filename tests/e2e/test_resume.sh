@@ -17,6 +17,7 @@ matrix:
   size: [16, 32]
   duration: 50ms
   interval: 10ms
+  loss_timeout: 1s     # a busy machine's stall is no lost udp reply
 exclude:
   - {pattern: stream, transport: udp}
   - {transport: udp, size: 32}
@@ -205,21 +206,31 @@ t_resume_refuses_other_matrix_or_build() {
 
 # A folder a live run holds is refused, by -o and by --resume, naming the
 # holder's pid, and nothing of that run is touched; runs started at once
-# on one -o folder: one runs, the others are refused.
+# on one -o folder: one runs, the others are refused.  The runs hold their
+# folders until the test lets them go: their client waits for the file
+# gate, so a run slow to start (under load) never finds the folder free or
+# done, and the live run never ends before the refusals are tried.
 t_live_run_holds_its_folder() {
+	cp "$REPO/matrices/programs/echo_client.py" .
 	mat m.yaml <<'Y'
 name: hold
 repeat: 6
 warmup: 5
+programs:
+  gated:
+    client: [sh, -c, 'until [ -e gate ]; do sleep 0.02; done; exec python3 echo_client.py "$@"', gated,
+             "{host}", "{port}", "{size}", "{size}", "{count}"]
 matrix:
-  transport: unix
-  duration: 200ms
+  pattern: echo
+  transport: tcp
+  client: gated
+  count: 100
 Y
 	"$MATRIX_BIN" run m.yaml -o d -q >run.out 2>run.err &
 	local mpid=$! i
-	for i in $(seq 200); do
+	for i in $(seq 1000); do	# 20 s at most
 		[ "$(cat d/.lock 2>/dev/null)" = "$mpid" ] && [ -s d/meta.csv ] && break
-		sleep 0.01
+		sleep 0.02
 	done
 	[ "$(cat d/.lock 2>/dev/null)" = "$mpid" ] || die "no lock with the run's pid: $(cat d/.lock)"
 	local sums
@@ -229,20 +240,32 @@ Y
 	run_matrix run --resume d; expect_rc 2
 	expect_err "matrix: --resume d: in use by a running matrix (pid $mpid)"
 	[ "$(md5sum d/matrix.yaml d/meta.csv d/.lock)" = "$sums" ] || die "the live run's files changed"
+	kill -0 "$mpid" 2>/dev/null || die "the live run ended before its gate opened: $(cat run.err)"
+	touch gate
 	rc=0
 	wait "$mpid" || rc=$?
 	[ "$rc" -eq 0 ] || die "the live run: exit $rc: $(cat run.err)"
 	[ "$(csvq d/results.csv --rows)" -eq 6 ] || die "rows: $(csvq d/results.csv --rows)"
-	# four at once on a folder none has made yet
-	local pids=""
+	expect_all d/results.csv status ok
+	# four at once on a folder none has made yet: the winner waits at the
+	# gate until the three others have been refused (30 s at most)
+	rm gate
+	local pids="" left
 	for i in 1 2 3 4; do
 		"$MATRIX_BIN" run m.yaml -o p -q --set repeat=2 >"out$i" 2>"err$i" &
 		pids="$pids $!"
 	done
-	local ok=0 refused=0 r
-	for i in $pids; do
+	for i in $(seq 1500); do
+		left=0
+		for p in $pids; do kill -0 "$p" 2>/dev/null && left=$((left + 1)); done
+		[ "$left" -le 1 ] && break
+		sleep 0.02
+	done
+	touch gate
+	local ok=0 refused=0 r p
+	for p in $pids; do
 		r=0
-		wait "$i" || r=$?
+		wait "$p" || r=$?
 		[ "$r" -eq 0 ] && ok=$((ok + 1))
 		[ "$r" -eq 2 ] && refused=$((refused + 1))
 	done
