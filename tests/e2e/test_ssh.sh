@@ -163,6 +163,7 @@ matrix:
   concurrency: [2]
   size: [64]
   count: [2000]
+  loss_timeout: 1s     # a busy machine's stall is no lost udp reply
 Y
 	hosts_yaml "  client: ssh://root@127.0.0.1:2222
   server_address: 127.0.0.1"; } >clients.yaml
