@@ -105,7 +105,8 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(LIB_OBJ)
+# Every unit test links the helpers they share (tests/unit/unit.h).
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(BUILD)/tests/unit/unit.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB_OBJ)
