@@ -166,3 +166,41 @@ held_min() {
 	awk '$1 == "held" && (m == "" || $3 < m) { m = $3 } END { if (m == "") exit 1; print m - 1000000 }' srv.out ||
 		die "the server held no answered request: $(cat srv.out)"
 }
+
+# timeline_whole DIR: every ok row of DIR/results.csv (there is one at
+# least) has timeline rows summing to its messages (none: 0), each interval
+# once, and no timeline row lacks its ok row: repetitions are whole in
+# timeline.csv, or not there (a full disk, a resumed run).
+timeline_whole() {
+	csvq "$1/timeline.csv" cell rep interval_start_s messages >tl.txt
+	[ -z "$(cut -f1-3 tl.txt | sort | uniq -d)" ] ||
+		die "$1: timeline rows twice: $(cut -f1-3 tl.txt | sort | uniq -d | head -3)"
+	csvq "$1/results.csv" cell rep status messages | awk -F'\t' '$3 == "ok"' >res.txt
+	[ -s res.txt ] || die "$1: no ok rows"
+	awk -F'\t' '
+		FILENAME == "tl.txt" { s[$1 " " $2] += $4; next }
+		{ k = $1 " " $2; ok[k] = 1
+		  if ((s[k] + 0) != $4) { print k ": " $4 " messages, timeline " (s[k] + 0); bad = 1 } }
+		END { for (k in s) if (!(k in ok)) { print k ": timeline rows, no ok row"; bad = 1 }; exit bad }' \
+		tl.txt res.txt >bad.txt || die "$1: timeline and results.csv disagree: $(head -3 bad.txt)"
+}
+
+# meta_value DIR KEY: the value of KEY in DIR/meta.csv, "" when it has
+# none; meta_key DIR KEY: the same, and dies when meta.csv has no KEY
+meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
+meta_key() {
+	csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' ||
+		die "$1/meta.csv has no key $2"
+}
+
+# client_of PID: waits (10 s at most) until a client worker runs as a
+# child of the runner PID; prints its pid
+client_of() {
+	local parent=$1 pid
+	for _ in $(seq 200); do
+		pid=$(ps -o pid=,args= --ppid "$parent" | awk '/worker client/ { print $1; exit }')
+		[ -n "$pid" ] && { echo "$pid"; return 0; }
+		sleep 0.05
+	done
+	return 1
+}

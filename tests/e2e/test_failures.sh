@@ -1,16 +1,5 @@
 # Failures keep their rows, the run goes on, nothing is left behind.
 
-# Waits until a client worker of this binary runs under PID $1; prints its pid.
-client_of() {
-	local parent=$1 pid
-	for _ in $(seq 200); do
-		pid=$(ps -o pid=,args= --ppid "$parent" | awk '/worker client/ { print $1; exit }')
-		[ -n "$pid" ] && { echo "$pid"; return 0; }
-		sleep 0.05
-	done
-	return 1
-}
-
 t_killed_worker_fails_its_row_only() {
 	mat m.yaml <<'Y'
 name: kill

@@ -119,8 +119,6 @@ signal_within() {
 	kill $dog 2>/dev/null
 }
 
-meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
-
 t_server_over_ssh_and_clients_over_ssh() {
 	ssh_up
 	{ cat <<Y
