@@ -233,9 +233,14 @@ Y
 	[ "$(cat d/.lock 2>/dev/null)" = "$mpid" ] || die "no lock with the run's pid: $(cat d/.lock)"
 	local sums
 	sums=$(md5sum d/matrix.yaml d/meta.csv d/.lock)
-	run_matrix run m.yaml -o d; expect_rc 2
+	# (20 s at most each: one let in would wait at the gate too)
+	rc=0
+	timeout 20 "$MATRIX_BIN" run m.yaml -o d >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
 	expect_err "matrix: -o d: in use by a running matrix (pid $mpid)"
-	run_matrix run --resume d; expect_rc 2
+	rc=0
+	timeout 20 "$MATRIX_BIN" run --resume d >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
 	expect_err "matrix: --resume d: in use by a running matrix (pid $mpid)"
 	[ "$(md5sum d/matrix.yaml d/meta.csv d/.lock)" = "$sums" ] || die "the live run's files changed"
 	kill -0 "$mpid" 2>/dev/null || die "the live run ended before its gate opened: $(cat run.err)"
