@@ -195,7 +195,7 @@ test-build: test-build-release test-build-asan test-build-other
 test-build-release:
 	+@$(MAKE) --no-print-directory matrix unit
 test-build-asan:
-	+@$(MAKE) --no-print-directory SANITIZE=1 all unit
+	+@$(MAKE) --no-print-directory SANITIZE=1 build/asan/matrix unit
 test-build-other:
 	+@$(MAKE) --no-print-directory fixtures fuzz-build
 
