@@ -204,3 +204,18 @@ client_of() {
 	done
 	return 1
 }
+
+# cpu_mark: sets CPU_MARK to the CPU seconds (user and system) of every
+# process this test's shell has run and waited for so far; cpu_used MARK:
+# sets CPU_USED to the seconds since that mark.  A bound on work done that
+# the machine's load does not stretch, as it stretches wall time.  Call
+# both as commands, never inside $(...): a subshell counts its own.
+cpu_mark() {
+	times >"$T/.times"
+	CPU_MARK=$(awk 'function s(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+		NR == 2 { printf "%.3f", s($1) + s($2) }' "$T/.times")
+}
+cpu_used() {
+	cpu_mark
+	CPU_USED=$(awk -v a="$1" -v b="$CPU_MARK" 'BEGIN { printf "%.2f", b - a }')
+}
