@@ -41,10 +41,11 @@
 #          use beside them could break: run after the others, one at a
 #          time, with no other test beside them.
 #
-# At the end, before the closing count line: the ten slowest tests, each
-# build's test time (the sum of its tests' times), the driver's wall time
-# and, when TEST_STARTED (date +%s.%N) is set, the time since then (make
-# test sets it at its start: builds and tests).
+# At the end, before the closing count line: the ten slowest tests (and
+# the CPU time of what each ran and waited for), each build's test time
+# (the sum of its tests' times) and CPU time, the driver's wall time and,
+# when TEST_STARTED (date +%s.%N) is set, the time since then (make test
+# sets it at its start: builds and tests).
 #
 # --only REGEX runs only the tests whose name matches: unit binaries are
 # named unit:test_NAME, end-to-end tests e2e:FILE.sh:t_NAME, the driver's
@@ -89,6 +90,16 @@ selected() { [ -z "$only" ] || [[ $1 =~ $only ]]; }
 # seconds since $1 (an EPOCHREALTIME), one decimal
 since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
 
+# cpu_now: the CPU seconds (user and system) of every child this shell
+# has waited for, in CPU; a test's is the difference around it (call it as
+# a command: a subshell would count its own)
+cpu_now() {
+	local f=$WORK/times.$BASHPID
+	times >"$f"
+	CPU=$(awk 'function s(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+		NR == 2 { printf "%.3f", s($1) + s($2) }' "$f")
+}
+
 # Sanitizer reports go to files in $1, so that nothing a test runs (a
 # worker, a forked child) can report an error where nobody looks.
 sanitizer_env() {
@@ -131,7 +142,8 @@ fail_test() {	# NAME REASON
 # run_unit TAG BINARY
 run_unit() {
 	local tag=$1 bin=$2 name=unit:${2##*/}
-	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why='' start=$EPOCHREALTIME
+	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why='' start=$EPOCHREALTIME cpu0
+	cpu_now; cpu0=$CPU
 	dir=$(mktemp -d)
 	out=$dir/stdout err=$dir/stderr
 	mkdir "$dir/san"
@@ -182,7 +194,8 @@ run_unit() {
 		cat "$dir/san.txt"
 	fi
 	local secs; secs=$(since "$start")
-	times+=("$secs $tag ${bin##*/} $((ok + bad + skip))")
+	cpu_now
+	times+=("$secs $tag ${bin##*/} $((ok + bad + skip)) $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
 	printf '[%s] %-28s %d ok, %d not ok, %d skipped%s (%ss)\n' "$tag" "${bin##*/}" "$ok" "$bad" \
 		"$skip" "${why:+, FAILED}" "$secs"
 	rm -rf "$dir"
@@ -191,12 +204,13 @@ run_unit() {
 # run_e2e TAG FILE FUNCTION
 run_e2e() {
 	local tag=$1 f=$2 fn=$3 name
-	local dir rc=0 res start why='' secs
+	local dir rc=0 res start why='' secs cpu0
 	name=$(e2e_name "$f" "$fn")
 	dir=$(mktemp -d)
 	mkdir "$dir/san"
 	: >"$dir/died"
 	start=$EPOCHREALTIME
+	cpu_now; cpu0=$CPU
 	(
 		sanitizer_env "$dir/san"
 		export E2E_DIED="$dir/died"
@@ -228,7 +242,8 @@ run_e2e() {
 		res=ok
 	fi
 	secs=$(since "$start")
-	times+=("$secs $tag ${f##*/}:$fn 1")
+	cpu_now
+	times+=("$secs $tag ${f##*/}:$fn 1 $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
 	printf '[%s] %-52s %s (%ss)\n' "$tag" "${f##*/}:$fn" "$res" "$secs"
 	rm -rf "$dir"
 }
@@ -305,7 +320,7 @@ add_e2e_jobs() {
 
 # Runs job $1 (in a subshell of its own: the counts it keeps are its own)
 # and writes its tally to $WORK/$1.res: "counts PASSED FAILED SKIPPED",
-# then "failure NAME: REASON" and "time SECONDS TAG NAME TESTS" lines.
+# then "failure NAME: REASON" and "time SECONDS TAG NAME TESTS CPU" lines.
 run_job() {
 	local j=$1 b=${J_BUILD[$1]} fn f
 	passed=0 failed=0 skipped=0 failures=() times=()
@@ -423,14 +438,15 @@ alone_secs=$(since "$alone_start")
 # The times: the ten slowest tests, each tag's tests and their time; kept
 # for the next run's order (whole runs only).
 if [ ${#times[@]} -gt 0 ]; then
-	echo "the ten slowest tests:"
+	echo "the ten slowest tests (wall time, CPU time of what they ran):"
 	printf '%s\n' "${times[@]}" | sort -k1,1gr | head -10 |
-		awk '{ printf "  %7.1fs  [%s] %s\n", $1, $2, $3 }'
+		awk '{ printf "  %7.1fs %7.1fs  [%s] %s\n", $1, $5, $2, $3 }'
 	printf '%s\n' "${times[@]}" | awk '
 		!($2 in n) { order[++k] = $2 }
-		{ n[$2] += $4; s[$2] += $1 }
+		{ n[$2] += $4; s[$2] += $1; c[$2] += $5 }
 		END { for (i = 1; i <= k; i++)
-			printf "%s: %d tests in %.1fs of test time\n", order[i], n[order[i]], s[order[i]] }'
+			printf "%s: %d tests in %.1fs of test time, %.1fs of CPU\n", order[i], n[order[i]],
+				s[order[i]], c[order[i]] }'
 	if [ -z "$only" ] && [ -z "$unit_glob" ] && [ -d build ]; then
 		printf '%s\n' "${times[@]}" | awk '{ split($3, a, ":"); s[$2 " " a[1]] += $1 }
 			END { for (k in s) printf "%.1f %s\n", s[k], k }' | sort -k2 >"$TIMES.tmp" &&

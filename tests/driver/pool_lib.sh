@@ -7,7 +7,7 @@
 
 # meet ME PEER: this test of file ME waits (POOL_WAIT seconds, 20) for a
 # test of file PEER to run at the same time, each seen by its mark in
-# $POOL_DIR/running; once seen, it stays 2 s more, for the peer to see it
+# $POOL_DIR/running; once seen, it stays 1 s more, for the peer to see it
 # too (and the lone test to see both).  Run one after the other, they
 # never meet.
 meet() {
@@ -21,17 +21,17 @@ meet() {
 		rm -f "$mark"
 		die "fixture_pool_$1.sh ($BUILD_TAG) never ran beside fixture_pool_$2.sh"
 	}
-	sleep 2
+	sleep 1
 	rm -f "$mark"
 }
 
-# alone: no other test runs at this test's start, nor in the 2 s after
+# alone: no other test runs at this test's start, nor in the second after
 alone() {
 	local i
-	for i in 1 2 3 4 5; do
+	for i in 1 2 3; do
 		[ -z "$(ls -A "$POOL_DIR/running" 2>/dev/null)" ] ||
 			die "running beside the lone test: $(ls "$POOL_DIR/running")"
-		[ "$i" -eq 5 ] || sleep 0.5
+		[ "$i" -eq 3 ] || sleep 0.5
 	done
 	echo "$BUILD_TAG" >>"$POOL_DIR/alone"
 }

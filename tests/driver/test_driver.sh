@@ -154,7 +154,7 @@ t_files_run_two_at_a_time_counted_whole() {
 		die "the lone tests did not run last: $(grep -E '^\[(one|two)\] fixture_' "$T/drive.out")"
 	expect_out "one: 6 tests in "
 	expect_out "two: 5 tests in "
-	expect_out "the ten slowest tests:"
+	expect_out "the ten slowest tests (wall time, CPU time of what they ran):"
 	grep -qE '^tests/run\.sh: [0-9.]+s wall, 2 jobs at a time \([0-9.]+s of it alone\)$' "$T/drive.out" ||
 		die "no wall time line: $(tail -5 "$T/drive.out")"
 }
@@ -162,7 +162,7 @@ t_files_run_two_at_a_time_counted_whole() {
 # One job at a time, the tests that wait for a peer find none: they fail,
 # and the counts say so (the fixtures do test the pool).
 t_one_at_a_time_the_peers_never_meet() {
-	POOL_WAIT=2 TEST_JOBS=1 TEST_ALONE= TEST_ONCE= drive_pool --only 'meets'
+	POOL_WAIT=1 TEST_JOBS=1 TEST_ALONE= TEST_ONCE= drive_pool --only 'meets'
 	expect_summary "0 passed, 4 failed, 0 skipped" 1
 	expect_out "never ran beside"
 }
@@ -170,7 +170,7 @@ t_one_at_a_time_the_peers_never_meet() {
 # Without its ALONE entry the lone test runs in the pool, beside its
 # file's peer, and sees it.
 t_a_lone_test_in_the_pool_sees_its_neighbour() {
-	POOL_WAIT=4 TEST_ALONE= TEST_ONCE= drive_pool --only 'fixture_pool_b.sh:t_b_meets_a|t_a_alone'
+	POOL_WAIT=3 TEST_ALONE= TEST_ONCE= drive_pool --only 'fixture_pool_b.sh:t_b_meets_a|t_a_alone'
 	expect_out "running beside the lone test: "
 }
 
