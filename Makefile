@@ -77,7 +77,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run seeds test mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
+.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
 all: matrix
 
 # The plain build is ./matrix; a sanitized build stays in its own folder.
@@ -105,7 +105,8 @@ $(BUILD)/%.o: %.c
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -c -o $@ $<
 
-$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(LIB_OBJ)
+# Every unit test links the helpers they share (tests/unit/unit.h).
+$(BUILD)/tests/test_%: $(BUILD)/tests/unit/test_%.o $(BUILD)/tests/unit/unit.o $(LIB_OBJ)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) -lcmocka
 
 $(BUILD)/tests/%: $(BUILD)/tests/tools/%.o $(LIB_OBJ)
@@ -177,11 +178,26 @@ seeds:
 	done; exit $$rc
 
 # Every test, plain and sanitized; the last line is "N passed, N failed".
-test: test-deps
-	$(MAKE) matrix unit
-	$(MAKE) SANITIZE=1 all unit
-	$(MAKE) fixtures fuzz-build
-	@bash tests/run.sh build/release build/asan
+# The three builds at once (TEST_BUILD_JOBS compilers in all), then the
+# driver (tests/run.sh: two tests at a time), which prints the time since
+# make test began (TEST_STARTED) before that last line.
+TEST_BUILD_JOBS ?= 3
+test:
+	@start=$$(date +%s.%N); \
+	$(MAKE) --no-print-directory test-deps && \
+	$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build && \
+	TEST_STARTED=$$start bash tests/run.sh build/release build/asan
+
+# What make test runs: the plain build, the sanitized one, the driver's
+# fixtures and the fuzz targets, each a make of its own (SANITIZE picks the
+# build), run side by side under make -j.
+test-build: test-build-release test-build-asan test-build-other
+test-build-release:
+	+@$(MAKE) --no-print-directory matrix unit
+test-build-asan:
+	+@$(MAKE) --no-print-directory SANITIZE=1 build/asan/matrix unit
+test-build-other:
+	+@$(MAKE) --no-print-directory fixtures fuzz-build
 
 # One-line mutations of the code, each on a copy of the tree, and whether
 # the tests that should notice do; not part of `make test` (a few minutes).

@@ -11,8 +11,15 @@ no longer in the code is reported as stale: the list must follow the code.
 
     make mutate                     every mutation
     tests/mutate.py NAME...         only these
+    tests/mutate.py --check [DIR]   no build, no test run: that every FROM
+                                    text is in its file (of DIR, the tree
+                                    by default) exactly once, and that
+                                    every test regex names a test there
+                                    (make test runs it: test_mutate.sh)
 """
+import glob
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -36,8 +43,8 @@ MUTATIONS = [
      "? (double)(o->server.end_ns - o->server.start_ns) / 1e9 : NAN;",
      "unit:test_aggregate|e2e:test_figures.sh:t_stream", "release"),
     ("receiver-faster-than-senders-unchecked", "cell/aggregate.c",
-     "o->server.end_ns + res >= last_send)",
-     "o->server.end_ns + res + 1000000000 >= last_send)",
+     "o->server.end_ns + res >= last_send ||",
+     "o->server.end_ns + res + 1000000000 >= last_send ||",
      "unit:test_aggregate", "release"),
     ("cpu-per-message-per-round-trip", "cell/aggregate.c",
      "row->cpu_us_per_msg = ratio(us, 2.0 * (double)msgs);",
@@ -100,8 +107,8 @@ MUTATIONS = [
      "\"rtt_min_us\", \"rtt_samples\", \"sent_msgs\",",
      "e2e:test_run.sh", "release"),
     ("timeline-starts-one-interval-late", "runner/results.c",
-     "csv_out_double(&w->timeline, (double)i * interval, 9);",
-     "csv_out_double(&w->timeline, (double)(i + 1) * interval, 9);",
+     "timeline_row(w, c, rep, start, (double)i * interval, interval,",
+     "timeline_row(w, c, rep, start, (double)(i + 1) * interval, interval,",
      "unit:test_results|e2e:test_run.sh:t_stream_counts_at_receiver", "release"),
     ("timeline-bucket-off-by-one", "workers/timeline.c",
      "uint64_t i = (now_ns - t0_ns) / interval_ns;",
@@ -285,8 +292,49 @@ def tests_fail(tree, kind, regex, log):
     return (first[0][len("FAILED: "):] if first else r.stdout.strip().splitlines()[-1])[:150]
 
 
+def test_names(repo):
+    """The names tests/run.sh --only matches: unit:test_NAME and
+    e2e:FILE.sh:t_NAME."""
+    names = ["unit:" + os.path.basename(p)[:-2]
+             for p in glob.glob(os.path.join(repo, "tests/unit/test_*.c"))]
+    for p in glob.glob(os.path.join(repo, "tests/e2e/test_*.sh")):
+        for fn in re.findall(r"^(t_[A-Za-z0-9_]+)\(\)", open(p).read(), re.M):
+            names.append("e2e:%s:%s" % (os.path.basename(p), fn))
+    return names
+
+
+def check(repo):
+    """Every mutation real (its FROM text once in its file) and aimed (its
+    regex names a test, its build is one make test runs): a list of what
+    is wrong, empty when nothing is."""
+    bad, names, seen = [], test_names(repo), set()
+    for name, path, old, new, regex, kind in MUTATIONS:
+        f = os.path.join(repo, path)
+        n = open(f).read().count(old) if os.path.exists(f) else -1
+        if name in seen:
+            bad.append(f"{name}: listed twice")
+        seen.add(name)
+        if n < 0:
+            bad.append(f"{name}: {path} is gone")
+        elif n != 1:
+            bad.append(f"{name}: its text is in {path} {n} times, not once")
+        if old == new:
+            bad.append(f"{name}: FROM and TO are the same")
+        if not any(re.search(regex, t) for t in names):
+            bad.append(f"{name}: {regex} names no test")
+        if kind not in ("release", "asan"):
+            bad.append(f"{name}: no build {kind}")
+    return bad
+
+
 def main(argv):
     repo = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    if argv[:1] == ["--check"]:
+        bad = check(argv[1] if len(argv) > 1 else repo)
+        for b in bad:
+            print("mutate: " + b)
+        print(f"mutate: {len(MUTATIONS)} mutations, {len(bad)} problems")
+        return 1 if bad else 0
     chosen = [m for m in MUTATIONS if not argv or m[0] in argv]
     unknown = set(argv) - {m[0] for m in MUTATIONS}
     if unknown:

@@ -5,7 +5,7 @@
 # and exit status 0 only when nothing failed.
 #
 #   tests/run.sh [--only REGEX] BUILD...      e.g. build/release build/asan
-#   tests/run.sh --units 'GLOB' [--e2e 'GLOB'] [BUILD]
+#   tests/run.sh --units 'GLOB' [--e2e 'GLOB'] [BUILD...]
 #                                             other unit binaries / e2e files
 #                                             (the driver's own tests use this)
 #
@@ -23,13 +23,46 @@
 # called anywhere in it (even in a subshell or a pipeline, whose exit status
 # bash would lose), or when any process it ran left a sanitizer report.
 #
+# How they run.  A job is one unit binary, or one end-to-end file's tests
+# (one after another, in a bash each) of one build; TEST_JOBS jobs (2) run
+# at once, of any build, so the plain and the sanitized builds' tests
+# overlap; one file's jobs of two builds never run at the same time (a
+# file may use a fixed name or port of its own).  A job's output is kept
+# and printed whole when it ends: lines of two jobs never mix, and each
+# job's counts are added to the total.  The longest jobs start first (their
+# times from the last whole run, build/test-times; the number of tests
+# before there is one).  Two lists (TEST_ONCE and TEST_ALONE in the
+# environment replace them, for the driver's own tests) say what runs
+# otherwise, each entry FILE (every test of it) or FILE:t_NAME:
+#
+#   ONCE   tests that do not depend on the build (they read the sources and
+#          the release build's objects): run in the first build only.
+#   ALONE  tests that time what they run against bounds another test's CPU
+#          use beside them could break: run after the others, one at a
+#          time, with no other test beside them.
+#
+# At the end, before the closing count line: the ten slowest tests (and
+# the CPU time of what each ran and waited for), each build's test time
+# (the sum of its tests' times) and CPU time, the driver's wall time and,
+# when TEST_STARTED (date +%s.%N) is set, the time since then (make test
+# sets it at its start: builds and tests).
+#
 # --only REGEX runs only the tests whose name matches: unit binaries are
 # named unit:test_NAME, end-to-end tests e2e:FILE.sh:t_NAME, the driver's
 # own driver:test_driver.sh:t_NAME.
 set -u
 cd "$(dirname "$0")/.."
 
+ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh}
+# upper bounds on times a neighbour's CPU use stretches: a 2 ms link's
+# fastest round trip, paced schedules kept, latencies from the schedule,
+# round trips around a known server delay
+ALONE=${TEST_ALONE-test_netns.sh:t_netns_delay_is_in_the_round_trip
+test_rate.sh:t_paced_cells_keep_their_schedule test_rate.sh:t_latency_counts_from_the_schedule
+test_timing.sh}
+JOBS=${TEST_JOBS:-2}
 TEST_TIMEOUT=${TEST_TIMEOUT:-600}
+TIMES=build/test-times
 only='' unit_glob='' e2e_glob='' builds=()
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -41,14 +74,31 @@ while [ $# -gt 0 ]; do
 	esac
 done
 [ ${#builds[@]} -gt 0 ] || [ -n "$unit_glob" ] || {
-	echo "usage: tests/run.sh [--only REGEX] BUILD... | --units GLOB [--e2e GLOB] [BUILD]" >&2
+	echo "usage: tests/run.sh [--only REGEX] BUILD... | --units GLOB [--e2e GLOB] [BUILD...]" >&2
 	exit 2
 }
+[[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: TEST_JOBS=$JOBS is no count" >&2; exit 2; }
 
+started=$EPOCHREALTIME
 passed=0 failed=0 skipped=0
-failures=()
+failures=() times=()
+WORK=$(mktemp -d /tmp/matrix-run.XXXXXX)
+trap 'rm -rf "$WORK"' EXIT
 
 selected() { [ -z "$only" ] || [[ $1 =~ $only ]]; }
+
+# seconds since $1 (an EPOCHREALTIME), one decimal
+since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+
+# cpu_now: the CPU seconds (user and system) of every child this shell
+# has waited for, in CPU; a test's is the difference around it (call it as
+# a command: a subshell would count its own)
+cpu_now() {
+	local f=$WORK/times.$BASHPID
+	times >"$f"
+	CPU=$(awk 'function s(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
+		NR == 2 { printf "%.3f", s($1) + s($2) }' "$f")
+}
 
 # Sanitizer reports go to files in $1, so that nothing a test runs (a
 # worker, a forked child) can report an error where nobody looks.
@@ -92,8 +142,8 @@ fail_test() {	# NAME REASON
 # run_unit TAG BINARY
 run_unit() {
 	local tag=$1 bin=$2 name=unit:${2##*/}
-	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why=''
-	selected "$name" || return 0
+	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why='' start=$EPOCHREALTIME cpu0
+	cpu_now; cpu0=$CPU
 	dir=$(mktemp -d)
 	out=$dir/stdout err=$dir/stderr
 	mkdir "$dir/san"
@@ -143,24 +193,24 @@ run_unit() {
 		sed 's/^/    | /' "$err" | cut -c1-300 | tail -30
 		cat "$dir/san.txt"
 	fi
-	printf '[%s] %-28s %d ok, %d not ok, %d skipped%s\n' "$tag" "${bin##*/}" "$ok" "$bad" \
-		"$skip" "${why:+, FAILED}"
+	local secs; secs=$(since "$start")
+	cpu_now
+	times+=("$secs $tag ${bin##*/} $((ok + bad + skip)) $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
+	printf '[%s] %-28s %d ok, %d not ok, %d skipped%s (%ss)\n' "$tag" "${bin##*/}" "$ok" "$bad" \
+		"$skip" "${why:+, FAILED}" "$secs"
 	rm -rf "$dir"
 }
 
 # run_e2e TAG FILE FUNCTION
 run_e2e() {
 	local tag=$1 f=$2 fn=$3 name
-	local dir rc=0 res start why=''
-	case "$f" in
-	tests/driver/*) name=driver:${f##*/}:$fn ;;
-	*) name=e2e:${f##*/}:$fn ;;
-	esac
-	selected "$name" || return 0
+	local dir rc=0 res start why='' secs cpu0
+	name=$(e2e_name "$f" "$fn")
 	dir=$(mktemp -d)
 	mkdir "$dir/san"
 	: >"$dir/died"
 	start=$EPOCHREALTIME
+	cpu_now; cpu0=$CPU
 	(
 		sanitizer_env "$dir/san"
 		export E2E_DIED="$dir/died"
@@ -191,9 +241,19 @@ run_e2e() {
 		passed=$((passed + 1))
 		res=ok
 	fi
-	printf '[%s] %-52s %s (%.1fs)\n' "$tag" "${f##*/}:$fn" "$res" \
-		"$(awk -v a="$start" -v b="$EPOCHREALTIME" 'BEGIN { print b - a }')"
+	secs=$(since "$start")
+	cpu_now
+	times+=("$secs $tag ${f##*/}:$fn 1 $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
+	printf '[%s] %-52s %s (%ss)\n' "$tag" "${f##*/}:$fn" "$res" "$secs"
 	rm -rf "$dir"
+}
+
+# e2e_name FILE FUNCTION: the test's name for --only
+e2e_name() {
+	case "$1" in
+	tests/driver/*) echo "driver:${1##*/}:$2" ;;
+	*) echo "e2e:${1##*/}:$2" ;;
+	esac
 }
 
 # Every t_* function of an e2e file.
@@ -201,48 +261,203 @@ e2e_functions() {
 	bash -c 'source "$0" && declare -F' "$1" | awk '$3 ~ /^t_/ { print $3 }'
 }
 
-run_e2e_files() {	# TAG FILE...
-	local tag=$1 f fn fns
-	shift
+# listed LIST FILE FUNCTION: is the test in the list (ONCE, ALONE)?
+listed() {
+	local e
+	for e in $1; do
+		[ "$e" = "${2##*/}" ] || [ "$e" = "${2##*/}:$3" ] && return 0
+	done
+	return 1
+}
+
+# The jobs, by number: tag, build folder, unit binary or e2e file, the
+# e2e functions to run ("" for a unit binary), alone or not, estimate.
+J_TAG=() J_BUILD=() J_FILE=() J_FNS=() J_ALONE=() J_EST=()
+declare -A LAST=()	# "TAG FILE" -> seconds, from the last whole run
+if [ -r "$TIMES" ]; then
+	while read -r secs key; do LAST[$key]=$secs; done <"$TIMES"
+fi
+
+add_job() {	# TAG BUILD FILE FNS ALONE
+	local n=${#J_TAG[@]} k="$1 ${3##*/}" fns=($4)
+	J_TAG[n]=$1 J_BUILD[n]=$2 J_FILE[n]=$3 J_FNS[n]=$4 J_ALONE[n]=$5
+	J_EST[n]=${LAST[$k]:-$((${#fns[@]} > 0 ? ${#fns[@]} : 1))}
+}
+
+# add_unit_jobs TAG BUILD BINARY...
+add_unit_jobs() {
+	local tag=$1 build=$2 t
+	shift 2
+	for t in "$@"; do
+		[ -x "$t" ] || continue
+		selected "unit:${t##*/}" && add_job "$tag" "$build" "$t" "" 0
+	done
+}
+
+# add_e2e_jobs TAG BUILD FIRST FILE...: FIRST is 1 in the first build
+# (where ONCE tests run)
+add_e2e_jobs() {
+	local tag=$1 build=$2 first=$3 f fn fns pool alone
+	shift 3
 	for f in "$@"; do
 		[ -f "$f" ] || continue
 		fns=$(e2e_functions "$f") || { fail_test "[$tag] $f" "cannot be sourced"; continue; }
 		[ -n "$fns" ] || { fail_test "[$tag] $f" "has no t_ function"; continue; }
+		pool='' alone=''
 		for fn in $fns; do
-			run_e2e "$tag" "$f" "$fn"
+			selected "$(e2e_name "$f" "$fn")" || continue
+			[ "$first" -eq 1 ] || ! listed "$ONCE" "$f" "$fn" || continue
+			if listed "$ALONE" "$f" "$fn"; then
+				alone="$alone $fn"
+			else
+				pool="$pool $fn"
+			fi
 		done
+		[ -z "$pool" ] || add_job "$tag" "$build" "$f" "${pool# }" 0
+		[ -z "$alone" ] || add_job "$tag" "$build" "$f" "${alone# }" 1
+	done
+}
+
+# Runs job $1 (in a subshell of its own: the counts it keeps are its own)
+# and writes its tally to $WORK/$1.res: "counts PASSED FAILED SKIPPED",
+# then "failure NAME: REASON" and "time SECONDS TAG NAME TESTS CPU" lines.
+run_job() {
+	local j=$1 b=${J_BUILD[$1]} fn f
+	passed=0 failed=0 skipped=0 failures=() times=()
+	case "$b" in /*) ;; *) b=$PWD/$b ;; esac
+	export MATRIX_BIN="$b/matrix" CSVQ="$b/tests/csvq" BUILD_TAG=${J_TAG[j]} BUILD_DIR=$b
+	if [ -z "${J_FNS[j]}" ]; then
+		run_unit "${J_TAG[j]}" "${J_FILE[j]}"
+	else
+		for fn in ${J_FNS[j]}; do
+			run_e2e "${J_TAG[j]}" "${J_FILE[j]}" "$fn"
+		done
+	fi
+	{
+		echo "counts $passed $failed $skipped"
+		for f in "${failures[@]}"; do echo "failure $f"; done
+		for f in "${times[@]}"; do echo "time $f"; done
+	} >"$WORK/$j.res"
+}
+
+# Prints job $1's output whole and adds its tally to the totals.
+finish_job() {
+	local j=$1 kind rest p f s
+	cat "$WORK/$j.out"
+	[ -s "$WORK/$j.res" ] || {
+		fail_test "[${J_TAG[j]}] ${J_FILE[j]##*/}" "the driver's job ended without a tally"
+		return
+	}
+	while read -r kind rest; do
+		case "$kind" in
+		counts)
+			read -r p f s <<<"$rest"
+			passed=$((passed + p)) failed=$((failed + f)) skipped=$((skipped + s)) ;;
+		failure) failures+=("$rest") ;;
+		time) times+=("$rest") ;;
+		esac
+	done <"$WORK/$j.res"
+}
+
+# pool MAX JOB...: runs the jobs, MAX at a time, longest estimate first;
+# a job waits while the same e2e file runs in another build.
+pool() {
+	local max=$1 j k pick pid busy
+	shift
+	local -a queue
+	declare -A running=()	# pid -> job
+	mapfile -t queue < <(for j in "$@"; do echo "${J_EST[j]} $j"; done | sort -k1,1gr -k2,2n |
+		awk '{ print $2 }')
+	while [ ${#queue[@]} -gt 0 ] || [ ${#running[@]} -gt 0 ]; do
+		while [ ${#running[@]} -lt "$max" ]; do
+			pick=''
+			for k in "${!queue[@]}"; do
+				j=${queue[k]} busy=0
+				if [ -n "${J_FNS[j]}" ]; then
+					for pid in "${!running[@]}"; do
+						[ "${J_FILE[${running[$pid]}]}" = "${J_FILE[j]}" ] && busy=1
+					done
+				fi
+				[ "$busy" -eq 0 ] && { pick=$k; break; }
+			done
+			[ -n "$pick" ] || break
+			j=${queue[pick]}
+			unset 'queue[pick]'
+			( run_job "$j" ) >"$WORK/$j.out" 2>&1 </dev/null &
+			running[$!]=$j
+		done
+		pid=''
+		wait -n -p pid "${!running[@]}"
+		[ -n "$pid" ] || continue
+		finish_job "${running[$pid]}"
+		unset 'running[$pid]'
 	done
 }
 
 export REPO=$PWD
 if [ -n "$unit_glob" ]; then
-	# the driver's own tests: given binaries and e2e files, one build at most
-	build=${builds[0]:-build/release}
-	export MATRIX_BIN="$PWD/$build/matrix" CSVQ="$PWD/$build/tests/csvq" BUILD_TAG=self
-	for t in $unit_glob; do
-		[ -x "$t" ] && run_unit self "$t"
+	# the driver's own tests: given binaries and e2e files; one build is
+	# tagged self, several by their names
+	[ ${#builds[@]} -gt 0 ] || builds=(build/release)
+	# shellcheck disable=SC2086 # the globs are the caller's
+	add_unit_jobs self "${builds[0]}" $unit_glob
+	first=1
+	for build in "${builds[@]}"; do
+		tag=self
+		[ ${#builds[@]} -eq 1 ] || tag=${build##*/}
+		[ -z "$e2e_glob" ] || add_e2e_jobs "$tag" "$build" "$first" $e2e_glob
+		first=0
 	done
-	[ -z "$e2e_glob" ] || run_e2e_files self $e2e_glob
+	export FIXTURES="$PWD/build/fixtures"
 else
+	first=1
 	for build in "${builds[@]}"; do
 		tag=${build##*/}
-		n=0
-		for t in "$build"/tests/test_*; do
-			[ -x "$t" ] || continue
-			n=$((n + 1))
-			run_unit "$tag" "$t"
-		done
-		[ "$n" -gt 0 ] || fail_test "[$tag] unit" "no unit test binary in $build/tests"
-		export MATRIX_BIN="$PWD/$build/matrix" CSVQ="$PWD/$build/tests/csvq" BUILD_TAG=$tag
-		export BUILD_DIR="$PWD/$build"
-		run_e2e_files "$tag" tests/e2e/test_*.sh
+		bins=("$build"/tests/test_*)
+		[ -x "${bins[0]}" ] || fail_test "[$tag] unit" "no unit test binary in $build/tests"
+		add_unit_jobs "$tag" "$build" "${bins[@]}"
+		add_e2e_jobs "$tag" "$build" "$first" tests/e2e/test_*.sh
+		first=0
 	done
 	# the driver's own tests, once: they run this script on small binaries
 	# and e2e files made to pass, fail, crash, leak and skip
 	export FIXTURES="$PWD/build/fixtures"
-	run_e2e_files driver tests/driver/test_*.sh
+	add_e2e_jobs driver "${builds[0]}" 1 tests/driver/test_*.sh
 fi
 
+# every job beside another but the alone ones, which then run one by one
+together=() alone=()
+for j in "${!J_TAG[@]}"; do
+	if [ "${J_ALONE[j]}" -eq 1 ]; then alone+=("$j"); else together+=("$j"); fi
+done
+[ ${#together[@]} -eq 0 ] || pool "$JOBS" "${together[@]}"
+alone_start=$EPOCHREALTIME
+[ ${#alone[@]} -eq 0 ] || pool 1 "${alone[@]}"
+alone_secs=$(since "$alone_start")
+
+# The times: the ten slowest tests, each tag's tests and their time; kept
+# for the next run's order (whole runs only).
+if [ ${#times[@]} -gt 0 ]; then
+	echo "the ten slowest tests (wall time, CPU time of what they ran):"
+	printf '%s\n' "${times[@]}" | sort -k1,1gr | head -10 |
+		awk '{ printf "  %7.1fs %7.1fs  [%s] %s\n", $1, $5, $2, $3 }'
+	printf '%s\n' "${times[@]}" | awk '
+		!($2 in n) { order[++k] = $2 }
+		{ n[$2] += $4; s[$2] += $1; c[$2] += $5 }
+		END { for (i = 1; i <= k; i++)
+			printf "%s: %d tests in %.1fs of test time, %.1fs of CPU\n", order[i], n[order[i]],
+				s[order[i]], c[order[i]] }'
+	if [ -z "$only" ] && [ -z "$unit_glob" ] && [ -d build ]; then
+		printf '%s\n' "${times[@]}" | awk '{ split($3, a, ":"); s[$2 " " a[1]] += $1 }
+			END { for (k in s) printf "%.1f %s\n", s[k], k }' | sort -k2 >"$TIMES.tmp" &&
+			mv -f "$TIMES.tmp" "$TIMES"
+	fi
+fi
+echo "tests/run.sh: $(since "$started")s wall, $JOBS jobs at a time (${alone_secs}s of it alone)"
+if [ -n "${TEST_STARTED:-}" ]; then
+	awk -v a="$TEST_STARTED" -v b="$EPOCHREALTIME" 'BEGIN { s = b - a
+		printf "make test: %d min %d s from its start, builds and tests\n", s / 60, s % 60 }'
+fi
 for f in "${failures[@]}"; do echo "FAILED: $f"; done
 echo "$passed passed, $failed failed, $skipped skipped"
 [ "$failed" -eq 0 ] && [ $((passed + skipped)) -gt 0 ]

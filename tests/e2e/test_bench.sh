@@ -143,7 +143,7 @@ t_quick_run_skips_missing_peers() {
 	grep -qF 'rtt_p50_us matrix' stdout && grep -q '^  \[\(met\|MISSED\)\] pingpong/tcp/16B none block: rtt_p50_us matrix .* vs floor' stdout ||
 		die "no checklist line: $(tail stdout)"
 	[ -s out/table.md ] && [ -s out/table.txt ] || die "no table.md or table.txt"
-	ps -eo args= | grep -F "$T/floor" | grep -v grep && die "a floor process is left"
+	[ -z "$(own_procs "$T/floor")" ] || die "a floor process is left: $(own_procs "$T/floor")"
 	expect_no_leftovers
 }
 

@@ -24,7 +24,7 @@ watch_workers() {
 			[[ $args == *" worker server "* ]] && role=server || role=client
 			cpus=$(awk '/^Cpus_allowed_list:/ { print $2 }' "/proc/$pid/status" 2>/dev/null) || continue
 			[ -n "$cpus" ] && echo "$cell $role $cpus"
-		done < <(ps -eo pid=,args= | grep -F -- "$MATRIX_BIN worker" | grep -v grep)
+		done < <(own_procs "$MATRIX_BIN worker")
 		sleep 0.05
 	done | sort -u
 }

@@ -215,20 +215,6 @@ Y
 	expect_rc 0
 }
 
-# Every ok row of DIR/results.csv has timeline rows summing to its
-# messages (none: 0), and every timeline row has its ok row.
-timeline_whole() {
-	csvq "$1/timeline.csv" cell rep messages >tl.txt
-	csvq "$1/results.csv" cell rep status messages | awk -F'\t' '$3 == "ok"' >res.txt
-	[ -s res.txt ] || die "$1: no ok rows"
-	awk -F'\t' '
-		FILENAME == "tl.txt" { s[$1 " " $2] += $3; next }
-		{ k = $1 " " $2; ok[k] = 1
-		  if ((s[k] + 0) != $4) { print k ": " $4 " messages, timeline " (s[k] + 0); bad = 1 } }
-		END { for (k in s) if (!(k in ok)) { print k ": timeline rows, no ok row"; bad = 1 }; exit bad }' \
-		tl.txt res.txt >bad.txt || die "$1: timeline and results.csv disagree: $(head -3 bad.txt)"
-}
-
 # A stream run whose timeline.csv fills the disk: the run stops, and a
 # repetition is kept whole or not at all: every ok row of results.csv has
 # timeline rows summing to its messages, and no timeline row lacks its

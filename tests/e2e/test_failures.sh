@@ -1,16 +1,5 @@
 # Failures keep their rows, the run goes on, nothing is left behind.
 
-# Waits until a client worker of this binary runs under PID $1; prints its pid.
-client_of() {
-	local parent=$1 pid
-	for _ in $(seq 200); do
-		pid=$(ps -o pid=,args= --ppid "$parent" | awk '/worker client/ { print $1; exit }')
-		[ -n "$pid" ] && { echo "$pid"; return 0; }
-		sleep 0.05
-	done
-	return 1
-}
-
 t_killed_worker_fails_its_row_only() {
 	mat m.yaml <<'Y'
 name: kill
@@ -172,6 +161,6 @@ Y
 	expect_all out/results.csv status timeout
 	local w; w=$(csvq out/results.csv wall_s)
 	le 2 "$w" && le "$w" 4 || die "wall_s $w: expected the timeout, one grace second and the kill"
-	ps -eo args= | grep -qx "sleep $secs" && die "the deaf server outlived its cell"
+	[ -z "$(own_procs "sleep $secs")" ] || die "the deaf server outlived its cell: $(own_procs "sleep $secs")"
 	expect_no_leftovers
 }

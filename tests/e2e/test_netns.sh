@@ -66,7 +66,7 @@ expect_link_gone() {
 	local left
 	[ -e "/run/netns/matrix-$1-s" ] || [ -e "/run/netns/matrix-$1-c" ] &&
 		die "namespaces of runner $1 left: $(ls /run/netns | grep "matrix-$1-")"
-	left=$(ps -eo pid=,args= | grep -F "$T/" | grep -v grep || true)
+	left=$(own_procs "$T/")
 	[ -z "$left" ] || die "processes left behind: $left"
 }
 
@@ -245,7 +245,7 @@ t_netns_killed_runner_namespaces_go_at_next_start() {
 	[ -e "/run/netns/matrix-$pid-s" ] && [ -e "/run/netns/matrix-$pid-c" ] ||
 		die "the namespaces went with the runner: nothing for the next start to do"
 	for i in $(seq 100); do	# the guard ends the workers, PDEATHSIG the link process
-		[ -z "$(ps -eo args= | grep -F "$T/" | grep -v grep)" ] && break
+		[ -z "$(own_procs "$T/")" ] && break
 		sleep 0.05
 	done
 	mat n.yaml <<'Y'

@@ -3,10 +3,6 @@
 # the load average around every repetition, short timed windows flagged,
 # and --set KEY=VALUE overriding the matrix from the command line.
 
-# meta VALUE of KEY in a meta.csv
-meta() { csvq "$1" key value | awk -F'\t' -v k="$2" '$1 == k { print $2; f = 1 } END { exit !f }' ||
-	die "$1 has no key $2"; }
-
 six_cells() {
 	mat m.yaml <<'Y'
 name: order
@@ -44,8 +40,8 @@ t_seed_replays_the_order() {
 	# seed 7 shuffles 6 cells as 2 6 1 3 5 4, then 1 2 5 3 6 4 (tests/unit/test_order.c)
 	[ "$(csvq a/results.csv cell | tr '\n' ' ')" = "2 6 1 3 5 4 1 2 5 3 6 4 " ] ||
 		die "seed 7 ran cells $(csvq a/results.csv cell | tr '\n' ' ')"
-	[ "$(meta a/meta.csv seed)" = 7 ] || die "meta.csv seed: $(meta a/meta.csv seed)"
-	[ "$(meta a/meta.csv order)" = shuffled ] || die "meta.csv order: $(meta a/meta.csv order)"
+	[ "$(meta_key a seed)" = 7 ] || die "meta.csv seed: $(meta_key a seed)"
+	[ "$(meta_key a order)" = shuffled ] || die "meta.csv order: $(meta_key a order)"
 	# the progress line names the cell that ran, and how far the run is
 	run_matrix run m.yaml -o c --seed 7; expect_rc 0
 	grep -q '^\[cell 2 rep 1/2; 1 of 12\] size=20: ok' "$T/.err" ||
@@ -57,9 +53,9 @@ t_seed_replays_the_order() {
 t_default_order_is_shuffled_with_its_seed_kept() {
 	six_cells
 	run_matrix run m.yaml -o a --quiet; expect_rc 0
-	local seed; seed=$(meta a/meta.csv seed)
+	local seed; seed=$(meta_key a seed)
 	[[ "$seed" =~ ^[0-9]+$ ]] || die "meta.csv seed '$seed' is not a number"
-	[ "$(meta a/meta.csv order)" = shuffled ] || die "meta.csv order: $(meta a/meta.csv order)"
+	[ "$(meta_key a order)" = shuffled ] || die "meta.csv order: $(meta_key a order)"
 	expect_rounds a/results.csv 6 2
 	# the seed kept replays the run's order
 	run_matrix run m.yaml -o b --quiet --seed "$seed"; expect_rc 0
@@ -76,8 +72,8 @@ t_order_sequential_is_cell_order() {
 		die "--order sequential ran $(csvq a/results.csv cell | tr '\n' ' ')"
 	[ "$(csvq a/results.csv rep | tr '\n' ' ')" = "1 1 1 1 1 1 2 2 2 2 2 2 " ] ||
 		die "--order sequential reps $(csvq a/results.csv rep | tr '\n' ' ')"
-	[ "$(meta a/meta.csv order)" = sequential ] || die "meta.csv order: $(meta a/meta.csv order)"
-	[ -z "$(meta a/meta.csv seed)" ] || die "a sequential run has a seed: $(meta a/meta.csv seed)"
+	[ "$(meta_key a order)" = sequential ] || die "meta.csv order: $(meta_key a order)"
+	[ -z "$(meta_key a seed)" ] || die "a sequential run has a seed: $(meta_key a seed)"
 }
 
 t_bad_order_and_seed() {
@@ -100,7 +96,7 @@ t_bad_order_and_seed() {
 	run_matrix plan m.yaml; expect_rc 0
 	# the largest seed is a seed
 	run_matrix run m.yaml -o big --seed 18446744073709551615 --quiet; expect_rc 0
-	[ "$(meta big/meta.csv seed)" = 18446744073709551615 ] || die "seed 2^64-1 not kept"
+	[ "$(meta_key big seed)" = 18446744073709551615 ] || die "seed 2^64-1 not kept"
 }
 
 t_loadavg_around_each_repetition() {
@@ -197,7 +193,7 @@ t_set_overrides_the_matrix() {
 	expect_all a/results.csv messages 50
 	expect_all a/results.csv count 50
 	[ "$(csvq a/results.csv --rows)" -eq 6 ] || die "$(csvq a/results.csv --rows) rows, expected 3 cells x 2"
-	[ "$(meta a/meta.csv set)" = "--set count=50 --set repeat=2" ] || die "meta.csv set: $(meta a/meta.csv set)"
+	[ "$(meta_key a set)" = "--set count=50 --set repeat=2" ] || die "meta.csv set: $(meta_key a set)"
 	# the folder's matrix.yaml is the matrix that ran, and says so first
 	[ "$(head -1 a/matrix.yaml)" = "# matrix: --set count=50 --set repeat=2 applied to this copy" ] ||
 		die "matrix.yaml starts: $(head -1 a/matrix.yaml)"
@@ -215,7 +211,7 @@ t_set_overrides_the_matrix() {
 	# without --set: the key is there, empty, and the copy is the file
 	six_cells
 	run_matrix run m.yaml -o b --quiet; expect_rc 0
-	[ -z "$(meta b/meta.csv set)" ] || die "meta.csv set without --set: $(meta b/meta.csv set)"
+	[ -z "$(meta_key b set)" ] || die "meta.csv set without --set: $(meta_key b set)"
 	cmp -s m.yaml b/matrix.yaml || die "matrix.yaml is not the file as given"
 }
 

@@ -7,17 +7,6 @@ export MATRIX_NO_PIDFD=1
 # the number of pidfds process PID holds
 pidfds_of() { find "/proc/$1/fd" -lname 'anon_inode:\[pidfd\]' 2>/dev/null | wc -l; }
 
-# Waits until a client worker of this binary runs under PID $1; prints its pid.
-nopidfd_client_of() {
-	local parent=$1 pid
-	for _ in $(seq 200); do
-		pid=$(ps -o pid=,args= --ppid "$parent" | awk '/worker client/ { print $1; exit }')
-		[ -n "$pid" ] && { echo "$pid"; return 0; }
-		sleep 0.05
-	done
-	return 1
-}
-
 # Every outcome reads as with pidfds: rows ok (our workers, a program
 # server), a crash, a timeout; nothing left behind.
 t_no_pidfd_fallback_reports_every_outcome() {
@@ -74,7 +63,7 @@ matrix:
 Y
 	"$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$! victim w
-	victim=$(nopidfd_client_of $mpid) || die "no client worker appeared"
+	victim=$(client_of $mpid) || die "no client worker appeared"
 	sleep 0.3
 	[ "$(pidfds_of $mpid)" -eq 0 ] || die "the runner holds pidfds: MATRIX_NO_PIDFD was not obeyed"
 	kill -KILL "$victim"

@@ -3,9 +3,6 @@
 # libzmq loaded only when a zmq cell runs (transports/zmqlib.h).  No
 # timing is asserted: only that the figures are there and sane.
 
-# meta_value DIR KEY: the value of KEY in DIR/meta.csv ("" when absent)
-meta_value() { awk -F, -v k="$2" '$1 == k { print $2 }' "$1/meta.csv"; }
-
 # A run's meta.csv has the three keys, numbers, max >= median > 0; a
 # folder without them (tests/data/golden7, as every older run) still
 # reports, and compare does not tell two folders apart by them.

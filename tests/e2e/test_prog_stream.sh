@@ -18,7 +18,7 @@ progs() {
 no_programs_left() {
 	expect_no_leftovers
 	local left
-	left=$(ps -eo pid=,args= | grep -F "$P/" | grep -v grep || true)
+	left=$(own_procs "$P/")
 	[ -z "$left" ] || die "programs left running: $left"
 }
 

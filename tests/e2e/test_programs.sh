@@ -32,7 +32,8 @@ t_three_servers_by_three_clients() {
 	grep -q '^| server | client builtin | client python | client perl |$' out/summary.md ||
 		die "no server x client table: $(grep -m2 '^| server' out/summary.md)"
 	expect_no_leftovers
-	ps -eo args= | grep -E '^(socat|python3 matrices)' | grep -v grep && die "a program outlived its cell"
+	[ -z "$(own_procs socat)$(own_procs 'python3 matrices')" ] ||
+		die "a program outlived its cell: $(own_procs socat)$(own_procs 'python3 matrices')"
 	return 0
 }
 
@@ -129,6 +130,6 @@ Y
 	# a server deaf to SIGTERM is killed a second after its clients are done
 	csvq out/results.csv server wall_s | awk -F'\t' '$1 == "stubborn" && $2 > 5 { bad = 1 } END { exit bad }' ||
 		die "the stubborn server held its cell: $(csvq out/results.csv server wall_s)"
-	ps -eo args= | grep -q '^sleep 297' && die "a program's child outlived its cell"
+	[ -z "$(own_procs 'sleep 297')" ] || die "a program's child outlived its cell: $(own_procs 'sleep 297')"
 	expect_no_leftovers
 }

@@ -17,8 +17,6 @@ matrix:
 Y
 }
 
-meta() { awk -F, -v k="$2" '$1 == k { sub(/^[^,]*,/, ""); gsub(/"/, ""); print }' "$1"; }
-
 t_slice_progress_names_the_matrix_cell() {
 	four_cells
 	run_matrix run m.yaml -o out --only size=64 --only size=128; expect_rc 0
@@ -175,8 +173,8 @@ Y
 			if (n[k] < 20 || n[k] > 100) { print k ": " n[k] " rows"; bad = 1 }
 			if (sum[k] != msgs[k]) { print k ": " sum[k] " of " msgs[k]; bad = 1 } }
 		  exit bad }' res.txt tl.txt >why.txt || die "timeline rows: $(head -5 why.txt)"
-	meta out/meta.csv timeline_interval | grep -q '^auto: 20 to 100 intervals' ||
-		die "meta.csv timeline_interval: $(meta out/meta.csv timeline_interval)"
+	meta_value out timeline_interval | grep -q '^auto: 20 to 100 intervals' ||
+		die "meta.csv timeline_interval: $(meta_value out timeline_interval)"
 	# a longer stream gets a longer interval
 	local short long
 	short=$(awk -F'\t' '$1 == 1 { print $3; exit }' tl.txt)
@@ -186,8 +184,8 @@ Y
 	sed -i 's/^  count: .*/  count: 2000\n  interval: 250ms/' m.yaml
 	run_matrix run m.yaml -o set --quiet; expect_rc 0
 	expect_all set/timeline.csv interval_s 0.25
-	[ "$(meta set/meta.csv timeline_interval)" = 250ms ] ||
-		die "meta.csv timeline_interval with interval set: $(meta set/meta.csv timeline_interval)"
+	[ "$(meta_value set timeline_interval)" = 250ms ] ||
+		die "meta.csv timeline_interval with interval set: $(meta_value set timeline_interval)"
 }
 
 t_shipped_matrices_say_what_they_do() {

@@ -119,8 +119,6 @@ signal_within() {
 	kill $dog 2>/dev/null
 }
 
-meta_value() { csvq "$1/meta.csv" key value | awk -F'\t' -v k="$2" '$1 == k { print $2 }'; }
-
 t_server_over_ssh_and_clients_over_ssh() {
 	ssh_up
 	{ cat <<Y
@@ -163,6 +161,7 @@ matrix:
   concurrency: [2]
   size: [64]
   count: [2000]
+  loss_timeout: 1s     # a busy machine's stall is no lost udp reply
 Y
 	hosts_yaml "  client: ssh://root@127.0.0.1:2222
   server_address: 127.0.0.1"; } >clients.yaml

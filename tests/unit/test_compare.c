@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "unit.h"
 
 static void near(double got, double want, const char *what)
 {
@@ -87,19 +88,7 @@ struct hand {
 static void hand_cell(struct hand *h, size_t i, const char *transport, const double *thr,
 		      const double *rtt, size_t n)
 {
-	struct rcell *c = &h->cells[i];
-	int mt = matrix_metric_index("msgs_per_s"), mr = matrix_metric_index("rtt_p50_us");
-
-	memset(c, 0, sizeof(*c));
-	c->number = (unsigned)i + 1;
-	h->dimv[i][0] = (char *)transport;
-	c->dims = h->dimv[i];
-	c->reps = n ? n : 3;
-	c->failed = n ? 0 : 3;
-	c->vals[mt] = (double *)thr;
-	c->vals[mr] = (double *)rtt;
-	for (int m = 0; m < MATRIX_NMETRICS; m++)
-		stats_summarize(c->vals[m], c->vals[m] ? n : 0, &c->st[m]);
+	unit_hand_cell(&h->cells[i], (unsigned)i + 1, h->dimv[i], transport, thr, rtt, n);
 	h->r.ncells = i + 1;
 }
 

@@ -20,6 +20,7 @@
 
 #include "csvfile.h"
 #include "arrays.h"
+#include "unit.h"
 
 struct fixture {
 	char dir[64];
@@ -32,8 +33,7 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/test_csv.XXXXXX");
-	if (!mkdtemp(fx->dir)) {
+	if (unit_tmpdir(fx->dir, sizeof(fx->dir), "test_csv") < 0) {
 		free(fx);
 		return -1;
 	}
@@ -45,25 +45,10 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
+	int rc = unit_remove_tree(fx->dir);
 
-	unlink(fx->path);
-	rmdir(fx->dir);
 	free(fx);
-	return 0;
-}
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf = calloc(1, 65536);
-	size_t n;
-
-	assert_non_null(f);
-	assert_non_null(buf);
-	n = fread(buf, 1, 65535, f);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
+	return rc;
 }
 
 static void spew(const char *path, const char *text)
@@ -168,7 +153,7 @@ static void test_lone_cr(void **state)
 	char *bytes;
 
 	write_table(fx->path, three, 3, 5);
-	bytes = slurp(fx->path);
+	bytes = unit_slurp(fx->path);
 	assert_string_equal(bytes,
 			    "\"h\r1\",h2,h3\n"
 			    "\"a\rb\",\"\r\",\"x\r\"\n"
@@ -179,7 +164,7 @@ static void test_lone_cr(void **state)
 	expect_table(fx->path, three, 3, 5);
 
 	write_table(fx->path, one, 1, 8);
-	bytes = slurp(fx->path);
+	bytes = unit_slurp(fx->path);
 	assert_string_equal(bytes, "\"h\r\"\n\"\r\"\n\n\"a\rb\"\n\"x\r\"\n\"\ry\"\n\n\"\r\"\n");
 	free(bytes);
 	expect_table(fx->path, one, 1, 8);
@@ -216,7 +201,7 @@ static void test_bare_numbers(void **state)
 	assert_int_equal(csv_out_end_row(&w), 0);
 	assert_int_equal(csv_out_close(&w), 0);
 
-	bytes = slurp(fx->path);
+	bytes = unit_slurp(fx->path);
 	assert_string_equal(bytes,
 			    "name,n,x,nan,inf,y\n"
 			    "af_unix,18446744073709551615,12.5,,,0.3333\n"
@@ -251,7 +236,7 @@ static void test_text_never_a_formula(void **state)
 	csv_out_text(&w, "");
 	assert_int_equal(csv_out_end_row(&w), 0);
 	assert_int_equal(csv_out_close(&w), 0);
-	bytes = slurp(fx->path);
+	bytes = unit_slurp(fx->path);
 	assert_string_equal(bytes, "'=1+2,'+cmd,'-x,'@SUM(A1),UNIX/TCP,a=b,-0.25,\n");
 	free(bytes);
 }
@@ -270,7 +255,7 @@ static void test_append(void **state)
 	csv_out_u64(&w, 7);
 	assert_int_equal(csv_out_end_row(&w), 0);
 	/* the row is in the file before close: end_row flushed it */
-	bytes = slurp(fx->path);
+	bytes = unit_slurp(fx->path);
 	assert_string_equal(bytes, "a\n7\n");
 	free(bytes);
 	assert_int_equal(csv_out_close(&w), 0);
@@ -479,7 +464,7 @@ static void test_failure_outlives_later_rows(void **state)
 	csv_out_field(&w, "y");		/* would fit: still a failed file */
 	csv_out_field(&w, "2");
 	assert_int_equal(csv_out_end_row(&w), -1);
-	got = slurp(fx->path);		/* and no row follows the one that failed */
+	got = unit_slurp(fx->path);		/* and no row follows the one that failed */
 	assert_string_equal(got, "a,b\n");
 	free(got);
 	errno = 0;
@@ -487,7 +472,7 @@ static void test_failure_outlives_later_rows(void **state)
 	assert_int_equal(errno, EFBIG);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, SIG_DFL);
-	got = slurp(fx->path);
+	got = unit_slurp(fx->path);
 	assert_string_equal(got, "a,b\n");	/* the row cut short is cut off */
 	free(got);
 }
@@ -516,7 +501,7 @@ static void test_create_whole_or_nothing(void **state)
 	assert_int_equal(errno, EFBIG);
 	assert_int_equal(setrlimit(RLIMIT_FSIZE, &old), 0);
 	signal(SIGXFSZ, SIG_DFL);
-	got = slurp(fx->path);
+	got = unit_slurp(fx->path);
 	assert_string_equal(got, "old\n");
 	free(got);
 	/* the folder holds t.csv alone */
@@ -532,7 +517,7 @@ static void test_create_whole_or_nothing(void **state)
 	csv_out_field(&w, "new");
 	csv_out_end_row(&w);
 	assert_int_equal(csv_out_close(&w), 0);
-	got = slurp(fx->path);
+	got = unit_slurp(fx->path);
 	assert_string_equal(got, "new\n");
 	free(got);
 }

@@ -21,6 +21,7 @@
 #include "hist.h"
 #include "plan.h"
 #include "results.h"
+#include "unit.h"
 
 static const char yaml[] =
 	"name: h\n"
@@ -44,8 +45,7 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/test_hist_csv.XXXXXX");
-	if (!mkdtemp(fx->dir) ||
+	if (unit_tmpdir(fx->dir, sizeof(fx->dir), "test_hist_csv") < 0 ||
 	    matrix_load_buffer(&fx->m, "h.yaml", yaml, strlen(yaml), err, sizeof(err)) < 0 ||
 	    plan_build(&fx->pl, &fx->m, NULL, 0, err, sizeof(err)) < 0) {
 		free(fx);
@@ -60,17 +60,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char path[128];
+	int rc = unit_remove_tree(fx->dir);
 
-	snprintf(path, sizeof(path), "%s/results.csv", fx->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/hist.csv", fx->dir);
-	unlink(path);
-	rmdir(fx->dir);
 	plan_release(&fx->pl);
 	matrix_release(&fx->m);
 	free(fx);
-	return 0;
+	return rc;
 }
 
 /* Writes one ok repetition (and a failed one) of the clients' histograms,

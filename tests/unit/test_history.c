@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "history.h"
+#include "unit.h"
 
 /* 7 repetitions each, spread about 1% */
 static const double thr[] = { 100, 101, 99, 100.5, 99.5, 100.2, 99.8 };
@@ -72,39 +73,21 @@ static void hand_init(struct hand *h, const char *name, const char *start, const
 static void hand_cell(struct hand *h, size_t i, const char *transport, const double *t,
 		      const double *r, size_t n)
 {
-	struct rcell *c = &h->cells[i];
-	int mt = matrix_metric_index("msgs_per_s"), mr = matrix_metric_index("rtt_p50_us");
-
-	memset(c, 0, sizeof(*c));
-	c->number = (unsigned)i + 1;
-	h->dimv[i][0] = (char *)transport;
-	c->dims = h->dimv[i];
-	c->reps = n ? n : 3;
-	c->failed = n ? 0 : 3;
-	c->vals[mt] = n ? (double *)t : NULL;
-	c->vals[mr] = n ? (double *)r : NULL;
-	for (int m = 0; m < MATRIX_NMETRICS; m++)
-		stats_summarize(c->vals[m], c->vals[m] ? n : 0, &c->st[m]);
+	unit_hand_cell(&h->cells[i], (unsigned)i + 1, h->dimv[i], transport, t, r, n);
 	if (h->r.ncells < i + 1)
 		h->r.ncells = i + 1;
 }
 
 static int setup(void **state)
 {
-	const char *tmp = getenv("TMPDIR");
-
 	(void)state;
-	snprintf(root, sizeof(root), "%s/test_history.XXXXXX", tmp && *tmp ? tmp : "/tmp");
-	return mkdtemp(root) ? 0 : -1;
+	return unit_tmpdir(root, sizeof(root), "test_history");
 }
 
 static int teardown(void **state)
 {
-	char cmd[400];
-
 	(void)state;
-	snprintf(cmd, sizeof(cmd), "rm -rf '%s'", root);
-	return system(cmd) == 0 ? 0 : -1;
+	return unit_remove_tree(root);
 }
 
 static const char yaml_a[] = "name: h\nmatrix:\n  transport: [unix, tcp]\n";

@@ -20,6 +20,7 @@
 #include "provenance.h"
 #include "report.h"
 #include "vocab.h"
+#include "unit.h"
 
 static int M(const char *name)
 {
@@ -107,36 +108,6 @@ static void test_stream_rows(void **state)
 	expect("receiver=process;sender=process", "", "msgs_per_s", PROV_WORKER);
 }
 
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		fail_msg("open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
-
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[512];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /* A folder of three echo cells: a program client timed whole (cell 1), a
  * stream cell naming both sides (2), our workers (3), and a pair unix/tcp
  * to make a ratio of whole-process figures. */
@@ -147,12 +118,12 @@ static void test_marks_in_summary(void **state)
 
 	(void)state;
 	assert_non_null(mkdtemp(dir));
-	write_file(dir, "matrix.yaml", "name: marks\nrepeat: 2\nmatrix:\n"
+	unit_write_file(dir, "matrix.yaml", "name: marks\nrepeat: 2\nmatrix:\n"
 		   "  pattern: [echo, stream]\n  transport: [unix, tcp]\n  client: [py, builtin]\n"
 		   "programs:\n  py:\n    client: [py, '{endpoint}']\n"
 		   "report:\n  noisy_cv: 50%\n  ratios:\n    - {name: U/T, dimension: transport, numerator: unix, "
 		   "denominator: tcp}\n");
-	write_file(dir, "results.csv",
+	unit_write_file(dir, "results.csv",
 		   "cell,pattern,transport,client,rep,status,msgs_per_s,rtt_mean_us,cpu_us_per_rtt,"
 		   "sent_msgs_per_s,measured_by,printed_metrics\n"
 		   "1,echo,unix,py,1,ok,100,,50,100,process,\n"
@@ -177,7 +148,7 @@ static void test_marks_in_summary(void **state)
 	assert_string_equal(r.cells[4].measured_by, "receiver=printed;senders=process");
 	report_release(&r);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	page = slurp(path);
+	page = unit_slurp(path);
 	if (!strstr(page, "| py | 110 (100–120) msg/s ʷ | 55.0 (50.0–60.0) msg/s ʷ | 2.00× (1.67–2.40, ≥25%) ʷ |\n") ||
 	    !strstr(page, "| builtin | 1.10k (1.00k–1.20k) msg/s | 550 (500–600) msg/s | 2.00× (1.67–2.40, ≥25%) |\n") ||
 	    !strstr(page, "| py | 55.0 (50.0–60.0) µs/rtt ʷ | 75.0 (70.0–80.0) µs/rtt ʷ |\n") ||

@@ -18,6 +18,7 @@
 
 #include "outlog.h"
 #include "procinfo.h"
+#include "unit.h"
 
 static char path[64];
 
@@ -35,18 +36,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-/* Writes n bytes of p to wr, reading o whenever the pipe may be full. */
-static void feed(struct outlog *o, int wr, const char *p, size_t n)
-{
-	while (n) {
-		size_t k = n < 16384 ? n : 16384;
-		assert_int_equal(write(wr, p, k), (ssize_t)k);
-		outlog_read(o);
-		p += k;
-		n -= k;
-	}
-}
-
 static void test_cap_marker_and_late_match(void **state)
 {
 	static char noise[3 << 20];
@@ -61,10 +50,10 @@ static void test_cap_marker_and_late_match(void **state)
 	memset(noise, 'y', sizeof(noise));
 	for (size_t i = 1; i < sizeof(noise); i += 2)
 		noise[i] = i % 1000 == 1 ? '\0' : '\n';	/* NULs do not end the text */
-	feed(&o, wr, noise, sizeof(noise));
+	unit_feed(&o, wr, noise, sizeof(noise));
 	assert_null(outlog_match(&o, 0));
-	feed(&o, wr, "not avg 1 us\navg 4", 18);	/* split across two reads */
-	feed(&o, wr, "2.5 us\nready", 12);
+	unit_feed(&o, wr, "not avg 1 us\navg 4", 18);	/* split across two reads */
+	unit_feed(&o, wr, "2.5 us\nready", 12);
 	close(wr);
 	assert_int_equal(outlog_read(&o), 0);	/* end of file */
 	outlog_drain(&o);			/* the last line, without newline */
@@ -98,8 +87,8 @@ static void test_long_line_and_first_match(void **state)
 	assert_int_equal(outlog_watch(&o, re, 1, err, sizeof(err)), 0);
 	memset(line, 'x', sizeof(line));
 	memcpy(line + sizeof(line) - 8, "v=7 v=8\n", 8);	/* at the end of a 12 KiB line */
-	feed(&o, wr, line, sizeof(line));
-	feed(&o, wr, "v=9\n", 4);
+	unit_feed(&o, wr, line, sizeof(line));
+	unit_feed(&o, wr, "v=9\n", 4);
 	close(wr);
 	outlog_drain(&o);
 	assert_string_equal(outlog_match(&o, 0), "7");

@@ -16,19 +16,9 @@
 #include "aggregate.h"
 #include "program.h"
 #include "transport.h"
+#include "unit.h"
 
 #define STARTED "2024-05-06T07:08:09Z"
-#define EXPECT(got, want) expect_near((got), (want), #got)
-#define EXPECT_NAN(got) do {						\
-		if (!isnan(got))					\
-			fail_msg("%s is %.17g, expected NaN", #got, (got));	\
-	} while (0)
-
-static void expect_near(double got, double want, const char *what)
-{
-	if (!(fabs(got - want) <= 1e-12 * fabs(want)))
-		fail_msg("%s is %.17g, expected %.17g", what, got, want);
-}
 
 static struct program_result recv_figs[] = {
 	{ .metric = PROGRAM_MESSAGES, .regex = "received ([0-9]+)", .scale = 1 },

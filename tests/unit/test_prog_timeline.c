@@ -20,6 +20,7 @@
 #include "matrix.h"
 #include "outlog.h"
 #include "prog_timeline.h"
+#include "unit.h"
 
 /* ---- the named captures ---- */
 
@@ -239,17 +240,6 @@ static int teardown(void **state)
 	return 0;
 }
 
-static void feed(struct outlog *o, int wr, const char *p, size_t n)
-{
-	while (n) {
-		size_t k = n < 16384 ? n : 16384;
-		assert_int_equal(write(wr, p, k), (ssize_t)k);
-		outlog_read(o);
-		p += k;
-		n -= k;
-	}
-}
-
 static void test_every_line_collected(void **state)
 {
 	const char *ready[] = { "^listening" };
@@ -264,8 +254,8 @@ static void test_every_line_collected(void **state)
 					sizeof(err)), 0);
 	const char *a = "listening\n[1s] window=0 msgs\nnoise [2s] window=5\n[2s] win";
 	const char *b = "dow=7 msgs\n[2.5s] window=x\n[3s] xwindow=12";	/* last: no newline */
-	feed(&o, wr, a, strlen(a));
-	feed(&o, wr, b, strlen(b));
+	unit_feed(&o, wr, a, strlen(a));
+	unit_feed(&o, wr, b, strlen(b));
 	close(wr);
 	outlog_drain(&o);
 	assert_non_null(outlog_match(&o, 0));		/* the first-match regexes still */
@@ -302,13 +292,13 @@ static void test_collect_cap(void **state)
 	for (unsigned i = 0; i < OUTLOG_MAX_POINTS + MORE; i++) {
 		int k = snprintf(line, sizeof(line), "t=%u n=%u\n", i, 2 * i);
 		if (n + (size_t)k > cap) {
-			feed(&o, wr, text, n);
+			unit_feed(&o, wr, text, n);
 			n = 0;
 		}
 		memcpy(text + n, line, (size_t)k);
 		n += (size_t)k;
 	}
-	feed(&o, wr, text, n);
+	unit_feed(&o, wr, text, n);
 	free(text);
 	close(wr);
 	outlog_drain(&o);

@@ -20,26 +20,8 @@
 #include "markdown.h"
 #include "report.h"
 #include "summary.h"
+#include "unit.h"
 #include "units.h"
-
-static char *slurp(const char *path)
-{
-	FILE *f = fopen(path, "r");
-	char *buf;
-	long n;
-
-	if (!f)
-		fail_msg("open %s", path);
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	rewind(f);
-	buf = malloc((size_t)n + 1);
-	assert_non_null(buf);
-	assert_int_equal(fread(buf, 1, (size_t)n, f), (size_t)n);
-	buf[n] = '\0';
-	fclose(f);
-	return buf;
-}
 
 /* A copy of the golden folder in a temp dir. */
 static char *golden_copy(void)
@@ -53,7 +35,7 @@ static char *golden_copy(void)
 		char from[256], to[256], *text;
 		snprintf(from, sizeof(from), "tests/data/golden/%s", files[i]);
 		snprintf(to, sizeof(to), "%s/%s", dir, files[i]);
-		text = slurp(from);
+		text = unit_slurp(from);
 		FILE *f = fopen(to, "w");
 		assert_non_null(f);
 		fputs(text, f);
@@ -160,7 +142,7 @@ static void test_golden_markdown_page(void **state)
 		fail_msg("%s", err);
 	report_release(&r);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	char *got = slurp(path), *want = slurp("tests/data/golden-summary.md");
+	char *got = unit_slurp(path), *want = unit_slurp("tests/data/golden-summary.md");
 	int differs = first_difference(got, want, msg, sizeof(msg));
 	/* the pivot: a row per size, a column per transport, then the ratio,
 	 * whose interval at 3 and 3 is [1000 / 900, 1200 / 500] at 56.25% or
@@ -206,17 +188,6 @@ static void test_report_options(void **state)
 	remove_tree(dir);
 }
 
-static void write_file(const char *dir, const char *name, const char *text)
-{
-	char path[256];
-	FILE *f;
-
-	snprintf(path, sizeof(path), "%s/%s", dir, name);
-	assert_non_null(f = fopen(path, "w"));
-	fputs(text, f);
-	assert_int_equal(fclose(f), 0);
-}
-
 /*
  * A hand-made run folder: a pingpong cell whose program clients printed
  * msgs_per_s in rep 1 and rtt_mean_us in reps 1 and 2 (rep 3 timed from
@@ -230,7 +201,7 @@ static char *provenance_folder(int with_rtt_cpu)
 
 	strcpy(dir, "/tmp/matrix-printed.XXXXXX");
 	assert_non_null(mkdtemp(dir));
-	write_file(dir, "matrix.yaml", "name: printed\nrepeat: 3\nmatrix:\n"
+	unit_write_file(dir, "matrix.yaml", "name: printed\nrepeat: 3\nmatrix:\n"
 		   "  pattern: [pingpong, stream]\n  transport: unix\n  count: 100\n");
 	snprintf(csv, sizeof(csv),
 		 "cell,pattern,transport,count,rep,status,msgs_per_s,rtt_mean_us,rtt_p50_us,"
@@ -243,7 +214,7 @@ static char *provenance_folder(int with_rtt_cpu)
 		 with_rtt_cpu ? ",cpu_us_per_rtt" : "", with_rtt_cpu ? ",5" : "",
 		 with_rtt_cpu ? ",5" : "", with_rtt_cpu ? ",5" : "", with_rtt_cpu ? "," : "",
 		 with_rtt_cpu ? "," : "");
-	write_file(dir, "results.csv", csv);
+	unit_write_file(dir, "results.csv", csv);
 	return dir;
 }
 
@@ -254,7 +225,7 @@ static char *report_page(const char *dir, struct report *r)
 	if (report_load(r, dir, NULL, err, sizeof(err)) < 0 || markdown_write(r, err, sizeof(err)) < 0)
 		fail_msg("%s", err);
 	snprintf(path, sizeof(path), "%s/summary.md", dir);
-	return slurp(path);
+	return unit_slurp(path);
 }
 
 /* Figures the programs printed are marked apart, with a key in the header;
@@ -338,9 +309,9 @@ static void test_short_window_marked(void **state)
 	(void)state;
 	strcpy(dir, "/tmp/matrix-short.XXXXXX");
 	assert_non_null(mkdtemp(dir));
-	write_file(dir, "matrix.yaml", "name: short\nrepeat: 3\nmatrix:\n"
+	unit_write_file(dir, "matrix.yaml", "name: short\nrepeat: 3\nmatrix:\n"
 		   "  transport: unix\n  size: [10, 20, 30]\n  count: 100\n");
-	write_file(dir, "results.csv",
+	unit_write_file(dir, "results.csv",
 		   "cell,transport,size,count,rep,status,elapsed_s,msgs_per_s\n"
 		   "1,unix,10,100,1,ok,0.05,100\n"
 		   "2,unix,20,100,1,ok,0.2,100\n"

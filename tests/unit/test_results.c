@@ -20,6 +20,7 @@
 #include "arrays.h"
 #include "plan.h"
 #include "results.h"
+#include "unit.h"
 
 /* One udp stream cell; every key a dimension, one of each kind of value. */
 static const char yaml[] =
@@ -46,8 +47,7 @@ static int setup(void **state)
 
 	if (!fx)
 		return -1;
-	strcpy(fx->dir, "/tmp/test_results.XXXXXX");
-	if (!mkdtemp(fx->dir) ||
+	if (unit_tmpdir(fx->dir, sizeof(fx->dir), "test_results") < 0 ||
 	    matrix_load_buffer(&fx->m, "r.yaml", yaml, strlen(yaml), err, sizeof(err)) < 0) {
 		free(fx);
 		return -1;
@@ -64,17 +64,12 @@ static int setup(void **state)
 static int teardown(void **state)
 {
 	struct fixture *fx = *state;
-	char path[128];
+	int rc = unit_remove_tree(fx->dir);
 
-	snprintf(path, sizeof(path), "%s/results.csv", fx->dir);
-	unlink(path);
-	snprintf(path, sizeof(path), "%s/timeline.csv", fx->dir);
-	unlink(path);
-	rmdir(fx->dir);
 	plan_release(&fx->pl);
 	matrix_release(&fx->m);
 	free(fx);
-	return 0;
+	return rc;
 }
 
 /* A row whose every figure is distinct (see results.h for the columns). */
