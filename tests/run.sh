@@ -79,7 +79,7 @@ done
 }
 [[ $JOBS =~ ^[1-9][0-9]*$ ]] || { echo "tests/run.sh: TEST_JOBS=$JOBS is no count" >&2; exit 2; }
 
-started=$EPOCHREALTIME
+started=${EPOCHREALTIME/[.,]/}
 passed=0 failed=0 skipped=0
 failures=() times=()
 WORK=$(mktemp -d /tmp/matrix-run.XXXXXX)
@@ -87,17 +87,25 @@ trap 'rm -rf "$WORK"' EXIT
 
 selected() { [ -z "$only" ] || [[ $1 =~ $only ]]; }
 
-# seconds since $1 (an EPOCHREALTIME), one decimal
-since() { awk -v a="$1" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.1f", b - a }'; }
+# Times in whole microseconds, in bash's arithmetic: no process forked
+# for them, some 850 tests over.  ${EPOCHREALTIME/[.,]/} is now's; secs
+# VAR US sets VAR to US as seconds, one decimal; since VAR US, the seconds
+# from US to now.
+secs() { printf -v "$1" '%d.%d' $(($2 / 1000000)) $(($2 % 1000000 / 100000)); }
+since() { secs "$1" $((${EPOCHREALTIME/[.,]/} - $2)); }
 
-# cpu_now: the CPU seconds (user and system) of every child this shell
-# has waited for, in CPU; a test's is the difference around it (call it as
-# a command: a subshell would count its own)
+# cpu_now: sets CPU to the microseconds of CPU (user and system) of every
+# child this shell has waited for; a test's is the difference around it
+# (call it as a command: a subshell would count its own)
 cpu_now() {
-	local f=$WORK/times.$BASHPID
+	local f=$WORK/times.$BASHPID line us=0 t
 	times >"$f"
-	CPU=$(awk 'function s(t) { split(t, a, "m"); return a[1] * 60 + a[2] }
-		NR == 2 { printf "%.3f", s($1) + s($2) }' "$f")
+	{ read -r _; read -r line; } <"$f"
+	for t in $line; do	# 1m2.345s
+		[[ $t =~ ^([0-9]+)m([0-9]+)\.([0-9]{3})s$ ]] || continue
+		us=$((us + (BASH_REMATCH[1] * 60 + 10#${BASH_REMATCH[2]}) * 1000000 + 10#${BASH_REMATCH[3]} * 1000))
+	done
+	CPU=$us
 }
 
 # Sanitizer reports go to files in $1, so that nothing a test runs (a
@@ -142,7 +150,8 @@ fail_test() {	# NAME REASON
 # run_unit TAG BINARY
 run_unit() {
 	local tag=$1 bin=$2 name=unit:${2##*/}
-	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why='' start=$EPOCHREALTIME cpu0
+	local dir out err rc=0 plan=-1 ok=0 bad=0 skip=0 line why='' start cpu0 secs cpus
+	start=${EPOCHREALTIME/[.,]/}
 	cpu_now; cpu0=$CPU
 	dir=$(mktemp -d)
 	out=$dir/stdout err=$dir/stderr
@@ -193,9 +202,9 @@ run_unit() {
 		sed 's/^/    | /' "$err" | cut -c1-300 | tail -30
 		cat "$dir/san.txt"
 	fi
-	local secs; secs=$(since "$start")
-	cpu_now
-	times+=("$secs $tag ${bin##*/} $((ok + bad + skip)) $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
+	since secs "$start"
+	cpu_now; secs cpus $((CPU - cpu0))
+	times+=("$secs $tag ${bin##*/} $((ok + bad + skip)) $cpus")
 	printf '[%s] %-28s %d ok, %d not ok, %d skipped%s (%ss)\n' "$tag" "${bin##*/}" "$ok" "$bad" \
 		"$skip" "${why:+, FAILED}" "$secs"
 	rm -rf "$dir"
@@ -204,12 +213,12 @@ run_unit() {
 # run_e2e TAG FILE FUNCTION
 run_e2e() {
 	local tag=$1 f=$2 fn=$3 name
-	local dir rc=0 res start why='' secs cpu0
+	local dir rc=0 res start why='' secs cpu0 cpus
 	name=$(e2e_name "$f" "$fn")
 	dir=$(mktemp -d)
 	mkdir "$dir/san"
 	: >"$dir/died"
-	start=$EPOCHREALTIME
+	start=${EPOCHREALTIME/[.,]/}
 	cpu_now; cpu0=$CPU
 	(
 		sanitizer_env "$dir/san"
@@ -241,9 +250,9 @@ run_e2e() {
 		passed=$((passed + 1))
 		res=ok
 	fi
-	secs=$(since "$start")
-	cpu_now
-	times+=("$secs $tag ${f##*/}:$fn 1 $(awk -v a="$cpu0" -v b="$CPU" 'BEGIN { print b - a }')")
+	since secs "$start"
+	cpu_now; secs cpus $((CPU - cpu0))
+	times+=("$secs $tag ${f##*/}:$fn 1 $cpus")
 	printf '[%s] %-52s %s (%ss)\n' "$tag" "${f##*/}:$fn" "$res" "$secs"
 	rm -rf "$dir"
 }
@@ -431,9 +440,9 @@ for j in "${!J_TAG[@]}"; do
 	if [ "${J_ALONE[j]}" -eq 1 ]; then alone+=("$j"); else together+=("$j"); fi
 done
 [ ${#together[@]} -eq 0 ] || pool "$JOBS" "${together[@]}"
-alone_start=$EPOCHREALTIME
+alone_start=${EPOCHREALTIME/[.,]/}
 [ ${#alone[@]} -eq 0 ] || pool 1 "${alone[@]}"
-alone_secs=$(since "$alone_start")
+since alone_secs "$alone_start"
 
 # The times: the ten slowest tests, each tag's tests and their time; kept
 # for the next run's order (whole runs only).
@@ -453,7 +462,8 @@ if [ ${#times[@]} -gt 0 ]; then
 			mv -f "$TIMES.tmp" "$TIMES"
 	fi
 fi
-echo "tests/run.sh: $(since "$started")s wall, $JOBS jobs at a time (${alone_secs}s of it alone)"
+since wall "$started"
+echo "tests/run.sh: ${wall}s wall, $JOBS jobs at a time (${alone_secs}s of it alone)"
 if [ -n "${TEST_STARTED:-}" ]; then
 	awk -v a="$TEST_STARTED" -v b="$EPOCHREALTIME" 'BEGIN { s = b - a
 		printf "make test: %d min %d s from its start, builds and tests\n", s / 60, s % 60 }'

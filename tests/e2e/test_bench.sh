@@ -76,21 +76,24 @@ t_table_refuses_bad_input() {
 	[ $rc -eq 1 ] && grep -qF 'missing.csv' err || die "a missing file: exit $rc: $(cat err)"
 }
 
+# A figure as the floor prints it (%.6g): 1.07413e+06 above a million.
+FLOOR_NUM='[0-9.]+(e[+-][0-9]+)?'
+
 t_floor_measures_each_transport_and_refuses_bad_options() {
-	local t out
+	local t out n=$FLOOR_NUM
 	for t in tcp unix udp; do
 		out=$(timeout 20 "$BENCH_BIN/floor" --transport $t --size 100 --count 300 --warmup 10) ||
 			die "floor pingpong $t failed"
-		grep -Eq '^rtt_p50_us [0-9.]+$' <<<"$out" && grep -Eq '^rtt_mean_us [0-9.]+$' <<<"$out" &&
-			grep -Eq '^msgs_per_s [0-9.]+$' <<<"$out" || die "pingpong $t: $out"
+		grep -Eq "^rtt_p50_us $n\$" <<<"$out" && grep -Eq "^rtt_mean_us $n\$" <<<"$out" &&
+			grep -Eq "^msgs_per_s $n\$" <<<"$out" || die "pingpong $t: $out"
 	done
 	out=$(timeout 20 "$BENCH_BIN/floor" --pattern stream --transport unix --size 1000 --count 2000 \
 		--cpu same) || die "floor stream failed"
-	grep -Eq '^mib_per_s [0-9.]+$' <<<"$out" && grep -Eq '^msgs_per_s [0-9.]+$' <<<"$out" ||
+	grep -Eq "^mib_per_s $n\$" <<<"$out" && grep -Eq "^msgs_per_s $n\$" <<<"$out" ||
 		die "stream: $out"
 	out=$(timeout 20 "$BENCH_BIN/floor" --busy --cpu none --transport unix --duration 0.05) ||
 		die "floor --busy --duration failed"
-	grep -Eq '^rtt_p50_us [0-9.]+$' <<<"$out" || die "busy: $out"
+	grep -Eq "^rtt_p50_us $n\$" <<<"$out" || die "busy: $out"
 	rc=0; "$BENCH_BIN/floor" --transport udp --pattern stream 2>err || rc=$?
 	[ $rc -eq 2 ] && grep -qF 'udp: pingpong only' err || die "udp stream: exit $rc"
 	rc=0; "$BENCH_BIN/floor" --size 0 2>err || rc=$?
