@@ -78,12 +78,12 @@ FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
-all: matrix
-
-# The plain build is ./matrix; a sanitized build stays in its own folder.
+# The plain build is ./matrix; a sanitized build stays in its own folder
+# (make SANITIZE=1 builds build/asan/matrix, and no ./matrix).
 ifeq ($(SANITIZE),1)
 all: $(BUILD)/matrix
 else
+all: matrix
 matrix: $(BUILD)/matrix
 	cp $< $@.tmp && mv -f $@.tmp $@
 endif
