@@ -52,8 +52,8 @@ struct report;
  * hist.csv only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
 
-/* Renders one chart, plots/NAME.gp over DATA, to .svg and .png in dir;
- * messages go to plots/NAME.log, removed when empty.  Each image is drawn
+/* Renders one chart, plots/NAME.gp over DATA, to .svg and .png in dir, in
+ * one gnuplot session; messages go to plots/NAME.log, removed when empty.  Each image is drawn
  * under a temporary name, checked whole (gnuplot exits 0 when a full disk
  * cut it short), synced and renamed.  0, 1 when gnuplot is not installed,
  * -1 when gnuplot failed, -2 when an image could not be written (err says
@@ -64,6 +64,10 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 /* Renders every script of DIR/plots to .svg and .png with gnuplot, after
  * gnuplot_write_scripts and the CSV files they read (summary.h) are written;
  * it needs only the folder, not the report.  Images as gnuplot_render_chart.
+ * One gnuplot session draws them all (`call` per image, the session reset
+ * between), each image the bytes `gnuplot -c` alone draws; a chart that
+ * fails costs itself only, and a gnuplot that dies on one is followed by a
+ * new session for the rest.
  * Returns 0, 1 when gnuplot is not installed (err says how to render by
  * hand), -1 when gnuplot failed (err names the script; its messages are
  * in plots/gnuplot.log), -2 when an image could not be written (err names

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 
@@ -29,30 +30,131 @@ static int find_gnuplot(char *path, size_t len)
 	return -1;
 }
 
-/* gnuplot -c plots/NAME.gp DATA OUT, in dir, output to log. */
-static int run_gnuplot(const char *gp, const char *dir, const char *name, const char *data,
-		       const char *out, int logfd)
-{
-	char script[64];
-	char *argv[] = { (char *)gp, "-c", script, (char *)data, (char *)out, NULL };
-	posix_spawn_file_actions_t fa;
-	pid_t pid;
-	int st, rc;
+/* One chart in one image: plots/NAME.gp over data, drawn to tmp (its
+ * temporary name, relative to the run folder) and renamed to
+ * plots/NAME.EXT.  state: 0 not drawn yet, 1 drawn (gnuplot reported no
+ * error), -1 gnuplot failed on it. */
+struct gp_job {
+	char name[32];
+	const char *data;
+	const char *ext;
+	char tmp[256];
+	int state;
+};
 
-	snprintf(script, sizeof(script), "plots/%s.gp", name);
+/* The lines that draw job j in a gnuplot session: its script called with
+ * the two arguments `gnuplot -c` would pass, then "drawn ERRNO" on fd 3
+ * (each job's line flushed as it ends, so a gnuplot that dies mid-way
+ * still tells which jobs it drew), then the session reset, so that no
+ * setting, variable or output of one chart reaches the next.  The svg
+ * terminal keeps one thing past a reset: its colour mode at the end of a
+ * page starts the next page (gnuplot 5.4 svg.trm opens its first group
+ * before it resets it), so an svg job ends on a page cleared into
+ * /dev/null, which leaves it as a new process has it. */
+static void job_lines(FILE *f, const struct gp_job *j)
+{
+	fprintf(f, "call 'plots/%s.gp' '%s' '%s'\n"
+		"set print '/dev/fd/3'\n"
+		"print sprintf('drawn %%d', GPVAL_ERRNO)\n"
+		"unset print\n"
+		"unset multiplot\n", j->name, j->data, j->tmp);
+	if (!strcmp(j->ext, "svg"))
+		fputs("set output '/dev/null'\nclear\n", f);
+	fputs("unset output\nreset errors\nreset session\n", f);
+}
+
+/* The driver for jobs [0, n) in a memory file, at its start; -1 when it
+ * cannot be made. */
+static int driver_file(const struct gp_job *jobs, size_t n)
+{
+	int fd = memfd_create("matrix-gnuplot", MFD_CLOEXEC);
+	FILE *f;
+
+	if (fd < 0)
+		return -1;
+	if (!(f = fdopen(dup(fd), "w"))) {
+		close(fd);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		job_lines(f, &jobs[i]);
+	if (fclose(f) != 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+/* Reads the "drawn ERRNO" lines from fd until gnuplot closes it, setting
+ * the state of jobs [0, n) in order; how many it reported on. */
+static size_t read_drawn(int fd, struct gp_job *jobs, size_t n)
+{
+	FILE *f = fdopen(fd, "re");
+	char line[64];
+	size_t k = 0;
+	int e;
+
+	if (!f) {
+		close(fd);
+		return 0;
+	}
+	while (k < n && fgets(line, sizeof(line), f))
+		if (sscanf(line, "drawn %d", &e) == 1)
+			jobs[k++].state = e == 0 ? 1 : -1;
+	fclose(f);
+	return k;
+}
+
+/* One gnuplot, in dir, drawing jobs [0, n) in order, its messages to
+ * logfd; how many jobs it reported on (the rest were not drawn: the first
+ * of them is the one it died on). */
+static size_t run_session(const char *gp, const char *dir, struct gp_job *jobs, size_t n,
+			  int logfd)
+{
+	char *argv[] = { (char *)gp, NULL };
+	posix_spawn_file_actions_t fa;
+	int drv = driver_file(jobs, n), ack[2];
+	size_t k = 0;
+	pid_t pid;
+	int st;
+
+	if (drv < 0)
+		return 0;
+	if (pipe2(ack, O_CLOEXEC) < 0) {
+		close(drv);
+		return 0;
+	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, dir);
-	posix_spawn_file_actions_addopen(&fa, 0, "/dev/null", O_RDONLY, 0);
+	posix_spawn_file_actions_adddup2(&fa, drv, 0);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
 	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
-	rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
+	posix_spawn_file_actions_adddup2(&fa, ack[1], 3);
+	int rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
-	if (rc)
-		return -1;
-	while (waitpid(pid, &st, 0) < 0)
-		if (errno != EINTR)
-			return -1;
-	return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+	close(drv);
+	close(ack[1]);
+	if (rc) {
+		close(ack[0]);
+		return 0;
+	}
+	k = read_drawn(ack[0], jobs, n);
+	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+		;
+	return k;
+}
+
+/* Draws every job, as few gnuplot processes as it takes: one, unless
+ * gnuplot dies on a job; then that job failed and a new one goes on with
+ * the next. */
+static void run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
+{
+	for (size_t i = 0; i < n;) {
+		size_t k = run_session(gp, dir, jobs + i, n - i, logfd);
+		i += k;
+		if (i < n)
+			jobs[i++].state = -1;
+	}
 }
 
 /* Is path a whole image: an SVG that ends with </svg>, a PNG that ends
@@ -81,27 +183,37 @@ static int whole_image(const char *path, const char *ext)
 	return ok;
 }
 
-/* plots/NAME.EXT drawn under a temporary name, checked whole, synced and
- * renamed into place, so that a cut image is never left as the chart.
- * 0, -1 when gnuplot failed, -2 when the image could not be written. */
-static int render_one(const char *gp, const char *dir, const char *name, const char *data,
-		      const char *ext, int logfd, char *err, size_t errlen)
+/* A job for plots/NAME.gp over data, as ext. */
+static void job_set(struct gp_job *j, const char *name, const char *data, const char *ext)
 {
-	char rel[128], out[4300], tmprel[256], tmp[4400];
+	char rel[128];
 
+	snprintf(j->name, sizeof(j->name), "%s", name);
+	j->data = data;
+	j->ext = ext;
+	j->state = 0;
 	/* .NAME.PID.tmp.EXT: the script picks its terminal by the first
 	 * ".png" in the name */
 	snprintf(rel, sizeof(rel), "plots/%s", name);
-	outfile_tmp_name(rel, ext, tmprel, sizeof(tmprel));
-	snprintf(rel, sizeof(rel), "plots/%s.%s", name, ext);
-	snprintf(tmp, sizeof(tmp), "%s/%s", dir, tmprel);
-	snprintf(out, sizeof(out), "%s/%s", dir, rel);
-	if (run_gnuplot(gp, dir, name, data, tmprel, logfd) < 0) {
+	outfile_tmp_name(rel, ext, j->tmp, sizeof(j->tmp));
+}
+
+/* A drawn job's image checked whole, synced and renamed into place, so
+ * that a cut image is never left as the chart; a failed one's removed.
+ * 0, -1 when gnuplot failed, -2 when the image could not be written. */
+static int job_finish(const char *dir, const struct gp_job *j, char *err, size_t errlen)
+{
+	char out[4300], tmp[4400];
+
+	snprintf(tmp, sizeof(tmp), "%s/%s", dir, j->tmp);
+	snprintf(out, sizeof(out), "%s/plots/%s.%s", dir, j->name, j->ext);
+	if (j->state != 1) {
 		unlink(tmp);
-		snprintf(err, errlen, "gnuplot failed on %s/plots/%s.gp (%s)", dir, name, ext);
+		snprintf(err, errlen, "gnuplot failed on %s/plots/%s.gp (%s)", dir, j->name,
+			 j->ext);
 		return -1;
 	}
-	if (!whole_image(tmp, ext)) {
+	if (!whole_image(tmp, j->ext)) {
 		unlink(tmp);
 		snprintf(err, errlen, "%s: gnuplot could not write the whole image (is the disk "
 			 "full?)", out);
@@ -110,17 +222,17 @@ static int render_one(const char *gp, const char *dir, const char *name, const c
 	return outfile_sync_rename(tmp, out, err, errlen) < 0 ? -2 : 0;
 }
 
-/* Renders plots/NAME.gp to .svg and .png; the first failure in err, and
- * the worse one returned (-2 over -1). */
-static int render_both(const char *gp, const char *dir, const char *name, const char *data,
-		       int logfd, const char *log, char *err, size_t errlen)
+/* Draws the jobs, then finishes each in order: the worse result returned
+ * (-2 over -1) and the first message of the worst in err. */
+static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd,
+		       const char *log, char *err, size_t errlen)
 {
-	static const char *const exts[] = { "svg", "png" };
 	char e1[8192];
 	int rc = 0;
 
-	for (size_t e = 0; e < 2; e++) {
-		int r = render_one(gp, dir, name, data, exts[e], logfd, e1, sizeof(e1));
+	run_jobs(gp, dir, jobs, n, logfd);
+	for (size_t i = 0; i < n; i++) {
+		int r = job_finish(dir, &jobs[i], e1, sizeof(e1));
 		if (r < rc || (r && !rc)) {
 			if (r == -1)
 				snprintf(err, errlen, "%s; see %s", e1, log);
@@ -156,6 +268,7 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 			 size_t errlen)
 {
 	char gp[4200], log[4200];
+	struct gp_job jobs[2];
 	int logfd, rc;
 
 	if (find_gnuplot(gp, sizeof(gp)) < 0) {
@@ -166,38 +279,67 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 	snprintf(log, sizeof(log), "%s/plots/%s.log", dir, name);
 	if ((logfd = open_log(log, err, errlen)) < 0)
 		return -2;
-	rc = render_both(gp, dir, name, data, logfd, log, err, errlen);
+	job_set(&jobs[0], name, data, "svg");
+	job_set(&jobs[1], name, data, "png");
+	rc = render_jobs(gp, dir, jobs, 2, logfd, log, err, errlen);
 	close_log(logfd, log);
 	return rc;
 }
 
-/* plots/NAME.gp, if there is one (-1 when not), rendered by render_both;
- * its result into *rc and err as gnuplot_render says (-2 over -1, the
- * first message of the worst). */
-static int render_listed(const char *gp, const char *dir, const char *name, const char *data,
-			 int logfd, const char *log, int *rc, char *err, size_t errlen)
+/* Adds plots/NAME.gp's two jobs (.svg, .png) to *jobs when the script is
+ * there.  1 added, 0 no such script, -1 out of memory. */
+static int jobs_add(const char *dir, const char *name, const char *data, struct gp_job **jobs,
+		    size_t *n, size_t *cap)
 {
-	char path[4200], e1[8192];
+	char path[4200];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, name);
 	if (stat(path, &st) < 0)
-		return -1;
-	int r = render_both(gp, dir, name, data, logfd, log, e1, sizeof(e1));
-	if (r < *rc || (r && !*rc))
-		snprintf(err, errlen, "%s", e1);
-	if (r < *rc)
-		*rc = r;
-	return 0;
+		return 0;
+	if (*n + 2 > *cap) {
+		size_t c = *cap ? *cap * 2 : 16;
+		struct gp_job *p = realloc(*jobs, c * sizeof(*p));
+		if (!p)
+			return -1;
+		*jobs = p;
+		*cap = c;
+	}
+	job_set(&(*jobs)[(*n)++], name, data, "svg");
+	job_set(&(*jobs)[(*n)++], name, data, "png");
+	return 1;
 }
 
-int gnuplot_render(const char *dir, char *err, size_t errlen)
+/* The jobs for every chart script in DIR/plots, in the order charts are
+ * listed in gnuplot.h; -1 out of memory. */
+static int jobs_of_folder(const char *dir, struct gp_job **jobs, size_t *n)
 {
 	static const char *const charts[][2] = {
 		{ "throughput", "summary.csv" }, { "rtt", "summary.csv" }, { "cpu", "summary.csv" },
 		{ "ratios", "ratios.csv" }, { "timeline", "timeline.csv" },
 	};
+	size_t cap = 0;
+	int r = 0;
+
+	*jobs = NULL;
+	*n = 0;
+	for (size_t i = 0; i < ARRAY_SIZE(charts); i++)
+		if (jobs_add(dir, charts[i][0], charts[i][1], jobs, n, &cap) < 0)
+			return -1;
+	for (size_t k = 1;; k++) {	/* plots/latency-1.gp, -2, ...: gnuplot_hist.h */
+		char name[32];
+		snprintf(name, sizeof(name), "latency-%zu", k);
+		if ((r = jobs_add(dir, name, "hist.csv", jobs, n, &cap)) <= 0)
+			break;
+	}
+	return r < 0 ? -1 : 0;
+}
+
+int gnuplot_render(const char *dir, char *err, size_t errlen)
+{
 	char gp[4200], log[4200];
+	struct gp_job *jobs;
+	size_t n;
 	int logfd, rc = 0;
 
 	if (find_gnuplot(gp, sizeof(gp)) < 0) {
@@ -206,17 +348,18 @@ int gnuplot_render(const char *dir, char *err, size_t errlen)
 			 "plots/throughput.svg", dir, dir);
 		return 1;
 	}
-	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
-	if ((logfd = open_log(log, err, errlen)) < 0)
+	if (jobs_of_folder(dir, &jobs, &n) < 0) {
+		free(jobs);
+		snprintf(err, errlen, "%s/plots: out of memory", dir);
 		return -2;
-	for (size_t i = 0; i < ARRAY_SIZE(charts); i++)
-		render_listed(gp, dir, charts[i][0], charts[i][1], logfd, log, &rc, err, errlen);
-	for (size_t n = 1;; n++) {	/* plots/latency-1.gp, -2, ...: gnuplot_hist.h */
-		char name[32];
-		snprintf(name, sizeof(name), "latency-%zu", n);
-		if (render_listed(gp, dir, name, "hist.csv", logfd, log, &rc, err, errlen) < 0)
-			break;
 	}
+	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
+	if ((logfd = open_log(log, err, errlen)) < 0) {
+		free(jobs);
+		return -2;
+	}
+	rc = render_jobs(gp, dir, jobs, n, logfd, log, err, errlen);
 	close_log(logfd, log);
+	free(jobs);
 	return rc;
 }
