@@ -16,6 +16,11 @@
  *             the client checks byte for byte
  *   stream    one way: the clients send back to back and the receiver
  *             (the server) counts what arrives, per interval (timeline.csv)
+ *   pipeline  as echo, but each client's writer sends back to back and
+ *             never waits for a reply; its reader counts and checks the
+ *             echoes (seed 002's clients; netperf's TCP_RR burst with no
+ *             limit).  Its rate is the echoes' per second; no round trip
+ *             is timed
  *
  * A new pattern is one line of vocab.h's enum and names, one entry here,
  * and its worker file (workers/pattern_ops.c lists it).  Everything here
@@ -24,6 +29,7 @@
 #ifndef MATRIX_PATTERN_H
 #define MATRIX_PATTERN_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #include "vocab.h"
@@ -46,6 +52,9 @@ enum pattern_reply {
 					 * connection it came on */
 #define PATTERN_NEEDS_ONE_WAY 2u	/* messages back to back, nothing back, and an
 					 * end of them that the receiver sees */
+#define PATTERN_NEEDS_DUPLEX 4u		/* descriptors that one thread writes while
+					 * another reads, nothing lost: neither a
+					 * lossy transport nor one without them */
 
 /* The file a pattern's repetitions write beside results.csv. */
 #define PATTERN_FILE_HIST 1u		/* hist.csv: the round trips' histogram */
@@ -67,6 +76,8 @@ struct pattern_info {
 					 * "requests", "messages" */
 	const char *rate_metric;	/* the clients' rate (vocab.h's metrics): what a
 					 * program client's messages and seconds make */
+	int windowed;			/* takes inflight: requests written ahead of
+					 * their replies, at most N */
 	unsigned needs;			/* PATTERN_NEEDS_* */
 	unsigned files;			/* PATTERN_FILE_* */
 	/* the metrics its summary tables show, in order; NULL ends the list */
@@ -82,6 +93,13 @@ const struct pattern_info *pattern_find(const char *name);
 
 /* 1 when name (a results.csv's value) is a one-way pattern's: a stream. */
 int pattern_named_one_way(const char *name);
+
+/* 1 when name (a results.csv's value) is a pattern whose clients time no
+ * round trip (no hist.csv): stream, pipeline. */
+int pattern_named_untimed(const char *name);
+
+/* "pingpong and echo": the patterns that take inflight, into buf. */
+void pattern_list_windowed(char *buf, size_t len);
 
 /* The bytes of each answer of pi for requests of size bytes: size (echo),
  * response_size (pingpong), 0 (one way). */

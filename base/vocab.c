@@ -7,6 +7,7 @@ const char *const pattern_names[PAT__COUNT] = {
 	[PAT_PINGPONG] = "pingpong",
 	[PAT_ECHO] = "echo",
 	[PAT_STREAM] = "stream",
+	[PAT_PIPELINE] = "pipeline",
 };
 
 const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };

@@ -24,7 +24,7 @@
 
 #include <stddef.h>
 
-enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT__COUNT };
+enum pattern { PAT_PINGPONG, PAT_ECHO, PAT_STREAM, PAT_PIPELINE, PAT__COUNT };
 extern const char *const pattern_names[PAT__COUNT];	/* "pingpong", ... */
 
 enum endpoint { EP_TCP, EP_IPC, EP__COUNT };

@@ -94,6 +94,8 @@ uint64_t plan_cell_memory(const struct cell_params *p)
 		conn = sat_add(conn, p->client_prog ? 0 : sat_add(sat_mul(2, size), resp));
 		if (!p->server_prog && !p->client_prog)
 			conn = sat_add(conn, sat_mul(p->inflight, sat_add(size, resp)));
+		if (!pi->windowed && !p->client_prog)	/* pipeline: the reader's buffer */
+			conn = sat_add(conn, size > 65536 ? size : 65536);
 	}
 	return sat_mul(conn, p->concurrency);
 }

@@ -232,8 +232,12 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (plan_cell_value(m, choice, "response_size") && pi->reply != PATTERN_REPLY_SIZED)
 		CELL_ERR("response_size", "response_size applies to pattern pingpong only "
 			 "(echo answers with the request, stream has no answer)");
-	if (p->inflight > 1 && pi->one_way)
-		CELL_ERR("inflight", "inflight applies to pingpong and echo, not stream");
+	if (p->inflight > 1 && !pi->windowed) {
+		char names[128];
+		pattern_list_windowed(names, sizeof(names));
+		CELL_ERR("inflight", "inflight applies to %s, not %s%s", names, pi->name,
+			 pi->one_way ? "" : " (its writer never waits for a reply: no window)");
+	}
 	if (p->count && p->count < p->concurrency)
 		CELL_ERR("count", "count %llu is less than concurrency %u: every client needs "
 			 "at least one message", (unsigned long long)p->count, p->concurrency);

@@ -558,14 +558,14 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 }
 
 /* Has cell c the metric, or failed outright (a gap), unless it is a
- * stream cell, which has no round trip to time? */
+ * cell of a pattern that times no round trip (stream, pipeline)? */
 static int has_metric(const struct report *r, const struct rcell *c, int m)
 {
 	int pd = report_dim(r, "pattern");
 
 	if (c->st[m].n > 0)
 		return 1;
-	return c->failed == c->reps && !(pd >= 0 && pattern_named_one_way(c->dims[pd]) &&
+	return c->failed == c->reps && !(pd >= 0 && pattern_named_untimed(c->dims[pd]) &&
 					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 

@@ -86,8 +86,8 @@ struct transport {
 	const char *name;
 	const char *summary;		/* one line for `matrix transports`/help */
 	unsigned cannot;		/* what patterns need that it cannot give:
-					 * PATTERN_NEEDS_* (pattern.h); 0, every
-					 * transport today: it does every pattern */
+					 * PATTERN_NEEDS_* (pattern.h); 0: it does
+					 * every pattern */
 	uint64_t max_size;		/* largest message; UINT64_MAX for streams */
 	int has_nodelay;		/* the nodelay option means something */
 	const char *default_bind;	/* "127.0.0.1:0"; NULL: a path in the private dir */

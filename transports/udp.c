@@ -74,6 +74,7 @@ const struct transport transport_udp = {
 	.min_size = 8,
 	.lossy = 1,
 	.max_inflight = 1,
+	.cannot = PATTERN_NEEDS_DUPLEX,	/* a lost echo would be waited for */
 	.options = "allow_loss, loss_timeout",
 	.default_bind = "127.0.0.1:0",
 	.family = AF_INET,

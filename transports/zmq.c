@@ -587,6 +587,7 @@ const struct transport transport_zmq = {
 	.socktype = 0,
 	.program_pairs = 1,	/* a program PUSH and PULL pair with each other */
 	.multiplexes = 1,	/* one socket takes every client's messages */
+	.cannot = PATTERN_NEEDS_DUPLEX,	/* no descriptor; a socket is one thread's */
 	.listen = zmq_listen_,
 	.accept = zmq_accept_,
 	.connect = zmq_connect_,

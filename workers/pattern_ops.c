@@ -3,12 +3,14 @@
 #include "pattern_ops.h"
 #include "arrays.h"
 
-extern const struct pattern_ops pattern_ops_pingpong, pattern_ops_echo, pattern_ops_stream;
+extern const struct pattern_ops pattern_ops_pingpong, pattern_ops_echo, pattern_ops_stream,
+	pattern_ops_pipeline;
 
 static const struct pattern_ops *const registry[] = {
 	&pattern_ops_pingpong,
 	&pattern_ops_echo,
 	&pattern_ops_stream,
+	&pattern_ops_pipeline,
 };
 
 const struct pattern_ops *pattern_ops_of(enum pattern p)

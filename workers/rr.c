@@ -395,6 +395,17 @@ void rr_result(const struct client *cl, struct worker_result *r)
 	r->hist = cl->hist;
 }
 
+int rr_echo_mismatch(const struct client *cl, uint64_t seq)
+{
+	const unsigned char *got = cl->resp;
+	size_t len = cl->resplen, head = len < 8 ? len : 8;
+
+	for (size_t i = 0; i < head; i++)
+		if (got[i] != (unsigned char)(seq >> (8 * i)))
+			return 1;
+	return memcmp(got + head, cl->pattern + head, len - head) != 0;
+}
+
 void rr_client_line(const struct wopts *o, const struct worker_result *r)
 {
 	double secs = (double)(r->end_ns - r->start_ns) / 1e9;

@@ -31,5 +31,10 @@ int rr_drive(struct client *cl);
 void rr_result(const struct client *cl, struct worker_result *r);
 /* "client 1: 10000 round trips in ... s = ... msg/s; rtt mean ..." */
 void rr_client_line(const struct wopts *o, const struct worker_result *r);
+/* The check of an echo (echo's and pipeline's check_reply): 1 when the
+ * reply in cl->resp is not request seq byte for byte, its first min(8,
+ * len) bytes against seq, the rest against cl->pattern (the request's
+ * bytes but its number). */
+int rr_echo_mismatch(const struct client *cl, uint64_t seq);
 
 #endif

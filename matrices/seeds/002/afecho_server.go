@@ -1,16 +1,25 @@
 // afecho_server: the echo server of source experiment 002
 // (shared/seeds/002), written anew for matrices/seeds/002_af_echo.yaml.
 //
-// Listens on a unix socket (-n unix -a PATH) or TCP (-n tcp -a HOST:PORT)
-// and echoes every byte back, each connection in a goroutine of its own;
-// it frames nothing, so any client that writes a message and reads as many
-// bytes back works with it (the Go and Java clients, matrix's builtin
-// one).  Prints what the source's server printed: its listener, and per
-// connection an accept line and a close line with the reads it served,
-// the time and their rate.
+// As the source's, it listens on a unix socket and on TCP at once and
+// frames by line: each connection, in a goroutine of its own, reads a
+// line, writes it back and flushes, until its client closes.  The cell's
+// transport is -n at -a (the address matrix gave it); the other network
+// listens too, on an address of its own that nothing else uses (TCP on
+// 127.0.0.1 with a port the kernel picks, or an abstract unix socket), so
+// that the server is the source's whichever one is measured.  It prints
+// what the source's server printed: its listeners, and per connection an
+// accept line and a close line with the lines it echoed, the time and
+// their rate:
+//
+//	--> tcp :  <nil> 127.0.0.1:12345
+//	--> ipc :  <nil> /tmp/afecho.ipc
+//	--accept--> /tmp/afecho.ipc
+//	<--close-- /tmp/afecho.ipc  500000 1.449517214s 344942.43681330985
 package main
 
 import (
+	"bufio"
 	"flag"
 	"fmt"
 	"io"
@@ -22,14 +31,23 @@ import (
 func echo(c net.Conn, where string) {
 	defer c.Close()
 	fmt.Println("--accept-->", where)
-	buf := make([]byte, 64*1024)
-	reads := 0
+	r := bufio.NewReaderSize(c, 64*1024)
+	w := bufio.NewWriterSize(c, 64*1024)
+	lines := 0
 	start := time.Now()
 	for {
-		n, err := c.Read(buf)
-		if n > 0 {
-			reads++
-			if _, werr := c.Write(buf[:n]); werr != nil {
+		line, err := r.ReadSlice('\n')
+		if err == bufio.ErrBufferFull { // a line longer than the buffer: its part so far
+			err = nil
+		} else if err == nil {
+			lines++
+		}
+		if len(line) > 0 {
+			_, werr := w.Write(line)
+			if werr == nil {
+				werr = w.Flush()
+			}
+			if werr != nil {
 				fmt.Fprintln(os.Stderr, "write:", werr)
 				break
 			}
@@ -42,32 +60,57 @@ func echo(c net.Conn, where string) {
 		}
 	}
 	d := time.Since(start)
-	fmt.Println("<--close--", where, reads, d, float64(reads)/d.Seconds())
+	fmt.Println("<--close--", where, "", lines, d, float64(lines)/d.Seconds())
 }
 
-func main() {
-	network := flag.String("n", "unix", "network: unix or tcp")
-	addr := flag.String("a", "/tmp/afecho.ipc", "unix: a socket path; tcp: host:port")
-	flag.Parse()
-
-	if *network == "unix" {
-		os.Remove(*addr)
-	}
-	ln, err := net.Listen(*network, *addr)
-	fmt.Println("-->", *network, ": ", err, *addr)
-	if err != nil {
-		os.Exit(1)
-	}
+func serve(ln net.Listener, network string) {
 	for {
 		c, err := ln.Accept()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "accept:", err)
 			os.Exit(1)
 		}
-		where := *addr
-		if *network == "tcp" {
-			where = *addr + " " + c.RemoteAddr().String()
+		where := ln.Addr().String()
+		if network == "tcp" {
+			where += " " + c.RemoteAddr().String()
 		}
 		go echo(c, where)
 	}
+}
+
+func listen(network, addr string) net.Listener {
+	if network == "unix" && addr[0] != '@' {
+		os.Remove(addr)
+	}
+	ln, err := net.Listen(network, addr)
+	name := network
+	if network == "unix" {
+		name = "ipc"
+	}
+	shown := addr
+	if err == nil {
+		shown = ln.Addr().String()
+	}
+	fmt.Println("-->", name, ": ", err, shown)
+	if err != nil {
+		os.Exit(1)
+	}
+	return ln
+}
+
+func main() {
+	network := flag.String("n", "unix", "the measured network: unix or tcp")
+	addr := flag.String("a", "/tmp/afecho.ipc", "its address: a socket path, or host:port")
+	flag.Parse()
+
+	other, otherAddr := "tcp", "127.0.0.1:0"
+	if *network == "tcp" {
+		other, otherAddr = "unix", fmt.Sprintf("@afecho-%d.ipc", os.Getpid())
+	} else if *network != "unix" {
+		fmt.Fprintln(os.Stderr, "-n: unix or tcp, not", *network)
+		os.Exit(2)
+	}
+	measured := listen(*network, *addr)
+	go serve(listen(other, otherAddr), other)
+	serve(measured, *network)
 }
