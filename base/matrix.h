@@ -90,6 +90,10 @@
  *         numerator: unix        values of that dimension
  *         denominator: tcp
  *         metric: msgs_per_s     one of matrix_metrics (default msgs_per_s)
+ *         reference:             optional: published ratios to set beside ours
+ *           label: source        how reports name them (default reference)
+ *           ratios:              each a ratio and the cells it is for:
+ *             - {client: go, ratio: 5.7}   dimensions but the ratio's own
  *
  * Every key of `matrix:` is a dimension, scalar or list; the cartesian
  * product of their values, in the order the keys are written, minus the
@@ -165,6 +169,16 @@ struct exclude_rule {
 	struct srcpos pos;	/* of the mapping */
 };
 
+/* One value of a ratio's `reference:`: a published ratio to set beside
+ * the measured one, for the pairs whose cells match every term (no terms:
+ * every pair). */
+struct ratio_ref {
+	struct exclude_term *terms;	/* dimensions but the ratio's own */
+	size_t nterms;
+	double ratio;			/* > 0 */
+	struct srcpos pos;
+};
+
 /* One `report: ratios:` entry. */
 struct ratio_spec {
 	char *name;
@@ -172,6 +186,9 @@ struct ratio_spec {
 	struct mvalue numerator, denominator;
 	const char *metric;		/* one of matrix_metrics */
 	struct srcpos pos;
+	char *ref_label;		/* reference: label (default "reference"); NULL: none */
+	struct ratio_ref *refs;
+	size_t nrefs;
 };
 
 /* One `programs:` entry: a server and/or client the user brings. */

@@ -233,7 +233,7 @@ int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 
 /* ---- exclude: ---- */
 
-static int not_a_dimension(struct loader *L, const yaml_node_t *key)
+static int not_a_dimension(struct loader *L, const char *what, const yaml_node_t *key)
 {
 	const struct matrix *m = L->m;
 	const char **names = calloc(m->ndims, sizeof *names);
@@ -249,38 +249,36 @@ static int not_a_dimension(struct loader *L, const yaml_node_t *key)
 		ml_join_names(why, sizeof why, names, m->ndims);
 		free(names);
 		return error_node(L, key,
-			"exclude: '%s' is not a dimension of this matrix (dimensions: %s)",
-			scalar(key), why);
+			"%s: '%s' is not a dimension of this matrix (dimensions: %s)",
+			what, scalar(key), why);
 	}
 	free(names);
 	return error_node(L, key,
-		"exclude: '%s' is not a dimension of this matrix; did you mean '%s'?",
-		scalar(key), s);
+		"%s: '%s' is not a dimension of this matrix; did you mean '%s'?",
+		what, scalar(key), s);
 }
 
-static int load_term(struct loader *L, struct exclude_rule *r,
-		     const yaml_node_t *key, const yaml_node_t *val)
+int ml_load_term(struct loader *L, const char *prefix, struct exclude_term *t,
+		 const yaml_node_t *key, const yaml_node_t *val)
 {
 	const struct dimension *d = matrix_dim(L->m, scalar(key));
-	struct exclude_term *t = &r->terms[r->nterms];
 	char why[256], what[80], buf[MATRIX_MAX_PLACEMENT];
 	const char *text;
 	size_t i;
 
 	if (!d)
-		return not_a_dimension(L, key);
-	snprintf(what, sizeof(what), "exclude: %s", d->key);
+		return not_a_dimension(L, prefix, key);
+	snprintf(what, sizeof(what), "%s: %s", prefix, d->key);
 	if (!(text = value_text(L, what, d, val, buf, sizeof(buf))))
 		return -1;
 	if (matrix_parse_value(d->kind, text, &t->value, why, sizeof why))
-		return error_node(L, at(key, val), "exclude: %s: %s", d->key, why);
-	r->nterms++;
+		return error_node(L, at(key, val), "%s: %s: %s", prefix, d->key, why);
 	t->dim = (size_t)(d - L->m->dims);
 	t->value.pos = ml_node_pos(val);
 	for (i = 0; i < d->nvalues; i++)
 		if (d->values[i].num == t->value.num)
 			return 0;
-	return error_node(L, val, "exclude: %s %s is not a value of dimension '%s'",
+	return error_node(L, val, "%s: %s %s is not a value of dimension '%s'", prefix,
 			  d->key, t->value.text, d->key);
 }
 
@@ -303,9 +301,14 @@ static int load_rule(struct loader *L, const yaml_node_t *map)
 		return ml_oom(L, map);
 	r->pos = ml_node_pos(map);
 	L->m->nexcludes++;
-	for (size_t i = 0; i < n; i++)
-		if (load_term(L, r, pair_key(L, map, i), pair_val(L, map, i)))
+	for (size_t i = 0; i < n; i++) {
+		int bad = ml_load_term(L, "exclude", &r->terms[i], pair_key(L, map, i),
+				       pair_val(L, map, i));
+		if (r->terms[i].value.text)
+			r->nterms = i + 1;	/* owned: freed with the matrix */
+		if (bad)
 			return -1;
+	}
 	return 0;
 }
 

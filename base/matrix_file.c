@@ -477,6 +477,14 @@ void matrix_release(struct matrix *m)
 		free(m->report.ratios[i].name);
 		free(m->report.ratios[i].numerator.text);
 		free(m->report.ratios[i].denominator.text);
+		free(m->report.ratios[i].ref_label);
+		for (size_t k = 0; k < m->report.ratios[i].nrefs; k++) {
+			struct ratio_ref *rf = &m->report.ratios[i].refs[k];
+			for (size_t j = 0; j < rf->nterms; j++)
+				free(rf->terms[j].value.text);
+			free(rf->terms);
+		}
+		free(m->report.ratios[i].refs);
 	}
 	free(m->report.ratios);
 	free(m->report.compare.baseline.text);

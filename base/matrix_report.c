@@ -128,6 +128,118 @@ static int load_compare(struct loader *L, const yaml_node_t *key, const yaml_nod
 
 static int load_ratio(struct loader *L, const yaml_node_t *map);
 
+/* A label or a name: not empty, no control characters, '"' or '\\'.
+ * 0, or -1 after the error (what: "ratios: name"). */
+static int plain_text(struct loader *L, const char *what, const yaml_node_t *key,
+		      const yaml_node_t *val)
+{
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	const char *n = scalar(val);
+	if (!*n)
+		return error_node(L, at(key, val), "%s must not be empty", what);
+	for (const char *c = n; *c; c++)
+		if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\')
+			return error_node(L, val, "%s may not hold control characters, '\"' or "
+					  "'\\'", what);
+	return 0;
+}
+
+/* ratio: of a reference entry: a number above 0, "5.7" or "5.7x". */
+static int load_ref_ratio(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+			  double *out)
+{
+	char *end;
+	double v;
+
+	if (ml_want_scalar(L, key, val))
+		return -1;
+	v = strtod(scalar(val), &end);
+	if (end == scalar(val) || (*end && strcmp(end, "x")) || !(v > 0) || v > 1e12)
+		return error_node(L, at(key, val), "ratios: reference: ratio: '%s' is not a ratio "
+				  "above 0, such as 5.7 or 5.7x", scalar(val));
+	*out = v;
+	return 0;
+}
+
+/* One entry of reference: ratios:, a ratio and the terms that pick its
+ * pairs (dimensions of the matrix but the ratio's own). */
+static int load_ref(struct loader *L, struct ratio_spec *r, const yaml_node_t *map)
+{
+	struct ratio_ref *rf = &r->refs[r->nrefs];
+	size_t n = npairs(map);
+	int have_ratio = 0;
+
+	if (map->type != YAML_MAPPING_NODE || ml_check_keys(L, map))
+		return map->type != YAML_MAPPING_NODE ? error_node(L, map, "ratios: reference: "
+				  "each of ratios: is a mapping such as {client: go, ratio: 5.7}") : -1;
+	if (!(rf->terms = calloc(n, sizeof *rf->terms)))
+		return ml_oom(L, map);
+	rf->pos = ml_node_pos(map);
+	r->nrefs++;
+	for (size_t i = 0; i < n; i++) {
+		const yaml_node_t *k = pair_key(L, map, i), *v = pair_val(L, map, i);
+		if (!strcmp(scalar(k), "ratio")) {
+			if (load_ref_ratio(L, k, v, &rf->ratio))
+				return -1;
+			have_ratio = 1;
+			continue;
+		}
+		struct exclude_term *t = &rf->terms[rf->nterms];
+		int bad = ml_load_term(L, "ratios: reference", t, k, v);
+		if (t->value.text)
+			rf->nterms++;
+		if (bad)
+			return -1;
+		if (t->dim == r->dim)
+			return error_node(L, k, "ratios: reference: %s is the ratio's own dimension; "
+					  "a reference is for its pairs: pick them by the others",
+					  scalar(k));
+	}
+	return have_ratio ? 0 : error_node(L, map, "ratios: reference: missing ratio:");
+}
+
+/* reference: {label:, ratios: [...]} of a ratio. */
+static int load_reference(struct loader *L, struct ratio_spec *r, const yaml_node_t *key,
+			  const yaml_node_t *map)
+{
+	const yaml_node_t *k, *v;
+
+	if (map->type != YAML_MAPPING_NODE)
+		return error_node(L, at(key, map), "ratios: reference: expected a mapping with "
+				  "label: and ratios:");
+	if (ml_check_keys(L, map))
+		return -1;
+	static const char *const keys[] = { "label", "ratios" };
+	for (size_t i = 0; i < npairs(map); i++)
+		if (strcmp(scalar(pair_key(L, map, i)), "label") &&
+		    strcmp(scalar(pair_key(L, map, i)), "ratios"))
+			return ml_unknown_key(L, pair_key(L, map, i), "ratios: reference: ", "key",
+					      keys, ARRAY_SIZE(keys));
+	if ((v = ml_find_key(L, map, "label", &k)) &&
+	    plain_text(L, "ratios: reference: label", k, v))
+		return -1;
+	if (v && strlen(scalar(v)) > 40)	/* it sits beside every ratio it marks */
+		return error_node(L, v, "ratios: reference: label: at most 40 characters");
+	r->ref_label = strdup(v ? scalar(v) : "reference");
+	if (!r->ref_label)
+		return ml_oom(L, map);
+	if (!(v = ml_find_key(L, map, "ratios", &k)))
+		return error_node(L, map, "ratios: reference: missing ratios:");
+	if (v->type != YAML_SEQUENCE_NODE || !nitems(v))
+		return error_node(L, at(k, v), "ratios: reference: ratios: expected a non-empty "
+				  "list such as - {client: go, ratio: 5.7}");
+	if (nitems(v) > MATRIX_MAX_ENTRIES)
+		return error_node(L, v, "ratios: reference: %zu ratios, more than the %d a "
+				  "reference may have", nitems(v), MATRIX_MAX_ENTRIES);
+	if (!(r->refs = calloc(nitems(v), sizeof *r->refs)))
+		return ml_oom(L, v);
+	for (size_t j = 0; j < nitems(v); j++)
+		if (load_ref(L, r, item(L, v, j)))
+			return -1;
+	return 0;
+}
+
 /* Each ratio once by name: reports and charts tell them apart by it. */
 static int load_ratios(struct loader *L, const yaml_node_t *seq)
 {
@@ -148,7 +260,7 @@ static int load_ratios(struct loader *L, const yaml_node_t *seq)
 static int load_ratio(struct loader *L, const yaml_node_t *map)
 {
 	static const char *const keys[] = { "name", "dimension", "numerator", "denominator",
-					    "metric" };
+					    "metric", "reference" };
 	struct ratio_spec *r = &L->m->report.ratios[L->m->report.nratios];
 	const yaml_node_t *k, *v;
 	const struct dimension *d;
@@ -196,17 +308,12 @@ static int load_ratio(struct loader *L, const yaml_node_t *map)
 		}
 		r->metric = matrix_metrics[mi];
 	}
+	if ((v = ml_find_key(L, map, "reference", &k)) && load_reference(L, r, k, v))
+		return -1;
 	if ((v = ml_find_key(L, map, "name", &k))) {
-		if (ml_want_scalar(L, k, v))
+		if (plain_text(L, "ratios: name", k, v))
 			return -1;
-		const char *n = scalar(v);
-		if (!*n)
-			return error_node(L, at(k, v), "ratios: name must not be empty");
-		for (const char *c = n; *c; c++)
-			if ((unsigned char)*c < 0x20 || *c == 0x7f || *c == '"' || *c == '\\')
-				return error_node(L, v, "ratios: name may not hold control characters, "
-						  "'\"' or '\\'");
-		r->name = strdup(n);
+		r->name = strdup(scalar(v));
 	} else {
 		size_t len = strlen(r->numerator.text) + strlen(r->denominator.text) + 2;
 		if ((r->name = malloc(len)))

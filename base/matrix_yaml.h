@@ -103,6 +103,12 @@ int ml_read_file(const char *path, char **out, size_t *outlen, char *err, size_t
 
 int ml_load_matrix(struct loader *L, yaml_node_t *key, yaml_node_t *val);	/* matrix_dims.c */
 int ml_load_excludes(struct loader *L, const yaml_node_t *seq);		/* matrix_dims.c */
+/* One `dimension: value` term of an exclude: rule or a ratio's reference
+ * (prefix names it in messages, "exclude"): a dimension of the matrix and
+ * one of its values, into *t (its text owned by t once set, on failure
+ * too).  0, or -1 after the error. */
+int ml_load_term(struct loader *L, const char *prefix, struct exclude_term *t,
+		 const yaml_node_t *key, const yaml_node_t *val);	/* matrix_dims.c */
 /* One more dimension of spec (key's value val: a scalar or a list) at
  * m->dims[m->ndims], for which room is made already (matrix_dims.c). */
 int ml_load_dimension(struct loader *L, const struct dimspec *spec, const yaml_node_t *key,

@@ -180,6 +180,16 @@ static json_t *pair_object(const struct report *r, const struct rratio_def *def,
 	jsonout_set(o, "n_num", json_integer((json_int_t)p->num->st[def->metric].n), bad);
 	jsonout_set(o, "n_den", json_integer((json_int_t)p->den->st[def->metric].n), bad);
 	jsonout_set(o, "ci_level", jsonout_rounded(p->level, CI_LEVEL_DIGITS), bad);
+	double ref;
+	const char *label;
+	if (report_pair_reference(r, p, &ref, &label)) {	/* the matrix file's reference: */
+		json_t *rf = json_object();
+		if (rf) {
+			jsonout_set(rf, "label", json_string(label), bad);
+			jsonout_set(rf, "ratio", jsonout_number(ref), bad);
+		}
+		jsonout_set(o, "reference", rf, bad);
+	}
 	return o;
 }
 

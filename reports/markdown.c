@@ -115,13 +115,19 @@ static int printed_by_programs(const struct rcell *c, int m)
 	return c->st[m].n > 0 && c->printed[m] > 0;
 }
 
-/* A ratio's text, marked when a side's figure is whole-process. */
+/* A ratio's text, marked when a side's figure is whole-process, and the
+ * published ratio the matrix file sets beside it ("; source 5.7×"). */
 static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
 {
+	double ref;
+	const char *label;
+
 	headline_ratio_text(r, p, buf, len);
 	if (p && !isnan(p->ratio) && (report_whole_process(p->num, r->defs[p->def].metric) ||
 				      report_whole_process(p->den, r->defs[p->def].metric)))
 		snprintf(buf + strlen(buf), len - strlen(buf), " " WHOLE_MARK);
+	if (p && report_pair_reference(r, p, &ref, &label))
+		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
 }
 
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,

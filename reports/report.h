@@ -89,6 +89,8 @@ struct rratio_def {
 	int metric;			/* index into matrix_metrics */
 	double geomean;			/* over the pairs with a ratio */
 	size_t npairs;			/* pairs with a ratio (both sides measured) */
+	const struct ratio_spec *spec;	/* the matrix file's entry (its reference:);
+					 * NULL for --ratio and the default ratios */
 };
 
 struct rpair {
@@ -167,5 +169,11 @@ int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into
  * out (at most max); returns how many. */
 size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
+
+/* The published ratio the matrix file's reference: sets beside pair p
+ * (its first entry whose terms all hold in p's cells): 1 with it in
+ * *ratio and its label ("source") in *label, 0 when p has none. */
+int report_pair_reference(const struct report *r, const struct rpair *p, double *ratio,
+			  const char **label);
 
 #endif

@@ -88,3 +88,34 @@ size_t report_dim_values(const struct report *r, size_t d, const char **out, siz
 	}
 	return n;
 }
+
+/* Does term t (of a matrix dimension) hold in cell c? */
+static int term_holds(const struct report *r, const struct exclude_term *t, const struct rcell *c)
+{
+	const struct dimension *md = &r->m.dims[t->dim];
+	int d = report_dim(r, md->key);
+	char v[256];
+
+	if (d < 0)
+		return 0;
+	matrix_format_value(md, &t->value, v, sizeof(v));
+	return !strcmp(c->dims[d], v);
+}
+
+int report_pair_reference(const struct report *r, const struct rpair *p, double *ratio,
+			  const char **label)
+{
+	const struct ratio_spec *s = r->defs[p->def].spec;
+
+	for (size_t i = 0; s && i < s->nrefs; i++) {
+		size_t k;
+		for (k = 0; k < s->refs[i].nterms && term_holds(r, &s->refs[i].terms[k], p->num); k++)
+			;
+		if (k == s->refs[i].nterms) {
+			*ratio = s->refs[i].ratio;
+			*label = s->ref_label;
+			return 1;
+		}
+	}
+	return 0;
+}

@@ -118,6 +118,7 @@ int report_ratios_define(struct report *r, const struct report_opts *o, char *er
 		if (add_def(r, s->name, (size_t)d, val[0], val[1],
 			    metric >= 0 ? metric : matrix_metric_index(s->metric)) < 0)
 			return -1;
+		r->defs[r->ndefs - 1].spec = s;
 	}
 	if (r->m.report.nratios)
 		return 0;

@@ -121,3 +121,38 @@ t_without_gnuplot_scripts_are_still_written() {
 	[ ! -e out/plots/throughput.png ] || die "a PNG without gnuplot?"
 	[ -s out/summary.md ] || die "no summary.md"
 }
+
+# A ratio's reference: (published values) is set beside the measured ratio
+# it matches, in summary.md and the JSON export, and nowhere else.
+t_ratio_reference_beside_ours() {
+	mat m.yaml <<'Y'
+name: ref
+repeat: 2
+warmup: 10
+matrix:
+  size: [16, 64]
+  transport: [unix, tcp]
+  count: 200
+report:
+  ratios:
+    - name: AF_UNIX/AF_INET
+      dimension: transport
+      numerator: unix
+      denominator: tcp
+      reference:
+        label: source
+        ratios:
+          - {size: 16, ratio: 5.7}
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	# one row has it (16 B), the other does not
+	grep -q '; source 5.7×' out/summary.md || die "summary.md lacks '; source 5.7×'"
+	[ "$(grep -c '; source ' out/summary.md)" -eq 1 ] ||
+		die "the reference is beside $(grep -c '; source ' out/summary.md) ratios, not 1"
+	run_matrix report out --export-json r.json --quiet; expect_rc 0
+	jq -e '[.ratios[].cells[] | select(.reference)] | length == 1' r.json >/dev/null ||
+		die "JSON: not one pair with a reference"
+	jq -e '.ratios[].cells[] | select(.params.size == 16) | .reference ==
+		{"label": "source", "ratio": 5.7}' r.json >/dev/null ||
+		die "JSON: the 16 B pair's reference: $(jq -c ".ratios[].cells[] | .params" r.json)"
+}
