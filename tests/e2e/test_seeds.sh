@@ -45,8 +45,8 @@ t_seed_matrices_plan() {
 		die "000: not 1 KiB requests and responses, 10,000 requests"
 	grep -qE 'stream +zmq .* 100B .* 4 +1000000 ' <(matrix plan matrices/seeds/001_zmq_push_pull.yaml) ||
 		die "001: not 4 senders, 1,000,000 messages of 100 B"
-	grep -qE 'echo +unix .* 10B .* 500000 ' <(matrix plan matrices/seeds/002_af_echo.yaml) ||
-		die "002: not 500,000 messages of 10 B"
+	grep -qE 'pipeline +unix .* 11B .* 500000 ' <(matrix plan matrices/seeds/002_af_echo.yaml) ||
+		die "002: not 500,000 pipelined messages of 11 B (HelloWorld and a newline)"
 	return 0
 }
 
@@ -103,19 +103,44 @@ t_seed_001_jeromq_pair() {
 	expect_no_leftovers
 }
 
-# 002: the Go server, the Go and Java clients over unix and tcp, the
-# client x transport table with the ratio
-t_seed_002_go_and_java_clients() {
+# 002: the Go server (line-framed, on unix and TCP at once), the Go and
+# Java clients (pipelined: a writer and a reader half) and the builtin one
+# in pattern pipeline, over unix and tcp; the client x transport table with
+# the ratio and the source's values beside it
+t_seed_002_pipelined_clients() {
 	have_go; have_java; seeds_here
-	run_matrix run matrices/seeds/002_af_echo.yaml -o out --quiet --repeat 1 --set count=500 \
-		--only client=go --only client=java
+	run_matrix run matrices/seeds/002_af_echo.yaml -o out --quiet --repeat 1 --set count=500
 	expect_rc 0
 	local r=out/results.csv
-	[ "$(csvq $r --rows)" -eq 4 ] || die "expected 4 rows"
+	[ "$(csvq $r --rows)" -eq 6 ] || die "expected 6 rows"
 	expect_all $r status ok
-	expect_all $r measured_by printed
+	expect_all $r pattern pipeline
+	csvq $r client measured_by messages | awk -F'\t' '
+		$1 != "builtin" && $2 != "printed" { print; bad = 1 }
+		$1 == "builtin" && ($2 != "worker" || $3 != 500) { print; bad = 1 }
+		END { exit bad }' || die "002 rows: $(csvq $r client measured_by messages | tr '\t\n' ': ')"
 	expect_positive $r msgs_per_s
+	local c log
+	for c in $(csvq $r cell client transport | awk -F'\t' '{ print $1 ":" $2 ":" $3 }'); do
+		log=out/logs/cell${c%%:*}-rep1-server.log
+		# both listeners, whichever one the cell measures, and one connection served
+		grep -q '^--> tcp :  <nil> 127\.0\.0\.1:[0-9]*$' "$log" || die "$log: no tcp listener"
+		grep -q '^--> ipc :  <nil> ' "$log" || die "$log: no unix listener"
+		# the lines it echoed: 500 (the builtin client's 100 warmup
+		# messages too, and a line ends at a newline byte in a
+		# sequence number as well)
+		grep -qE '^<--close-- .*  (500|6[0-9][0-9]) [0-9.]+(ms|s) ' "$log" ||
+			die "$log: $(grep close "$log")"
+		case $c in
+		*:go:*) grep -q '^net=.* , msg.size=10 , r=500 ,w=500 , time=' \
+			out/logs/cell${c%%:*}-rep1-client1.log || die "the Go client's line" ;;
+		*:java:*) grep -q '^done : net=.* , msg.size=12 , total=500 , time=' \
+			out/logs/cell${c%%:*}-rep1-client1.log || die "the Java client's line" ;;
+		esac
+	done
 	grep -q '^| client | unix | tcp | AF_UNIX/AF_INET |$' out/summary.md ||
 		die "no client x transport table: $(grep -m1 '^| client' out/summary.md)"
+	grep -q '^| go | .*; source 5.7× |$' out/summary.md || die "no source value beside go's ratio"
+	grep -q '^| java | .*; source 3.1× |$' out/summary.md || die "no source value beside java's ratio"
 	expect_no_leftovers
 }

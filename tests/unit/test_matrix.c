@@ -179,7 +179,7 @@ static const struct error_case error_cases[] = {
 	{ M("  pattern: [echo, Stream]\n"), "t.yaml:3:19: ",
 	  "unknown pattern 'Stream'; did you mean 'stream'?" },
 	{ M("  pattern: rpc\n"), "t.yaml:3:12: ",
-	  "unknown pattern 'rpc' (known: pingpong, echo, stream)" },
+	  "unknown pattern 'rpc' (known: pingpong, echo, stream, pipeline)" },
 	{ M("  transport: tpc\n"), "t.yaml:3:14: ",
 	  "transport: unknown transport 'tpc'; did you mean 'tcp'?" },
 	{ M("  transport: [unix, carrier-pigeon]\n"), "t.yaml:3:21: ",
