@@ -267,6 +267,22 @@ MUTATIONS = [
      "if (!wrote && !got && !cl->c.busy && pipeline_wait(cl, &pl) < 0)",
      "if (!wrote && !got && pipeline_wait(cl, &pl) < 0)",
      "e2e:test_poll.sh:t_busy_client_spins_while_it_waits", "release"),
+    ("pipeline-echoes-unchecked", "workers/pipeline.c",
+     "if (cl->ops->check_reply(cl, cl->o->warmup + cl->messages))",
+     "if (0 && cl->ops->check_reply(cl, cl->o->warmup + cl->messages))",
+     "e2e:test_pipeline.sh:t_pipeline_with_a_line_framed_server", "release"),
+    ("pipeline-requests-without-newline", "workers/pipeline.c",
+     "cl->req[cl->reqlen - 1] = '\\n';",
+     "cl->req[cl->reqlen - 1] = 'x';",
+     "e2e:test_pipeline.sh:t_pipeline_with_a_line_framed_server", "release"),
+    ("svg-colour-mode-leaks-into-next-chart", "reports/gnuplot_render.c",
+     "fputs(\"set output '/dev/null'\\nclear\\n\", f);",
+     "fputs(\"\", f);",
+     "unit:test_gnuplot_render", "release"),
+    ("reference-beside-every-pair", "reports/report_query.c",
+     "if (k == s->refs[i].nterms) {",
+     "if (k + 1 >= s->refs[i].nterms) {",
+     "e2e:test_report.sh:t_ratio_reference", "release"),
 ]
 
 
