@@ -165,7 +165,7 @@ static int cmd_transports(int argc, char **argv)
 			usage_transports);
 		return EXIT_BADINPUT;
 	}
-	printf("%-15s %-21s %-32s %s\n", "transport", "patterns", "limits", "options");
+	printf("%-15s %-30s %-32s %s\n", "transport", "patterns", "limits", "options");
 	for (size_t i = 0; i < transport_count(); i++) {
 		const struct transport *t = transport_at(i);
 		char pats[64] = "", lim[96] = "", a[32], b[32];
@@ -184,7 +184,7 @@ static int cmd_transports(int argc, char **argv)
 		if (t->max_inflight)
 			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%sinflight %u",
 				 lim[0] ? ", " : "", t->max_inflight);
-		printf("%-15s %-21s %-32s %s\n   %s\n", t->name, pats, lim[0] ? lim : "-",
+		printf("%-15s %-30s %-32s %s\n   %s\n", t->name, pats, lim[0] ? lim : "-",
 		       t->options ? t->options : "-", t->summary);
 	}
 	return 0;
