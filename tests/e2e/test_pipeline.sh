@@ -73,7 +73,7 @@ t_pipeline_writer_never_waits_for_a_reply() {
 name: held
 repeat: 1
 warmup: 0
-timeout: 10s
+timeout: 3s
 programs:
   hold:
     server: [python3, $SERVER, "{path}", hold, "16000"]
