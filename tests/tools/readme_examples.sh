@@ -29,9 +29,12 @@ mkdir "$work/tmp"
 export TMPDIR=$work/tmp
 quick() { [ "$mode" = check ]; }
 
-# the table that follows heading "### TITLE" in a summary.md
+# the table that follows heading "### TITLE" in a summary.md (of section
+# "## SECTION" when a third argument names one)
 md_table() {
-	awk -v h="### $2" '$0 == h { on = 1; next } on && /^\|/ { print; t = 1; next }
+	awk -v h="### $2" -v sec="${3:+## $3}" '
+		/^## / { insec = sec == "" || $0 == sec }
+		insec && $0 == h { on = 1; next } on && /^\|/ { print; t = 1; next }
 		on && t { exit }' "$1"
 }
 
@@ -62,13 +65,17 @@ ex_af_summary() {
 		--repeat $repeat -o run --quiet >/dev/null)
 	echo "\`matrix run matrices/af_unix_vs_inet.yaml --set count=$count\`, from its summary.md:"
 	echo
-	echo "messages per second:"
+	echo "messages per second, pipelined (the source's pattern):"
 	echo
-	md_table "$work/af/run/summary.md" "messages per second"
+	md_table "$work/af/run/summary.md" "messages per second" pipeline
+	echo
+	echo "messages per second, lockstep round trips:"
+	echo
+	md_table "$work/af/run/summary.md" "messages per second" echo
 	echo
 	echo "round-trip time, median (p50):"
 	echo
-	md_table "$work/af/run/summary.md" "round-trip time, median (p50)"
+	md_table "$work/af/run/summary.md" "round-trip time, median (p50)" echo
 }
 
 # programs of our own beside the builtin worker
