@@ -1,6 +1,6 @@
 /*
  * gnuplot_style: what every chart script shares, for the chart writers
- * (gnuplot.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
+ * (gnuplot_chart.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
  * history_out.c): a script's head, the quoting of text into it, the
  * dimension a run's charts compare and its colours, an axis's ticks and
  * labels.  gnuplot has no safe mode (backquotes run commands even inside
