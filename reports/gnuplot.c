@@ -31,26 +31,47 @@ static int has_metric(const struct report *r, const struct rcell *c, int m)
 					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 
-/* A chart of summary.csv: a row per metric named in names (at most 4). */
+/* A chart of summary.csv, of the cells that have a figure of any of its
+ * rows: a row per metric named in names (at most 4); lacking says why a
+ * program's cell may have no figure in the rows after the first (struct
+ * chart_row). */
 static int summary_chart(const struct report *r, struct chart_item *items, const char *name,
-			 const char *title, const char *const *names, size_t nrows, char *err,
-			 size_t errlen)
+			 const char *title, const char *const *names, size_t nrows,
+			 const char *lacking, char *err, size_t errlen)
 {
 	int cd = gnuplot_compared_dim(r);
 	struct chart_row rows[4];
 	size_t n = 0;
 
 	for (size_t k = 0; k < nrows; k++)
-		rows[k] = (struct chart_row){ matrix_metric_index(names[k]), 0 };
-
-	for (size_t i = 0; i < r->ncells; i++)
-		if (has_metric(r, &r->cells[i], rows[0].metric))
+		rows[k] = (struct chart_row){ matrix_metric_index(names[k]), 0, k ? lacking : NULL };
+	for (size_t i = 0; i < r->ncells; i++) {
+		int has = 0;
+		for (size_t k = 0; k < nrows; k++)
+			has |= has_metric(r, &r->cells[i], rows[k].metric);
+		if (has)
 			items[n++] = (struct chart_item){ r->cells[i].dims, NULL, rows[0].metric, -1,
 							  &r->cells[i], NULL,
 							  cd >= 0 ? r->cells[i].dims[cd] : NULL };
+	}
 	if (!n)
 		return 0;
 	return gnuplot_chart(r, items, n, name, "summary.csv", title, rows, nrows, err, errlen);
+}
+
+/* The round-trip chart: p50 and p99, after the mean when a cell has a
+ * mean but no p50 (a program client that prints its mean only, as source
+ * experiment 000's), whose p50 and p99 panels then say which series they
+ * lack. */
+static int rtt_chart(const struct report *r, struct chart_item *items, char *err, size_t errlen)
+{
+	static const char *const names[] = { "rtt_mean_us", "rtt_p50_us", "rtt_p99_us" };
+	int mean = matrix_metric_index(names[0]), p50 = matrix_metric_index(names[1]), only = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		only |= r->cells[i].st[mean].n > 0 && !r->cells[i].st[p50].n;
+	return summary_chart(r, items, "rtt", "round-trip time", names + !only, 3 - (size_t)!only,
+			     "programs that print a mean only", err, errlen);
 }
 
 static int ratio_chart(const struct report *r, struct chart_item *items, char *err, size_t errlen)
@@ -78,7 +99,7 @@ static int ratio_chart(const struct report *r, struct chart_item *items, char *e
 		for (k = 0; k < nrows && rows[k].metric != d->metric; k++)
 			;
 		if (k == nrows)
-			rows[nrows++] = (struct chart_row){ d->metric, 1 };
+			rows[nrows++] = (struct chart_row){ d->metric, 1, NULL };
 	}
 	if (!n)
 		return 0;
@@ -89,7 +110,6 @@ static int ratio_chart(const struct report *r, struct chart_item *items, char *e
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 {
 	static const char *const thr[] = { "msgs_per_s", "mib_per_s" };
-	static const char *const rtt[] = { "rtt_p50_us", "rtt_p99_us" };
 	static const char *const cpu[] = { "cpu_us_per_msg" };
 	char dir[4096];
 	size_t cap = (r->ncells > r->npairs ? r->ncells : r->npairs) + 1;
@@ -111,11 +131,11 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		}
 	}
 	/* the first script that cannot be written stops the rest */
-	int rc = summary_chart(r, items, "throughput", "throughput", thr, 2, err, errlen);
+	int rc = summary_chart(r, items, "throughput", "throughput", thr, 2, NULL, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "rtt", "round-trip time", rtt, 2, err, errlen);
+		rc = rtt_chart(r, items, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, err, errlen);
+		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, NULL, err, errlen);
 	memset(items, 0, cap * sizeof(*items));
 	if (!rc)
 		rc = ratio_chart(r, items, err, errlen);

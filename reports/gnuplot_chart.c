@@ -6,6 +6,7 @@
 #include "report.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,9 +28,22 @@ static void quote_title(const char *in, char *out, size_t outlen)
 		snprintf(out, outlen, "''");
 }
 
+/* The canvas, in pixels, sized so that no text is cut or runs into
+ * other text: the left margin (75, more for rotated x labels that reach
+ * further), a panel's width (its plot, 80 less, and the space to the
+ * next), the key's column at the right, the room rotated x labels take
+ * under each row beyond a flat line's, and the title's lines. */
+struct canvas {
+	size_t lm, pw, kw, w, h, below, tlines;
+	int rotated;		/* the x labels, which do not fit flat */
+};
+
 struct chart {
 	const struct report *r;
 	FILE *f;
+	const struct chart_row *rows;
+	size_t nrows;
+	struct canvas cv;
 	int xdim;		/* categorical x: size, else concurrency, when it varies;
 				 * -1: a bar (or point) per series */
 	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
@@ -332,29 +346,36 @@ static void write_tables(struct chart *c, const struct chart_row *rows, size_t n
 					write_table(c, &rows[ri], ri, p, s);
 }
 
+/* Label i of the x axis: a size (or client count), or series i's (marked
+ * ʷ when drawn open in a row). */
+static void x_label(const struct chart *c, size_t i, char *label, size_t len)
+{
+	if (c->xdim < 0) {
+		series_label(c, i, label, len);
+		for (size_t ri = 0; ri < c->nrows; ri++)
+			if (series_open(c, i, &c->rows[ri])) {
+				snprintf(label + strlen(label), len - strlen(label), " ʷ");
+				break;
+			}
+	} else if (c->xdim == report_dim(c->r, "size")) {
+		gnuplot_size(c->xs[i], label, len);
+	} else {
+		snprintf(label, len, "%s", c->xs[i]);
+	}
+}
+
 /* The x axis: the sizes (or client counts) as categories, or one bar per
- * series (marked ʷ when drawn open in a row of rows). */
-static void write_x_axis(struct chart *c, const struct chart_row *rows, size_t nrows)
+ * series; its labels rotated when they do not fit flat (struct canvas). */
+static void write_x_axis(struct chart *c)
 {
 	FILE *f = c->f;
 	char label[512], qlabel[1100];
 	int size = report_dim(c->r, "size");
 
-	fprintf(f, "%s\nset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x");
+	fprintf(f, "%s\n%sset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x",
+		c->cv.rotated ? GNUPLOT_XTICS_ROTATED : "");
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
-		if (c->xdim < 0) {
-			series_label(c, i, label, sizeof(label));
-			for (size_t ri = 0; ri < nrows; ri++)
-				if (series_open(c, i, &rows[ri])) {
-					snprintf(label + strlen(label),
-						 sizeof(label) - strlen(label), " ʷ");
-					break;
-				}
-		} else if (c->xdim == size) {
-			gnuplot_size(c->xs[i], label, sizeof(label));
-		} else {
-			snprintf(label, sizeof(label), "%s", c->xs[i]);
-		}
+		x_label(c, i, label, sizeof(label));
 		quote_title(label, qlabel, sizeof(qlabel));
 		if (c->sweep)
 			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
@@ -368,9 +389,14 @@ static void write_x_axis(struct chart *c, const struct chart_row *rows, size_t n
 	} else if (c->xdim >= 0) {
 		fprintf(f, ")\nset xrange [-0.5:%zu.5]\nset xlabel '%s'\n", c->nx - 1,
 			c->xdim == size ? "message size" : "clients (concurrency)");
-	} else {
+	} else {	/* named by the compared dimension, or by those of the labels */
 		int cd = gnuplot_compared_dim(c->r);
-		quote_title(cd >= 0 ? c->r->dimnames[cd] : "", qlabel, sizeof(qlabel));
+		size_t o = (size_t)snprintf(label, sizeof(label), "%s", c->nsdims < 2 && cd >= 0 ?
+					    c->r->dimnames[cd] : "");
+		for (size_t k = 0; c->nsdims > 1 && k < c->nsdims && o < sizeof(label); k++)
+			o += (size_t)snprintf(label + o, sizeof(label) - o, "%s%s", k ? ", " : "",
+					      c->r->dimnames[c->sdims[k]]);
+		quote_title(label, qlabel, sizeof(qlabel));
 		fprintf(f, ")\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
 			"set style fill solid 0.6 border -1\nset xlabel %s\n", c->nseries,
 			c->items[0].pair ? "''" : qlabel);
@@ -410,53 +436,101 @@ static void write_plot(struct chart *c, const struct chart_row *rw, size_t ri, s
 	}
 }
 
-/* Panel p's title: the row's metric, then the panel's dimensions. */
-static void panel_title(const struct chart *c, const struct chart_row *rw, size_t p, char *q,
-			size_t qlen)
+/* Panel p's title: the row's metric, then the panel's dimensions on a
+ * second line. */
+static void panel_title(const struct chart *c, const struct chart_row *rw, size_t p, char *buf,
+			size_t len)
 {
 	const struct metric *m = &metrics[rw->metric];
-	char label[512], dims[512] = "", qd[1100];
-	size_t o = 0;
+	size_t o = (size_t)snprintf(buf, len, rw->ratio ? "ratio of %s" : "%s (%s)", m->title,
+				    m->unit);
 
-	if (rw->ratio)
-		snprintf(label, sizeof(label), "ratio of %s", m->title);
-	else
-		snprintf(label, sizeof(label), "%s (%s)", m->title, m->unit);
-	for (size_t k = 0; k < c->npdims && o < sizeof(dims); k++)
-		o += (size_t)snprintf(dims + o, sizeof(dims) - o, "%s%s %s", k ? ", " : "",
+	for (size_t k = 0; k < c->npdims && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", k ? ", " : "\n",
 				      c->r->dimnames[c->pdims[k]],
 				      c->items[c->pitem[p]].dims[c->pdims[k]]);
-	quote_title(label, q, qlen);
-	if (dims[0]) {	/* a second line, joined as an expression: "\n" is ours */
-		quote_title(dims, qd, sizeof(qd));
-		snprintf(q + strlen(q), qlen - strlen(q), ".\"\\n\".%s", qd);
+}
+
+/* Has series s, in panel p, a cell with a successful repetition (with
+ * metric m printed by its program, when m >= 0)? */
+static int series_succeeded(const struct chart *c, size_t s, size_t p, int m)
+{
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct chart_item *it = &c->items[i];
+		if (it->cell && it->cell->nokreps && (m < 0 || it->cell->printed[m]) &&
+		    same_series(c, it, &c->items[c->sitem[s]]) &&
+		    same_panel(c, it, &c->items[c->pitem[p]]))
+			return 1;
 	}
+	return 0;
+}
+
+/* The note of row rw's panel p when series there have no figure of its
+ * metric though their cells succeeded: "2 of 9 series: the other 7 have
+ * no figure here", and the row's reason on a second line when each of
+ * them printed the first row's figure (chart_row.lacking).  Its lines, 0
+ * when every series there has its figure (or failed). */
+static size_t panel_note(const struct chart *c, const struct chart_row *rw, size_t p, char *buf,
+			 size_t len)
+{
+	size_t shown = 0, lacking = 0, o;
+	int why = rw->lacking != NULL;
+
+	for (size_t s = 0; s < c->nseries && !rw->ratio; s++)
+		if (series_has(c, s, p, rw)) {
+			shown++;
+		} else if (series_succeeded(c, s, p, -1)) {
+			lacking++;
+			why &= series_succeeded(c, s, p, c->rows[0].metric);
+		}
+	if (!lacking)
+		return 0;
+	if (!shown)
+		o = (size_t)snprintf(buf, len, "none of the %zu series has a figure here", lacking);
+	else if (lacking > 1)
+		o = (size_t)snprintf(buf, len, "%zu of %zu series: the other %zu have no figure here",
+				     shown, shown + lacking, lacking);
+	else
+		o = (size_t)snprintf(buf, len, "%zu of %zu series: the other one has no figure here",
+				     shown, shown + 1);
+	if (why && o < len)
+		snprintf(buf + o, len - o, "\n(%s)", rw->lacking);
+	return why ? 2 : 1;
 }
 
 /* Row ri's panel p: its title, y axis and plot, or a note when no series
- * has a figure there.  The key, the same for every panel, is on the first
- * row's last panel (every row's, in a ratio chart). */
+ * has a figure there; the top of a panel with a note (panel_note) left
+ * empty for it.  The key, the same for every panel, is on the first row's
+ * last panel (every row's, in a ratio chart). */
 static void write_panel(struct chart *c, const struct chart_row *rw, size_t ri, size_t p, int key)
 {
 	FILE *f = c->f;
-	char q[2400];
+	char text[1024], q[2400], note[2400];
+	size_t nl = panel_note(c, rw, p, text, sizeof(text));
 	double lo, hi;
 	int logy = 0;
 
+	gnuplot_lines(nl ? text : "no successful repetition", SIZE_MAX, note, sizeof(note));
 	/* a ratio chart's rows have series of their own */
 	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
 		"set key outside right top vertical Left reverse" : "unset key");
-	panel_title(c, rw, p, q, sizeof(q));
+	panel_title(c, rw, p, text, sizeof(text));
+	gnuplot_lines(text, SIZE_MAX, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
 	quote_title(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
 		    HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
 		    : "ratio (below 1x: numerator better)", q, sizeof(q));
 	fprintf(f, "set ylabel %s\n", q);
 	if (!panel_range(c, p, rw, &lo, &hi, &logy)) {	/* every cell here failed */
-		fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
+		fprintf(f, "set label 1 %s at graph 0.5, graph 0.5 center\n"
 			"unset logscale y\nset yrange [0:1]\nset ytics ('' 0)\nplot NaN notitle\n"
-			"unset label 1\n");
+			"unset label 1\n", note);
 		return;
+	}
+	if (nl) {	/* its lines' share of a plot about 230 pixels high, at the top */
+		double keep = 1 - (double)(GNUPLOT_LINE_PX * nl + 12) / 230;
+		hi = logy ? lo * pow(hi / lo, 1 / keep) : hi / keep;
+		fprintf(f, "set label 2 %s at graph 0.5, graph 1 center front offset 0, -1\n", note);
 	}
 	fprintf(f, "%s\nset yrange [%.6g:%.6g]\n", logy ? "set logscale y" : "unset logscale y",
 		lo, hi);
@@ -466,65 +540,137 @@ static void write_panel(struct chart *c, const struct chart_row *rw, size_t ri, 
 		if (series_has(c, s, p, rw))
 			shown[nshown++] = s;
 	write_plot(c, rw, ri, p, shown, nshown, logy);
+	if (nl)
+		fprintf(f, "unset label 2\n");
 }
 
 /* Does a series of the chart draw whole-process figures (open)? */
-static int chart_has_open(const struct chart *c, const struct chart_row *rows, size_t nrows)
+static int chart_has_open(const struct chart *c)
 {
-	for (size_t ri = 0; ri < nrows; ri++)
+	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t s = 0; s < c->nseries; s++)
-			if (series_open(c, s, &rows[ri]))
+			if (series_open(c, s, &c->rows[ri]))
 				return 1;
 	return 0;
 }
 
+/* The characters of the widest text of the chart: x labels (what 'x'
+ * asks), key entries ('k': a series' label, marked ʷ, or the ratios' 1x
+ * line), or, in pixels, what a panel needs to hold its title and note
+ * ('p'). */
+static size_t widest(const struct chart *c, char what)
+{
+	char text[1024];
+	size_t most = what == 'k' && c->items[0].pair ? 18 : 0, n;
+
+	for (size_t i = 0; what == 'x' && i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
+		x_label(c, i, text, sizeof(text));
+		most = (n = gnuplot_chars(text)) > most ? n : most;
+	}
+	for (size_t s = 0; what == 'k' && s < c->nseries; s++) {
+		series_label(c, s, text, sizeof(text));
+		most = (n = gnuplot_chars(text) + 2) > most ? n : most;
+	}
+	for (size_t ri = 0; what == 'p' && ri < c->nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++) {
+			panel_title(c, &c->rows[ri], p, text, sizeof(text));
+			n = gnuplot_chars(text) * GNUPLOT_CHAR_PX + 10;
+			most = n > most ? n : most;
+			if (panel_note(c, &c->rows[ri], p, text, sizeof(text)) &&
+			    (n = gnuplot_chars(text) * GNUPLOT_CHAR_PX + 100) > most)
+				most = n;	/* inside the plot, 80 narrower */
+		}
+	return most;
+}
+
+/* The x axis in slots, one a tick (a sweep's: as wide as its two nearest
+ * ticks are apart), and its first tick, in slots from the left end. */
+static double x_slots(const struct chart *c, double *first)
+{
+	double gap = INFINITY, lo, hi;
+
+	*first = c->xdim < 0 ? 0.6 : 0.5;
+	if (!c->sweep)
+		return c->xdim < 0 ? (double)c->nseries + 0.2 : (double)c->nx;
+	for (size_t i = 1; i < c->nx; i++)
+		gap = fmin(gap, log2(strtod(c->xs[i], NULL) / strtod(c->xs[i - 1], NULL)));
+	lo = strtod(c->xs[0], NULL) / 1.5, hi = strtod(c->xs[c->nx - 1], NULL) * 1.5;
+	*first = log2(1.5) / gap;
+	return log2(hi / lo) / gap;
+}
+
+/* The canvas of the chart (its title into q, in lines as wide as the
+ * canvas): panels 400 pixels wide (narrower when more than four, 260 at
+ * least), wider for a title up to 1000 pixels wide, for their own titles
+ * and notes, and for rotated x labels GNUPLOT_SLOT_MIN pixels apart. */
+static void canvas_fit(struct chart *c, const char *title, char *q, size_t qlen)
+{
+	struct canvas *cv = &c->cv;
+	size_t np = c->npanels, xc = widest(c, 'x'), need = widest(c, 'p');
+	double first, slots = x_slots(c, &first), plot;
+
+	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * widest(c, 'k') : 30 };
+	cv->kw = c->xdim >= 0 && cv->kw < 170 ? 170 : cv->kw;
+	cv->pw = np <= 4 ? 400 : (1600 / np < 260 ? 260 : 1600 / np);
+	size_t least = gnuplot_chars(title) * GNUPLOT_CHAR_PX + 20;	/* the title's room */
+	least = least < 640 ? 640 : least > 1000 ? 1000 : least;	/* wider: lines */
+	if (80 + cv->pw * np + cv->kw < least)
+		cv->pw += (least - 80 - cv->pw * np - cv->kw + np - 1) / np;
+	cv->pw = need > cv->pw ? need : cv->pw;
+	plot = (double)cv->pw - 80 + 85.0 / (double)np;	/* the margins' share */
+	for (size_t wider = cv->pw; !gnuplot_xtics_flat(xc, plot / slots) && wider <= cv->pw * 5 / 4;
+	     wider += 10)	/* flat labels, in panels a quarter wider at most */
+		if (gnuplot_xtics_flat(xc, ((double)wider - 80 + 85.0 / (double)np) / slots))
+			cv->pw = wider, plot = (double)wider - 80 + 85.0 / (double)np;
+	cv->rotated = !gnuplot_xtics_flat(xc, plot / slots);
+	if (cv->rotated) {
+		if (plot / slots < GNUPLOT_SLOT_MIN)
+			cv->pw += (size_t)ceil(GNUPLOT_SLOT_MIN * slots - plot), plot = GNUPLOT_SLOT_MIN * slots;
+		double at = (double)cv->lm + plot * first / slots;	/* the first tick */
+		if ((double)gnuplot_xtics_reach(xc) + 5 > at)
+			cv->lm += (size_t)ceil((double)gnuplot_xtics_reach(xc) + 5 - at);
+		cv->below = gnuplot_xtics_room(xc);
+	}
+	cv->w = cv->lm + 5 + cv->pw * np + cv->kw;
+	cv->tlines = gnuplot_lines(title, cv->w - 20, q, qlen);
+	cv->h = (330 + cv->below) * c->nrows + 50 + GNUPLOT_LINE_PX * (cv->tlines - 1);
+}
+
 /* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
  * its margins fixed so that no title runs into another; when a series is
- * drawn open, a second title line says why (the top 15 pixels taller). */
+ * drawn open, a second title line says why. */
 static int write_chart(struct chart *c, const char *name, const char *data, const char *title,
-		       const struct chart_row *rows, size_t nrows, char *err, size_t errlen)
+		       char *err, size_t errlen)
 {
 	struct outfile out;
 	const struct report *r = c->r;
-	char path[4096], q[1400], label[512];
-	int key = c->xdim >= 0, open = chart_has_open(c, rows, nrows);
-	size_t pw = c->npanels <= 4 ? 400 : (1600 / c->npanels < 260 ? 260 : 1600 / c->npanels);
-	size_t kw = key ? 170 : 30, w = 80 + pw * c->npanels + kw, h = 330 * nrows + 50;
-	double top = (c->npdims ? 95.0 : 80.0) + (open ? 15 : 0);
+	const struct canvas *cv = &c->cv;
+	char path[4096], q[2400], label[600];
 
-	h += open ? 15 : 0;
-
-	if (w < 640)	/* room for the chart's title */
-		pw += (640 - w) / c->npanels, w = 80 + pw * c->npanels + kw;
-
+	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s", r->m.name, title,
+		 c->rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
+		 : "interval of the median", !chart_has_open(c) ? "" : c->items[0].pair ?
+		 "\nopen: ratios of whole-process figures (ʷ), a program timed from outside, spawn "
+		 "to exit" : "\nopen: whole-process figures (ʷ), a program timed from outside, "
+		 "spawn to exit, its start-up inside");
+	canvas_fit(c, label, q, sizeof(q));
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
 	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
 	FILE *f = c->f = out.f;
-	gnuplot_preamble(f, name, data, title, w, h);
-	write_tables(c, rows, nrows);
+	gnuplot_preamble(f, name, data, title, cv->w, cv->h);
+	write_tables(c, c->rows, c->nrows);
 	fprintf(f, "set datafile separator whitespace\n");
-	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
-		 rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
-		 : "interval of the median");
-	quote_title(label, q, sizeof(q));
-	if (open) {	/* a second line, joined as an expression: "\n" is ours */
-		char note[256];
-		quote_title(c->items[0].pair ? "open: ratios of whole-process figures (ʷ), a program "
-			    "timed from outside, spawn to exit" : "open: whole-process figures (ʷ), "
-			    "a program timed from outside, spawn to exit, its start-up inside",
-			    note, sizeof(note));
-		if (strlen(q) + strlen(note) + 8 < sizeof(q))
-			snprintf(q + strlen(q), sizeof(q) - strlen(q), ".\"\\n\".%s", note);
-	}
+	double w = (double)cv->w, h = (double)cv->h;
+	double top = (c->npdims ? 95.0 : 80.0) + (double)(GNUPLOT_LINE_PX * (cv->tlines - 1));
 	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
-		"%.4f,%.4f\n", nrows, c->npanels, q, 75.0 / (double)w, 1 - (double)kw / (double)w,
-		55.0 / (double)h, 1 - top / (double)h, 80.0 / (double)w,
-		(c->npdims ? 115.0 : 100.0) / (double)h);
-	write_x_axis(c, rows, nrows);
-	for (size_t ri = 0; ri < nrows; ri++)
+		"%.4f,%.4f\n", c->nrows, c->npanels, q, (double)cv->lm / w, 1 - (double)cv->kw / w,
+		(55.0 + (double)cv->below) / h, 1 - top / h, 80.0 / w,
+		((c->npdims ? 115.0 : 100.0) + (double)cv->below) / h);
+	write_x_axis(c);
+	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
-			write_panel(c, &rows[ri], ri, p, key);
+			write_panel(c, &c->rows[ri], ri, p, c->xdim >= 0);
 	fprintf(f, "unset multiplot\n");
 	c->f = NULL;
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
@@ -534,8 +680,9 @@ int gnuplot_chart(const struct report *r, struct chart_item *items, size_t nitem
 		  const char *name, const char *data, const char *title,
 		  const struct chart_row *rows, size_t nrows, char *err, size_t errlen)
 {
-	struct chart c = { .r = r, .items = items, .nitems = nitems };
+	struct chart c = { .r = r, .items = items, .nitems = nitems, .rows = rows,
+			   .nrows = nrows };
 
 	layout(&c);
-	return write_chart(&c, name, data, title, rows, nrows, err, errlen);
+	return write_chart(&c, name, data, title, err, errlen);
 }

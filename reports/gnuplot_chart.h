@@ -32,6 +32,9 @@ struct chart_item {
 struct chart_row {
 	int metric;		/* index into metrics */
 	int ratio;		/* ratios.csv: ratio, ci_lo, ci_hi; always a log axis */
+	/* why a series whose program printed the first row's figure may
+	 * have none in this row, for the note a panel then carries, or NULL */
+	const char *lacking;
 };
 
 /* Writes r->dir/plots/NAME.gp: nrows rows (at most MATRIX_NMETRICS) of
