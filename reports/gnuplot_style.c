@@ -18,6 +18,7 @@ static const char *const palette[] = {
 	"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000", "#b59f00",
 };
 #define NPALETTE (ARRAY_SIZE(palette))
+_Static_assert(NPALETTE == GNUPLOT_COLOURS, "GNUPLOT_COLOURS is the palette's size");
 
 static int varies(const struct report *r, size_t d)
 {
@@ -63,6 +64,11 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 		if (!strcmp(vals[i], value))
 			return palette[i % NPALETTE];
 	return palette[0];
+}
+
+const char *gnuplot_palette(size_t i)
+{
+	return palette[i % NPALETTE];
 }
 
 /* v with the suffix (k, M, G) that `by` would take */

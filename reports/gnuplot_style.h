@@ -46,6 +46,11 @@ int gnuplot_compared_dim(const struct report *r);
  * (Okabe-Ito); from the ninth value on they repeat. */
 const char *gnuplot_colour(const struct report *r, int dim, const char *value);
 
+/* The palette's colour i, the one gnuplot_colour gives the value of index
+ * i (from GNUPLOT_COLOURS on they repeat). */
+const char *gnuplot_palette(size_t i);
+#define GNUPLOT_COLOURS 8
+
 /* A tick label: three significant digits, with k, M or G from 10,000 on
  * ("250k", "1.5M", "5000", "0.02").  Returns buf. */
 char *gnuplot_number(double v, char *buf, size_t len);
