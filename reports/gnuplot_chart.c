@@ -554,31 +554,60 @@ static int chart_has_open(const struct chart *c)
 	return 0;
 }
 
-/* The characters of the widest text of the chart: x labels (what 'x'
- * asks), key entries ('k': a series' label, marked ʷ, or the ratios' 1x
- * line), or, in pixels, what a panel needs to hold its title and note
- * ('p'). */
-static size_t widest(const struct chart *c, char what)
+/* The characters of the longest x label. */
+static size_t x_chars(const struct chart *c)
 {
 	char text[1024];
-	size_t most = what == 'k' && c->items[0].pair ? 18 : 0, n;
+	size_t most = 0;
 
-	for (size_t i = 0; what == 'x' && i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
 		x_label(c, i, text, sizeof(text));
-		most = (n = gnuplot_chars(text)) > most ? n : most;
+		most = gnuplot_chars(text) > most ? gnuplot_chars(text) : most;
 	}
-	for (size_t s = 0; what == 'k' && s < c->nseries; s++) {
+	return most;
+}
+
+/* The characters of the longest key entry: a series' label, marked ʷ, or
+ * a ratio chart's "1x (no difference)". */
+static size_t key_chars(const struct chart *c)
+{
+	char text[1024];
+	size_t most = c->items[0].pair ? 18 : 0;
+
+	for (size_t s = 0; s < c->nseries; s++) {
 		series_label(c, s, text, sizeof(text));
-		most = (n = gnuplot_chars(text) + 2) > most ? n : most;
+		most = gnuplot_chars(text) + 2 > most ? gnuplot_chars(text) + 2 : most;
 	}
-	for (size_t ri = 0; what == 'p' && ri < c->nrows; ri++)
+	return most;
+}
+
+/* The plot of a panel pw pixels wide, one of np (less its share of the
+ * margins), and the panel a plot px wide needs. */
+static double plot_of(size_t pw, size_t np)
+{
+	return (double)pw - 80 + 85.0 / (double)np;
+}
+
+static size_t panel_of(double px, size_t np)
+{
+	return (size_t)ceil(px + 80 - 85.0 / (double)np);
+}
+
+/* The panel width its titles and notes need (a note is inside the plot). */
+static size_t panel_text(const struct chart *c)
+{
+	char text[1024];
+	size_t most = 0, n;
+
+	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++) {
 			panel_title(c, &c->rows[ri], p, text, sizeof(text));
 			n = gnuplot_chars(text) * GNUPLOT_CHAR_PX + 10;
 			most = n > most ? n : most;
-			if (panel_note(c, &c->rows[ri], p, text, sizeof(text)) &&
-			    (n = gnuplot_chars(text) * GNUPLOT_CHAR_PX + 100) > most)
-				most = n;	/* inside the plot, 80 narrower */
+			if (!panel_note(c, &c->rows[ri], p, text, sizeof(text)))
+				continue;
+			n = panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
+			most = n > most ? n : most;
 		}
 	return most;
 }
@@ -602,34 +631,34 @@ static double x_slots(const struct chart *c, double *first)
 /* The canvas of the chart (its title into q, in lines as wide as the
  * canvas): panels 400 pixels wide (narrower when more than four, 260 at
  * least), wider for a title up to 1000 pixels wide, for their own titles
- * and notes, and for rotated x labels GNUPLOT_SLOT_MIN pixels apart. */
+ * and notes, and for flat x labels by a quarter at most; else the labels
+ * are rotated, GNUPLOT_SLOT_MIN pixels apart at least, the left margin
+ * wide enough for the first. */
 static void canvas_fit(struct chart *c, const char *title, char *q, size_t qlen)
 {
 	struct canvas *cv = &c->cv;
-	size_t np = c->npanels, xc = widest(c, 'x'), need = widest(c, 'p');
-	double first, slots = x_slots(c, &first), plot;
+	size_t np = c->npanels, xc = x_chars(c), text = panel_text(c);
+	double first, slots = x_slots(c, &first);
 
-	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * widest(c, 'k') : 30 };
+	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * key_chars(c) : 30 };
 	cv->kw = c->xdim >= 0 && cv->kw < 170 ? 170 : cv->kw;
 	cv->pw = np <= 4 ? 400 : (1600 / np < 260 ? 260 : 1600 / np);
 	size_t least = gnuplot_chars(title) * GNUPLOT_CHAR_PX + 20;	/* the title's room */
 	least = least < 640 ? 640 : least > 1000 ? 1000 : least;	/* wider: lines */
 	if (80 + cv->pw * np + cv->kw < least)
 		cv->pw += (least - 80 - cv->pw * np - cv->kw + np - 1) / np;
-	cv->pw = need > cv->pw ? need : cv->pw;
-	plot = (double)cv->pw - 80 + 85.0 / (double)np;	/* the margins' share */
-	for (size_t wider = cv->pw; !gnuplot_xtics_flat(xc, plot / slots) && wider <= cv->pw * 5 / 4;
-	     wider += 10)	/* flat labels, in panels a quarter wider at most */
-		if (gnuplot_xtics_flat(xc, ((double)wider - 80 + 85.0 / (double)np) / slots))
-			cv->pw = wider, plot = (double)wider - 80 + 85.0 / (double)np;
-	cv->rotated = !gnuplot_xtics_flat(xc, plot / slots);
-	if (cv->rotated) {
-		if (plot / slots < GNUPLOT_SLOT_MIN)
-			cv->pw += (size_t)ceil(GNUPLOT_SLOT_MIN * slots - plot), plot = GNUPLOT_SLOT_MIN * slots;
-		double at = (double)cv->lm + plot * first / slots;	/* the first tick */
+	cv->pw = text > cv->pw ? text : cv->pw;
+	size_t flat = panel_of(gnuplot_xtics_slot(xc) * slots, np);
+	if (flat <= cv->pw * 5 / 4) {
+		cv->pw = flat > cv->pw ? flat : cv->pw;
+	} else {
+		size_t apart = panel_of(GNUPLOT_SLOT_MIN * slots, np);
+		cv->pw = apart > cv->pw ? apart : cv->pw;
+		double at = (double)cv->lm + plot_of(cv->pw, np) * first / slots;	/* the first tick */
 		if ((double)gnuplot_xtics_reach(xc) + 5 > at)
 			cv->lm += (size_t)ceil((double)gnuplot_xtics_reach(xc) + 5 - at);
 		cv->below = gnuplot_xtics_room(xc);
+		cv->rotated = 1;
 	}
 	cv->w = cv->lm + 5 + cv->pw * np + cv->kw;
 	cv->tlines = gnuplot_lines(title, cv->w - 20, q, qlen);

@@ -225,7 +225,7 @@ static int bars_fit(const struct report *r, int cdim, const struct scenario *s, 
 		chars = gnuplot_chars(label) > chars ? gnuplot_chars(label) : chars;
 	}
 	*w = 960, *below = 0;
-	if (gnuplot_xtics_flat(chars, (0.333 * 960 - 70) / slots))
+	if (gnuplot_xtics_slot(chars) <= (0.333 * 960 - 70) / slots)
 		return 0;
 	/* the plot as wide as the slots need, and as its first label, which
 	 * reaches left of its tick (0.6 slots from the plot's left end) */

@@ -265,9 +265,9 @@ size_t gnuplot_lines(const char *text, size_t width, char *out, size_t outlen)
 	return n;
 }
 
-int gnuplot_xtics_flat(size_t chars, double slot)
+double gnuplot_xtics_slot(size_t chars)
 {
-	return (double)(chars * GNUPLOT_CHAR_PX + 8) <= slot;
+	return (double)(chars * GNUPLOT_CHAR_PX + 8);
 }
 
 size_t gnuplot_xtics_reach(size_t chars)

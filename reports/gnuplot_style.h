@@ -88,14 +88,14 @@ size_t gnuplot_chars(const char *text);
  * lines (one, '', when out is too small). */
 size_t gnuplot_lines(const char *text, size_t width, char *out, size_t outlen);
 
-/* Do x tick labels, the longest `chars` characters, fit flat in slots of
- * slot pixels (from a tick to the next)?  Those that do not are drawn
+/* The slot, in pixels from a tick to the next, that x tick labels need to
+ * stand flat, the longest `chars` characters.  In less they are drawn
  * rotated by 45 degrees (GNUPLOT_XTICS_ROTATED), in slots of
  * GNUPLOT_SLOT_MIN pixels at least; they then reach gnuplot_xtics_reach()
  * pixels left of their tick, and take gnuplot_xtics_room() pixels more
  * below the axis than a flat line does, as gnuplot reckons it (the axis's
  * own label goes under that, so a canvas must have the room). */
-int gnuplot_xtics_flat(size_t chars, double slot);
+double gnuplot_xtics_slot(size_t chars);
 size_t gnuplot_xtics_reach(size_t chars);
 size_t gnuplot_xtics_room(size_t chars);
 #define GNUPLOT_XTICS_ROTATED "set xtics rotate by 45 right\n"
