@@ -1,561 +1,23 @@
-/* gnuplot scripts: the dispatcher and the charts of panels (throughput,
- * rtt, cpu, ratios); see gnuplot.h (rendering is in gnuplot_render.c). */
+/* gnuplot scripts: the dispatcher, and what the charts of panels
+ * (throughput, rtt, cpu, ratios; drawn by gnuplot_chart.c) draw; see
+ * gnuplot.h (rendering is in gnuplot_render.c). */
 #include "gnuplot.h"
 #include "arrays.h"
+#include "gnuplot_chart.h"
 #include "gnuplot_hist.h"
 #include "gnuplot_style.h"
 #include "gnuplot_timeline.h"
-#include "outfile.h"
 #include "report.h"
 #include "pattern.h"
 
 #include <errno.h>
-#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
 
-#define MAXS 64		/* series per chart */
-#define MAXP 12		/* panels per chart */
-
-/* Quotes text for a title, turning control characters into spaces first:
- * a description may span lines; a script line may not. */
-static void quote_title(const char *in, char *out, size_t outlen)
-{
-	char clean[512];
-	size_t i;
-
-	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
-		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
-	clean[i] = '\0';
-	if (gnuplot_quote(clean, out, outlen) < 0)
-		snprintf(out, outlen, "''");
-}
-
 static const char *const chart_names[] = { "throughput", "rtt", "cpu", "ratios", "timeline" };
-
-/* An item a chart plots: a cell, or a pair for ratios. */
-struct item {
-	char *const *dims;
-	const char *def;	/* ratio name, or NULL */
-	int metric;		/* the ratio's metric, index into metrics */
-	int skip_dim;		/* the ratio's dimension, or -1 */
-	const struct rcell *cell;	/* a summary chart's cell */
-	const struct rpair *pair;	/* a ratio chart's pair */
-	const char *colour_of;	/* the value of the compared dimension it stands for */
-};
-
-/* One chart row: a metric, drawn from summary.csv's (or ratios.csv's)
- * median and interval columns. */
-struct row {
-	int metric;		/* index into metrics */
-	int ratio;		/* ratios.csv: ratio, ci_lo, ci_hi; always a log axis */
-};
-
-struct chart {
-	const struct report *r;
-	FILE *f;
-	int xdim;		/* categorical x: size, else concurrency, when it varies;
-				 * -1: a bar (or point) per series */
-	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
-	int pdims[2];		/* panels: pattern and concurrency, those that vary */
-	size_t npdims;
-	size_t pitem[MAXP];	/* a representative item of each panel */
-	size_t npanels;
-	int sdims[32];		/* dimensions that tell series apart */
-	size_t nsdims;
-	struct item *items;
-	size_t nitems;
-	size_t sitem[MAXS];	/* index into items of each series' representative */
-	size_t nseries;
-	const char *xs[MAXS];	/* the x values, ascending */
-	size_t nx;
-};
-
-static int item_varies(const struct chart *c, size_t d)
-{
-	for (size_t i = 1; i < c->nitems; i++)
-		if (strcmp(c->items[i].dims[d], c->items[0].dims[d]))
-			return 1;
-	return 0;
-}
-
-static int same_series(const struct chart *c, const struct item *a, const struct item *b)
-{
-	if ((a->def || b->def) && (!a->def || !b->def || strcmp(a->def, b->def)))
-		return 0;
-	for (size_t k = 0; k < c->nsdims; k++)
-		if (strcmp(a->dims[c->sdims[k]], b->dims[c->sdims[k]]))
-			return 0;
-	return 1;
-}
-
-static int same_panel(const struct chart *c, const struct item *a, const struct item *b)
-{
-	for (size_t k = 0; k < c->npdims; k++)
-		if (strcmp(a->dims[c->pdims[k]], b->dims[c->pdims[k]]))
-			return 0;
-	return 1;
-}
-
-static int is_pdim(const struct chart *c, size_t d)
-{
-	for (size_t k = 0; k < c->npdims; k++)
-		if ((size_t)c->pdims[k] == d)
-			return 1;
-	return 0;
-}
-
-static int cmp_num(const void *a, const void *b)
-{
-	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
-
-	return (x > y) - (x < y);
-}
-
-/* The x values of a categorical axis, ascending. */
-static void x_values(struct chart *c)
-{
-	c->nx = 0;
-	for (size_t i = 0; c->xdim >= 0 && i < c->nitems && c->nx < MAXS; i++) {
-		size_t k;
-		for (k = 0; k < c->nx && strcmp(c->xs[k], c->items[i].dims[c->xdim]); k++)
-			;
-		if (k == c->nx)
-			c->xs[c->nx++] = c->items[i].dims[c->xdim];
-	}
-	qsort(c->xs, c->nx, sizeof(*c->xs), cmp_num);
-}
-
-static size_t x_index(const struct chart *c, const struct item *it)
-{
-	for (size_t i = 0; i < c->nx; i++)
-		if (!strcmp(c->xs[i], it->dims[c->xdim]))
-			return i;
-	return 0;
-}
-
-/* Works out x, panels and series from the items: x is the size when it
- * varies, else the concurrency; panels are the pattern and the
- * concurrency (when it is not x); series the rest. */
-static void layout(struct chart *c)
-{
-	const struct report *r = c->r;
-	int skip = c->nitems ? c->items[0].skip_dim : -1;
-	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
-	const char *pnames[] = { "pattern", "concurrency" };
-
-	c->xdim = -1;
-	if (size >= 0 && size != skip && item_varies(c, (size_t)size))
-		c->xdim = size;
-	else if (conc >= 0 && conc != skip && item_varies(c, (size_t)conc))
-		c->xdim = conc;
-	c->sweep = c->xdim >= 0 && r->m.report.sweep && !strcmp(r->m.report.sweep,
-								  r->dimnames[c->xdim]);
-	c->npdims = 0;
-	for (size_t k = 0; k < 2; k++) {
-		int d = report_dim(r, pnames[k]);
-		if (d >= 0 && d != c->xdim && item_varies(c, (size_t)d) && d != skip)
-			c->pdims[c->npdims++] = d;
-	}
-	c->npanels = 0;
-	for (size_t i = 0; i < c->nitems; i++) {
-		size_t k;
-		for (k = 0; k < c->npanels && !same_panel(c, &c->items[c->pitem[k]], &c->items[i]); k++)
-			;
-		if (k == c->npanels && k < MAXP)
-			c->pitem[c->npanels++] = i;
-	}
-	if (!c->npanels)
-		c->npanels = 1;
-	c->nsdims = 0;
-	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
-		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) && (int)d != skip)
-			c->sdims[c->nsdims++] = (int)d;
-	c->nseries = 0;
-	for (size_t i = 0; i < c->nitems && c->nseries < MAXS; i++) {
-		size_t k;
-		for (k = 0; k < c->nseries && !same_series(c, &c->items[c->sitem[k]], &c->items[i]); k++)
-			;
-		if (k == c->nseries)
-			c->sitem[c->nseries++] = i;
-	}
-	x_values(c);
-}
-
-static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
-{
-	const struct item *it = &c->items[c->sitem[s]];
-	size_t o = 0;
-
-	buf[0] = '\0';
-	if (it->def)
-		o += (size_t)snprintf(buf, len, "%s", it->def);
-	for (size_t k = 0; k < c->nsdims && o < len; k++)
-		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "",
-				      it->dims[c->sdims[k]]);
-	if (!buf[0])
-		snprintf(buf, len, "%s", c->r->m.name);
-}
-
-/* Series s's colour (its value of the compared dimension's) and point
- * type: series of one colour (another dimension varies too) differ in
- * their points; a series of whole-process figures (open) has the same
- * shape unfilled. */
-static const char *series_colour(const struct chart *c, size_t s, int open, int *pt)
-{
-	static const int pts[] = { 7, 5, 9, 11, 13, 15, 1, 2 };
-	static const int open_pts[] = { 6, 4, 8, 10, 12, 14, 1, 2 };
-	const struct item *it = &c->items[c->sitem[s]];
-	int cd = gnuplot_compared_dim(c->r);
-	const char *col = gnuplot_colour(c->r, cd, it->colour_of);
-	size_t same = 0;
-
-	for (size_t k = 0; k < s; k++)
-		same += !strcmp(col, gnuplot_colour(c->r, cd, c->items[c->sitem[k]].colour_of));
-	*pt = (open ? open_pts : pts)[same % (ARRAY_SIZE(pts))];
-	return col;
-}
-
-/* The item's figure in row rw: median (or ratio) and its interval. */
-static int item_fig(const struct item *it, const struct row *rw, double *v, double *lo, double *hi)
-{
-	if (it->pair) {
-		*v = it->pair->ratio, *lo = it->pair->lo, *hi = it->pair->hi;
-		return it->metric == rw->metric && isfinite(*v) && *v > 0;
-	}
-	const struct stat_summary *st = &it->cell->st[rw->metric];
-	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
-	return st->n > 0 && isfinite(*v);
-}
-
-/* Is the item's figure in row rw a whole-process one (report.h,
- * outside), or for a ratio, is either side's? */
-static int item_outside(const struct item *it, const struct row *rw)
-{
-	if (it->pair)
-		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
-						     report_whole_process(it->pair->den, rw->metric));
-	return report_whole_process(it->cell, rw->metric);
-}
-
-/* Is series s drawn open in row rw: has it, in any panel, a whole-process
- * figure? */
-static int series_open(const struct chart *c, size_t s, const struct row *rw)
-{
-	for (size_t i = 0; i < c->nitems; i++)
-		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
-		    item_outside(&c->items[i], rw))
-			return 1;
-	return 0;
-}
-
-/* Has series s a figure in panel p of this row? */
-static int series_has(const struct chart *c, size_t s, size_t p, const struct row *rw)
-{
-	double v, lo, hi;
-
-	for (size_t i = 0; i < c->nitems; i++) {
-		const struct item *it = &c->items[i];
-		if (same_series(c, it, &c->items[c->sitem[s]]) &&
-		    same_panel(c, it, &c->items[c->pitem[p]]) && item_fig(it, rw, &v, &lo, &hi))
-			return 1;
-	}
-	return 0;
-}
-
-/* The y axis of panel p in row rw, from the figures it draws: log when the
- * medians span more than a factor of 10 (ratios: always), else linear from
- * 0; [*lo, *hi] the whiskers' reach.  0 when nothing is drawn. */
-static int panel_range(const struct chart *c, size_t p, const struct row *rw, double *lo,
-		       double *hi, int *logy)
-{
-	double vmin = INFINITY, vmax = 0, v, l, h;
-
-	*lo = INFINITY, *hi = 0;
-	for (size_t i = 0; i < c->nitems; i++) {
-		const struct item *it = &c->items[i];
-		if (!same_panel(c, it, &c->items[c->pitem[p]]) || !item_fig(it, rw, &v, &l, &h))
-			continue;
-		vmin = fmin(vmin, v), vmax = fmax(vmax, v);
-		*lo = fmin(*lo, isfinite(l) && l > 0 ? l : v);
-		*hi = fmax(*hi, isfinite(h) ? h : v);
-	}
-	if (vmin > vmax)
-		return 0;
-	*logy = rw->ratio || (vmin > 0 && vmax / vmin > 10);
-	if (rw->ratio) {	/* 1x in view, and at least 0.5x to 2x */
-		*lo = fmin(*lo, 0.5), *hi = fmax(*hi, 2);
-	}
-	if (*logy) {
-		*lo = fmax(*lo, vmin / 1e6) / 1.2, *hi *= 1.2;
-	} else {
-		*lo = 0, *hi = *hi > 0 ? *hi * 1.08 : 1;
-	}
-	return 1;
-}
-
-/* The condition selecting item it's row of the CSV: by numbers and our
- * own names only (its cell, or a ratio pair's cells and metric), never by
- * text from the matrix file, which gnuplot's CSV reading does not take
- * whole (a quoted comma ends its field there). */
-static int item_cond(const struct item *it, char *buf, size_t len)
-{
-	if (it->pair)
-		return snprintf(buf, len, "(strcol('scope') eq 'cell' && strcol('metric') eq '%s' "
-				"&& column('num_cell') == %u && column('den_cell') == %u)",
-				matrix_metrics[it->metric], it->pair->num->number,
-				it->pair->den->number);
-	return snprintf(buf, len, "column('cell') == %u", it->cell->number);
-}
-
-/* Where series s stands at category i: side by side within it, so that
- * points of one size never hide each other (in a sweep, at its value,
- * nudged on the log2 axis). */
-static double x_pos(const struct chart *c, size_t i, size_t s)
-{
-	double step = c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
-	double off = ((double)s - (double)(c->nseries - 1) / 2) * step;
-
-	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
-}
-
-/* $dR_P_S: row R, panel P, series S, one line per x value in ascending
- * order: x, median, interval; a failed cell's figures as NaN. */
-static void write_table(struct chart *c, const struct row *rw, size_t ri, size_t p, size_t s)
-{
-	char cond[512], ycol[64], locol[64], hicol[64];
-
-	snprintf(ycol, sizeof(ycol), rw->ratio ? "ratio" : "%s_median", matrix_metrics[rw->metric]);
-	snprintf(locol, sizeof(locol), rw->ratio ? "ci_lo" : "%s_ci_lo", matrix_metrics[rw->metric]);
-	snprintf(hicol, sizeof(hicol), rw->ratio ? "ci_hi" : "%s_ci_hi", matrix_metrics[rw->metric]);
-	fprintf(c->f, "set table $d%zu_%zu_%zu\n", ri, p, s);
-	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : 1); i++)
-		for (size_t k = 0; k < c->nitems; k++) {
-			const struct item *it = &c->items[k];
-			if (!same_series(c, it, &c->items[c->sitem[s]]) ||
-			    !same_panel(c, it, &c->items[c->pitem[p]]) ||
-			    (it->pair && it->metric != rw->metric) ||
-			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
-				continue;
-			item_cond(it, cond, sizeof(cond));
-			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
-				"table if (%s)\n", c->xdim >= 0 ? x_pos(c, x_index(c, it), s)
-				: (double)s + 1, ycol, locol, hicol, cond);
-		}
-	fprintf(c->f, "unset table\n");
-}
-
-/* Every series of every panel of every row as a table of its own, ahead
- * of the plots that draw them. */
-static void write_tables(struct chart *c, const struct row *rows, size_t nrows)
-{
-	for (size_t ri = 0; ri < nrows; ri++)
-		for (size_t p = 0; p < c->npanels; p++)
-			for (size_t s = 0; s < c->nseries; s++)
-				if (series_has(c, s, p, &rows[ri]))
-					write_table(c, &rows[ri], ri, p, s);
-}
-
-/* The x axis: the sizes (or client counts) as categories, or one bar per
- * series (marked ʷ when drawn open in a row of rows). */
-static void write_x_axis(struct chart *c, const struct row *rows, size_t nrows)
-{
-	FILE *f = c->f;
-	char label[512], qlabel[1100];
-	int size = report_dim(c->r, "size");
-
-	fprintf(f, "%s\nset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x");
-	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
-		if (c->xdim < 0) {
-			series_label(c, i, label, sizeof(label));
-			for (size_t ri = 0; ri < nrows; ri++)
-				if (series_open(c, i, &rows[ri])) {
-					snprintf(label + strlen(label),
-						 sizeof(label) - strlen(label), " ʷ");
-					break;
-				}
-		} else if (c->xdim == size) {
-			gnuplot_size(c->xs[i], label, sizeof(label));
-		} else {
-			snprintf(label, sizeof(label), "%s", c->xs[i]);
-		}
-		quote_title(label, qlabel, sizeof(qlabel));
-		if (c->sweep)
-			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
-		else
-			fprintf(f, "%s%s %zu", i ? ", " : "", qlabel, c->xdim >= 0 ? i : i + 1);
-	}
-	if (c->sweep) {
-		fprintf(f, ")\nset xrange [%.6g:%.6g]\nset xlabel '%s (log2)'\n",
-			strtod(c->xs[0], NULL) / 1.5, strtod(c->xs[c->nx - 1], NULL) * 1.5,
-			c->xdim == size ? "message size" : "clients (concurrency)");
-	} else if (c->xdim >= 0) {
-		fprintf(f, ")\nset xrange [-0.5:%zu.5]\nset xlabel '%s'\n", c->nx - 1,
-			c->xdim == size ? "message size" : "clients (concurrency)");
-	} else {
-		int cd = gnuplot_compared_dim(c->r);
-		quote_title(cd >= 0 ? c->r->dimnames[cd] : "", qlabel, sizeof(qlabel));
-		fprintf(f, ")\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
-			"set style fill solid 0.6 border -1\nset xlabel %s\n", c->nseries,
-			c->items[0].pair ? "''" : qlabel);
-	}
-}
-
-/* The plot command of row ri's panel p: the series in shown, from their
- * tables, as points with whiskers (side by side in each category), or as
- * bars from 0 when x is the series and the axis linear. */
-static void write_plot(struct chart *c, const struct row *rw, size_t ri, size_t p,
-		       const size_t *shown, size_t nshown, int logy)
-{
-	FILE *f = c->f;
-	char label[512], qlabel[1100];
-
-	fprintf(f, "plot \\\n");
-	if (rw->ratio)
-		fprintf(f, "    1 with lines dt 2 lw 1.5 lc rgb 'black' title '1x (no difference)', \\\n");
-	for (size_t k = 0; k < nshown; k++) {
-		size_t s = shown[k];
-		int pt, open = series_open(c, s, rw);
-		const char *col = series_colour(c, s, open, &pt);
-		const char *more = k + 1 < nshown ? ", \\" : "";
-		series_label(c, s, label, sizeof(label));
-		if (open)	/* the mark the tables give its figures */
-			snprintf(label + strlen(label), sizeof(label) - strlen(label), " ʷ");
-		quote_title(label, qlabel, sizeof(qlabel));
-		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
-			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars%s "
-				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
-				"ps 0 notitle%s\n", ri, p, s, open ? " fs empty" : "", col, qlabel,
-				ri, p, s, more);
-		else	/* a sweep's values are points on a line; categories are not */
-			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with %s lw 1.5 pt %d "
-				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s,
-				c->sweep ? "yerrorlines" : "yerrorbars", pt, col, qlabel, more);
-	}
-}
-
-/* Panel p's title: the row's metric, then the panel's dimensions. */
-static void panel_title(const struct chart *c, const struct row *rw, size_t p, char *q,
-			size_t qlen)
-{
-	const struct metric *m = &metrics[rw->metric];
-	char label[512], dims[512] = "", qd[1100];
-	size_t o = 0;
-
-	if (rw->ratio)
-		snprintf(label, sizeof(label), "ratio of %s", m->title);
-	else
-		snprintf(label, sizeof(label), "%s (%s)", m->title, m->unit);
-	for (size_t k = 0; k < c->npdims && o < sizeof(dims); k++)
-		o += (size_t)snprintf(dims + o, sizeof(dims) - o, "%s%s %s", k ? ", " : "",
-				      c->r->dimnames[c->pdims[k]],
-				      c->items[c->pitem[p]].dims[c->pdims[k]]);
-	quote_title(label, q, qlen);
-	if (dims[0]) {	/* a second line, joined as an expression: "\n" is ours */
-		quote_title(dims, qd, sizeof(qd));
-		snprintf(q + strlen(q), qlen - strlen(q), ".\"\\n\".%s", qd);
-	}
-}
-
-/* Row ri's panel p: its title, y axis and plot, or a note when no series
- * has a figure there.  The key, the same for every panel, is on the first
- * row's last panel (every row's, in a ratio chart). */
-static void write_panel(struct chart *c, const struct row *rw, size_t ri, size_t p, int key)
-{
-	FILE *f = c->f;
-	char q[2400];
-	double lo, hi;
-	int logy = 0;
-
-	/* a ratio chart's rows have series of their own */
-	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
-		"set key outside right top vertical Left reverse" : "unset key");
-	panel_title(c, rw, p, q, sizeof(q));
-	fprintf(f, "set title %s\n", q);
-	quote_title(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
-		    HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
-		    : "ratio (below 1x: numerator better)", q, sizeof(q));
-	fprintf(f, "set ylabel %s\n", q);
-	if (!panel_range(c, p, rw, &lo, &hi, &logy)) {	/* every cell here failed */
-		fprintf(f, "set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
-			"unset logscale y\nset yrange [0:1]\nset ytics ('' 0)\nplot NaN notitle\n"
-			"unset label 1\n");
-		return;
-	}
-	fprintf(f, "%s\nset yrange [%.6g:%.6g]\n", logy ? "set logscale y" : "unset logscale y",
-		lo, hi);
-	gnuplot_ticks(f, 'y', lo, hi, logy, rw->ratio ? "x" : "");
-	size_t shown[MAXS], nshown = 0;
-	for (size_t s = 0; s < c->nseries; s++)
-		if (series_has(c, s, p, rw))
-			shown[nshown++] = s;
-	write_plot(c, rw, ri, p, shown, nshown, logy);
-}
-
-/* Does a series of the chart draw whole-process figures (open)? */
-static int chart_has_open(const struct chart *c, const struct row *rows, size_t nrows)
-{
-	for (size_t ri = 0; ri < nrows; ri++)
-		for (size_t s = 0; s < c->nseries; s++)
-			if (series_open(c, s, &rows[ri]))
-				return 1;
-	return 0;
-}
-
-/* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
- * its margins fixed so that no title runs into another; when a series is
- * drawn open, a second title line says why (the top 15 pixels taller). */
-static int write_chart(struct chart *c, const char *name, const char *data, const char *title,
-		       const struct row *rows, size_t nrows, char *err, size_t errlen)
-{
-	struct outfile out;
-	const struct report *r = c->r;
-	char path[4096], q[1400], label[512];
-	int key = c->xdim >= 0, open = chart_has_open(c, rows, nrows);
-	size_t pw = c->npanels <= 4 ? 400 : (1600 / c->npanels < 260 ? 260 : 1600 / c->npanels);
-	size_t kw = key ? 170 : 30, w = 80 + pw * c->npanels + kw, h = 330 * nrows + 50;
-	double top = (c->npdims ? 95.0 : 80.0) + (open ? 15 : 0);
-
-	h += open ? 15 : 0;
-
-	if (w < 640)	/* room for the chart's title */
-		pw += (640 - w) / c->npanels, w = 80 + pw * c->npanels + kw;
-
-	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
-	if (outfile_open(&out, path, err, errlen) < 0)
-		return -1;
-	FILE *f = c->f = out.f;
-	gnuplot_preamble(f, name, data, title, w, h);
-	write_tables(c, rows, nrows);
-	fprintf(f, "set datafile separator whitespace\n");
-	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)", r->m.name, title,
-		 rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
-		 : "interval of the median");
-	quote_title(label, q, sizeof(q));
-	if (open) {	/* a second line, joined as an expression: "\n" is ours */
-		char note[256];
-		quote_title(c->items[0].pair ? "open: ratios of whole-process figures (ʷ), a program "
-			    "timed from outside, spawn to exit" : "open: whole-process figures (ʷ), "
-			    "a program timed from outside, spawn to exit, its start-up inside",
-			    note, sizeof(note));
-		if (strlen(q) + strlen(note) + 8 < sizeof(q))
-			snprintf(q + strlen(q), sizeof(q) - strlen(q), ".\"\\n\".%s", note);
-	}
-	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
-		"%.4f,%.4f\n", nrows, c->npanels, q, 75.0 / (double)w, 1 - (double)kw / (double)w,
-		55.0 / (double)h, 1 - top / (double)h, 80.0 / (double)w,
-		(c->npdims ? 115.0 : 100.0) / (double)h);
-	write_x_axis(c, rows, nrows);
-	for (size_t ri = 0; ri < nrows; ri++)
-		for (size_t p = 0; p < c->npanels; p++)
-			write_panel(c, &rows[ri], ri, p, key);
-	fprintf(f, "unset multiplot\n");
-	c->f = NULL;
-	return outfile_commit(&out, err, errlen);	/* checks every write above */
-}
 
 /* Has cell c the metric, or failed outright (a gap), unless it is a
  * cell of a pattern that times no round trip (stream, pipeline)? */
@@ -569,34 +31,53 @@ static int has_metric(const struct report *r, const struct rcell *c, int m)
 					 !strncmp(matrix_metrics[m], "rtt_", 4));
 }
 
-/* A chart of summary.csv: a row per metric named in names (at most 4). */
-static int summary_chart(const struct report *r, struct item *items, const char *name,
-			 const char *title, const char *const *names, size_t nrows, char *err,
-			 size_t errlen)
+/* A chart of summary.csv, of the cells that have a figure of any of its
+ * rows: a row per metric named in names (at most 4); lacking says why a
+ * program's cell may have no figure in the rows after the first (struct
+ * chart_row). */
+static int summary_chart(const struct report *r, struct chart_item *items, const char *name,
+			 const char *title, const char *const *names, size_t nrows,
+			 const char *lacking, char *err, size_t errlen)
 {
-	struct chart c = { .r = r, .items = items };
 	int cd = gnuplot_compared_dim(r);
-	struct row rows[4];
+	struct chart_row rows[4];
+	size_t n = 0;
 
 	for (size_t k = 0; k < nrows; k++)
-		rows[k] = (struct row){ matrix_metric_index(names[k]), 0 };
-
-	for (size_t i = 0; i < r->ncells; i++)
-		if (has_metric(r, &r->cells[i], rows[0].metric))
-			items[c.nitems++] = (struct item){ r->cells[i].dims, NULL, rows[0].metric, -1,
-							   &r->cells[i], NULL,
-							   cd >= 0 ? r->cells[i].dims[cd] : NULL };
-	if (!c.nitems)
+		rows[k] = (struct chart_row){ matrix_metric_index(names[k]), 0, k ? lacking : NULL };
+	for (size_t i = 0; i < r->ncells; i++) {
+		int has = 0;
+		for (size_t k = 0; k < nrows; k++)
+			has |= has_metric(r, &r->cells[i], rows[k].metric);
+		if (has)
+			items[n++] = (struct chart_item){ r->cells[i].dims, NULL, rows[0].metric, -1,
+							  &r->cells[i], NULL,
+							  cd >= 0 ? r->cells[i].dims[cd] : NULL };
+	}
+	if (!n)
 		return 0;
-	layout(&c);
-	return write_chart(&c, name, "summary.csv", title, rows, nrows, err, errlen);
+	return gnuplot_chart(r, items, n, name, "summary.csv", title, rows, nrows, err, errlen);
 }
 
-static int ratio_chart(const struct report *r, struct item *items, char *err, size_t errlen)
+/* The round-trip chart: p50 and p99, after the mean when a cell has a
+ * mean but no p50 (a program client that prints its mean only, as source
+ * experiment 000's), whose p50 and p99 panels then say which series they
+ * lack. */
+static int rtt_chart(const struct report *r, struct chart_item *items, char *err, size_t errlen)
 {
-	struct chart c = { .r = r, .items = items };
-	struct row rows[MATRIX_NMETRICS];
-	size_t nrows = 0;
+	static const char *const names[] = { "rtt_mean_us", "rtt_p50_us", "rtt_p99_us" };
+	int mean = matrix_metric_index(names[0]), p50 = matrix_metric_index(names[1]), only = 0;
+
+	for (size_t i = 0; i < r->ncells; i++)
+		only |= r->cells[i].st[mean].n > 0 && !r->cells[i].st[p50].n;
+	return summary_chart(r, items, "rtt", "round-trip time", names + !only, 3 - (size_t)!only,
+			     "programs that print a mean only", err, errlen);
+}
+
+static int ratio_chart(const struct report *r, struct chart_item *items, char *err, size_t errlen)
+{
+	struct chart_row rows[MATRIX_NMETRICS];
+	size_t nrows = 0, n = 0;
 
 	/* The chart shows the ratios over one dimension (the first ratio's that
 	 * is not the size or the concurrency, usually the transport), a row per
@@ -611,30 +92,28 @@ static int ratio_chart(const struct report *r, struct item *items, char *err, si
 		const struct rratio_def *d = &r->defs[p->def];
 		if ((int)d->dim != dim)
 			continue;
-		items[c.nitems++] = (struct item){ p->num->dims, d->name, d->metric, dim, NULL, p,
-						   (int)d->dim == gnuplot_compared_dim(r) ? d->num
-						   : NULL };
+		items[n++] = (struct chart_item){ p->num->dims, d->name, d->metric, dim, NULL, p,
+						  (int)d->dim == gnuplot_compared_dim(r) ? d->num
+						  : NULL };
 		size_t k;
 		for (k = 0; k < nrows && rows[k].metric != d->metric; k++)
 			;
 		if (k == nrows)
-			rows[nrows++] = (struct row){ d->metric, 1 };
+			rows[nrows++] = (struct chart_row){ d->metric, 1, NULL };
 	}
-	if (!c.nitems)
+	if (!n)
 		return 0;
-	layout(&c);
-	return write_chart(&c, "ratios", "ratios.csv", "ratios of medians", rows, nrows, err,
-			   errlen);
+	return gnuplot_chart(r, items, n, "ratios", "ratios.csv", "ratios of medians", rows,
+			     nrows, err, errlen);
 }
 
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 {
 	static const char *const thr[] = { "msgs_per_s", "mib_per_s" };
-	static const char *const rtt[] = { "rtt_p50_us", "rtt_p99_us" };
 	static const char *const cpu[] = { "cpu_us_per_msg" };
 	char dir[4096];
 	size_t cap = (r->ncells > r->npairs ? r->ncells : r->npairs) + 1;
-	struct item *items = calloc(cap, sizeof(*items));
+	struct chart_item *items = calloc(cap, sizeof(*items));
 
 	snprintf(dir, sizeof(dir), "%s/plots", r->dir);
 	if (!items || (mkdir(dir, 0755) < 0 && errno != EEXIST)) {
@@ -652,11 +131,11 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 		}
 	}
 	/* the first script that cannot be written stops the rest */
-	int rc = summary_chart(r, items, "throughput", "throughput", thr, 2, err, errlen);
+	int rc = summary_chart(r, items, "throughput", "throughput", thr, 2, NULL, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "rtt", "round-trip time", rtt, 2, err, errlen);
+		rc = rtt_chart(r, items, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, err, errlen);
+		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, NULL, err, errlen);
 	memset(items, 0, cap * sizeof(*items));
 	if (!rc)
 		rc = ratio_chart(r, items, err, errlen);

@@ -8,7 +8,8 @@
  * .png).  Charts, a row of panels per metric, a panel per pattern and
  * concurrency (those that vary), each titled by its metric:
  *   throughput.gp (summary.csv)  msgs/s and MiB/s
- *   rtt.gp        (summary.csv)  RTT p50 and p99
+ *   rtt.gp        (summary.csv)  RTT p50 and p99, after the mean when a cell
+ *                                has only that (a program client prints it)
  *   cpu.gp        (summary.csv)  CPU µs per message
  *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed
  *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
@@ -26,7 +27,17 @@
  * exit), or of ratios with one on either side, is drawn open (unfilled
  * points, hollow bars), "ʷ" after its name, and the chart's title says so
  * in a second line.
- * Failed cells have empty figures, drawn as no point, never as zero.
+ * Failed cells have empty figures, drawn as no point, never as zero; a
+ * panel whose row lacks series that succeeded (a program that prints a
+ * mean only has no p50) says so inside it: "3 of 9 series: the other 6
+ * have no figure here".
+ * No text is cut or runs into other text (gnuplot_style.h, fitting): x
+ * labels that do not fit flat, in panels up to a quarter wider, are
+ * rotated by 45 degrees, the canvas taller by the room they take (a bar
+ * chart's axis is named by the dimensions of its labels, "server,
+ * client", when more than one); panels are as wide as their titles, the
+ * key's column as its entries, and a chart's title wider than the canvas
+ * widens it, up to 1000 pixels, then breaks into lines.
  *
  * gnuplot has no safe mode: text from the matrix file reaches a script only
  * through gnuplot_quote() (gnuplot_style.h: single-quoted, control

@@ -126,9 +126,10 @@ static void write_line_data(FILE *f, const struct rcell *c, size_t k)
 	fprintf(f, "set datafile separator comma\n");
 }
 
-/* The top panel: every line's percentile distribution. */
+/* The top panel, from `bottom` (a fraction of the canvas) up, `height`
+ * high: every line's percentile distribution. */
 static void write_distribution(FILE *f, const struct report *r, int cdim,
-			       const struct scenario *s)
+			       const struct scenario *s, double bottom, double height)
 {
 	double lo = INFINITY, hi = 0, xmax = 10;	/* the 90% tick at least */
 	char label[256], q[600], num[32];
@@ -143,7 +144,7 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 	}
 	lo /= 1.15;
 	hi *= 1.15;
-	fprintf(f, "set origin 0, 0.34\nset size 1, 0.64\n"
+	fprintf(f, "set origin 0, %g\nset size 1, %g\n"
 		"set title 'round-trip time by percentile (each line: every successful repetition "
 		"merged)'\n"
 		"set logscale x 10\nset logscale y 10\nset xrange [1:%.17g]\nset yrange [%g:%g]\n"
@@ -151,8 +152,8 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 		"set xtics ('0%%%%' 1, '50%%%%' 2, '90%%%%' 10, '99%%%%' 100, '99.9%%%%' 1000, "
 		"'99.99%%%%' 10000, '99.999%%%%' 100000, '99.9999%%%%' 1000000)\n"
 		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
-		"set key below horizontal Left reverse\nset datafile separator whitespace\n", xmax,
-		lo, hi);
+		"set key below horizontal Left reverse\nset datafile separator whitespace\n", bottom,
+		height, xmax, lo, hi);
 	gnuplot_ticks(f, 'y', lo, hi, 1, "");
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
@@ -172,8 +173,11 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 	}
 }
 
-/* The bottom panels: p50, p99, p99.9 of every line, as bars. */
-static void write_bars(FILE *f, const struct report *r, int cdim, const struct scenario *s)
+/* The bottom panels, `height` high (a fraction of the canvas): p50, p99,
+ * p99.9 of every line, as bars, their labels rotated when they do not fit
+ * flat. */
+static void write_bars(FILE *f, const struct report *r, int cdim, const struct scenario *s,
+		       double height, int rotated)
 {
 	static const char *const q[][2] = { { "50", "p50" }, { "99", "p99" }, { "999", "p99.9" } };
 	char label[256], ql[600];
@@ -181,8 +185,7 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 	fprintf(f, "unset logscale x\nunset logscale y\nunset grid\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
 		"set ytics autofreq\nset format y '%%g'\nset xlabel ''\nset ylabel 'µs'\n"
 		"set offsets 0, 0, graph 0.12, 0\nset boxwidth 0.7\nset style fill solid 0.6 border -1\n"
-		"unset key\nset xtics %s(",
-		s->n, s->n > 3 ? "rotate by 30 right " : "norotate ");
+		"unset key\nset xtics %s(", s->n, rotated ? "rotate by 45 right " : "norotate ");
 	for (size_t k = 0; k < s->n; k++) {
 		line_label(r, cdim, &r->cells[s->cell[k]], label, sizeof(label));
 		fprintf(f, "%s%s %zu", k ? ", " : "", quoted(label, ql, sizeof(ql)), k + 1);
@@ -192,8 +195,8 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		fprintf(f, "set print $b%s\n", q[i][0]);
 		for (size_t k = 0; k < s->n; k++)
 			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, q[i][0], k);
-		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, 0.34\n"
-			"set title 'round-trip time %s'\nplot \\\n", 0.333 * (double)i, q[i][1]);
+		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, %g\n"
+			"set title 'round-trip time %s'\nplot \\\n", 0.333 * (double)i, height, q[i][1]);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct rcell *c = &r->cells[s->cell[k]];
 			fprintf(f, "    $b%s every ::%zu::%zu using 1:2 with boxes lc rgb '%s' notitle, \\\n",
@@ -205,12 +208,45 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 	}
 }
 
-/* plots/latency-N.gp of scenario s. */
+/* The canvas of scenario s's chart: 960 x 760 pixels, wider when the
+ * bars' labels, rotated, need slots of GNUPLOT_SLOT_MIN or reach past the
+ * canvas's left edge (a bar panel's plot is about a third of the width
+ * less 70 pixels, its left margin), taller by the room they take
+ * (*below).  Are they rotated? */
+static int bars_fit(const struct report *r, int cdim, const struct scenario *s, size_t *w,
+		    size_t *below)
+{
+	char label[256];
+	size_t chars = 0;
+	double slots = (double)s->n + 0.2;
+
+	for (size_t k = 0; k < s->n; k++) {
+		line_label(r, cdim, &r->cells[s->cell[k]], label, sizeof(label));
+		chars = gnuplot_chars(label) > chars ? gnuplot_chars(label) : chars;
+	}
+	*w = 960, *below = 0;
+	if (gnuplot_xtics_slot(chars) <= (0.333 * 960 - 70) / slots)
+		return 0;
+	/* the plot as wide as the slots need, and as its first label, which
+	 * reaches left of its tick (0.6 slots from the plot's left end) */
+	double plot = fmax(GNUPLOT_SLOT_MIN * slots, ((double)gnuplot_xtics_reach(chars) + 5 - 70) *
+			   slots / 0.6);
+	if (plot > 0.333 * 960 - 70)
+		*w = (size_t)ceil((plot + 70) / 0.333);
+	*below = gnuplot_xtics_room(chars);
+	return 1;
+}
+
+/* plots/latency-N.gp of scenario s: its title's lines above the top
+ * panel (486 pixels high), the bars below (258, and the room their labels
+ * take). */
 static int write_chart(const struct report *r, int cdim, const struct scenario *s, size_t n,
 		       char *err, size_t errlen)
 {
 	struct outfile out;
-	char path[4096], name[32], label[512], what[700], q[1600];
+	char path[4096], name[32], label[512], what[700], title[700], q[2400];
+	size_t w, below;
+	int rotated = bars_fit(r, cdim, s, &w, &below);
 
 	snprintf(name, sizeof(name), "latency-%zu", n);
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
@@ -219,16 +255,18 @@ static int write_chart(const struct report *r, int cdim, const struct scenario *
 	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
 	FILE *f = out.f;
-	gnuplot_preamble(f, name, "hist.csv", what, 960, 760);
+	snprintf(title, sizeof(title), "%s: round-trip time%s%s", r->m.name, *label ? ", " : "",
+		 label);
+	size_t tl = gnuplot_lines(title, w - 20, q, sizeof(q));
+	double h = 760 + (double)below + GNUPLOT_LINE_PX * (double)(tl - 1);
+	gnuplot_preamble(f, name, "hist.csv", what, w, (size_t)h);
 	fprintf(f, "# nearest rank of percentile q among n, a few ulps forgiven (hist.h)\n"
 		"rank(q, n) = ceil(q * n * (1 - 2**-50))\n");
 	for (size_t k = 0; k < s->n; k++)
 		write_line_data(f, &r->cells[s->cell[k]], k);
-	snprintf(what, sizeof(what), "%s: round-trip time%s%s", r->m.name, *label ? ", " : "",
-		 label);
-	fprintf(f, "set multiplot title %s\n", quoted(what, q, sizeof(q)));
-	write_distribution(f, r, cdim, s);
-	write_bars(f, r, cdim, s);
+	fprintf(f, "set multiplot title %s\n", q);
+	write_distribution(f, r, cdim, s, (258.4 + (double)below) / h, 486.4 / h);
+	write_bars(f, r, cdim, s, (258.4 + (double)below) / h, rotated);
 	fprintf(f, "unset multiplot\n");
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

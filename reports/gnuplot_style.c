@@ -1,5 +1,6 @@
 /* What every chart script shares: its head, quoting, the compared
- * dimension and its colours, ticks (see gnuplot_style.h). */
+ * dimension and its colours, ticks, the room text takes (see
+ * gnuplot_style.h). */
 #include "gnuplot_style.h"
 #include "arrays.h"
 #include "report.h"
@@ -17,6 +18,7 @@ static const char *const palette[] = {
 	"#0072b2", "#e69f00", "#009e73", "#d55e00", "#cc79a7", "#56b4e9", "#000000", "#b59f00",
 };
 #define NPALETTE (ARRAY_SIZE(palette))
+_Static_assert(NPALETTE == GNUPLOT_COLOURS, "GNUPLOT_COLOURS is the palette's size");
 
 static int varies(const struct report *r, size_t d)
 {
@@ -62,6 +64,11 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 		if (!strcmp(vals[i], value))
 			return palette[i % NPALETTE];
 	return palette[0];
+}
+
+const char *gnuplot_palette(size_t i)
+{
+	return palette[i % NPALETTE];
 }
 
 /* v with the suffix (k, M, G) that `by` would take */
@@ -203,4 +210,74 @@ void gnuplot_preamble(FILE *f, const char *name, const char *data, const char *w
 "set key noenhanced\n"
 "set bars small\n",
 		what, name, data, name, name, data, w, h, w, h);
+}
+
+size_t gnuplot_chars(const char *text)
+{
+	size_t n = 0, most = 0;
+
+	for (; *text; text++)
+		if (*text == '\n')
+			n = 0;
+		else if (((unsigned char)*text & 0xc0) != 0x80 && ++n > most)
+			most = n;
+	return most;
+}
+
+/* The bytes of the line that starts s, at most fit characters: to its
+ * '\n' or end, else to its last space, else fit characters. */
+static size_t next_line(const char *s, size_t fit)
+{
+	size_t chars = 0, space = 0, i;
+
+	for (i = 0; s[i] && s[i] != '\n'; i++) {
+		if (((unsigned char)s[i] & 0xc0) == 0x80)
+			continue;	/* inside a character */
+		if (chars == fit)
+			return s[i] == ' ' || !space ? i : space;
+		if (s[i] == ' ')
+			space = i;
+		chars++;
+	}
+	return i;
+}
+
+size_t gnuplot_lines(const char *text, size_t width, char *out, size_t outlen)
+{
+	size_t fit = width / GNUPLOT_CHAR_PX, o = 0, n = 0;
+	char line[2048], q[6200];
+
+	fit = fit < 1 ? 1 : fit > 400 ? 400 : fit;	/* 400 characters: 1,600 bytes */
+	do {
+		size_t len = next_line(text, fit);
+		for (size_t i = 0; i < len; i++)
+			line[i] = (unsigned char)text[i] < 0x20 || text[i] == 0x7f ? ' ' : text[i];
+		line[len] = '\0';
+		if (gnuplot_quote(line, q, sizeof(q)) < 0 || o + strlen(q) + 8 > outlen) {
+			snprintf(out, outlen, "''");
+			return 1;
+		}
+		o += (size_t)snprintf(out + o, outlen - o, "%s%s", n++ ? ".\"\\n\"." : "", q);
+		for (text += len; *text == ' '; text++)
+			;
+		text += *text == '\n';
+	} while (*text);
+	return n;
+}
+
+double gnuplot_xtics_slot(size_t chars)
+{
+	return (double)(chars * GNUPLOT_CHAR_PX + 8);
+}
+
+size_t gnuplot_xtics_reach(size_t chars)
+{
+	return (size_t)ceil((double)(chars * GNUPLOT_CHAR_PX) * M_SQRT1_2) + 4;
+}
+
+size_t gnuplot_xtics_room(size_t chars)
+{
+	double room = ceil((double)(chars * 8) * M_SQRT1_2) - 14;
+
+	return room > 0 ? (size_t)room : 0;
 }

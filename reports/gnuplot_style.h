@@ -1,9 +1,9 @@
 /*
  * gnuplot_style: what every chart script shares, for the chart writers
- * (gnuplot.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
+ * (gnuplot_chart.c, gnuplot_timeline.c, gnuplot_hist.c, compare_out.c,
  * history_out.c): a script's head, the quoting of text into it, the
  * dimension a run's charts compare and its colours, an axis's ticks and
- * labels.  gnuplot has no safe mode (backquotes run commands even inside
+ * labels, and how much room text takes.  gnuplot has no safe mode (backquotes run commands even inside
  * double quotes): matrix-file text reaches a script only through
  * gnuplot_quote(), as a label, and gnuplot_preamble() makes every label
  * `noenhanced`.
@@ -46,6 +46,11 @@ int gnuplot_compared_dim(const struct report *r);
  * (Okabe-Ito); from the ninth value on they repeat. */
 const char *gnuplot_colour(const struct report *r, int dim, const char *value);
 
+/* The palette's colour i, the one gnuplot_colour gives the value of index
+ * i (from GNUPLOT_COLOURS on they repeat). */
+const char *gnuplot_palette(size_t i);
+#define GNUPLOT_COLOURS 8
+
 /* A tick label: three significant digits, with k, M or G from 10,000 on
  * ("250k", "1.5M", "5000", "0.02").  Returns buf. */
 char *gnuplot_number(double v, char *buf, size_t len);
@@ -61,5 +66,38 @@ void gnuplot_ticks(FILE *f, char axis, double lo, double hi, int logscale, const
 /* A size as results.csv writes it (bytes) as a label: "64 B", "1 KiB",
  * "1.5 MiB".  Returns buf. */
 char *gnuplot_size(const char *bytes, char *buf, size_t len);
+
+/* ---- fitting text into a chart ----
+ * Text at the charts' 10 pt sans font is reckoned GNUPLOT_CHAR_PX pixels
+ * a character (generous: most letters are narrower) and GNUPLOT_LINE_PX a
+ * line, so that a canvas sized by these numbers holds it; gnuplot makes
+ * room for 8 pixels a character itself (a key's entries, rotated tick
+ * labels). */
+#define GNUPLOT_CHAR_PX 7
+#define GNUPLOT_LINE_PX 15
+#define GNUPLOT_SLOT_MIN 20	/* pixels from a rotated tick label to the next */
+
+/* The characters of text's widest line (lines end at '\n'; UTF-8 counted
+ * by characters: "ʷ" is one). */
+size_t gnuplot_chars(const char *text);
+
+/* text as a gnuplot string expression (gnuplot_quote) of lines at most
+ * width pixels wide, broken at spaces (a word wider than that where it
+ * must), its own lines ('\n') kept and other control characters turned
+ * into spaces; joined by "\n", which is ours.  Returns the number of
+ * lines (one, '', when out is too small). */
+size_t gnuplot_lines(const char *text, size_t width, char *out, size_t outlen);
+
+/* The slot, in pixels from a tick to the next, that x tick labels need to
+ * stand flat, the longest `chars` characters.  In less they are drawn
+ * rotated by 45 degrees (GNUPLOT_XTICS_ROTATED), in slots of
+ * GNUPLOT_SLOT_MIN pixels at least; they then reach gnuplot_xtics_reach()
+ * pixels left of their tick, and take gnuplot_xtics_room() pixels more
+ * below the axis than a flat line does, as gnuplot reckons it (the axis's
+ * own label goes under that, so a canvas must have the room). */
+double gnuplot_xtics_slot(size_t chars);
+size_t gnuplot_xtics_reach(size_t chars);
+size_t gnuplot_xtics_room(size_t chars);
+#define GNUPLOT_XTICS_ROTATED "set xtics rotate by 45 right\n"
 
 #endif

@@ -7,6 +7,7 @@
 #include "pattern.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -56,18 +57,17 @@ static size_t most_intervals(const struct csv_table *t, unsigned number, double 
  * by its pattern, transport, size and concurrency, and any other
  * dimension that varies in the run. */
 static void cell_title(const struct report *r, const struct rcell *const *cells, size_t n,
-		       char *q, size_t qlen)
+		       char *label, size_t len)
 {
 	const struct rcell *c = cells[0];
-	char label[1024], v[64];
-	size_t o = (size_t)snprintf(label, sizeof(label), "cell%s %u", n > 1 ? "s" : "",
-				    c->number);
+	char v[64];
+	size_t o = (size_t)snprintf(label, len, "cell%s %u", n > 1 ? "s" : "", c->number);
 	int first = 1;
 
-	for (size_t i = 1; i < n && o < sizeof(label); i++)	/* cells 2, 5, 8: */
-		o += (size_t)snprintf(label + o, sizeof(label) - o, ", %u", cells[i]->number);
-	o += o < sizeof(label) ? (size_t)snprintf(label + o, sizeof(label) - o, ":") : 0;
-	for (size_t d = 0; d < r->ndims && o < sizeof(label); d++) {
+	for (size_t i = 1; i < n && o < len; i++)	/* cells 2, 5, 8: */
+		o += (size_t)snprintf(label + o, len - o, ", %u", cells[i]->number);
+	o += o < len ? (size_t)snprintf(label + o, len - o, ":") : 0;
+	for (size_t d = 0; d < r->ndims && o < len; d++) {
 		const char *name = r->dimnames[d], *val = c->dims[d];
 		int always = !strcmp(name, "pattern") || !strcmp(name, "transport") ||
 			     !strcmp(name, "size") || !strcmp(name, "concurrency");
@@ -80,7 +80,7 @@ static void cell_title(const struct report *r, const struct rcell *const *cells,
 			continue;
 		if (!strcmp(name, "size"))
 			val = gnuplot_size(val, v, sizeof(v));
-		o += (size_t)snprintf(label + o, sizeof(label) - o, "%s %s%s%s", first ? "" : ",",
+		o += (size_t)snprintf(label + o, len - o, "%s %s%s%s", first ? "" : ",",
 				      strcmp(name, "pattern") ? name : "", strcmp(name, "pattern")
 				      ? " " : "", val);
 		first = 0;
@@ -88,8 +88,6 @@ static void cell_title(const struct report *r, const struct rcell *const *cells,
 	for (char *p = label; *p; p++)
 		if ((unsigned char)*p < 0x20 || *p == 0x7f)
 			*p = ' ';
-	if (gnuplot_quote(label, q, qlen) < 0)
-		snprintf(q, qlen, "'cell %u'", c->number);
 }
 
 /* Two cells that differ only in their server: and client: programs (the
@@ -143,22 +141,119 @@ static int program_timeline(const struct report *r, const struct rcell *c)
 	return pr && pr->timeline.regex;
 }
 
-/* One panel: cell c, and after it every later cell that differs from it
- * only in its programs, each in its implementation's colour with its
- * name in the key (one cell alone: in the compared value's colour). */
+/* The cells of the panel cell `first` leads: it, and every later cell
+ * drawn that differs from it only in its programs (64 at most); how many. */
+static size_t panel_cells(const struct report *r, size_t first, const struct csv_table *t,
+			  const struct rcell **cells)
+{
+	int pd = report_dim(r, "pattern");
+	size_t n = 0;
+
+	for (size_t i = first; i < r->ncells && n < 64; i++)
+		if (drawn(&r->cells[i], pd, t) && same_but_programs(r, &r->cells[first], &r->cells[i]))
+			cells[n++] = &r->cells[i];
+	return n;
+}
+
+/* Does cell a keep a colour it shares with cell b: is it the pair of one
+ * program on both sides and b not, or else the earlier? */
+static int keeps(const struct report *r, const struct rcell *a, const struct rcell *b)
+{
+	int sd = report_dim(r, "server"), kd = report_dim(r, "client");
+	int sa = sd >= 0 && kd >= 0 && !strcmp(a->dims[sd], a->dims[kd]);
+	int sb = sd >= 0 && kd >= 0 && !strcmp(b->dims[sd], b->dims[kd]);
+
+	return sa != sb ? sa : a->number < b->number;
+}
+
+/* Has one of the n cells kept colour `colour`? */
+static int taken(const char *const *col, const int *kept, size_t n, const char *colour)
+{
+	for (size_t i = 0; i < n; i++)
+		if (kept[i] && !strcmp(col[i], colour))
+			return 1;
+	return 0;
+}
+
+/* The colours of the panel's n cells (n > 1), each its own: its
+ * implementation's, by its value of dimension id (the server's, else the
+ * client's), as in every chart of the run; of cells that would share one
+ * (the crossed pairs), the one that keeps it (keeps()) does, and the
+ * others take, in cell order, the palette's colours no cell of the panel
+ * has (when none is left, they repeat). */
+static void panel_colours(const struct report *r, const struct rcell *const *cells, size_t n,
+			  int id, const char **col)
+{
+	int kept[64];
+	size_t next = 0;
+
+	for (size_t i = 0; i < n; i++)
+		col[i] = gnuplot_colour(r, id, cells[i]->dims[id]);
+	for (size_t i = 0; i < n; i++) {
+		kept[i] = 1;
+		for (size_t j = 0; j < n && kept[i]; j++)
+			kept[i] = j == i || strcmp(col[i], col[j]) || keeps(r, cells[i], cells[j]);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!kept[i]) {
+			while (next < GNUPLOT_COLOURS && taken(col, kept, n, gnuplot_palette(next)))
+				next++;
+			col[i] = gnuplot_palette(next++), kept[i] = 1;
+		}
+}
+
+/* The panel's lines: every repetition of a cell in the cell's colour
+ * (panel_colours; one cell alone: the compared value's), each its own
+ * dash, the cell named in the key by the program that varies,
+ * "server/client" when both do (one cell alone: each repetition). */
+static void write_lines(FILE *f, const struct report *r, const struct rcell *const *cells,
+			size_t n, const size_t *most, int sv, int cv)
+{
+	int sd = report_dim(r, "server"), kd = report_dim(r, "client"), cd = gnuplot_compared_dim(r);
+	const char *cols[64];
+
+	if (n > 1)
+		panel_colours(r, cells, n, sv ? sd : kd, cols);
+	else
+		cols[0] = gnuplot_colour(r, cd, cd >= 0 ? cells[0]->dims[cd] : NULL);
+	for (size_t i = 0; i < n; i++) {
+		char name[600], both[300];
+		snprintf(both, sizeof(both), "%s%s%s", sv ? cells[i]->dims[sd] : "",
+			 sv && cv && strcmp(cells[i]->dims[sd], cells[i]->dims[kd]) ? "/" : "",
+			 !cv || (sv && !strcmp(cells[i]->dims[sd], cells[i]->dims[kd])) ? ""
+			 : cells[i]->dims[kd]);
+		if (n > 1 && gnuplot_quote(both, name, sizeof(name)) < 0)
+			snprintf(name, sizeof(name), "'cell %u'", cells[i]->number);
+		const char *with = most[i] > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
+		for (size_t k = 0; k < cells[i]->nokreps; k++) {
+			unsigned rep = cells[i]->okreps[k];
+			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
+				"column('interval_start_s') : NaN):(column('messages') / "
+				"column('covered_s')) with %s dt %zu lc rgb '%s' ", cells[i]->number,
+				rep, with, k % 5 + 1, cols[i]);
+			if (n == 1)
+				fprintf(f, "title 'rep %u'", rep);
+			else if (k == 0)
+				fprintf(f, "title %s", name);
+			else
+				fprintf(f, "notitle");
+			fprintf(f, "%s\n", i + 1 < n || k + 1 < cells[i]->nokreps ? ", \\" : "");
+		}
+	}
+}
+
+/* One panel: cell `first`, and after it every later cell that differs
+ * from it only in its programs (panel_cells), each in a colour of its own
+ * with its name in the key. */
 static void cell_panel(FILE *f, const struct report *r, size_t first,
 		       const struct csv_table *t)
 {
 	const struct rcell *c = &r->cells[first], *cells[64];
-	char q[2400];
-	int pd = report_dim(r, "pattern"), sd = report_dim(r, "server"), kd = report_dim(r, "client");
-	int cd = gnuplot_compared_dim(r), from_spawn = 0, sv = 0, cv = 0;
-	size_t n = 0, most[64];
+	char label[1024], q[2400];
+	int sd = report_dim(r, "server"), kd = report_dim(r, "client"), from_spawn = 0, sv = 0, cv = 0;
+	size_t n = panel_cells(r, first, t, cells), most[64];
 	double top = 0, end = 0, begin = 0;
 
-	for (size_t i = first; i < r->ncells && n < 64; i++)
-		if (drawn(&r->cells[i], pd, t) && same_but_programs(r, c, &r->cells[i]))
-			cells[n++] = &r->cells[i];
 	for (size_t i = 0; i < n; i++) {
 		double ct = 0, ce = 0, cb = 0;
 		most[i] = t ? most_intervals(t, cells[i]->number, &ct, &ce, &cb) : 0;
@@ -169,8 +264,8 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 		sv |= sd >= 0 && strcmp(cells[i]->dims[sd], c->dims[sd]);
 		cv |= kd >= 0 && strcmp(cells[i]->dims[kd], c->dims[kd]);
 	}
-	int id = sv ? sd : kd;	/* the implementation's colour: the server's, else the client's */
-	cell_title(r, cells, n, q, sizeof(q));
+	cell_title(r, cells, n, label, sizeof(label));
+	gnuplot_lines(label, SIZE_MAX, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
 	if (from_spawn)
 		fprintf(f, "set xlabel 'seconds since the first sender started%s'\n",
@@ -192,48 +287,73 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 	if (n > 1)
 		fprintf(f, "set key top right noenhanced\n");
 	fprintf(f, "plot \\\n");
-	/* every repetition in the cell's colour, each its own dash */
-	for (size_t i = 0; i < n; i++) {
-		const char *col = gnuplot_colour(r, n > 1 ? id : cd, n > 1 ? cells[i]->dims[id]
-						 : cd >= 0 ? c->dims[cd] : NULL);
-		char name[600], both[300];
-		/* its name: the program that varies, "server/client" when both do */
-		snprintf(both, sizeof(both), "%s%s%s", sv ? cells[i]->dims[sd] : "",
-			 sv && cv && strcmp(cells[i]->dims[sd], cells[i]->dims[kd]) ? "/" : "",
-			 !cv || (sv && !strcmp(cells[i]->dims[sd], cells[i]->dims[kd])) ? ""
-			 : cells[i]->dims[kd]);
-		if (n > 1 && gnuplot_quote(both, name, sizeof(name)) < 0)
-			snprintf(name, sizeof(name), "'cell %u'", cells[i]->number);
-		const char *with = most[i] > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
-		for (size_t k = 0; k < cells[i]->nokreps; k++) {
-			unsigned rep = cells[i]->okreps[k];
-			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
-				"column('interval_start_s') : NaN):(column('messages') / "
-				"column('covered_s')) with %s dt %zu lc rgb '%s' ", cells[i]->number,
-				rep, with, k % 5 + 1, col);
-			if (n == 1)
-				fprintf(f, "title 'rep %u'", rep);
-			else if (k == 0)
-				fprintf(f, "title %s", name);
-			else
-				fprintf(f, "notitle");
-			fprintf(f, "%s\n", i + 1 < n || k + 1 < cells[i]->nokreps ? ", \\" : "");
-		}
-	}
+	write_lines(f, r, cells, n, most, sv, cv);
 	if (n > 1)
 		fprintf(f, "unset key\n");
 	if (from_spawn)
 		fprintf(f, "set xlabel 'seconds since the start signal'\n");
 }
 
+/* A column's width: 600 pixels, wider for a panel's title (of the first
+ * `panels`). */
+static size_t column_width(const struct report *r, const struct csv_table *t, size_t panels)
+{
+	const struct rcell *cells[64];
+	char label[1024];
+	size_t w = 600, done = 0;
+
+	for (size_t i = 0; i < r->ncells && done < panels; i++) {
+		if (!leads(r, i, report_dim(r, "pattern"), t))
+			continue;
+		done++;
+		cell_title(r, cells, panel_cells(r, i, t, cells), label, sizeof(label));
+		size_t need = gnuplot_chars(label) * GNUPLOT_CHAR_PX + 40;
+		w = need > w ? need : w;
+	}
+	return w;
+}
+
+/* The script, to f: panels in two columns (one for one panel), as wide as
+ * column_width and the chart's title (up to 1000 pixels; wider, its
+ * lines), each 300 pixels high. */
+static void write_timeline(FILE *f, const struct report *r, const struct csv_table *t, size_t n,
+			   int grouped)
+{
+	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
+	size_t rows = (panels + cols - 1) / cols, cw = column_width(r, t, panels);
+	char label[600], q[2400];
+
+	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval, a "
+		 "line per repetition%s", r->m.name, n <= MAXP ? "" : grouped ?
+		 " (first 12 panels)" : " (first 12 stream cells)");
+	size_t least = gnuplot_chars(label) * GNUPLOT_CHAR_PX + 20;
+	least = least > 1000 ? 1000 : least;
+	cw = cw * cols < least ? (least + cols - 1) / cols : cw;
+	size_t tl = gnuplot_lines(label, cw * cols - 20, q, sizeof(q));
+	double w = (double)(cw * cols), h = 300.0 * (double)rows + 65 + GNUPLOT_LINE_PX * (double)(tl - 1);
+	gnuplot_preamble(f, "timeline", "timeline.csv", "receiver rate per interval", (size_t)w,
+			 (size_t)h);
+	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
+		"%.4f,%.4f\nset xlabel 'seconds since the start signal'\nset ylabel 'msg/s'\n"
+		"unset key\n", rows, cols, q, 75.0 / w, 1 - 20.0 / w, 55.0 / h,
+		1 - (75.0 + GNUPLOT_LINE_PX * (double)(tl - 1)) / h, 85.0 / w, 95.0 / h);
+	size_t done = 0;
+	for (size_t i = 0; i < r->ncells && done < panels; i++) {
+		if (!leads(r, i, report_dim(r, "pattern"), t))
+			continue;
+		done++;
+		cell_panel(f, r, i, t);
+	}
+	fprintf(f, "unset multiplot\n");
+}
+
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 {
 	struct outfile out;
 	struct csv_table t = { 0 };
-	int pd = report_dim(r, "pattern"), have = 0, grouped = 0;
-	char path[4096], q[1024], label[512], e[512];
+	int pd = report_dim(r, "pattern"), have = 0, grouped = 0, rc = 0;
+	char path[4096], e[512];
 	size_t n = 0;
-	FILE *f;
 
 	snprintf(path, sizeof(path), "%s/timeline.csv", r->dir);
 	have = csv_table_load(&t, path, e, sizeof(e)) == 0;
@@ -242,41 +362,12 @@ int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 		n += leads(r, i, pd, tp);
 	for (size_t i = 0; i < r->ncells; i++)
 		grouped |= drawn(&r->cells[i], pd, tp) && !leads(r, i, pd, tp);
-	if (!n) {
-		if (have)
-			csv_table_release(&t);
-		return 0;
-	}
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
-	if (outfile_open(&out, path, err, errlen) < 0) {
-		if (have)
-			csv_table_release(&t);
-		return -1;
+	if (n && (rc = outfile_open(&out, path, err, errlen)) == 0) {
+		write_timeline(out.f, r, tp, n, grouped);
+		rc = outfile_commit(&out, err, errlen);
 	}
-	f = out.f;
-	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
-	size_t rows = (panels + cols - 1) / cols;
-	gnuplot_preamble(f, "timeline", "timeline.csv", "receiver rate per interval", 600 * cols,
-			 300 * rows + 65);
-	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval, a line per repetition%s",
-		 r->m.name, n <= MAXP ? "" : grouped ? " (first 12 panels)" : " (first 12 stream cells)");
-	if (gnuplot_quote(label, q, sizeof(q)) < 0)
-		snprintf(q, sizeof(q), "''");
-	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
-		"%.4f,%.4f\nset xlabel 'seconds since the start signal'\nset ylabel 'msg/s'\n"
-		"unset key\n", rows, cols, q,
-		75.0 / (600.0 * (double)cols), 1 - 20.0 / (600.0 * (double)cols),
-		55.0 / (300.0 * (double)rows + 65), 1 - 75.0 / (300.0 * (double)rows + 65),
-		85.0 / (600.0 * (double)cols), 95.0 / (300.0 * (double)rows + 65));
-	size_t done = 0;
-	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		if (!leads(r, i, pd, tp))
-			continue;
-		done++;
-		cell_panel(f, r, i, tp);
-	}
-	fprintf(f, "unset multiplot\n");
 	if (have)
 		csv_table_release(&t);
-	return outfile_commit(&out, err, errlen);
+	return rc;
 }

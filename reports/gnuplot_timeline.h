@@ -2,9 +2,12 @@
  * gnuplot_timeline: plots/timeline.gp, the messages per second of each
  * interval of the stream cells, from timeline.csv (results.h), written by
  * gnuplot_write_scripts (gnuplot.h).  A panel is a cell, with the later
- * cells that differ from it only in their programs; cells and repetitions
- * are picked by number, so matrix-file text reaches the script only as
- * quoted labels (gnuplot_style.h).
+ * cells that differ from it only in their programs, each in a colour of
+ * its own: its implementation's (the server's, else the client's), as in
+ * the other charts, and for a crossed pair that would share it with
+ * another, a colour no other cell of the panel has.  Cells and
+ * repetitions are picked by number, so matrix-file text reaches the
+ * script only as quoted labels (gnuplot_style.h).
  */
 #ifndef MATRIX_GNUPLOT_TIMELINE_H
 #define MATRIX_GNUPLOT_TIMELINE_H

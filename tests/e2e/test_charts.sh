@@ -20,6 +20,7 @@ import csv, glob, os, re, sys
 mode, d = sys.argv[1], sys.argv[2]
 TITLES = {  # the metric table (base/vocab.c), written out apart from it
     "msgs_per_s": ("messages per second", "msg/s"), "mib_per_s": ("MiB per second", "MiB/s"),
+    "rtt_mean_us": ("round-trip time, mean", "µs"),
     "rtt_p50_us": ("round-trip time, median (p50)", "µs"), "rtt_p99_us": ("round-trip time, p99", "µs"),
     "cpu_us_per_msg": ("CPU time per message, each way (all workers)", "µs/msg")}
 bad = []
@@ -212,6 +213,141 @@ renders_clean() {
 	done
 }
 
+# gp_fits DIR: no text of DIR/plots/*.gp is cut or runs into other text,
+# by the numbers of each script and of gnuplot's drawing, measured apart
+# from the tool (DejaVu Sans at 10 pt in pngcairo, the charts' font):
+#   - a character is 7 pixels wide at most on average (lowercase letters
+#     measure 6.5 to 7.3), a line 15 high;
+#   - every title line (the chart's, a panel's) is narrower than the
+#     canvas, a panel's than its column;
+#   - flat x tick labels are narrower than the space from one tick to the
+#     next; rotated ones (45 degrees) are 20 pixels apart at least (a line
+#     of text across the slant), reach no further left than the canvas,
+#     and have room below: gnuplot puts the axis's label 43 pixels under
+#     the axis, 8 x 0.707 pixels further a character of the longest label
+#     less 13 when they are rotated, and that label must end above the
+#     canvas's bottom and the next row's panel title;
+#   - a latency chart's bars, in a third of the canvas less 95 pixels of
+#     margins, the same;
+#   - drawn as PNG, nothing touches the canvas's edge (2 pixels all round).
+gp_fits() {
+	local g data
+	for g in "$1"/plots/*.gp; do
+		case $g in
+		*/ratios.gp) data=ratios.csv ;;
+		*/timeline.gp) data=timeline.csv ;;
+		*/latency-*.gp) data=hist.csv ;;
+		*) data=summary.csv ;;
+		esac
+		(cd "$1" && gnuplot -c "plots/${g##*/}" "$data" "$T/fit.png") 2>&1 ||
+			die "gnuplot failed on $g"
+		python3 - "$g" "$T/fit.png" <<'PY' || die "$g: text does not fit (above)"
+import re, struct, sys, zlib
+gp, png = sys.argv[1], sys.argv[2]
+CHAR, LINE = 7.0, 15
+def gpstr(expr):
+    out, i = "", 0
+    while i < len(expr) and expr[i] in "'\". ":
+        c = expr[i]
+        if c == "'":
+            k = i + 1
+            while True:
+                k = expr.index("'", k)
+                if expr[k + 1:k + 2] != "'":
+                    break
+                k += 2
+            out += expr[i + 1:k].replace("''", "'"); i = k + 1
+        elif c == '"':
+            k = expr.index('"', i + 1)
+            out += expr[i + 1:k].encode().decode("unicode_escape"); i = k + 1
+        else:
+            i += 1
+    return out
+text = open(gp).read()
+bad = []
+W, H = map(int, re.search(r"pngcairo noenhanced size (\d+),(\d+)", text).group(1, 2))
+mp = re.search(r"^set multiplot (?:layout (\d+),(\d+) )?title (.*?)(?: margins ([\d.]+),([\d.]+),([\d.]+),([\d.]+) spacing ([\d.]+),([\d.]+))?$", text, re.M)
+for line in gpstr(mp.group(3)).split("\n"):
+    if len(line) * CHAR > W - 10:
+        bad.append("the title line %r (%d characters) in a canvas %d wide" % (line, len(line), W))
+if mp.group(1):
+    R, C = int(mp.group(1)), int(mp.group(2))
+    l, r, b, t, sx, sy = (float(mp.group(k)) for k in range(4, 10))
+    plot = (W * (r - l) - (C - 1) * sx * W) / C
+    titles = [gpstr(m) for m in re.findall(r"^set title (.*)$", text, re.M)]
+    for tt in titles:
+        for line in tt.split("\n"):
+            if len(line) * CHAR > plot + sx * W - 10:
+                bad.append("the panel title %r in a column %d wide" % (line, plot + sx * W))
+    tics = re.search(r"^set xtics \((.*)\)$", text, re.M)
+    xr = re.search(r"^set xrange \[([-\d.e+]+):([-\d.e+]+)\]$", text, re.M)
+    if tics and xr and not re.search(r"^set logscale x", text, re.M):
+        labels = re.findall(r"'((?:[^']|'')*)' ([-\d.e+]+)", tics.group(1))
+        chars = max(len(lb) for lb, _ in labels)
+        pos = sorted(float(x) for _, x in labels)
+        a, z = float(xr.group(1)), float(xr.group(2))
+        slot = min([q - p for p, q in zip(pos, pos[1:])] or [z - a]) * plot / (z - a)
+        rotated = "set xtics rotate by 45 right" in text
+        depth = 43 + (max(0, 8 * chars * 0.7071 - 13) if rotated else 0)
+        if not rotated and chars * CHAR > slot:
+            bad.append("flat x labels of %d characters %d pixels apart" % (chars, slot))
+        if rotated and slot < 20:
+            bad.append("rotated x labels %d pixels apart" % slot)
+        if rotated and chars * CHAR * 0.7071 > l * W + (pos[0] - a) * plot / (z - a):
+            bad.append("the first x label reaches past the canvas's left edge")
+        if depth + 5 > b * H:
+            bad.append("the x axis's label %d pixels down, in a bottom margin of %d" % (depth, b * H))
+        lines = max([len(tt.split("\n")) for tt in titles] or [1])
+        if R > 1 and depth + LINE * lines + 10 > sy * H:
+            bad.append("the x axis's label %d pixels down runs into the next row's title (%d apart)"
+                       % (depth, sy * H))
+bars = re.search(r"^set xtics (norotate|rotate by 45 right) \((.*)\)$", text, re.M)
+if bars:  # latency-N's bars, a third of the canvas each, less 95 pixels of margins
+    labels = re.findall(r"'((?:[^']|'')*)' ([-\d.e+]+)", bars.group(2))
+    chars, slot = max(len(lb) for lb, _ in labels), (W / 3 - 95) / (len(labels) + 0.2)
+    if bars.group(1) == "norotate" and chars * CHAR > slot:
+        bad.append("flat bar labels of %d characters %d pixels apart" % (chars, slot))
+    if bars.group(1) != "norotate" and slot < 20:
+        bad.append("rotated bar labels %d pixels apart" % slot)
+def pixels(path):
+    data, i, idat = open(path, "rb").read(), 8, b""
+    while i < len(data):
+        n, kind = struct.unpack(">I4s", data[i:i + 8])
+        if kind == b"IHDR":
+            w, h, _, ctype = struct.unpack(">IIBB", data[i + 8:i + 18])
+        elif kind == b"IDAT":
+            idat += data[i + 8:i + 8 + n]
+        i += 12 + n
+    bpp, raw, rows = {2: 3, 6: 4}[ctype], zlib.decompress(idat), []
+    stride, prev = w * {2: 3, 6: 4}[ctype], bytearray(w * {2: 3, 6: 4}[ctype])
+    for y in range(h):
+        f, ln = raw[y * (stride + 1)], bytearray(raw[y * (stride + 1) + 1:(y + 1) * (stride + 1)])
+        for x in range(stride):
+            a = ln[x - bpp] if x >= bpp else 0
+            if f == 1: ln[x] = (ln[x] + a) & 255
+            elif f == 2: ln[x] = (ln[x] + prev[x]) & 255
+            elif f == 3: ln[x] = (ln[x] + (a + prev[x]) // 2) & 255
+            elif f == 4:
+                b_, c = prev[x], prev[x - bpp] if x >= bpp else 0
+                p = a + b_ - c
+                ln[x] = (ln[x] + (a if abs(p - a) <= abs(p - b_) and abs(p - a) <= abs(p - c)
+                                  else b_ if abs(p - b_) <= abs(p - c) else c)) & 255
+        rows.append(ln); prev = ln
+    return w, h, bpp, rows
+w, h, bpp, rows = pixels(png)
+def dark(x, y):
+    return sum(rows[y][x * bpp:x * bpp + 3]) < 600
+edge = [(x, y) for y in range(h) for x in (0, 1, w - 2, w - 1) if dark(x, y)]
+edge += [(x, y) for x in range(w) for y in (0, 1, h - 2, h - 1) if dark(x, y)]
+if edge:
+    bad.append("drawn at the canvas's edge (text cut there), e.g. at %s" % (edge[:3],))
+for m in bad:
+    print(m)
+sys.exit(1 if bad else 0)
+PY
+	done
+}
+
 golden7() {
 	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
 	cp -R "$REPO/tests/data/golden7" g7 || die "cannot copy tests/data/golden7"
@@ -293,4 +429,119 @@ t_sweep_puts_sizes_on_a_numeric_axis() {
 	printf 'name: s\nmatrix:\n  transport: [unix, tcp]\nreport:\n  sweep: size\n' >bad2.yaml
 	run_matrix plan bad2.yaml; expect_rc 2
 	expect_err "bad2.yaml:5:10: sweep: 'size' is not a dimension of matrix:"
+}
+
+# Series labels too long to stand side by side flat (program clients with
+# long names, one bar each) are rotated, the canvas made room for, and a
+# long matrix name widens the canvas or breaks into lines, never cut; the
+# program that prints only its mean round trip is in the rtt chart's
+# first row, the mean's.
+t_long_labels_rotated_and_titles_fit() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	command -v python3 >/dev/null || skip "python3 missing"
+	local cli=$REPO/tests/e2e/programs/marks_echo_client.py
+	mat m.yaml <<Y
+name: a_matrix_with_a_name_long_enough_to_be_wider_than_a_chart_of_one_panel_is_at_first
+repeat: 2
+warmup: 5
+timeout: 20s
+programs:
+  python_echo_client_that_prints_its_own_mean_round_trip_time:
+    client: [$cli, "{endpoint}", "{size}", "{count}"]
+    result:
+      rtt_mean_us: {regex: 'avg rtt ([0-9.]+) us', unit: us}
+  python_echo_client_timed_by_matrix_from_outside_its_process:
+    client: [$cli, "{endpoint}", "{size}", "{count}"]
+matrix:
+  pattern: echo
+  transport: tcp
+  client: [python_echo_client_that_prints_its_own_mean_round_trip_time, python_echo_client_timed_by_matrix_from_outside_its_process, builtin]
+  size: 16
+  count: 200
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	expect_all out/results.csv status ok
+	local g
+	for g in throughput cpu; do	# rtt has two series (one has no round trips)
+		grep -qx 'set xtics rotate by 45 right' out/plots/$g.gp ||
+			die "$g.gp: long x labels not rotated: $(grep '^set xtics' out/plots/$g.gp)"
+	done
+	gp_fits out
+	renders_clean out
+	gp_check titles out
+	# the mean of the program that prints it, beside ours, in a row of its own
+	grep -q "^set title 'round-trip time, mean (µs)'$" out/plots/rtt.gp ||
+		die "rtt.gp has no mean row: $(grep '^set title' out/plots/rtt.gp)"
+	[ "$(grep -c "v('rtt_mean_us_median')" out/plots/rtt.gp)" -eq 2 ] ||
+		die "rtt.gp: the mean of $(grep -c "v('rtt_mean_us_median')" out/plots/rtt.gp) cells, not 2"
+}
+
+# marks000's shape (source 000): four program pairs that print their mean
+# round trip only, and the builtin pair with its p50.  The rtt chart starts
+# with the mean of all five (medians and intervals from summary.csv), and
+# its p50 panel says it has one series of five and why; a run of builtin
+# clients only keeps its p50 and p99 rows, with no such note.
+t_rtt_chart_shows_a_mean_printed_by_programs() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	cp -R "$REPO/tests/data/marks000" m0 || die "cannot copy tests/data/marks000"
+	run_matrix report m0 --quiet; expect_rc 0
+	local g=m0/plots/rtt.gp
+	[ "$(grep '^set title' $g | cut -c11-)" = "'round-trip time, mean (µs)'
+'round-trip time, median (p50) (µs)'
+'round-trip time, p99 (µs)'" ] || die "$g: rows $(grep '^set title' $g)"
+	local xc	# the bar's x, the cell (numbered before the excluded were left out)
+	for xc in 1:1 2:5 3:6 4:8 5:9; do
+		grep -qF "plot ARG1 using (${xc%:*}.0000):(v('rtt_mean_us_median')):(v('rtt_mean_us_ci_lo')):(v('rtt_mean_us_ci_hi')) with table if (column('cell') == ${xc#*:})" $g ||
+			die "$g: no mean of cell ${xc#*:} with its interval: $(grep 'plot ARG1' $g | head -3)"
+	done
+	grep -qF "set label 2 '1 of 5 series: the other 4 have no figure here'.\"\\n\".'(programs that print a mean only)' at graph 0.5, graph 1 center" $g ||
+		die "$g: no note on the series the p50 row lacks: $(grep 'label' $g)"
+	gp_check titles m0
+	gp_fits m0
+	renders_clean m0
+	golden7
+	[ "$(grep '^set title' g7/plots/rtt.gp | cut -c11-)" = "'round-trip time, median (p50) (µs)'
+'round-trip time, p99 (µs)'" ] ||
+		die "golden7's rtt.gp: $(grep '^set title' g7/plots/rtt.gp)"
+	! grep -q 'series: \|label 2' g7/plots/*.gp || die "golden7: a note on missing series"
+}
+
+# Stream cells of crossed programs (marks_stream: builtin and pull
+# receivers x builtin and push senders) share a timeline panel: each pair
+# has a colour of its own in the key, every repetition of a pair its
+# pair's colour with a dash of its own; a long name does not cut the
+# timeline's title.
+t_timeline_pairs_have_colours_of_their_own() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	cp -R "$REPO/tests/data/marks_stream" ms || die "cannot copy tests/data/marks_stream"
+	sed -i 's/^name: marks_stream$/name: marks_stream_with_a_name_as_long_as_source_001s_zmq_push_pull/' ms/matrix.yaml
+	grep -q '^name: marks_stream_with' ms/matrix.yaml || die "could not rename the copy"
+	run_matrix report ms --quiet; expect_rc 0
+	local g=ms/plots/timeline.gp
+	python3 - $g <<'PY' || die "$g: colours (above)"
+import re, sys
+lines = [l for l in open(sys.argv[1]) if l.startswith("    ARG1 using")]
+cell = {}
+bad = []
+for l in lines:
+    c, rep = re.search(r"strcol\('cell'\) eq '(\d+)' && strcol\('rep'\) eq '(\d+)'", l).groups()
+    col, dt = re.search(r"lc rgb '(#[0-9a-f]{6})'", l).group(1), re.search(r" dt (\d+) ", l).group(1)
+    cell.setdefault(c, []).append((rep, col, dt, re.search(r" title '([^']*)'", l)))
+if sorted(cell) != ["1", "2", "3", "4"]:
+    bad.append("cells %s, not 1 to 4" % sorted(cell))
+for c, reps in cell.items():
+    if len({col for _, col, _, _ in reps}) != 1:
+        bad.append("cell %s: its repetitions in colours %s" % (c, reps))
+    if len({dt for _, _, dt, _ in reps}) != len(reps):
+        bad.append("cell %s: repetitions share a dash" % c)
+    if [t.group(1) for _, _, _, t in reps if t] == []:
+        bad.append("cell %s has no name in the key" % c)
+firsts = {c: reps[0][1] for c, reps in cell.items()}
+if len(set(firsts.values())) != len(firsts):
+    bad.append("pairs share a colour: %s" % firsts)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+	gp_fits ms
+	renders_clean ms
 }

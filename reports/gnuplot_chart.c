@@ -1,0 +1,717 @@
+/* A chart of panels (throughput, rtt, cpu, ratios): see gnuplot_chart.h. */
+#include "gnuplot_chart.h"
+#include "arrays.h"
+#include "gnuplot_style.h"
+#include "outfile.h"
+#include "report.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define MAXS 64		/* series per chart */
+#define MAXP 12		/* panels per chart */
+
+/* Quotes text for a title, turning control characters into spaces first:
+ * a description may span lines; a script line may not. */
+static void quote_title(const char *in, char *out, size_t outlen)
+{
+	char clean[512];
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
+		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
+	clean[i] = '\0';
+	if (gnuplot_quote(clean, out, outlen) < 0)
+		snprintf(out, outlen, "''");
+}
+
+/* The canvas, in pixels, sized so that no text is cut or runs into
+ * other text: the left margin (75, more for rotated x labels that reach
+ * further), a panel's width (its plot, 80 less, and the space to the
+ * next), the key's column at the right, the room rotated x labels take
+ * under each row beyond a flat line's, and the title's lines. */
+struct canvas {
+	size_t lm, pw, kw, w, h, below, tlines;
+	int rotated;		/* the x labels, which do not fit flat */
+};
+
+struct chart {
+	const struct report *r;
+	FILE *f;
+	const struct chart_row *rows;
+	size_t nrows;
+	struct canvas cv;
+	int xdim;		/* categorical x: size, else concurrency, when it varies;
+				 * -1: a bar (or point) per series */
+	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
+	int pdims[2];		/* panels: pattern and concurrency, those that vary */
+	size_t npdims;
+	size_t pitem[MAXP];	/* a representative item of each panel */
+	size_t npanels;
+	int sdims[32];		/* dimensions that tell series apart */
+	size_t nsdims;
+	struct chart_item *items;
+	size_t nitems;
+	size_t sitem[MAXS];	/* index into items of each series' representative */
+	size_t nseries;
+	const char *xs[MAXS];	/* the x values, ascending */
+	size_t nx;
+};
+
+static int item_varies(const struct chart *c, size_t d)
+{
+	for (size_t i = 1; i < c->nitems; i++)
+		if (strcmp(c->items[i].dims[d], c->items[0].dims[d]))
+			return 1;
+	return 0;
+}
+
+static int same_series(const struct chart *c, const struct chart_item *a, const struct chart_item *b)
+{
+	if ((a->def || b->def) && (!a->def || !b->def || strcmp(a->def, b->def)))
+		return 0;
+	for (size_t k = 0; k < c->nsdims; k++)
+		if (strcmp(a->dims[c->sdims[k]], b->dims[c->sdims[k]]))
+			return 0;
+	return 1;
+}
+
+static int same_panel(const struct chart *c, const struct chart_item *a, const struct chart_item *b)
+{
+	for (size_t k = 0; k < c->npdims; k++)
+		if (strcmp(a->dims[c->pdims[k]], b->dims[c->pdims[k]]))
+			return 0;
+	return 1;
+}
+
+static int is_pdim(const struct chart *c, size_t d)
+{
+	for (size_t k = 0; k < c->npdims; k++)
+		if ((size_t)c->pdims[k] == d)
+			return 1;
+	return 0;
+}
+
+static int cmp_num(const void *a, const void *b)
+{
+	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
+
+	return (x > y) - (x < y);
+}
+
+/* The x values of a categorical axis, ascending. */
+static void x_values(struct chart *c)
+{
+	c->nx = 0;
+	for (size_t i = 0; c->xdim >= 0 && i < c->nitems && c->nx < MAXS; i++) {
+		size_t k;
+		for (k = 0; k < c->nx && strcmp(c->xs[k], c->items[i].dims[c->xdim]); k++)
+			;
+		if (k == c->nx)
+			c->xs[c->nx++] = c->items[i].dims[c->xdim];
+	}
+	qsort(c->xs, c->nx, sizeof(*c->xs), cmp_num);
+}
+
+static size_t x_index(const struct chart *c, const struct chart_item *it)
+{
+	for (size_t i = 0; i < c->nx; i++)
+		if (!strcmp(c->xs[i], it->dims[c->xdim]))
+			return i;
+	return 0;
+}
+
+/* Works out x, panels and series from the items: x is the size when it
+ * varies, else the concurrency; panels are the pattern and the
+ * concurrency (when it is not x); series the rest. */
+static void layout(struct chart *c)
+{
+	const struct report *r = c->r;
+	int skip = c->nitems ? c->items[0].skip_dim : -1;
+	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
+	const char *pnames[] = { "pattern", "concurrency" };
+
+	c->xdim = -1;
+	if (size >= 0 && size != skip && item_varies(c, (size_t)size))
+		c->xdim = size;
+	else if (conc >= 0 && conc != skip && item_varies(c, (size_t)conc))
+		c->xdim = conc;
+	c->sweep = c->xdim >= 0 && r->m.report.sweep && !strcmp(r->m.report.sweep,
+								  r->dimnames[c->xdim]);
+	c->npdims = 0;
+	for (size_t k = 0; k < 2; k++) {
+		int d = report_dim(r, pnames[k]);
+		if (d >= 0 && d != c->xdim && item_varies(c, (size_t)d) && d != skip)
+			c->pdims[c->npdims++] = d;
+	}
+	c->npanels = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		size_t k;
+		for (k = 0; k < c->npanels && !same_panel(c, &c->items[c->pitem[k]], &c->items[i]); k++)
+			;
+		if (k == c->npanels && k < MAXP)
+			c->pitem[c->npanels++] = i;
+	}
+	if (!c->npanels)
+		c->npanels = 1;
+	c->nsdims = 0;
+	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
+		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) && (int)d != skip)
+			c->sdims[c->nsdims++] = (int)d;
+	c->nseries = 0;
+	for (size_t i = 0; i < c->nitems && c->nseries < MAXS; i++) {
+		size_t k;
+		for (k = 0; k < c->nseries && !same_series(c, &c->items[c->sitem[k]], &c->items[i]); k++)
+			;
+		if (k == c->nseries)
+			c->sitem[c->nseries++] = i;
+	}
+	x_values(c);
+}
+
+static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
+{
+	const struct chart_item *it = &c->items[c->sitem[s]];
+	size_t o = 0;
+
+	buf[0] = '\0';
+	if (it->def)
+		o += (size_t)snprintf(buf, len, "%s", it->def);
+	for (size_t k = 0; k < c->nsdims && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", o ? " " : "",
+				      it->dims[c->sdims[k]]);
+	if (!buf[0])
+		snprintf(buf, len, "%s", c->r->m.name);
+}
+
+/* Series s's colour (its value of the compared dimension's) and point
+ * type: series of one colour (another dimension varies too) differ in
+ * their points; a series of whole-process figures (open) has the same
+ * shape unfilled. */
+static const char *series_colour(const struct chart *c, size_t s, int open, int *pt)
+{
+	static const int pts[] = { 7, 5, 9, 11, 13, 15, 1, 2 };
+	static const int open_pts[] = { 6, 4, 8, 10, 12, 14, 1, 2 };
+	const struct chart_item *it = &c->items[c->sitem[s]];
+	int cd = gnuplot_compared_dim(c->r);
+	const char *col = gnuplot_colour(c->r, cd, it->colour_of);
+	size_t same = 0;
+
+	for (size_t k = 0; k < s; k++)
+		same += !strcmp(col, gnuplot_colour(c->r, cd, c->items[c->sitem[k]].colour_of));
+	*pt = (open ? open_pts : pts)[same % (ARRAY_SIZE(pts))];
+	return col;
+}
+
+/* The item's figure in row rw: median (or ratio) and its interval. */
+static int item_fig(const struct chart_item *it, const struct chart_row *rw, double *v, double *lo, double *hi)
+{
+	if (it->pair) {
+		*v = it->pair->ratio, *lo = it->pair->lo, *hi = it->pair->hi;
+		return it->metric == rw->metric && isfinite(*v) && *v > 0;
+	}
+	const struct stat_summary *st = &it->cell->st[rw->metric];
+	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
+	return st->n > 0 && isfinite(*v);
+}
+
+/* Is the item's figure in row rw a whole-process one (report.h,
+ * outside), or for a ratio, is either side's? */
+static int item_outside(const struct chart_item *it, const struct chart_row *rw)
+{
+	if (it->pair)
+		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
+						     report_whole_process(it->pair->den, rw->metric));
+	return report_whole_process(it->cell, rw->metric);
+}
+
+/* Is series s drawn open in row rw: has it, in any panel, a whole-process
+ * figure? */
+static int series_open(const struct chart *c, size_t s, const struct chart_row *rw)
+{
+	for (size_t i = 0; i < c->nitems; i++)
+		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
+		    item_outside(&c->items[i], rw))
+			return 1;
+	return 0;
+}
+
+/* Has series s a figure in panel p of this row? */
+static int series_has(const struct chart *c, size_t s, size_t p, const struct chart_row *rw)
+{
+	double v, lo, hi;
+
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct chart_item *it = &c->items[i];
+		if (same_series(c, it, &c->items[c->sitem[s]]) &&
+		    same_panel(c, it, &c->items[c->pitem[p]]) && item_fig(it, rw, &v, &lo, &hi))
+			return 1;
+	}
+	return 0;
+}
+
+/* The y axis of panel p in row rw, from the figures it draws: log when the
+ * medians span more than a factor of 10 (ratios: always), else linear from
+ * 0; [*lo, *hi] the whiskers' reach.  0 when nothing is drawn. */
+static int panel_range(const struct chart *c, size_t p, const struct chart_row *rw, double *lo,
+		       double *hi, int *logy)
+{
+	double vmin = INFINITY, vmax = 0, v, l, h;
+
+	*lo = INFINITY, *hi = 0;
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct chart_item *it = &c->items[i];
+		if (!same_panel(c, it, &c->items[c->pitem[p]]) || !item_fig(it, rw, &v, &l, &h))
+			continue;
+		vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+		*lo = fmin(*lo, isfinite(l) && l > 0 ? l : v);
+		*hi = fmax(*hi, isfinite(h) ? h : v);
+	}
+	if (vmin > vmax)
+		return 0;
+	*logy = rw->ratio || (vmin > 0 && vmax / vmin > 10);
+	if (rw->ratio) {	/* 1x in view, and at least 0.5x to 2x */
+		*lo = fmin(*lo, 0.5), *hi = fmax(*hi, 2);
+	}
+	if (*logy) {
+		*lo = fmax(*lo, vmin / 1e6) / 1.2, *hi *= 1.2;
+	} else {
+		*lo = 0, *hi = *hi > 0 ? *hi * 1.08 : 1;
+	}
+	return 1;
+}
+
+/* The condition selecting item it's row of the CSV: by numbers and our
+ * own names only (its cell, or a ratio pair's cells and metric), never by
+ * text from the matrix file, which gnuplot's CSV reading does not take
+ * whole (a quoted comma ends its field there). */
+static int item_cond(const struct chart_item *it, char *buf, size_t len)
+{
+	if (it->pair)
+		return snprintf(buf, len, "(strcol('scope') eq 'cell' && strcol('metric') eq '%s' "
+				"&& column('num_cell') == %u && column('den_cell') == %u)",
+				matrix_metrics[it->metric], it->pair->num->number,
+				it->pair->den->number);
+	return snprintf(buf, len, "column('cell') == %u", it->cell->number);
+}
+
+/* Where series s stands at category i: side by side within it, so that
+ * points of one size never hide each other (in a sweep, at its value,
+ * nudged on the log2 axis). */
+static double x_pos(const struct chart *c, size_t i, size_t s)
+{
+	double step = c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
+	double off = ((double)s - (double)(c->nseries - 1) / 2) * step;
+
+	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
+}
+
+/* $dR_P_S: row R, panel P, series S, one line per x value in ascending
+ * order: x, median, interval; a failed cell's figures as NaN. */
+static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, size_t p, size_t s)
+{
+	char cond[512], ycol[64], locol[64], hicol[64];
+
+	snprintf(ycol, sizeof(ycol), rw->ratio ? "ratio" : "%s_median", matrix_metrics[rw->metric]);
+	snprintf(locol, sizeof(locol), rw->ratio ? "ci_lo" : "%s_ci_lo", matrix_metrics[rw->metric]);
+	snprintf(hicol, sizeof(hicol), rw->ratio ? "ci_hi" : "%s_ci_hi", matrix_metrics[rw->metric]);
+	fprintf(c->f, "set table $d%zu_%zu_%zu\n", ri, p, s);
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : 1); i++)
+		for (size_t k = 0; k < c->nitems; k++) {
+			const struct chart_item *it = &c->items[k];
+			if (!same_series(c, it, &c->items[c->sitem[s]]) ||
+			    !same_panel(c, it, &c->items[c->pitem[p]]) ||
+			    (it->pair && it->metric != rw->metric) ||
+			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
+				continue;
+			item_cond(it, cond, sizeof(cond));
+			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
+				"table if (%s)\n", c->xdim >= 0 ? x_pos(c, x_index(c, it), s)
+				: (double)s + 1, ycol, locol, hicol, cond);
+		}
+	fprintf(c->f, "unset table\n");
+}
+
+/* Every series of every panel of every row as a table of its own, ahead
+ * of the plots that draw them. */
+static void write_tables(struct chart *c, const struct chart_row *rows, size_t nrows)
+{
+	for (size_t ri = 0; ri < nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++)
+			for (size_t s = 0; s < c->nseries; s++)
+				if (series_has(c, s, p, &rows[ri]))
+					write_table(c, &rows[ri], ri, p, s);
+}
+
+/* Label i of the x axis: a size (or client count), or series i's (marked
+ * ʷ when drawn open in a row). */
+static void x_label(const struct chart *c, size_t i, char *label, size_t len)
+{
+	if (c->xdim < 0) {
+		series_label(c, i, label, len);
+		for (size_t ri = 0; ri < c->nrows; ri++)
+			if (series_open(c, i, &c->rows[ri])) {
+				snprintf(label + strlen(label), len - strlen(label), " ʷ");
+				break;
+			}
+	} else if (c->xdim == report_dim(c->r, "size")) {
+		gnuplot_size(c->xs[i], label, len);
+	} else {
+		snprintf(label, len, "%s", c->xs[i]);
+	}
+}
+
+/* The x axis: the sizes (or client counts) as categories, or one bar per
+ * series; its labels rotated when they do not fit flat (struct canvas). */
+static void write_x_axis(struct chart *c)
+{
+	FILE *f = c->f;
+	char label[512], qlabel[1100];
+	int size = report_dim(c->r, "size");
+
+	fprintf(f, "%s\n%sset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x",
+		c->cv.rotated ? GNUPLOT_XTICS_ROTATED : "");
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
+		x_label(c, i, label, sizeof(label));
+		quote_title(label, qlabel, sizeof(qlabel));
+		if (c->sweep)
+			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
+		else
+			fprintf(f, "%s%s %zu", i ? ", " : "", qlabel, c->xdim >= 0 ? i : i + 1);
+	}
+	if (c->sweep) {
+		fprintf(f, ")\nset xrange [%.6g:%.6g]\nset xlabel '%s (log2)'\n",
+			strtod(c->xs[0], NULL) / 1.5, strtod(c->xs[c->nx - 1], NULL) * 1.5,
+			c->xdim == size ? "message size" : "clients (concurrency)");
+	} else if (c->xdim >= 0) {
+		fprintf(f, ")\nset xrange [-0.5:%zu.5]\nset xlabel '%s'\n", c->nx - 1,
+			c->xdim == size ? "message size" : "clients (concurrency)");
+	} else {	/* named by the compared dimension, or by those of the labels */
+		int cd = gnuplot_compared_dim(c->r);
+		size_t o = (size_t)snprintf(label, sizeof(label), "%s", c->nsdims < 2 && cd >= 0 ?
+					    c->r->dimnames[cd] : "");
+		for (size_t k = 0; c->nsdims > 1 && k < c->nsdims && o < sizeof(label); k++)
+			o += (size_t)snprintf(label + o, sizeof(label) - o, "%s%s", k ? ", " : "",
+					      c->r->dimnames[c->sdims[k]]);
+		quote_title(label, qlabel, sizeof(qlabel));
+		fprintf(f, ")\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
+			"set style fill solid 0.6 border -1\nset xlabel %s\n", c->nseries,
+			c->items[0].pair ? "''" : qlabel);
+	}
+}
+
+/* The plot command of row ri's panel p: the series in shown, from their
+ * tables, as points with whiskers (side by side in each category), or as
+ * bars from 0 when x is the series and the axis linear. */
+static void write_plot(struct chart *c, const struct chart_row *rw, size_t ri, size_t p,
+		       const size_t *shown, size_t nshown, int logy)
+{
+	FILE *f = c->f;
+	char label[512], qlabel[1100];
+
+	fprintf(f, "plot \\\n");
+	if (rw->ratio)
+		fprintf(f, "    1 with lines dt 2 lw 1.5 lc rgb 'black' title '1x (no difference)', \\\n");
+	for (size_t k = 0; k < nshown; k++) {
+		size_t s = shown[k];
+		int pt, open = series_open(c, s, rw);
+		const char *col = series_colour(c, s, open, &pt);
+		const char *more = k + 1 < nshown ? ", \\" : "";
+		series_label(c, s, label, sizeof(label));
+		if (open)	/* the mark the tables give its figures */
+			snprintf(label + strlen(label), sizeof(label) - strlen(label), " ʷ");
+		quote_title(label, qlabel, sizeof(qlabel));
+		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars%s "
+				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
+				"ps 0 notitle%s\n", ri, p, s, open ? " fs empty" : "", col, qlabel,
+				ri, p, s, more);
+		else	/* a sweep's values are points on a line; categories are not */
+			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4 with %s lw 1.5 pt %d "
+				"ps 0.9 lc rgb '%s' title %s%s\n", ri, p, s,
+				c->sweep ? "yerrorlines" : "yerrorbars", pt, col, qlabel, more);
+	}
+}
+
+/* Panel p's title: the row's metric, then the panel's dimensions on a
+ * second line. */
+static void panel_title(const struct chart *c, const struct chart_row *rw, size_t p, char *buf,
+			size_t len)
+{
+	const struct metric *m = &metrics[rw->metric];
+	size_t o = (size_t)snprintf(buf, len, rw->ratio ? "ratio of %s" : "%s (%s)", m->title,
+				    m->unit);
+
+	for (size_t k = 0; k < c->npdims && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s %s", k ? ", " : "\n",
+				      c->r->dimnames[c->pdims[k]],
+				      c->items[c->pitem[p]].dims[c->pdims[k]]);
+}
+
+/* Has series s, in panel p, a cell with a successful repetition (with
+ * metric m printed by its program, when m >= 0)? */
+static int series_succeeded(const struct chart *c, size_t s, size_t p, int m)
+{
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct chart_item *it = &c->items[i];
+		if (it->cell && it->cell->nokreps && (m < 0 || it->cell->printed[m]) &&
+		    same_series(c, it, &c->items[c->sitem[s]]) &&
+		    same_panel(c, it, &c->items[c->pitem[p]]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The note of row rw's panel p when series there have no figure of its
+ * metric though their cells succeeded: "2 of 9 series: the other 7 have
+ * no figure here", and the row's reason on a second line when each of
+ * them printed the first row's figure (chart_row.lacking).  Its lines, 0
+ * when every series there has its figure (or failed). */
+static size_t panel_note(const struct chart *c, const struct chart_row *rw, size_t p, char *buf,
+			 size_t len)
+{
+	size_t shown = 0, lacking = 0, o;
+	int why = rw->lacking != NULL;
+
+	for (size_t s = 0; s < c->nseries && !rw->ratio; s++)
+		if (series_has(c, s, p, rw)) {
+			shown++;
+		} else if (series_succeeded(c, s, p, -1)) {
+			lacking++;
+			why &= series_succeeded(c, s, p, c->rows[0].metric);
+		}
+	if (!lacking)
+		return 0;
+	if (!shown)
+		o = (size_t)snprintf(buf, len, "none of the %zu series has a figure here", lacking);
+	else if (lacking > 1)
+		o = (size_t)snprintf(buf, len, "%zu of %zu series: the other %zu have no figure here",
+				     shown, shown + lacking, lacking);
+	else
+		o = (size_t)snprintf(buf, len, "%zu of %zu series: the other one has no figure here",
+				     shown, shown + 1);
+	if (why && o < len)
+		snprintf(buf + o, len - o, "\n(%s)", rw->lacking);
+	return why ? 2 : 1;
+}
+
+/* Row ri's panel p: its title, y axis and plot, or a note when no series
+ * has a figure there; the top of a panel with a note (panel_note) left
+ * empty for it.  The key, the same for every panel, is on the first row's
+ * last panel (every row's, in a ratio chart). */
+static void write_panel(struct chart *c, const struct chart_row *rw, size_t ri, size_t p, int key)
+{
+	FILE *f = c->f;
+	char text[1024], q[2400], note[2400];
+	size_t nl = panel_note(c, rw, p, text, sizeof(text));
+	double lo, hi;
+	int logy = 0;
+
+	gnuplot_lines(nl ? text : "no successful repetition", SIZE_MAX, note, sizeof(note));
+	/* a ratio chart's rows have series of their own */
+	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
+		"set key outside right top vertical Left reverse" : "unset key");
+	panel_title(c, rw, p, text, sizeof(text));
+	gnuplot_lines(text, SIZE_MAX, q, sizeof(q));
+	fprintf(f, "set title %s\n", q);
+	quote_title(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
+		    HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
+		    : "ratio (below 1x: numerator better)", q, sizeof(q));
+	fprintf(f, "set ylabel %s\n", q);
+	if (!panel_range(c, p, rw, &lo, &hi, &logy)) {	/* every cell here failed */
+		fprintf(f, "set label 1 %s at graph 0.5, graph 0.5 center\n"
+			"unset logscale y\nset yrange [0:1]\nset ytics ('' 0)\nplot NaN notitle\n"
+			"unset label 1\n", note);
+		return;
+	}
+	if (nl) {	/* its lines' share of a plot about 230 pixels high, at the top */
+		double keep = 1 - (double)(GNUPLOT_LINE_PX * nl + 12) / 230;
+		hi = logy ? lo * pow(hi / lo, 1 / keep) : hi / keep;
+		fprintf(f, "set label 2 %s at graph 0.5, graph 1 center front offset 0, -1\n", note);
+	}
+	fprintf(f, "%s\nset yrange [%.6g:%.6g]\n", logy ? "set logscale y" : "unset logscale y",
+		lo, hi);
+	gnuplot_ticks(f, 'y', lo, hi, logy, rw->ratio ? "x" : "");
+	size_t shown[MAXS], nshown = 0;
+	for (size_t s = 0; s < c->nseries; s++)
+		if (series_has(c, s, p, rw))
+			shown[nshown++] = s;
+	write_plot(c, rw, ri, p, shown, nshown, logy);
+	if (nl)
+		fprintf(f, "unset label 2\n");
+}
+
+/* Does a series of the chart draw whole-process figures (open)? */
+static int chart_has_open(const struct chart *c)
+{
+	for (size_t ri = 0; ri < c->nrows; ri++)
+		for (size_t s = 0; s < c->nseries; s++)
+			if (series_open(c, s, &c->rows[ri]))
+				return 1;
+	return 0;
+}
+
+/* The characters of the longest x label. */
+static size_t x_chars(const struct chart *c)
+{
+	char text[1024];
+	size_t most = 0;
+
+	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
+		x_label(c, i, text, sizeof(text));
+		most = gnuplot_chars(text) > most ? gnuplot_chars(text) : most;
+	}
+	return most;
+}
+
+/* The characters of the longest key entry: a series' label, marked ʷ, or
+ * a ratio chart's "1x (no difference)". */
+static size_t key_chars(const struct chart *c)
+{
+	char text[1024];
+	size_t most = c->items[0].pair ? 18 : 0;
+
+	for (size_t s = 0; s < c->nseries; s++) {
+		series_label(c, s, text, sizeof(text));
+		most = gnuplot_chars(text) + 2 > most ? gnuplot_chars(text) + 2 : most;
+	}
+	return most;
+}
+
+/* The plot of a panel pw pixels wide, one of np (less its share of the
+ * margins), and the panel a plot px wide needs. */
+static double plot_of(size_t pw, size_t np)
+{
+	return (double)pw - 80 + 85.0 / (double)np;
+}
+
+static size_t panel_of(double px, size_t np)
+{
+	return (size_t)ceil(px + 80 - 85.0 / (double)np);
+}
+
+/* The panel width its titles and notes need (a note is inside the plot). */
+static size_t panel_text(const struct chart *c)
+{
+	char text[1024];
+	size_t most = 0, n;
+
+	for (size_t ri = 0; ri < c->nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++) {
+			panel_title(c, &c->rows[ri], p, text, sizeof(text));
+			n = gnuplot_chars(text) * GNUPLOT_CHAR_PX + 10;
+			most = n > most ? n : most;
+			if (!panel_note(c, &c->rows[ri], p, text, sizeof(text)))
+				continue;
+			n = panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
+			most = n > most ? n : most;
+		}
+	return most;
+}
+
+/* The x axis in slots, one a tick (a sweep's: as wide as its two nearest
+ * ticks are apart), and its first tick, in slots from the left end. */
+static double x_slots(const struct chart *c, double *first)
+{
+	double gap = INFINITY, lo, hi;
+
+	*first = c->xdim < 0 ? 0.6 : 0.5;
+	if (!c->sweep)
+		return c->xdim < 0 ? (double)c->nseries + 0.2 : (double)c->nx;
+	for (size_t i = 1; i < c->nx; i++)
+		gap = fmin(gap, log2(strtod(c->xs[i], NULL) / strtod(c->xs[i - 1], NULL)));
+	lo = strtod(c->xs[0], NULL) / 1.5, hi = strtod(c->xs[c->nx - 1], NULL) * 1.5;
+	*first = log2(1.5) / gap;
+	return log2(hi / lo) / gap;
+}
+
+/* The canvas of the chart (its title into q, in lines as wide as the
+ * canvas): panels 400 pixels wide (narrower when more than four, 260 at
+ * least), wider for a title up to 1000 pixels wide, for their own titles
+ * and notes, and for flat x labels by a quarter at most; else the labels
+ * are rotated, GNUPLOT_SLOT_MIN pixels apart at least, the left margin
+ * wide enough for the first. */
+static void canvas_fit(struct chart *c, const char *title, char *q, size_t qlen)
+{
+	struct canvas *cv = &c->cv;
+	size_t np = c->npanels, xc = x_chars(c), text = panel_text(c);
+	double first, slots = x_slots(c, &first);
+
+	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * key_chars(c) : 30 };
+	cv->kw = c->xdim >= 0 && cv->kw < 170 ? 170 : cv->kw;
+	cv->pw = np <= 4 ? 400 : (1600 / np < 260 ? 260 : 1600 / np);
+	size_t least = gnuplot_chars(title) * GNUPLOT_CHAR_PX + 20;	/* the title's room */
+	least = least < 640 ? 640 : least > 1000 ? 1000 : least;	/* wider: lines */
+	if (80 + cv->pw * np + cv->kw < least)
+		cv->pw += (least - 80 - cv->pw * np - cv->kw + np - 1) / np;
+	cv->pw = text > cv->pw ? text : cv->pw;
+	size_t flat = panel_of(gnuplot_xtics_slot(xc) * slots, np);
+	if (flat <= cv->pw * 5 / 4) {
+		cv->pw = flat > cv->pw ? flat : cv->pw;
+	} else {
+		size_t apart = panel_of(GNUPLOT_SLOT_MIN * slots, np);
+		cv->pw = apart > cv->pw ? apart : cv->pw;
+		double at = (double)cv->lm + plot_of(cv->pw, np) * first / slots;	/* the first tick */
+		if ((double)gnuplot_xtics_reach(xc) + 5 > at)
+			cv->lm += (size_t)ceil((double)gnuplot_xtics_reach(xc) + 5 - at);
+		cv->below = gnuplot_xtics_room(xc);
+		cv->rotated = 1;
+	}
+	cv->w = cv->lm + 5 + cv->pw * np + cv->kw;
+	cv->tlines = gnuplot_lines(title, cv->w - 20, q, qlen);
+	cv->h = (330 + cv->below) * c->nrows + 50 + GNUPLOT_LINE_PX * (cv->tlines - 1);
+}
+
+/* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
+ * its margins fixed so that no title runs into another; when a series is
+ * drawn open, a second title line says why. */
+static int write_chart(struct chart *c, const char *name, const char *data, const char *title,
+		       char *err, size_t errlen)
+{
+	struct outfile out;
+	const struct report *r = c->r;
+	const struct canvas *cv = &c->cv;
+	char path[4096], q[2400], label[600];
+
+	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s", r->m.name, title,
+		 c->rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
+		 : "interval of the median", !chart_has_open(c) ? "" : c->items[0].pair ?
+		 "\nopen: ratios of whole-process figures (ʷ), a program timed from outside, spawn "
+		 "to exit" : "\nopen: whole-process figures (ʷ), a program timed from outside, "
+		 "spawn to exit, its start-up inside");
+	canvas_fit(c, label, q, sizeof(q));
+	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
+	if (outfile_open(&out, path, err, errlen) < 0)
+		return -1;
+	FILE *f = c->f = out.f;
+	gnuplot_preamble(f, name, data, title, cv->w, cv->h);
+	write_tables(c, c->rows, c->nrows);
+	fprintf(f, "set datafile separator whitespace\n");
+	double w = (double)cv->w, h = (double)cv->h;
+	double top = (c->npdims ? 95.0 : 80.0) + (double)(GNUPLOT_LINE_PX * (cv->tlines - 1));
+	fprintf(f, "set multiplot layout %zu,%zu title %s margins %.4f,%.4f,%.4f,%.4f spacing "
+		"%.4f,%.4f\n", c->nrows, c->npanels, q, (double)cv->lm / w, 1 - (double)cv->kw / w,
+		(55.0 + (double)cv->below) / h, 1 - top / h, 80.0 / w,
+		((c->npdims ? 115.0 : 100.0) + (double)cv->below) / h);
+	write_x_axis(c);
+	for (size_t ri = 0; ri < c->nrows; ri++)
+		for (size_t p = 0; p < c->npanels; p++)
+			write_panel(c, &c->rows[ri], ri, p, c->xdim >= 0);
+	fprintf(f, "unset multiplot\n");
+	c->f = NULL;
+	return outfile_commit(&out, err, errlen);	/* checks every write above */
+}
+
+int gnuplot_chart(const struct report *r, struct chart_item *items, size_t nitems,
+		  const char *name, const char *data, const char *title,
+		  const struct chart_row *rows, size_t nrows, char *err, size_t errlen)
+{
+	struct chart c = { .r = r, .items = items, .nitems = nitems, .rows = rows,
+			   .nrows = nrows };
+
+	layout(&c);
+	return write_chart(&c, name, data, title, err, errlen);
+}
