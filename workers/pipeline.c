@@ -9,12 +9,16 @@
  *
  * Every request from 9 bytes up ends in a newline ('\n'), so a
  * line-framed echo server (read a line, write it back, as the source's)
- * echoes each whole; the bytes before it are payload.h's.  The server is
- * echo's (rr_serve).  No round trip is timed: a reply's wait is the queue
- * ahead of it, not a round trip, so the cell has no RTT figures and no
- * hist.csv. */
+ * echoes each whole; the bytes before it are payload.h's.  Our server
+ * reads as such a server does, as much as has come (a buffered reader),
+ * and writes each whole request back as it finds it, one write each (the
+ * source's server flushes every line).  No round trip is timed: a reply's
+ * wait is the queue ahead of it, not a round trip, so the cell has no RTT
+ * figures and no hist.csv. */
 #include "clock.h"
 #include "drive.h"
+#include "serve.h"
+#include "transport.h"
 #include "pace.h"
 #include "pattern_ops.h"
 #include "payload.h"
@@ -39,6 +43,54 @@ struct writer {
 	_Atomic int done;	/* the writer has stopped: sent is final */
 	int err;		/* errno of a failed write, else 0 */
 };
+
+/* The server's loop on one connection: reads of up to
+ * PIPELINE_READ_BYTES, each whole request in them written back at once,
+ * a request cut by the read's end kept for the next; the timed ones (past
+ * the warmup) counted, both ways' bytes. */
+static void pipeline_serve(struct conn_job *j)
+{
+	const struct wopts *o = j->srv->o;
+	const struct transport *t = o->t;
+	size_t req = o->topts.size, have = 0;
+	size_t cap = PIPELINE_READ_BYTES < req ? req : PIPELINE_READ_BYTES;
+	unsigned char *buf = malloc(cap);
+	uint64_t n = 0, warm = o->warmup * j->c.streams;
+
+	if (!buf) {
+		snprintf(j->err, sizeof(j->err), "out of memory for %zu-byte messages", req);
+		j->stage = "memory";
+		return;
+	}
+	for (;;) {
+		ssize_t got = t->recv_some(&j->c, buf + have, cap - have);
+		if (got <= 0) {	/* the end, where it must be: between requests */
+			if (got < 0 || have) {
+				snprintf(j->err, sizeof(j->err), "receive from %s: %s", j->c.peer,
+					 got == 0 ? "stream ended inside a message" : strerror(errno));
+				j->stage = "receive";
+			}
+			break;
+		}
+		size_t off = 0;
+		for (have += (size_t)got; have - off >= req; off += req) {
+			if (t->send(&j->c, buf + off, req) < 0) {
+				snprintf(j->err, sizeof(j->err), "send to %s: %s", j->c.peer,
+					 strerror(errno));
+				j->stage = "send";
+				goto out;
+			}
+			if (++n > warm) {
+				j->messages++;
+				j->bytes += 2 * req;
+			}
+		}
+		memmove(buf, buf + off, have - off);
+		have -= off;
+	}
+out:
+	free(buf);
+}
 
 /* The newline that ends every request of 9 bytes or more, in the request
  * and in the copy that replies are checked against. */
@@ -217,7 +269,7 @@ static void pipeline_client_line(const struct wopts *o, const struct worker_resu
 
 const struct pattern_ops pattern_ops_pipeline = {
 	.pattern = PAT_PIPELINE,
-	.serve = rr_serve,
+	.serve = pipeline_serve,
 	.warmup = pipeline_warmup,
 	.drive = pipeline_drive,
 	.result = pipeline_result,
