@@ -152,7 +152,7 @@ elif mode == "colours":
     for name in summaries + ("ratios",):
         for p in charts[name][1]:
             for s in p["series"]:
-                if s["table"] not in tables or s["title"] is None:
+                if s["table"] not in charts[name][0] or s["title"] is None:
                     continue  # the 1x line, a reference's mark or key entry
                 value = num[s["title"]] if name == "ratios" else s["title"]
                 if not s["colour"] or not s["colour"].startswith("#"):
