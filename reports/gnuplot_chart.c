@@ -1,6 +1,7 @@
 /* A chart of panels (throughput, rtt, cpu, ratios): see gnuplot_chart.h. */
 #include "gnuplot_chart.h"
 #include "arrays.h"
+#include "gnuplot_fit.h"
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
@@ -28,25 +29,16 @@ static void quote_title(const char *in, char *out, size_t outlen)
 		snprintf(out, outlen, "''");
 }
 
-/* The canvas, in pixels, sized so that no text is cut or runs into
- * other text: the left margin (75, more for rotated x labels that reach
- * further), a panel's width (its plot, 80 less, and the space to the
- * next), the key's column at the right, the room rotated x labels take
- * under each row beyond a flat line's, and the title's lines. */
-struct canvas {
-	size_t lm, pw, kw, w, h, below, tlines;
-	int rotated;		/* the x labels, which do not fit flat */
-};
-
 struct chart {
 	const struct report *r;
 	FILE *f;
 	const struct chart_row *rows;
 	size_t nrows;
-	struct canvas cv;
+	struct gnuplot_canvas cv;	/* sized so that no text is cut (gnuplot_fit.h) */
 	int xdim;		/* categorical x: size, else concurrency, when it varies;
 				 * -1: a bar (or point) per series */
 	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
+	int keyed;		/* a key at the right: x is not the series */
 	int pdims[2];		/* panels: pattern and concurrency, those that vary */
 	size_t npdims;
 	size_t pitem[MAXP];	/* a representative item of each panel */
@@ -170,6 +162,7 @@ static void layout(struct chart *c)
 			c->sitem[c->nseries++] = i;
 	}
 	x_values(c);
+	c->keyed = c->xdim >= 0;
 }
 
 static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
@@ -365,7 +358,7 @@ static void x_label(const struct chart *c, size_t i, char *label, size_t len)
 }
 
 /* The x axis: the sizes (or client counts) as categories, or one bar per
- * series; its labels rotated when they do not fit flat (struct canvas). */
+ * series; its labels rotated when they do not fit flat (gnuplot_fit.h). */
 static void write_x_axis(struct chart *c)
 {
 	FILE *f = c->f;
@@ -581,18 +574,6 @@ static size_t key_chars(const struct chart *c)
 	return most;
 }
 
-/* The plot of a panel pw pixels wide, one of np (less its share of the
- * margins), and the panel a plot px wide needs. */
-static double plot_of(size_t pw, size_t np)
-{
-	return (double)pw - 80 + 85.0 / (double)np;
-}
-
-static size_t panel_of(double px, size_t np)
-{
-	return (size_t)ceil(px + 80 - 85.0 / (double)np);
-}
-
 /* The panel width its titles and notes need (a note is inside the plot). */
 static size_t panel_text(const struct chart *c)
 {
@@ -606,7 +587,7 @@ static size_t panel_text(const struct chart *c)
 			most = n > most ? n : most;
 			if (!panel_note(c, &c->rows[ri], p, text, sizeof(text)))
 				continue;
-			n = panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
+			n = gnuplot_panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
 			most = n > most ? n : most;
 		}
 	return most;
@@ -628,41 +609,14 @@ static double x_slots(const struct chart *c, double *first)
 	return log2(hi / lo) / gap;
 }
 
-/* The canvas of the chart (its title into q, in lines as wide as the
- * canvas): panels 400 pixels wide (narrower when more than four, 260 at
- * least), wider for a title up to 1000 pixels wide, for their own titles
- * and notes, and for flat x labels by a quarter at most; else the labels
- * are rotated, GNUPLOT_SLOT_MIN pixels apart at least, the left margin
- * wide enough for the first. */
+/* The canvas of the chart, its title into q (gnuplot_fit.h). */
 static void canvas_fit(struct chart *c, const char *title, char *q, size_t qlen)
 {
-	struct canvas *cv = &c->cv;
-	size_t np = c->npanels, xc = x_chars(c), text = panel_text(c);
-	double first, slots = x_slots(c, &first);
+	struct gnuplot_fit n = { .npanels = c->npanels, .nrows = c->nrows, .xchars = x_chars(c),
+				 .keychars = c->keyed ? key_chars(c) : 0, .text = panel_text(c) };
 
-	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * key_chars(c) : 30 };
-	cv->kw = c->xdim >= 0 && cv->kw < 170 ? 170 : cv->kw;
-	cv->pw = np <= 4 ? 400 : (1600 / np < 260 ? 260 : 1600 / np);
-	size_t least = gnuplot_chars(title) * GNUPLOT_CHAR_PX + 20;	/* the title's room */
-	least = least < 640 ? 640 : least > 1000 ? 1000 : least;	/* wider: lines */
-	if (80 + cv->pw * np + cv->kw < least)
-		cv->pw += (least - 80 - cv->pw * np - cv->kw + np - 1) / np;
-	cv->pw = text > cv->pw ? text : cv->pw;
-	size_t flat = panel_of(gnuplot_xtics_slot(xc) * slots, np);
-	if (flat <= cv->pw * 5 / 4) {
-		cv->pw = flat > cv->pw ? flat : cv->pw;
-	} else {
-		size_t apart = panel_of(GNUPLOT_SLOT_MIN * slots, np);
-		cv->pw = apart > cv->pw ? apart : cv->pw;
-		double at = (double)cv->lm + plot_of(cv->pw, np) * first / slots;	/* the first tick */
-		if ((double)gnuplot_xtics_reach(xc) + 5 > at)
-			cv->lm += (size_t)ceil((double)gnuplot_xtics_reach(xc) + 5 - at);
-		cv->below = gnuplot_xtics_room(xc);
-		cv->rotated = 1;
-	}
-	cv->w = cv->lm + 5 + cv->pw * np + cv->kw;
-	cv->tlines = gnuplot_lines(title, cv->w - 20, q, qlen);
-	cv->h = (330 + cv->below) * c->nrows + 50 + GNUPLOT_LINE_PX * (cv->tlines - 1);
+	n.slots = x_slots(c, &n.first);
+	gnuplot_canvas_fit(&c->cv, &n, title, q, qlen);
 }
 
 /* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
@@ -673,7 +627,7 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 {
 	struct outfile out;
 	const struct report *r = c->r;
-	const struct canvas *cv = &c->cv;
+	const struct gnuplot_canvas *cv = &c->cv;
 	char path[4096], q[2400], label[600];
 
 	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s", r->m.name, title,
@@ -699,7 +653,7 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 	write_x_axis(c);
 	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
-			write_panel(c, &c->rows[ri], ri, p, c->xdim >= 0);
+			write_panel(c, &c->rows[ri], ri, p, c->keyed);
 	fprintf(f, "unset multiplot\n");
 	c->f = NULL;
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
