@@ -25,8 +25,11 @@ struct gnuplot_fit {
 	size_t xchars;		/* the longest x label, in characters */
 	size_t keychars;	/* the longest key entry; 0: the chart has no key */
 	size_t text;		/* the panel width its titles and notes need */
-	double slots;		/* the x axis in slots, one a tick */
-	double first;		/* its first tick, in slots from the left end */
+	/* the x axis: nbars bars (one a series), else the nx categories or,
+	 * in a sweep, values (ascending numbers) xs */
+	size_t nbars, nx;
+	const char *const *xs;
+	int sweep;
 };
 
 /* The canvas for n, its title (the chart's) into q in lines as wide as

@@ -567,7 +567,7 @@ else:
     elif abs((pts[0][0] + pts[1][0]) / 2 - x) > 1e-3 or not pts[0][0] < x < pts[1][0]:
         bad.append("$%s is not centred on the series' x %g: %r" % (name, x, pts))
     series = re.findall(r"^    \$d\w+ using 1:2:3:4 .* lc rgb '(#[0-9a-f]{6})' title ", text, re.M)
-    clause = re.findall(r"^    \$%s using 1:2 with lines (.*?)(?:, \\)?$" % name, text, re.M)
+    clause = re.findall(r"^    \$%s using 1:2 (with lines .*?)(?:, \\)?$" % name, text, re.M)
     if len(set(series)) != 1:
         bad.append("series colours %s" % series)
     elif len(clause) != 1 or " dt " not in clause[0] or "lc rgb '%s'" % series[0] not in clause[0]:
