@@ -11,7 +11,14 @@
  *   rtt.gp        (summary.csv)  RTT p50 and p99, after the mean when a cell
  *                                has only that (a program client prints it)
  *   cpu.gp        (summary.csv)  CPU µs per message
- *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed
+ *   ratios.gp     (ratios.csv)   each ratio, a row per metric, log y, 1x dashed;
+ *                                a published value (the matrix file's
+ *                                reference:, report_pair_reference) a short
+ *                                dashed segment at it, centred on its pair's
+ *                                point, in the series' colour, its label once
+ *                                in the row's key ("source (dashed)"; a chart
+ *                                of a point per series then has a key too),
+ *                                the y axis reaching it
  *   timeline.gp   (timeline.csv) messages per second per interval, stream cells
  *                                (gnuplot_timeline.h)
  *   latency-N.gp  (hist.csv)     round-trip time distribution per scenario
@@ -43,7 +50,8 @@
  * through gnuplot_quote() (gnuplot_style.h: single-quoted, control
  * characters refused), as a label, and every label is `noenhanced`.  The data a chart draws is
  * picked by numbers (cell numbers, the ratio's cells) and our own names,
- * never by matrix-file text, and its tables ($d0_1_2) are named by index.
+ * never by matrix-file text, and its tables ($d0_1_2, a published ratio's
+ * $r0_1_2, its numbers only) are named by index.
  * Every script and image is written whole or not at all (outfile.h).
  */
 #ifndef MATRIX_GNUPLOT_H

@@ -1,6 +1,8 @@
 /* A chart of panels (throughput, rtt, cpu, ratios): see gnuplot_chart.h. */
 #include "gnuplot_chart.h"
 #include "arrays.h"
+#include "gnuplot_fit.h"
+#include "gnuplot_item.h"
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
@@ -14,39 +16,17 @@
 #define MAXS 64		/* series per chart */
 #define MAXP 12		/* panels per chart */
 
-/* Quotes text for a title, turning control characters into spaces first:
- * a description may span lines; a script line may not. */
-static void quote_title(const char *in, char *out, size_t outlen)
-{
-	char clean[512];
-	size_t i;
-
-	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
-		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
-	clean[i] = '\0';
-	if (gnuplot_quote(clean, out, outlen) < 0)
-		snprintf(out, outlen, "''");
-}
-
-/* The canvas, in pixels, sized so that no text is cut or runs into
- * other text: the left margin (75, more for rotated x labels that reach
- * further), a panel's width (its plot, 80 less, and the space to the
- * next), the key's column at the right, the room rotated x labels take
- * under each row beyond a flat line's, and the title's lines. */
-struct canvas {
-	size_t lm, pw, kw, w, h, below, tlines;
-	int rotated;		/* the x labels, which do not fit flat */
-};
-
 struct chart {
 	const struct report *r;
 	FILE *f;
 	const struct chart_row *rows;
 	size_t nrows;
-	struct canvas cv;
+	struct gnuplot_canvas cv;	/* sized so that no text is cut (gnuplot_fit.h) */
 	int xdim;		/* categorical x: size, else concurrency, when it varies;
 				 * -1: a bar (or point) per series */
 	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
+	int keyed;		/* a key at the right: x is not the series, or a
+				 * published ratio's label needs it */
 	int pdims[2];		/* panels: pattern and concurrency, those that vary */
 	size_t npdims;
 	size_t pitem[MAXP];	/* a representative item of each panel */
@@ -206,35 +186,13 @@ static const char *series_colour(const struct chart *c, size_t s, int open, int 
 	return col;
 }
 
-/* The item's figure in row rw: median (or ratio) and its interval. */
-static int item_fig(const struct chart_item *it, const struct chart_row *rw, double *v, double *lo, double *hi)
-{
-	if (it->pair) {
-		*v = it->pair->ratio, *lo = it->pair->lo, *hi = it->pair->hi;
-		return it->metric == rw->metric && isfinite(*v) && *v > 0;
-	}
-	const struct stat_summary *st = &it->cell->st[rw->metric];
-	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
-	return st->n > 0 && isfinite(*v);
-}
-
-/* Is the item's figure in row rw a whole-process one (report.h,
- * outside), or for a ratio, is either side's? */
-static int item_outside(const struct chart_item *it, const struct chart_row *rw)
-{
-	if (it->pair)
-		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
-						     report_whole_process(it->pair->den, rw->metric));
-	return report_whole_process(it->cell, rw->metric);
-}
-
 /* Is series s drawn open in row rw: has it, in any panel, a whole-process
  * figure? */
 static int series_open(const struct chart *c, size_t s, const struct chart_row *rw)
 {
 	for (size_t i = 0; i < c->nitems; i++)
 		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
-		    item_outside(&c->items[i], rw))
+		    chart_item_outside(&c->items[i], rw))
 			return 1;
 	return 0;
 }
@@ -247,7 +205,24 @@ static int series_has(const struct chart *c, size_t s, size_t p, const struct ch
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
 		if (same_series(c, it, &c->items[c->sitem[s]]) &&
-		    same_panel(c, it, &c->items[c->pitem[p]]) && item_fig(it, rw, &v, &lo, &hi))
+		    same_panel(c, it, &c->items[c->pitem[p]]) &&
+		    chart_item_figure(it, rw, &v, &lo, &hi))
+			return 1;
+	}
+	return 0;
+}
+
+/* Has series s a published ratio in panel p of this row? */
+static int series_ref(const struct chart *c, size_t s, size_t p, const struct chart_row *rw)
+{
+	const char *label;
+	double v;
+
+	for (size_t i = 0; i < c->nitems; i++) {
+		const struct chart_item *it = &c->items[i];
+		if (same_series(c, it, &c->items[c->sitem[s]]) &&
+		    same_panel(c, it, &c->items[c->pitem[p]]) &&
+		    chart_item_reference(c->r, it, rw, &v, &label))
 			return 1;
 	}
 	return 0;
@@ -255,16 +230,19 @@ static int series_has(const struct chart *c, size_t s, size_t p, const struct ch
 
 /* The y axis of panel p in row rw, from the figures it draws: log when the
  * medians span more than a factor of 10 (ratios: always), else linear from
- * 0; [*lo, *hi] the whiskers' reach.  0 when nothing is drawn. */
+ * 0; [*lo, *hi] the whiskers' (and published ratios') reach.  0 when
+ * nothing is drawn. */
 static int panel_range(const struct chart *c, size_t p, const struct chart_row *rw, double *lo,
 		       double *hi, int *logy)
 {
 	double vmin = INFINITY, vmax = 0, v, l, h;
+	const char *label;
 
 	*lo = INFINITY, *hi = 0;
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
-		if (!same_panel(c, it, &c->items[c->pitem[p]]) || !item_fig(it, rw, &v, &l, &h))
+		if (!same_panel(c, it, &c->items[c->pitem[p]]) ||
+		    !chart_item_figure(it, rw, &v, &l, &h))
 			continue;
 		vmin = fmin(vmin, v), vmax = fmax(vmax, v);
 		*lo = fmin(*lo, isfinite(l) && l > 0 ? l : v);
@@ -272,6 +250,12 @@ static int panel_range(const struct chart *c, size_t p, const struct chart_row *
 	}
 	if (vmin > vmax)
 		return 0;
+	for (size_t i = 0; i < c->nitems; i++)
+		if (same_panel(c, &c->items[i], &c->items[c->pitem[p]]) &&
+		    chart_item_reference(c->r, &c->items[i], rw, &v, &label)) {
+			vmin = fmin(vmin, v), vmax = fmax(vmax, v);
+			*lo = fmin(*lo, v), *hi = fmax(*hi, v);
+		}
 	*logy = rw->ratio || (vmin > 0 && vmax / vmin > 10);
 	if (rw->ratio) {	/* 1x in view, and at least 0.5x to 2x */
 		*lo = fmin(*lo, 0.5), *hi = fmax(*hi, 2);
@@ -284,28 +268,22 @@ static int panel_range(const struct chart *c, size_t p, const struct chart_row *
 	return 1;
 }
 
-/* The condition selecting item it's row of the CSV: by numbers and our
- * own names only (its cell, or a ratio pair's cells and metric), never by
- * text from the matrix file, which gnuplot's CSV reading does not take
- * whole (a quoted comma ends its field there). */
-static int item_cond(const struct chart_item *it, char *buf, size_t len)
+/* The room of a series in a category: the step from one to the next. */
+static double x_step(const struct chart *c)
 {
-	if (it->pair)
-		return snprintf(buf, len, "(strcol('scope') eq 'cell' && strcol('metric') eq '%s' "
-				"&& column('num_cell') == %u && column('den_cell') == %u)",
-				matrix_metrics[it->metric], it->pair->num->number,
-				it->pair->den->number);
-	return snprintf(buf, len, "column('cell') == %u", it->cell->number);
+	return c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
 }
 
-/* Where series s stands at category i: side by side within it, so that
- * points of one size never hide each other (in a sweep, at its value,
- * nudged on the log2 axis). */
-static double x_pos(const struct chart *c, size_t i, size_t s)
+/* Where series s stands at category i, and d (in categories) beside it:
+ * side by side within it, so that points of one size never hide each
+ * other (in a sweep, at its value, nudged on the log2 axis); with no x
+ * dimension, at its bar, s + 1. */
+static double x_at(const struct chart *c, size_t i, size_t s, double d)
 {
-	double step = c->nseries > 1 ? fmin(0.7 / (double)c->nseries, 0.15) : 0;
-	double off = ((double)s - (double)(c->nseries - 1) / 2) * step;
+	double off = ((double)s - (double)(c->nseries - 1) / 2) * x_step(c) + d;
 
+	if (c->xdim < 0)
+		return (double)s + 1 + d;
 	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
 }
 
@@ -327,23 +305,49 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 			    (it->pair && it->metric != rw->metric) ||
 			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
-			item_cond(it, cond, sizeof(cond));
+			chart_item_select(it, cond, sizeof(cond));
 			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
-				"table if (%s)\n", c->xdim >= 0 ? x_pos(c, x_index(c, it), s)
-				: (double)s + 1, ycol, locol, hicol, cond);
+				"table if (%s)\n", x_at(c, c->xdim >= 0 ? x_index(c, it) : 0, s, 0),
+				ycol, locol, hicol, cond);
 		}
 	fprintf(c->f, "unset table\n");
 }
 
-/* Every series of every panel of every row as a table of its own, ahead
- * of the plots that draw them. */
+/* $rR_P_S: the published ratios beside series S's points in row R's
+ * panel P, a segment each at its value, centred on its point's x and as
+ * wide as the series' room there (less a gap), or its bar's width: two
+ * lines (x, ratio) and a blank one. */
+static void write_refs(struct chart *c, const struct chart_row *rw, size_t ri, size_t p, size_t s)
+{
+	double half = c->xdim < 0 ? 0.3 : c->nseries > 1 ? 0.45 * x_step(c) : 0.2, v;
+	const char *label;
+
+	fprintf(c->f, "$r%zu_%zu_%zu << EOD\n", ri, p, s);
+	for (size_t k = 0; k < c->nitems; k++) {
+		const struct chart_item *it = &c->items[k];
+		if (!same_series(c, it, &c->items[c->sitem[s]]) ||
+		    !same_panel(c, it, &c->items[c->pitem[p]]) ||
+		    !chart_item_reference(c->r, it, rw, &v, &label))
+			continue;
+		size_t i = c->xdim >= 0 ? x_index(c, it) : 0;
+		fprintf(c->f, "%.4f %.6g\n%.4f %.6g\n\n", x_at(c, i, s, -half), v,
+			x_at(c, i, s, half), v);
+	}
+	fprintf(c->f, "EOD\n");
+}
+
+/* Every series of every panel of every row as a table of its own, and its
+ * published ratios (reference:) as one, ahead of the plots that draw them. */
 static void write_tables(struct chart *c, const struct chart_row *rows, size_t nrows)
 {
 	for (size_t ri = 0; ri < nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
-			for (size_t s = 0; s < c->nseries; s++)
+			for (size_t s = 0; s < c->nseries; s++) {
 				if (series_has(c, s, p, &rows[ri]))
 					write_table(c, &rows[ri], ri, p, s);
+				if (series_ref(c, s, p, &rows[ri]))
+					write_refs(c, &rows[ri], ri, p, s);
+			}
 }
 
 /* Label i of the x axis: a size (or client count), or series i's (marked
@@ -365,7 +369,7 @@ static void x_label(const struct chart *c, size_t i, char *label, size_t len)
 }
 
 /* The x axis: the sizes (or client counts) as categories, or one bar per
- * series; its labels rotated when they do not fit flat (struct canvas). */
+ * series; its labels rotated when they do not fit flat (gnuplot_fit.h). */
 static void write_x_axis(struct chart *c)
 {
 	FILE *f = c->f;
@@ -376,7 +380,7 @@ static void write_x_axis(struct chart *c)
 		c->cv.rotated ? GNUPLOT_XTICS_ROTATED : "");
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
 		x_label(c, i, label, sizeof(label));
-		quote_title(label, qlabel, sizeof(qlabel));
+		gnuplot_quote_line(label, qlabel, sizeof(qlabel));
 		if (c->sweep)
 			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
 		else
@@ -396,25 +400,89 @@ static void write_x_axis(struct chart *c)
 		for (size_t k = 0; c->nsdims > 1 && k < c->nsdims && o < sizeof(label); k++)
 			o += (size_t)snprintf(label + o, sizeof(label) - o, "%s%s", k ? ", " : "",
 					      c->r->dimnames[c->sdims[k]]);
-		quote_title(label, qlabel, sizeof(qlabel));
+		gnuplot_quote_line(label, qlabel, sizeof(qlabel));
 		fprintf(f, ")\nset xrange [0.4:%zu.6]\nset boxwidth 0.6\n"
 			"set style fill solid 0.6 border -1\nset xlabel %s\n", c->nseries,
 			c->items[0].pair ? "''" : qlabel);
 	}
 }
 
+/* The labels of row rw's published ratios, the first 4, and the colour
+ * of each one's marks (grey when they are of series of more than one);
+ * returns how many. */
+static size_t ref_labels(const struct chart *c, const struct chart_row *rw, const char **labels,
+			 const char **cols)
+{
+	const char *label, *col;
+	size_t n = 0, k;
+	double v;
+	int pt;
+
+	for (size_t s = 0; s < c->nseries; s++)
+		for (size_t i = 0; i < c->nitems; i++) {
+			if (!same_series(c, &c->items[i], &c->items[c->sitem[s]]) ||
+			    !chart_item_reference(c->r, &c->items[i], rw, &v, &label))
+				continue;
+			col = series_colour(c, s, 0, &pt);
+			for (k = 0; k < n && strcmp(labels[k], label); k++)
+				;
+			if (k == n && n < 4)
+				labels[n] = label, cols[n++] = col;
+			else if (k < n && strcmp(cols[k], col))
+				cols[k] = "#666666";
+		}
+	return n;
+}
+
+/* Has the chart a key: is x not the series, or has it published ratios
+ * (their label is in the key)? */
+static int chart_keyed(const struct chart *c)
+{
+	const char *labels[4], *cols[4];
+
+	for (size_t ri = 0; ri < c->nrows && c->xdim < 0; ri++)
+		if (ref_labels(c, &c->rows[ri], labels, cols))
+			return 1;
+	return c->xdim >= 0;
+}
+
+/* The published ratios of row ri's panel p, dashed marks in their series'
+ * colours under its points, and with the key, an entry per label of the
+ * row's ("source (dashed)"). */
+static void write_ref_plots(struct chart *c, const struct chart_row *rw, size_t ri, size_t p,
+			    int key)
+{
+	const char *labels[4], *cols[4];
+	char text[128], q[300];
+	size_t n = key ? ref_labels(c, rw, labels, cols) : 0;
+	int pt;
+
+	for (size_t k = 0; k < n; k++) {
+		snprintf(text, sizeof(text), "%s (dashed)", labels[k]);
+		gnuplot_quote_line(text, q, sizeof(q));
+		fprintf(c->f, "    NaN with lines dt (10,6) lw 2 lc rgb '%s' title %s, \\\n", cols[k], q);
+	}
+	for (size_t s = 0; s < c->nseries; s++)
+		if (series_ref(c, s, p, rw))
+			fprintf(c->f, "    $r%zu_%zu_%zu using 1:2 with lines dt (10,6) lw 2 lc rgb '%s' "
+				"notitle, \\\n", ri, p, s, series_colour(c, s, 0, &pt));
+}
+
 /* The plot command of row ri's panel p: the series in shown, from their
  * tables, as points with whiskers (side by side in each category), or as
- * bars from 0 when x is the series and the axis linear. */
+ * bars from 0 when x is the series and the axis linear; a ratio's after
+ * the 1x line and the published ratios. */
 static void write_plot(struct chart *c, const struct chart_row *rw, size_t ri, size_t p,
-		       const size_t *shown, size_t nshown, int logy)
+		       const size_t *shown, size_t nshown, int logy, int key)
 {
 	FILE *f = c->f;
 	char label[512], qlabel[1100];
 
 	fprintf(f, "plot \\\n");
-	if (rw->ratio)
+	if (rw->ratio) {
 		fprintf(f, "    1 with lines dt 2 lw 1.5 lc rgb 'black' title '1x (no difference)', \\\n");
+		write_ref_plots(c, rw, ri, p, key);
+	}
 	for (size_t k = 0; k < nshown; k++) {
 		size_t s = shown[k];
 		int pt, open = series_open(c, s, rw);
@@ -423,7 +491,7 @@ static void write_plot(struct chart *c, const struct chart_row *rw, size_t ri, s
 		series_label(c, s, label, sizeof(label));
 		if (open)	/* the mark the tables give its figures */
 			snprintf(label + strlen(label), sizeof(label) - strlen(label), " ʷ");
-		quote_title(label, qlabel, sizeof(qlabel));
+		gnuplot_quote_line(label, qlabel, sizeof(qlabel));
 		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
 			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars%s "
 				"lc rgb '%s' title %s, \\\n    $d%zu_%zu_%zu using 1:4 with points "
@@ -512,14 +580,14 @@ static void write_panel(struct chart *c, const struct chart_row *rw, size_t ri, 
 
 	gnuplot_lines(nl ? text : "no successful repetition", SIZE_MAX, note, sizeof(note));
 	/* a ratio chart's rows have series of their own */
-	fprintf(f, "%s\n", key && (ri == 0 || rw->ratio) && p + 1 == c->npanels ?
-		"set key outside right top vertical Left reverse" : "unset key");
+	key = key && (ri == 0 || rw->ratio) && p + 1 == c->npanels;
+	fprintf(f, "%s\n", key ? "set key outside right top vertical Left reverse" : "unset key");
 	panel_title(c, rw, p, text, sizeof(text));
 	gnuplot_lines(text, SIZE_MAX, q, sizeof(q));
 	fprintf(f, "set title %s\n", q);
-	quote_title(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
-		    HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
-		    : "ratio (below 1x: numerator better)", q, sizeof(q));
+	gnuplot_quote_line(!rw->ratio ? metrics[rw->metric].unit : metrics[rw->metric].better ==
+			   HIGHER_IS_BETTER ? "ratio (above 1x: numerator better)"
+			   : "ratio (below 1x: numerator better)", q, sizeof(q));
 	fprintf(f, "set ylabel %s\n", q);
 	if (!panel_range(c, p, rw, &lo, &hi, &logy)) {	/* every cell here failed */
 		fprintf(f, "set label 1 %s at graph 0.5, graph 0.5 center\n"
@@ -539,7 +607,7 @@ static void write_panel(struct chart *c, const struct chart_row *rw, size_t ri, 
 	for (size_t s = 0; s < c->nseries; s++)
 		if (series_has(c, s, p, rw))
 			shown[nshown++] = s;
-	write_plot(c, rw, ri, p, shown, nshown, logy);
+	write_plot(c, rw, ri, p, shown, nshown, logy, key);
 	if (nl)
 		fprintf(f, "unset label 2\n");
 }
@@ -568,29 +636,21 @@ static size_t x_chars(const struct chart *c)
 }
 
 /* The characters of the longest key entry: a series' label, marked ʷ, or
- * a ratio chart's "1x (no difference)". */
+ * a ratio chart's "1x (no difference)" and "source (dashed)". */
 static size_t key_chars(const struct chart *c)
 {
 	char text[1024];
+	const char *labels[4], *cols[4];
 	size_t most = c->items[0].pair ? 18 : 0;
 
 	for (size_t s = 0; s < c->nseries; s++) {
 		series_label(c, s, text, sizeof(text));
 		most = gnuplot_chars(text) + 2 > most ? gnuplot_chars(text) + 2 : most;
 	}
+	for (size_t ri = 0; ri < c->nrows; ri++)
+		for (size_t k = ref_labels(c, &c->rows[ri], labels, cols); k-- > 0;)
+			most = gnuplot_chars(labels[k]) + 9 > most ? gnuplot_chars(labels[k]) + 9 : most;
 	return most;
-}
-
-/* The plot of a panel pw pixels wide, one of np (less its share of the
- * margins), and the panel a plot px wide needs. */
-static double plot_of(size_t pw, size_t np)
-{
-	return (double)pw - 80 + 85.0 / (double)np;
-}
-
-static size_t panel_of(double px, size_t np)
-{
-	return (size_t)ceil(px + 80 - 85.0 / (double)np);
 }
 
 /* The panel width its titles and notes need (a note is inside the plot). */
@@ -606,63 +666,21 @@ static size_t panel_text(const struct chart *c)
 			most = n > most ? n : most;
 			if (!panel_note(c, &c->rows[ri], p, text, sizeof(text)))
 				continue;
-			n = panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
+			n = gnuplot_panel_of((double)(gnuplot_chars(text) * GNUPLOT_CHAR_PX + 20), c->npanels);
 			most = n > most ? n : most;
 		}
 	return most;
 }
 
-/* The x axis in slots, one a tick (a sweep's: as wide as its two nearest
- * ticks are apart), and its first tick, in slots from the left end. */
-static double x_slots(const struct chart *c, double *first)
-{
-	double gap = INFINITY, lo, hi;
-
-	*first = c->xdim < 0 ? 0.6 : 0.5;
-	if (!c->sweep)
-		return c->xdim < 0 ? (double)c->nseries + 0.2 : (double)c->nx;
-	for (size_t i = 1; i < c->nx; i++)
-		gap = fmin(gap, log2(strtod(c->xs[i], NULL) / strtod(c->xs[i - 1], NULL)));
-	lo = strtod(c->xs[0], NULL) / 1.5, hi = strtod(c->xs[c->nx - 1], NULL) * 1.5;
-	*first = log2(1.5) / gap;
-	return log2(hi / lo) / gap;
-}
-
-/* The canvas of the chart (its title into q, in lines as wide as the
- * canvas): panels 400 pixels wide (narrower when more than four, 260 at
- * least), wider for a title up to 1000 pixels wide, for their own titles
- * and notes, and for flat x labels by a quarter at most; else the labels
- * are rotated, GNUPLOT_SLOT_MIN pixels apart at least, the left margin
- * wide enough for the first. */
+/* The canvas of the chart, its title into q (gnuplot_fit.h). */
 static void canvas_fit(struct chart *c, const char *title, char *q, size_t qlen)
 {
-	struct canvas *cv = &c->cv;
-	size_t np = c->npanels, xc = x_chars(c), text = panel_text(c);
-	double first, slots = x_slots(c, &first);
+	struct gnuplot_fit n = { .npanels = c->npanels, .nrows = c->nrows, .xchars = x_chars(c),
+				 .keychars = c->keyed ? key_chars(c) : 0, .text = panel_text(c),
+				 .nbars = c->xdim < 0 ? c->nseries : 0, .xs = c->xs, .nx = c->nx,
+				 .sweep = c->sweep };
 
-	*cv = (struct canvas){ .lm = 75, .kw = c->xdim >= 0 ? 58 + 8 * key_chars(c) : 30 };
-	cv->kw = c->xdim >= 0 && cv->kw < 170 ? 170 : cv->kw;
-	cv->pw = np <= 4 ? 400 : (1600 / np < 260 ? 260 : 1600 / np);
-	size_t least = gnuplot_chars(title) * GNUPLOT_CHAR_PX + 20;	/* the title's room */
-	least = least < 640 ? 640 : least > 1000 ? 1000 : least;	/* wider: lines */
-	if (80 + cv->pw * np + cv->kw < least)
-		cv->pw += (least - 80 - cv->pw * np - cv->kw + np - 1) / np;
-	cv->pw = text > cv->pw ? text : cv->pw;
-	size_t flat = panel_of(gnuplot_xtics_slot(xc) * slots, np);
-	if (flat <= cv->pw * 5 / 4) {
-		cv->pw = flat > cv->pw ? flat : cv->pw;
-	} else {
-		size_t apart = panel_of(GNUPLOT_SLOT_MIN * slots, np);
-		cv->pw = apart > cv->pw ? apart : cv->pw;
-		double at = (double)cv->lm + plot_of(cv->pw, np) * first / slots;	/* the first tick */
-		if ((double)gnuplot_xtics_reach(xc) + 5 > at)
-			cv->lm += (size_t)ceil((double)gnuplot_xtics_reach(xc) + 5 - at);
-		cv->below = gnuplot_xtics_room(xc);
-		cv->rotated = 1;
-	}
-	cv->w = cv->lm + 5 + cv->pw * np + cv->kw;
-	cv->tlines = gnuplot_lines(title, cv->w - 20, q, qlen);
-	cv->h = (330 + cv->below) * c->nrows + 50 + GNUPLOT_LINE_PX * (cv->tlines - 1);
+	gnuplot_canvas_fit(&c->cv, &n, title, q, qlen);
 }
 
 /* plots/NAME.gp: a multiplot of nrows rows by one panel per panel value,
@@ -673,7 +691,7 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 {
 	struct outfile out;
 	const struct report *r = c->r;
-	const struct canvas *cv = &c->cv;
+	const struct gnuplot_canvas *cv = &c->cv;
 	char path[4096], q[2400], label[600];
 
 	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s", r->m.name, title,
@@ -699,7 +717,7 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 	write_x_axis(c);
 	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t p = 0; p < c->npanels; p++)
-			write_panel(c, &c->rows[ri], ri, p, c->xdim >= 0);
+			write_panel(c, &c->rows[ri], ri, p, c->keyed);
 	fprintf(f, "unset multiplot\n");
 	c->f = NULL;
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
@@ -713,5 +731,6 @@ int gnuplot_chart(const struct report *r, struct chart_item *items, size_t nitem
 			   .nrows = nrows };
 
 	layout(&c);
+	c.keyed = chart_keyed(&c);
 	return write_chart(&c, name, data, title, err, errlen);
 }

@@ -140,6 +140,18 @@ char *gnuplot_size(const char *bytes, char *buf, size_t len)
 	return buf;
 }
 
+void gnuplot_quote_line(const char *in, char *out, size_t outlen)
+{
+	char clean[512];
+	size_t i;
+
+	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
+		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
+	clean[i] = '\0';
+	if (gnuplot_quote(clean, out, outlen) < 0)
+		snprintf(out, outlen, "''");
+}
+
 int gnuplot_quote(const char *in, char *out, size_t outlen)
 {
 	size_t o = 0;

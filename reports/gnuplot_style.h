@@ -22,6 +22,11 @@ struct report;
  * small. */
 int gnuplot_quote(const char *in, char *out, size_t outlen);
 
+/* in as gnuplot_quote, its control characters turned into spaces first
+ * (a description may span lines; a script line may not) and its first
+ * 511 bytes only; '' when out is too small. */
+void gnuplot_quote_line(const char *in, char *out, size_t outlen);
+
 /* The head of every chart script: its comment, the terminal by the
  * output's extension (ARG2), comma-separated data, v(COL) for a figure
  * that may be empty (NaN, a gap); `what` is its description, w x h its

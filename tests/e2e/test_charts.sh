@@ -117,7 +117,7 @@ if mode in ("log", "log-any"):
     for name in summaries + ("ratios",):
         tables, panels = charts.get(name, ({}, []))
         for p in panels:
-            vals = [figure(sel, col) for s in p["series"] if s["table"] for sel, col in tables[s["table"]]]
+            vals = [figure(sel, col) for s in p["series"] if s["table"] for sel, col in tables.get(s["table"], [])]
             vals = [v for v in vals if v is not None and v > 0]
             if not vals:
                 continue
@@ -152,8 +152,8 @@ elif mode == "colours":
     for name in summaries + ("ratios",):
         for p in charts[name][1]:
             for s in p["series"]:
-                if not s["table"] or s["title"] is None:
-                    continue
+                if s["table"] not in charts[name][0] or s["title"] is None:
+                    continue  # the 1x line, a reference's mark or key entry
                 value = num[s["title"]] if name == "ratios" else s["title"]
                 if not s["colour"] or not s["colour"].startswith("#"):
                     fail("%s: %s has no colour of its own: %s" % (name, value, s["text"]))
@@ -173,7 +173,7 @@ elif mode == "titles":
             if name not in summaries + ("ratios",):
                 continue
             ms = {sel[3] if sel[0] == "pair" else re.sub(r"_median$", "", col)
-                  for s in p["series"] if s["table"] for sel, col in tables[s["table"]]}
+                  for s in p["series"] if s["table"] for sel, col in tables.get(s["table"], [])}
             for m in ms:
                 title, unit = TITLES[m]
                 if title not in p["title"]:
@@ -544,4 +544,104 @@ sys.exit(1 if bad else 0)
 PY
 	gp_fits ms
 	renders_clean ms
+}
+
+# refs_check GP LABEL VALUE X: ratios.gp GP draws the published VALUE (the
+# matrix file's reference:) beside the one series' point at x X: a
+# datablock of one segment at VALUE centred on X, plotted dashed (dt) in
+# the series' colour, LABEL once in the key, and the y axis (its range
+# and a labelled tick) reaching past VALUE.
+refs_check() {
+	python3 - "$@" <<'PY' || die "$1: the reference (above)"
+import re, sys
+gp, label, value, x = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
+text, bad = open(gp).read(), []
+blocks = re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", text, re.M | re.S)
+if len(blocks) != 1:
+    bad.append("%d datablocks of references, not 1" % len(blocks))
+else:
+    name, body = blocks[0]
+    pts = [tuple(map(float, l.split())) for l in body.split("\n") if l.strip()]
+    if len(pts) != 2 or any(abs(y - value) > 1e-9 for _, y in pts):
+        bad.append("$%s is not one segment at %g: %r" % (name, value, pts))
+    elif abs((pts[0][0] + pts[1][0]) / 2 - x) > 1e-3 or not pts[0][0] < x < pts[1][0]:
+        bad.append("$%s is not centred on the series' x %g: %r" % (name, x, pts))
+    series = re.findall(r"^    \$d\w+ using 1:2:3:4 .* lc rgb '(#[0-9a-f]{6})' title ", text, re.M)
+    clause = re.findall(r"^    \$%s using 1:2 (with lines .*?)(?:, \\)?$" % name, text, re.M)
+    if len(set(series)) != 1:
+        bad.append("series colours %s" % series)
+    elif len(clause) != 1 or " dt " not in clause[0] or "lc rgb '%s'" % series[0] not in clause[0]:
+        bad.append("$%s not plotted dashed in %s: %r" % (name, series[0], clause))
+    key = re.findall(r"^    .* title '%s \(dashed\)'(?:, \\)?$" % re.escape(label), text, re.M)
+    if len(key) != 1 or " dt " not in key[0] or "lc rgb '%s'" % series[0] not in key[0]:
+        bad.append("key entries for %r: %r" % (label, key))
+yr = re.findall(r"^set yrange \[([-\d.e+]+):([-\d.e+]+)\]$", text, re.M)
+if not yr or not all(float(lo) < value < float(hi) for lo, hi in yr):
+    bad.append("y range %s does not hold %g" % (yr, value))
+tics = [float(v) for v in re.findall(r"'[^']+' ([\d.e+-]+)", " ".join(re.findall(r"^set ytics \((.*)\)$", text, re.M)))]
+if not tics or max(tics) < value / 2:
+    bad.append("no labelled y tick near %g: %s" % (value, tics))
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+}
+
+# A ratio's reference: (the value a source published) is drawn beside the
+# measured ratio: for the pair of size 64 only, a dashed segment at 50x,
+# the y axis up to it and "published (dashed)" once in the key; the same
+# run reported without reference: has none of it.  marks002's shape (a
+# point per client, no key of series) gets a key for the label.
+t_ratio_reference_is_a_dashed_mark() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	command -v python3 >/dev/null || skip "python3 missing"
+	mat m.yaml <<'Y'
+name: refs
+repeat: 3
+warmup: 10
+matrix:
+  pattern: echo
+  transport: [unix, tcp]
+  size: [16, 64]
+  count: 2000
+report:
+  ratios:
+    - name: AF_UNIX/AF_INET
+      dimension: transport
+      numerator: unix
+      denominator: tcp
+      metric: msgs_per_s
+      reference:
+        label: published
+        ratios:
+          - {size: 64, ratio: 50}
+Y
+	run_matrix run m.yaml -o ref -q; expect_rc 0
+	expect_all ref/results.csv status ok
+	local x	# the size-64 pair's x, from its table
+	x=$(sed -n "s/^plot ARG1 using (\([0-9.]*\)):(v('ratio')).*column('num_cell') == [0-9]* && column('den_cell') == [0-9]*)*$/\1/p" ref/plots/ratios.gp | sort -n | tail -1)
+	[ -n "$x" ] || die "ratios.gp: no table of the pairs: $(grep 'plot ARG1' ref/plots/ratios.gp)"
+	refs_check ref/plots/ratios.gp published 50 "$x"
+	gp_check titles ref
+	gp_check colours ref
+	gp_fits ref
+	renders_clean ref
+	cp -R ref noref || die "cannot copy the run"
+	sed -i '/^      reference:$/,$d' noref/matrix.yaml
+	! grep -q 'reference\|published' noref/matrix.yaml || die "could not drop reference: from the copy"
+	run_matrix report noref --quiet; expect_rc 0
+	local g=noref/plots/ratios.gp
+	! grep -q '<< EOD\|published\|^    \$[a-z]*[0-9_]* using 1:2 with lines' $g || die "$g: a reference without reference:"
+	[ "$(grep -c ' dt ' $g)" -eq 1 ] || die "$g: dashes but the 1x line's: $(grep ' dt ' $g)"
+	! awk -F'[][:]' '/^set yrange/ && $3 + 0 >= 50 { bad = 1 } END { exit !bad }' $g ||
+		die "$g: the y range still reaches 50x: $(grep '^set yrange' $g)"
+	cp -R "$REPO/tests/data/marks002" m2 || die "cannot copy tests/data/marks002"
+	printf '      reference:\n        label: source\n        ratios:\n          - {client: go, ratio: 40}\n' >>m2/matrix.yaml
+	run_matrix report m2 --quiet; expect_rc 0
+	x=$(sed -n "s/^plot ARG1 using (\([0-9.]*\)):(v('ratio')).*column('num_cell') == 1 && .*/\1/p" m2/plots/ratios.gp)
+	[ -n "$x" ] || die "m2's ratios.gp: no table of go's pair (cell 1)"
+	refs_check m2/plots/ratios.gp source 40 "$x"
+	grep -qx 'set key outside right top vertical Left reverse' m2/plots/ratios.gp ||
+		die "m2's ratios.gp: no key for the reference's label"
+	gp_fits m2
+	renders_clean m2
 }

@@ -1,0 +1,39 @@
+/*
+ * gnuplot_item: what an item of a chart of panels (gnuplot_chart.h: a
+ * cell, or a pair of cells for ratios) has to draw in a row: its figure,
+ * whether that is a whole-process one, the condition that picks its row
+ * of the CSV file, and the published ratio set beside it.
+ */
+#ifndef MATRIX_GNUPLOT_ITEM_H
+#define MATRIX_GNUPLOT_ITEM_H
+
+#include <stddef.h>
+
+struct report;
+struct chart_item;
+struct chart_row;
+
+/* The item's figure in row rw: median (or ratio) in *v and its interval;
+ * 0 when it has none there (a failed cell, a ratio of another metric, a
+ * ratio that is not above 0). */
+int chart_item_figure(const struct chart_item *it, const struct chart_row *rw, double *v,
+		      double *lo, double *hi);
+
+/* Is the item's figure in row rw a whole-process one (report.h,
+ * outside), or for a ratio, is either side's? */
+int chart_item_outside(const struct chart_item *it, const struct chart_row *rw);
+
+/* The condition selecting the item's row of the CSV into buf, as
+ * snprintf returns: by numbers and our own names only (its cell, or a
+ * ratio pair's cells and metric), never by text from the matrix file,
+ * which gnuplot's CSV reading does not take whole (a quoted comma ends
+ * its field there). */
+int chart_item_select(const struct chart_item *it, char *buf, size_t len);
+
+/* The published ratio beside a ratio item's in row rw (the matrix file's
+ * reference:, report_pair_reference) in *v, above 0, and its label; 0
+ * when it has none there. */
+int chart_item_reference(const struct report *r, const struct chart_item *it,
+			 const struct chart_row *rw, double *v, const char **label);
+
+#endif
