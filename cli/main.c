@@ -9,6 +9,7 @@
 #include "cmd_merge.h"
 #include "cmd_report.h"
 #include "cmd_run.h"
+#include "gnuplot.h"
 #include "plan.h"
 #include "remote.h"
 #include "plan_json.h"
@@ -277,6 +278,11 @@ int main(int argc, char **argv)
 	if (!strcmp(cmd, "--version")) {
 		printf("matrix %s (%s)\n", MATRIX_VERSION, MATRIX_GIT_REV);
 		exit(0);
+	}
+	char err[256];
+	if (gnuplot_formats_check(err, sizeof(err)) < 0) {	/* before anything runs */
+		fprintf(stderr, "matrix: %s\n", err);
+		exit(EXIT_BADINPUT);
 	}
 	const char *names[ARRAY_SIZE(commands)];
 	for (size_t i = 0; i < ARRAY_SIZE(commands); i++) {

@@ -71,6 +71,13 @@ struct report;
  * hist.csv only when rendered. */
 int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen);
 
+/* The images each chart is drawn to: .svg and .png, or .svg only when the
+ * environment says MATRIX_CHARTS=svg (a run whose PNGs nobody looks at,
+ * make test's: the PNGs are most of the drawing time; report.html embeds
+ * the SVGs).  0, or -1 with err ("MATRIX_CHARTS=x: ...") for any other
+ * value; the commands check it before they start. */
+int gnuplot_formats_check(char *err, size_t errlen);
+
 /* Renders one chart, plots/NAME.gp over DATA, to .svg and .png in dir, in
  * one gnuplot session; messages go to plots/NAME.log, removed when empty.  Each image is drawn
  * under a temporary name, checked whole (gnuplot exits 0 when a full disk

@@ -183,6 +183,25 @@ static int whole_image(const char *path, const char *ext)
 	return ok;
 }
 
+/* MATRIX_CHARTS: 1 when the PNGs are drawn (unset, or "svg,png"). */
+static int draw_png(void)
+{
+	const char *v = getenv("MATRIX_CHARTS");
+
+	return !v || strcmp(v, "svg");
+}
+
+int gnuplot_formats_check(char *err, size_t errlen)
+{
+	const char *v = getenv("MATRIX_CHARTS");
+
+	if (!v || !strcmp(v, "svg") || !strcmp(v, "svg,png"))
+		return 0;
+	snprintf(err, errlen, "MATRIX_CHARTS=%.100s: expected svg (SVG images only) or svg,png "
+		 "(both, the default)", v);
+	return -1;
+}
+
 /* A job for plots/NAME.gp over data, as ext. */
 static void job_set(struct gp_job *j, const char *name, const char *data, const char *ext)
 {
@@ -281,13 +300,14 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 		return -2;
 	job_set(&jobs[0], name, data, "svg");
 	job_set(&jobs[1], name, data, "png");
-	rc = render_jobs(gp, dir, jobs, 2, logfd, log, err, errlen);
+	rc = render_jobs(gp, dir, jobs, draw_png() ? 2 : 1, logfd, log, err, errlen);
 	close_log(logfd, log);
 	return rc;
 }
 
-/* Adds plots/NAME.gp's two jobs (.svg, .png) to *jobs when the script is
- * there.  1 added, 0 no such script, -1 out of memory. */
+/* Adds plots/NAME.gp's jobs (.svg, and .png unless MATRIX_CHARTS=svg) to
+ * *jobs when the script is there.  1 added, 0 no such script, -1 out of
+ * memory. */
 static int jobs_add(const char *dir, const char *name, const char *data, struct gp_job **jobs,
 		    size_t *n, size_t *cap)
 {
@@ -306,7 +326,8 @@ static int jobs_add(const char *dir, const char *name, const char *data, struct 
 		*cap = c;
 	}
 	job_set(&(*jobs)[(*n)++], name, data, "svg");
-	job_set(&(*jobs)[(*n)++], name, data, "png");
+	if (draw_png())
+		job_set(&(*jobs)[(*n)++], name, data, "png");
 	return 1;
 }
 

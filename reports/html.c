@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 static void text0(FILE *f, const char *s)
 {
@@ -186,9 +187,12 @@ static void chart(FILE *f, const char *dir, const char *name)
 	free(svg);
 	fputs("\n<figcaption>", f);
 	text0(f, what);
-	fprintf(f, " (<a href=\"plots/%s.svg\">plots/%s.svg</a>, <a href=\"plots/%s.png\">png</a>,"
-		" script <a href=\"plots/%s.gp\">plots/%s.gp</a>)</figcaption>\n</figure>\n",
-		name, name, name, name, name);
+	fprintf(f, " (<a href=\"plots/%s.svg\">plots/%s.svg</a>,", name, name);
+	snprintf(path, sizeof(path), "%s/plots/%s.png", dir, name);
+	if (access(path, F_OK) == 0)	/* MATRIX_CHARTS=svg draws none */
+		fprintf(f, " <a href=\"plots/%s.png\">png</a>,", name);
+	fprintf(f, " script <a href=\"plots/%s.gp\">plots/%s.gp</a>)</figcaption>\n</figure>\n",
+		name, name);
 }
 
 static void charts(FILE *f, const char *dir)

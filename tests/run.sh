@@ -404,6 +404,10 @@ pool() {
 }
 
 export REPO=$PWD
+# Charts as SVG only (reports/gnuplot.h): drawing the PNGs was most of the
+# tests' gnuplot time, and only the tests that look at PNGs need them;
+# those files set MATRIX_CHARTS=svg,png themselves (README, Testing).
+export MATRIX_CHARTS=${MATRIX_CHARTS-svg}
 if [ -n "$unit_glob" ]; then
 	# the driver's own tests: given binaries and e2e files; one build is
 	# tagged self, several by their names

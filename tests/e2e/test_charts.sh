@@ -5,6 +5,9 @@
 # gnuplot drawing every script without a warning.  The figures come from
 # summary.csv and ratios.csv, the metric titles from the table below.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 # gp_check MODE DIR: checks DIR/plots/*.gp; prints what is wrong and fails.
 #   log          a panel is log y exactly when its medians span > 10x (ratios:
 #                always), no bars on a log axis, and both kinds are there

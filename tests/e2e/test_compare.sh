@@ -2,6 +2,9 @@
 # statuses on hand-made run folders (tests/data/compare, whose matrix.yaml
 # says what each cell holds), and on real runs.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 compare_copy() {
 	cp -r "$REPO/tests/data/compare/base" "$REPO/tests/data/compare/new" .
 }

@@ -6,6 +6,9 @@
 # status and the console naming the file, leave no temporary file, no
 # empty or cut file presented as whole, and keep what was measured.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 # Skips the test where a tmpfs cannot be mounted in a private namespace.
 need_tmpfs() {
 	local why

@@ -1,5 +1,8 @@
 # Failures keep their rows, the run goes on, nothing is left behind.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 t_killed_worker_fails_its_row_only() {
 	mat m.yaml <<'Y'
 name: kill

@@ -2,6 +2,9 @@
 # merged round-trip histogram, the report reads it back and draws
 # plots/latency-N.gp per scenario, and --resume keeps it whole.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 # A matrix of unix, tcp and udp pingpong at two sizes (two scenarios) and
 # one stream cell, 2 repetitions of some 2000 round trips each.
 hist_matrix() {

@@ -3,6 +3,9 @@
 # list: the order, the groups, every figure and verdict of history.csv,
 # history.md, the chart script, and bad input.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 # results/hist/ as `matrix run` leaves it: the run folders, a `latest`
 # link, and a folder that is no run folder
 history_copy() {

@@ -4,6 +4,9 @@
 # shipped matrices' comments, and the README's generated examples
 # (tests/tools/readme_examples.sh).
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 # four cells, sizes 16 to 128, pingpong over unix
 four_cells() {
 	mat m.yaml <<'Y'

@@ -1,6 +1,9 @@
 # Reports after a run: summary.csv, ratios.csv, summary.md, plots/, and
 # `matrix report` rebuilding them from the folder alone.
 
+# these tests look at the PNG images too (tests/run.sh draws SVG only)
+export MATRIX_CHARTS=svg,png
+
 is_png() { [ "$(head -c 8 "$1" | od -An -tx1 | tr -d ' \n')" = 89504e470d0a1a0a ]; }
 
 t_run_writes_reports_and_report_rebuilds_them() {
@@ -155,4 +158,22 @@ Y
 	jq -e '.ratios[].cells[] | select(.params.size == 16) | .reference ==
 		{"label": "source", "ratio": 5.7}' r.json >/dev/null ||
 		die "JSON: the 16 B pair's reference: $(jq -c ".ratios[].cells[] | .params" r.json)"
+}
+
+# MATRIX_CHARTS=svg draws the SVGs only (report.html then links no PNG);
+# any other value but svg,png is refused before anything runs.
+t_matrix_charts_svg_only() {
+	command -v gnuplot >/dev/null || skip "gnuplot is not installed"
+	printf 'name: svg\nrepeat: 2\nwarmup: 5\nmatrix:\n  transport: [unix, tcp]\n  count: 100\n' >m.yaml
+	MATRIX_CHARTS=svg run_matrix run m.yaml -o out --quiet; expect_rc 0
+	ls out/plots/throughput.svg out/plots/ratios.svg >/dev/null || die "no SVG charts"
+	[ -z "$(ls out/plots/*.png 2>/dev/null)" ] || die "PNGs drawn: $(ls out/plots/*.png)"
+	grep -q 'plots/throughput.svg' out/report.html || die "report.html links no SVG"
+	! grep -q '\.png' out/report.html || die "report.html links a PNG that is not there"
+	MATRIX_CHARTS=svg,png run_matrix report out --quiet; expect_rc 0
+	is_png out/plots/throughput.png || die "svg,png drew no PNG"
+	grep -q 'plots/throughput.png' out/report.html || die "report.html links no PNG"
+	MATRIX_CHARTS=jpg run_matrix run m.yaml -o out2; expect_rc 2
+	expect_err "matrix: MATRIX_CHARTS=jpg: expected svg (SVG images only) or svg,png (both, the default)"
+	[ ! -e out2 ] || die "a refused MATRIX_CHARTS made a folder"
 }
