@@ -59,6 +59,7 @@ static char dir[256];
 static int setup(void **state)
 {
 	(void)state;
+	unsetenv("MATRIX_CHARTS");	/* both formats, whatever the driver set */
 	if (unit_tmpdir(dir, sizeof(dir), "test_gnuplot_render") < 0)
 		return -1;
 	char plots[300];
@@ -210,6 +211,32 @@ static void test_one_chart_and_its_own_log(void **state)
 	no_temporary_left();
 }
 
+/* MATRIX_CHARTS=svg: the SVGs only; svg,png both; anything else refused */
+static void test_svg_only_when_asked(void **state)
+{
+	char err[8192] = "";
+
+	(void)state;
+	unit_write_file(dir, "plots/rtt.gp", GOOD("rtt"));
+	setenv("MATRIX_CHARTS", "svg", 1);
+	assert_int_equal(gnuplot_formats_check(err, sizeof(err)), 0);
+	assert_int_equal(gnuplot_render(dir, err, sizeof(err)), 0);
+	assert_true(exists("rtt.svg"));
+	assert_false(exists("rtt.png"));
+	assert_int_equal(gnuplot_render_chart(dir, "rtt", "summary.csv", err, sizeof(err)), 0);
+	assert_false(exists("rtt.png"));
+	setenv("MATRIX_CHARTS", "svg,png", 1);
+	assert_int_equal(gnuplot_formats_check(err, sizeof(err)), 0);
+	assert_int_equal(gnuplot_render(dir, err, sizeof(err)), 0);
+	assert_true(exists("rtt.png"));
+	setenv("MATRIX_CHARTS", "png", 1);
+	assert_int_equal(gnuplot_formats_check(err, sizeof(err)), -1);
+	assert_string_equal(err, "MATRIX_CHARTS=png: expected svg (SVG images only) or svg,png "
+			    "(both, the default)");
+	unsetenv("MATRIX_CHARTS");
+	no_temporary_left();
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -218,6 +245,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_failing_chart_costs_itself_only, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_one_chart_and_its_own_log, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_svg_only_when_asked, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
