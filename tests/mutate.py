@@ -200,8 +200,8 @@ MUTATIONS = [
      "(u128)i * 1000000u / p->rate",
      "e2e:test_rate.sh:t_paced_cells_keep_their_schedule", "release"),
     ("paced-duration-sends-past-window", "workers/drive.h",
-     "(o->rate && pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns)",
-     "(0 && pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns)",
+     "return pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns;",
+     "return pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns + 100000000;",
      "e2e:test_rate.sh:t_paced_cells_keep_their_schedule", "release"),
     ("paced-rtt-from-send", "workers/rr.c",
      "*rtt = now - (due ? due : t0);",
@@ -283,6 +283,10 @@ MUTATIONS = [
      "if (k == s->refs[i].nterms) {",
      "if (k + 1 >= s->refs[i].nterms) {",
      "e2e:test_report.sh:t_ratio_reference", "release"),
+    ("paced-window-ends-by-the-clock", "workers/drive.h",
+     "\tif (o->rate)\n\t\treturn pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns;\n",
+     "",
+     "e2e:test_rate.sh:t_paced_window", "release"),
 ]
 
 

@@ -46,18 +46,21 @@ int drive_error(struct client *cl, const char *stage, const char *what);
 /* The timed window starts now: its start, and the schedule's; returns it. */
 uint64_t drive_window_start(struct client *cl);
 
-/* Has the window ended before message n (0-based)?  By count, or by
- * time: paced, also when message n would be due after the window (a
- * schedule not kept by then is not sent: msgs_per_s shows it).  Inline:
- * it runs once per message. */
+/* Has the window ended before message n (0-based)?  By count; by time;
+ * or, paced, by the schedule alone: message n goes when it is due before
+ * the window's end, however late the client is to send it (behind a
+ * stall near the end), so that every request the rate asked for in the
+ * window is sent and counted, as with a count.  Inline: it runs once per
+ * message. */
 static inline int drive_done(const struct client *cl, uint64_t n, uint64_t now)
 {
 	const struct wopts *o = cl->o;
 
 	if (!o->duration_ns)
 		return n >= o->count;
-	return now - cl->start_ns >= o->duration_ns ||
-	       (o->rate && pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns);
+	if (o->rate)
+		return pace_due(&cl->pace, n) - cl->start_ns >= o->duration_ns;
+	return now - cl->start_ns >= o->duration_ns;
 }
 
 #endif

@@ -272,3 +272,42 @@ Y
 	run_matrix worker client --connect=127.0.0.1:1 --record=some; expect_rc 2
 	expect_err "--record some: expected full or totals"
 }
+
+# rate: with duration: every request due before the window's end is sent,
+# however late: a server that stalls 100 ms once, 25 ms before the end of
+# a 1 s window at 2k/s.  The 49 requests due during the stall go once it
+# ends (after the window's end by the clock), each timed from its schedule,
+# so the cell has all 2,000 and a p99 of the stall's size (the top 20 waits
+# are 90-100 ms); stopping at the clock's end would send 1,951 and leave a
+# p99 of a few ms.
+t_paced_window_sends_every_request_due() {
+	command -v python3 >/dev/null || skip "python3 missing"
+	mat m.yaml <<Y
+name: stall
+repeat: 1
+warmup: 0
+timeout: 20s
+programs:
+  stall:
+    server: [python3, $REPO/tests/e2e/programs/stall_server.py, "{path}", "{size}", "{response_size}", "1950", "0.1"]
+    ready: listening
+matrix:
+  transport: unix
+  server: stall
+  size: 16
+  response_size: 16
+  rate: 2k/s
+  duration: 1s
+  inflight: [1, 4]
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	local r=out/results.csv
+	expect_all $r status ok
+	expect_all $r sent_messages 2000
+	expect_all $r messages 2000
+	local inf p99 max
+	while read -r inf p99 max; do
+		le 95000 "$max" || die "inflight $inf: the stalled request waited $max us, not 100 ms"
+		le 50000 "$p99" || die "inflight $inf: p99 $p99 us: the requests due during the stall are missing"
+	done < <(csvq $r inflight rtt_p99_us rtt_max_us)
+}
