@@ -181,9 +181,13 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		rc = -2;
 	}
+	char busy[256];
+	int was_busy = report_busy_text(&r, busy, sizeof(busy));
 	report_release(&r);
 	print_headline(&h);
 	headline_release(&h);
+	if (was_busy)
+		fprintf(stderr, "matrix: warning: a busy machine: %s; see summary.md\n", busy);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", out);
 	return rc == -2;	/* an image could not be written: as a page */

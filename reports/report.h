@@ -131,6 +131,12 @@ struct report {
 	 * PROC_UNKNOWN for a finished run or an older folder */
 	enum proc_state runner;
 	size_t *dimcol;			/* results.csv's column of each of dimnames */
+	/* the machine's 1-minute load average around the repetitions
+	 * (results.csv's loadavg_before, loadavg_after): the highest, and the
+	 * repetitions with one above meta.csv's cores (0 when either is
+	 * missing: an older folder) */
+	double max_load;
+	size_t busy_reps, load_reps;
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and
@@ -169,6 +175,11 @@ int report_dim(const struct report *r, const char *name);
 /* The distinct values of dimension d among the cells, in cell order, into
  * out (at most max); returns how many. */
 size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
+
+/* Did the run share its machine?  1, with "the 1-minute load average was
+ * above the 2 cores around 5 of 14 repetitions (up to 5.40)" in buf, when
+ * some repetition's load average was above meta.csv's cores; else 0. */
+int report_busy_text(const struct report *r, char *buf, size_t len);
 
 /* The published ratio the matrix file's reference: sets beside pair p
  * (its first entry whose terms all hold in p's cells): 1 with it in

@@ -177,3 +177,34 @@ t_matrix_charts_svg_only() {
 	expect_err "matrix: MATRIX_CHARTS=jpg: expected svg (SVG images only) or svg,png (both, the default)"
 	[ ! -e out2 ] || die "a refused MATRIX_CHARTS made a folder"
 }
+
+# A run whose repetitions saw a load average above the machine's cores is
+# said to have shared its machine, in summary.md and on the console; a
+# quiet one is not.  (The loads are written into results.csv by hand: a
+# load average takes a minute to rise.)
+t_busy_machine_is_said() {
+	printf 'name: busy\nrepeat: 2\nwarmup: 5\nmatrix:\n  transport: [unix, tcp]\n  count: 100\n' >m.yaml
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	local cores; cores=$(meta_value out cores)
+	[ -n "$cores" ] || die "meta.csv has no cores"
+	set_loads() {	# LOAD for the first N rows, 0.1 for the rest
+		python3 - out/results.csv "$1" "$2" <<'PY'
+import csv, sys
+path, load, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = list(csv.reader(open(path, newline='')))
+h = rows[0]
+for i, r in enumerate(rows[1:]):
+    r[h.index('loadavg_before')] = load if i < n else '0.1'
+    r[h.index('loadavg_after')] = '0.1'
+csv.writer(open(path, 'w', newline=''), lineterminator='\n').writerows(rows)
+PY
+	}
+	set_loads "$((cores + 3)).4" 3
+	run_matrix report out; expect_rc 0
+	local want="the 1-minute load average was above the $cores cores around 3 of the 4 repetitions (up to $((cores + 3)).40)"
+	grep -qF "**A busy machine:** $want" out/summary.md || die "summary.md: $(grep -i busy out/summary.md)"
+	expect_err "matrix: warning: a busy machine: $want; see summary.md"
+	set_loads 0.2 4
+	run_matrix report out; expect_rc 0
+	! grep -qi 'busy machine' out/summary.md "$T/.err" || die "a quiet run said busy"
+}
