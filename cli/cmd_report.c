@@ -186,7 +186,7 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 	report_release(&r);
 	print_headline(&h);
 	headline_release(&h);
-	if (was_busy)
+	if (was_busy && !quiet)	/* --quiet: errors only */
 		fprintf(stderr, "matrix: warning: a busy machine: %s; see summary.md\n", busy);
 	if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", out);
