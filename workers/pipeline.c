@@ -103,23 +103,6 @@ static int pipeline_warmup(struct client *cl)
 	return rr_warmup(cl);
 }
 
-/* Writes all of buf on fd: blocking, or spinning on a busy (non-blocking)
- * descriptor.  0, or -1 with errno. */
-static int write_all(int fd, const unsigned char *buf, size_t len)
-{
-	while (len) {
-		ssize_t n = write(fd, buf, len);
-		if (n < 0) {
-			if (errno == EAGAIN || errno == EINTR)
-				continue;
-			return -1;
-		}
-		buf += n;
-		len -= (size_t)n;
-	}
-	return 0;
-}
-
 /* The writer half: requests back to back until the window ends (by count,
  * or by time: the clock is read only then), each paced when o->rate is
  * set.  A failed write stops it and shuts the socket, so that a reader
@@ -135,7 +118,7 @@ static void *writer_run(void *arg)
 		if (o->rate)
 			pace_wait(&cl->pace, n);
 		stamp_seq(cl->req, cl->reqlen, o->warmup + n);
-		if (write_all(cl->c.wfd, cl->req, cl->reqlen) < 0) {
+		if (o->t->send(&cl->c, cl->req, cl->reqlen) < 0) {
 			w->err = errno;
 			shutdown(cl->c.fd, SHUT_RDWR);
 			break;
@@ -204,7 +187,7 @@ static int reader_run(struct client *cl, struct writer *w, unsigned char *buf, s
 				return 0;
 			continue;
 		}
-		ssize_t n = read(cl->c.fd, buf + have, cap - have);
+		ssize_t n = o->t->recv_some(&cl->c, buf + have, cap - have);
 		if (n == 0) {
 			errno = have ? EPROTO : 0;
 			return drive_error(cl, "receive", "receive from");
