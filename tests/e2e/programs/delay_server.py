@@ -11,21 +11,15 @@ import socket
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from framing import read_exact  # noqa: E402
+
 path, size, resp = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 read_delay, reply_delay = float(sys.argv[4]), float(sys.argv[5])
 
 HEAD = 4096  # bytes that show a request has started
 assert size > HEAD
 
-
-def read_exact(conn, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = conn.recv(min(n - len(buf), 1 << 20))
-        if not chunk:
-            return None
-        buf += chunk
-    return buf
 
 
 srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)

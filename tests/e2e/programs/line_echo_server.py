@@ -13,24 +13,21 @@ import socket
 import sys
 import threading
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from framing import read_exact  # noqa: E402
+
 path, mode = sys.argv[1], sys.argv[2]
 arg = int(sys.argv[3]) if len(sys.argv) > 3 else 0
 
-
-def read_exact(conn, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = conn.recv(min(n - len(buf), 1 << 16))
-        if not chunk:
-            return buf
-        buf += chunk
-    return buf
 
 
 def serve(conn):
     with conn:
         if mode == "hold":
-            conn.sendall(read_exact(conn, arg))
+            held = read_exact(conn, arg)
+            if held is None:
+                return
+            conn.sendall(held)
         f = conn.makefile("rb")
         n = 0
         for line in f:

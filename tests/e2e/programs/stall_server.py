@@ -9,18 +9,12 @@ import socket
 import sys
 import time
 
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+from framing import read_exact  # noqa: E402
+
 path, size, resp = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
 stall_seq, stall_s = int(sys.argv[4]), float(sys.argv[5])
 
-
-def read_exact(conn, n):
-    buf = bytearray()
-    while len(buf) < n:
-        chunk = conn.recv(n - len(buf))
-        if not chunk:
-            return None
-        buf += chunk
-    return buf
 
 
 srv = socket.socket(socket.AF_UNIX, socket.SOCK_STREAM)
