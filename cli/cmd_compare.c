@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #define EXIT_BADINPUT 2
 
@@ -76,37 +77,50 @@ int cmd_compare_parse_metric(const char *cmd, const char *s, struct compare_args
 	return 0;
 }
 
-static void add_cell(struct regressions *rg, unsigned number)
+void cmd_look_again_release(struct look_again *la)
 {
-	for (size_t i = 0; i < rg->ncells; i++)
-		if (rg->cells[i] == number)
-			return;
-	if (rg->ncells < sizeof(rg->cells) / sizeof(rg->cells[0]))
-		rg->cells[rg->ncells++] = number;
-	else
-		rg->overflow = 1;
+	free(la->cells);
+	memset(la, 0, sizeof(*la));
 }
 
-/* The regressed rows of c into rg (when not NULL). */
-static void note_regressions(const struct comparison *c, struct regressions *rg)
+static void add_cell(struct look_again *la, unsigned number)
 {
-	if (!rg)
+	for (size_t i = 0; i < la->ncells; i++)
+		if (la->cells[i] == number)
+			return;
+	unsigned *nc = realloc(la->cells, (la->ncells + 1) * sizeof(*nc));
+	if (!nc)
+		return;	/* that cell is not looked at again: it stays inconclusive */
+	la->cells = nc;
+	la->cells[la->ncells++] = number;
+}
+
+/* The cells of c's rows that a second look may decide, into la (when not
+ * NULL). */
+static void note_look_again(const struct comparison *c, struct look_again *la)
+{
+	if (!la)
 		return;
-	memset(rg, 0, sizeof(*rg));
+	cmd_look_again_release(la);
 	for (size_t i = 0; i < c->nrows; i++) {
 		const struct cmp_row *row = &c->rows[i];
-		if (row->verdict != V_REGRESSED)
+		if (!compare_row_looks_again(row))
 			continue;
-		if (rg->nrows == COMPARE_MAX_CONFIRM) {
-			rg->overflow = 1;
-			continue;
-		}
-		snprintf(rg->rows[rg->nrows++], sizeof(rg->rows[0]), "%s\t%s", row->label,
-			 metrics[row->metric].name);
-		add_cell(rg, row->cand->number);
+		la->nrows++;
+		add_cell(la, row->cand->number);
 		if (c->along >= 0)
-			add_cell(rg, row->base->number);
+			add_cell(la, row->base->number);
 	}
+}
+
+/* DIR/look2 into out when it holds a run folder; 0, or -1 when not. */
+static int look2_dir(const char *dir, char *out, size_t len)
+{
+	char probe[4300];
+
+	snprintf(out, len, "%s/%s", dir, COMPARE_LOOK2);
+	snprintf(probe, sizeof(probe), "%s/results.csv", out);
+	return access(probe, R_OK) == 0 ? 0 : -1;
 }
 
 /* Writes, renders and prints a judged comparison into dir, and adds its
@@ -135,19 +149,22 @@ static int finish_compare(const struct comparison *c, const char *dir,
 		/* an image that could not be written is a file that could not be */
 		rc = chart == -2 ? 2 : compare_exit_status(c);
 	}
-	compare_json_add(a->json, c, dir, rc, a->confirmation);
+	compare_json_add(a->json, c, dir, rc, c->more ? 2 : 1);
 	return rc;
 }
 
 /* Baseline folder against a new one: loads both, checks their
- * fingerprints, judges, writes.  The exit status of compare. */
+ * fingerprints, judges, writes; then, when the new folder holds a second
+ * look (NEW/look2), judges again on its rounds too and writes that into
+ * OUT/look2.  The exit status of compare (of the last look). */
 int cmd_compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-		     const char *cmd, struct regressions *rg)
+		     const char *cmd, struct look_again *la)
 {
-	struct report rb, rn;
+	struct report rb, rn, rm;
 	struct comparison c;
-	char err[1024], diff[2048];
-	int rc = 2;
+	char err[1024], diff[2048], more[4200], out2[4200];
+	const char *out = a->out ? a->out : cand;
+	int rc = 2, has_more = look2_dir(cand, more, sizeof(more)) == 0;
 
 	if (report_load(&rb, base, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
@@ -158,21 +175,37 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 		report_release(&rb);
 		return 2;
 	}
+	if (has_more && report_load(&rm, more, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: the second look: %s\n", cmd, err);
+		report_release(&rn);
+		report_release(&rb);
+		return 2;
+	}
 	size_t ndiff = compare_fingerprint(&rb, &rn, diff, sizeof(diff));
+	double t = a->threshold ? a->threshold : COMPARE_DEFAULT_THRESHOLD;
 	if (ndiff && !a->force) {
 		fprintf(stderr, "matrix %s: %s and %s differ in machine or inputs (--force compares "
 			"them anyway):\n%s", cmd, base, cand, diff);
-	} else if (compare_folders(&c, &rb, &rn, a->threshold ? a->threshold
-				   : COMPARE_DEFAULT_THRESHOLD, a->metrics, a->nmetrics, err,
-				   sizeof(err)) < 0) {
-		fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		compare_release(&c);
 	} else {
-		c.forced = ndiff ? diff : NULL;
-		rc = finish_compare(&c, a->out ? a->out : cand, a, cmd);
-		note_regressions(&c, rg);
-		compare_release(&c);
+		for (int look = 1; look <= 1 + has_more; look++) {
+			if (compare_folders_more(&c, &rb, &rn, look == 2 ? &rm : NULL, t, a->metrics,
+						 a->nmetrics, err, sizeof(err)) < 0) {
+				fprintf(stderr, "matrix %s: %s\n", cmd, err);
+				compare_release(&c);
+				rc = 2;
+				break;
+			}
+			c.forced = ndiff ? diff : NULL;
+			snprintf(out2, sizeof(out2), "%s/%s", out, COMPARE_LOOK2);
+			if (look == 2 || a->look != 2)
+				rc = finish_compare(&c, look == 2 ? out2 : out, a, cmd);
+			if (look == 1)
+				note_look_again(&c, la);
+			compare_release(&c);
+		}
 	}
+	if (has_more)
+		report_release(&rm);
 	report_release(&rn);
 	report_release(&rb);
 	return rc;
@@ -268,7 +301,7 @@ static int split_spec(const char *spec, const char *cmd, char *name, char *base,
 }
 
 int cmd_compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		       const char *cmd, struct regressions *rg)
+		       const char *cmd, struct look_again *la)
 {
 	const struct compare_spec *ms = &r->m.report.compare;
 	struct compare_args args = *a;
@@ -303,15 +336,27 @@ int cmd_compare_in_run(const struct report *r, const char *spec, const struct co
 			"nothing to compare along it\n", cmd, name);
 		return EXIT_BADINPUT;
 	}
-	int rc = compare_along(&c, r, (size_t)dim, base, cand, args.threshold, args.metrics,
-			       args.nmetrics, err, sizeof(err));
-	if (rc < 0)
-		fprintf(stderr, "matrix %s: --compare %s=%s:%s: %s\n", cmd, name, base, cand, err);
-	else
-		rc = finish_compare(&c, r->dir, &args, cmd);
-	if (rc >= 0)
-		note_regressions(&c, rg);
-	compare_release(&c);
+	char more[4200], lerr[1024];
+	struct report rm;
+	int has_more = look2_dir(r->dir, more, sizeof(more)) == 0, rc = 0;
+	if (has_more && report_load(&rm, more, NULL, lerr, sizeof(lerr)) < 0) {
+		fprintf(stderr, "matrix %s: the second look: %s\n", cmd, lerr);
+		return EXIT_BADINPUT;
+	}
+	for (int look = 1; look <= 1 + has_more && rc >= 0; look++) {
+		rc = compare_along_more(&c, r, look == 2 ? &rm : NULL, (size_t)dim, base, cand,
+					args.threshold, args.metrics, args.nmetrics, err, sizeof(err));
+		if (rc < 0)
+			fprintf(stderr, "matrix %s: --compare %s=%s:%s: %s\n", cmd, name, base, cand,
+				err);
+		else if (look == 2 || a->look != 2)
+			rc = finish_compare(&c, look == 2 ? more : r->dir, &args, cmd);
+		if (rc >= 0 && look == 1)
+			note_look_again(&c, la);
+		compare_release(&c);
+	}
+	if (has_more)
+		report_release(&rm);
 	return rc < 0 ? EXIT_BADINPUT : rc;
 }
 

@@ -25,37 +25,40 @@ struct compare_args {
 	const char *out;		/* compare: -o DIR, else NEW_DIR */
 	int force, quiet;
 	struct run_json *json;		/* --export-json: the verdicts also go there, or NULL */
-	int confirmation;		/* a run's second judgement (its confirm/ folder) */
+	/* the second look (compare.h): 0 judges the first look and, when the
+	 * folder holds a look2/ run folder (RUN/look2/results.csv), the second
+	 * too, written into that folder; 2 writes only the second look (the
+	 * run's own call once look2/ is measured) */
+	int look;
 };
 
 /* --threshold PCT and --metric M of any command; -1 after a message. */
 int cmd_compare_parse_threshold(const char *cmd, const char *s, double *v);
 int cmd_compare_parse_metric(const char *cmd, const char *s, struct compare_args *a);
 
-/* What a comparison called regressed, for the run to confirm: the cell
- * numbers to re-run (the new side's, and for an in-run A/B both sides'),
- * and each regressed row as "LABEL\tMETRIC". */
-#define COMPARE_MAX_CONFIRM 64
-struct regressions {
-	unsigned cells[2 * COMPARE_MAX_CONFIRM];
-	size_t ncells;
-	char rows[COMPARE_MAX_CONFIRM][600];
-	size_t nrows;
-	int overflow;			/* more than fit: none are confirmed */
+/* The cells a second look runs again: the new side's of every row
+ * compare_row_looks_again, and for an in-run A/B the baseline's too. */
+struct look_again {
+	unsigned *cells;
+	size_t ncells, nrows;
 };
+void cmd_look_again_release(struct look_again *la);
+
+/* The second look's folder of a run folder: DIR/look2. */
+#define COMPARE_LOOK2 "look2"
 
 int cmd_compare(int argc, char **argv);
 
-/* A baseline folder against a new one; compare's exit status.  rg, when
- * not NULL, gets what regressed. */
+/* A baseline folder against a new one; compare's exit status.  la, when
+ * not NULL, gets the cells a second look would run again. */
 int cmd_compare_dirs(const char *base, const char *cand, const struct compare_args *a,
-		     const char *cmd, struct regressions *rg);
+		     const char *cmd, struct look_again *la);
 
 /* The in-run A/B of a loaded run folder: `spec` DIM=BASE:CAND (from
  * --compare), else the matrix's report: compare:.  Writes ab.csv, ab.md
  * and plots/ab.gp into the folder.  compare's exit status, or -1 when neither asks for one. */
 int cmd_compare_in_run(const struct report *r, const char *spec, const struct compare_args *a,
-		       const char *cmd, struct regressions *rg);
+		       const char *cmd, struct look_again *la);
 
 /* Before a run: --compare DIM=BASE:CAND names a key of the matrix and two
  * of its values, and --baseline a run folder; -1 after a message. */

@@ -17,7 +17,7 @@ struct report_ask {
 	const char *outdir;		/* report -o DIR: written there, the run folder untouched */
 	const struct compare_args *ca;
 	int cmp;			/* out: the A/B's exit status, -1 if none */
-	struct regressions *rg;		/* out: what it called regressed, or NULL */
+	struct look_again *rg;		/* out: the cells a second look runs again, or NULL */
 	int chart_failed;		/* out: gnuplot failed (said on stderr) */
 	struct run_json *json;		/* --export-json: the report also goes there, or NULL */
 };

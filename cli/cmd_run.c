@@ -77,130 +77,127 @@ static double median_rel_width(const double *v, size_t n)
 }
 
 /* The report of a run folder and the comparisons asked for: their exit
- * statuses in *cmp and *base (-1: none), what they called regressed in
- * rg and rgb; the report into json too, when not NULL (the comparisons'
- * verdicts go to c->ca.json).  Returns cmd_report_build's status. */
+ * statuses in *cmp and *base (-1: none), the cells a second look would run
+ * again in la and lab; the report into json too, when not NULL (the
+ * comparisons' verdicts go to c->ca.json).  Returns cmd_report_build's
+ * status. */
 static int judge_run(const struct common *c, const char *dir, struct run_json *json, int *cmp,
-		     int *base, struct regressions *rg, struct regressions *rgb)
+		     int *base, struct look_again *la, struct look_again *lab)
 {
 	struct report_opts ro = { .nratios = 0 };
 	int rc;
 
-	struct report_ask ask = { .cmd = "run", .ab = c->ab, .ca = &c->ca, .rg = rg,
+	struct report_ask ask = { .cmd = "run", .ab = c->ab, .ca = &c->ca, .rg = la,
 				  .json = json };
 
-	memset(rg, 0, sizeof(*rg));
-	memset(rgb, 0, sizeof(*rgb));
 	rc = cmd_report_build(dir, &ro, c->quiet, &ask);
 	*cmp = ask.cmp;
-	*base = c->baseline ? cmd_compare_dirs(c->baseline, dir, &c->ca, "run", rgb) : -1;
+	*base = c->baseline ? cmd_compare_dirs(c->baseline, dir, &c->ca, "run", lab) : -1;
 	/* without a comparison a failed chart fails the run's report (1), as
 	 * before; with one it is said and changes nothing */
 	return rc ? rc : *cmp < 0 && *base < 0 ? ask.chart_failed : 0;
 }
 
-/* How many of the rows first called regressed are regressed again. */
-static size_t confirmed(const struct regressions *first, const struct regressions *again)
+/* The cells of the plan numbered in la or lab, into sub (pl's cells). */
+static void pick_cells(const struct plan *pl, const struct look_again *la,
+		       const struct look_again *lab, struct plan *sub)
 {
-	size_t n = 0;
-
-	for (size_t i = 0; i < first->nrows; i++)
-		for (size_t j = 0; j < again->nrows; j++)
-			if (!strcmp(first->rows[i], again->rows[j])) {
-				n++;
-				break;
-			}
-	return n;
-}
-
-/* Cells called regressed are run once more, interleaved, into DIR/confirm
- * (their own repetitions, the same matrix), and judged again there: a
- * regression stands only when the second judgement says it too.  Returns
- * 1 when one stands, 0 when none does (they become inconclusive), 130 when
- * the confirmation was interrupted, 2 when it could not run; more
- * regressions than COMPARE_MAX_CONFIRM are too many to re-run: they stand
- * (1), and the console says so. */
-static int confirm_regressions(const struct common *c, const struct plan *pl, const char *dir,
-			       const struct regressions *rg, const struct regressions *rgb)
-{
-	struct plan sub = *pl;
-	struct regressions rg2, rgb2;
-	char cdir[PATH_MAX + 16], err[1024];
-	int cmp, base, rc = EXIT_BADINPUT;
-
-	if (rg->overflow || rgb->overflow) {
-		fprintf(stderr, "matrix: over %d regressions: too many to confirm; they stand\n",
-			COMPARE_MAX_CONFIRM);
-		return 1;
-	}
-	sub.cells = calloc(pl->ncells, sizeof(*sub.cells));
-	if (!sub.cells)
-		return EXIT_BADINPUT;
-	sub.ncells = 0;
+	sub->ncells = 0;
 	for (size_t i = 0; i < pl->ncells; i++) {
 		int want = 0;
-		for (size_t k = 0; k < rg->ncells; k++)
-			want |= rg->cells[k] == pl->cells[i].number;
-		for (size_t k = 0; k < rgb->ncells; k++)
-			want |= rgb->cells[k] == pl->cells[i].number;
+		for (size_t k = 0; k < la->ncells; k++)
+			want |= la->cells[k] == pl->cells[i].number;
+		for (size_t k = 0; k < lab->ncells; k++)
+			want |= lab->cells[k] == pl->cells[i].number;
 		if (want)
-			sub.cells[sub.ncells++] = pl->cells[i];
+			sub->cells[sub->ncells++] = pl->cells[i];
 	}
-	snprintf(cdir, sizeof(cdir), "%s/confirm", dir);
-	fprintf(stderr, "matrix: confirming %zu regression%s: %zu cell%s once more, into %s\n",
-		rg->nrows + rgb->nrows, rg->nrows + rgb->nrows == 1 ? "" : "s", sub.ncells,
-		sub.ncells == 1 ? "" : "s", cdir);
-	char cdirout[PATH_MAX] = "";
-	struct run_opts o = { .outdir = cdir, .dir = cdirout, .quiet = c->quiet,
-			      .command_line = "confirmation of regressions",
-			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed,
-			      .rel_width = median_rel_width, .sets = &c->sets };
+}
+
+/* The second look (compare.h): the cells of the rows the first look left
+ * inconclusive run as many rounds again, their pairs side by side as in
+ * the run, into DIR/look2, and those rows are judged once more on the
+ * rounds of both looks (DIR/look2/ab.* and compare.*).  *cmp and *base
+ * become the second judgement's statuses.  Returns 0, 130 when it was
+ * interrupted, 2 when it could not run. */
+static int second_look(const struct common *c, const struct plan *pl, const char *dir,
+		       const struct run_opts *ro, const struct look_again *la,
+		       const struct look_again *lab, int *cmp, int *base)
+{
+	struct plan sub = *pl;
+	char ldir[PATH_MAX + 16], err[1024];
+	int rc = EXIT_BADINPUT;
+
+	sub.cells = calloc(pl->ncells + 1, sizeof(*sub.cells));
+	if (!sub.cells)
+		return EXIT_BADINPUT;
+	pick_cells(pl, la, lab, &sub);
+	snprintf(ldir, sizeof(ldir), "%s/%s", dir, COMPARE_LOOK2);
+	size_t rows = la->nrows + lab->nrows;
+	fprintf(stderr, "matrix: a second look at %zu inconclusive row%s: %zu cell%s, %u more "
+		"round%s, into %s\n", rows, rows == 1 ? "" : "s", sub.ncells,
+		sub.ncells == 1 ? "" : "s", sub.repeat, sub.repeat == 1 ? "" : "s", ldir);
+	char ldirout[PATH_MAX] = "";
+	struct run_opts o = { .outdir = ldir, .dir = ldirout, .quiet = c->quiet,
+			      .command_line = "second look of a comparison",
+			      .order = c->order, .has_seed = c->has_seed, .seed = c->seed + 1,
+			      .rel_width = median_rel_width, .sets = &c->sets,
+			      .paired = ro->paired, .pair_dim = ro->pair_dim };
 	int status = run_plan(&sub, &o, err, sizeof(err));
-	if (status == EXIT_BADINPUT)
-		fprintf(stderr, "matrix: confirmation: %s\n", err);
-	else if (status == 130)
+	if (status == EXIT_BADINPUT) {
+		fprintf(stderr, "matrix: second look: %s\n", err);
+	} else if (status == 130) {
 		rc = 130;
-	else if (cdirout[0]) {
-		struct common again = *c;	/* its verdicts are a confirmation */
-		again.ca.confirmation = 1;
-		judge_run(&again, cdirout, NULL, &cmp, &base, &rg2, &rgb2);
-		size_t n = confirmed(rg, &rg2) + confirmed(rgb, &rgb2);
-		fprintf(stderr, "matrix: %zu of %zu regression%s confirmed\n", n,
-			rg->nrows + rgb->nrows, rg->nrows + rgb->nrows == 1 ? "" : "s");
-		rc = n > 0;
+	} else if (ldirout[0]) {
+		struct compare_args args = c->ca;
+		struct report r;
+		args.look = 2;
+		rc = 0;
+		if (la->ncells) {
+			if (report_load(&r, dir, NULL, err, sizeof(err)) < 0) {
+				fprintf(stderr, "matrix: second look: %s\n", err);
+				rc = EXIT_BADINPUT;
+			} else {
+				*cmp = cmd_compare_in_run(&r, c->ab, &args, "run", NULL);
+				report_release(&r);
+			}
+		}
+		if (lab->ncells)
+			*base = cmd_compare_dirs(c->baseline, dir, &args, "run", NULL);
 	}
 	free(sub.cells);
 	return rc;
 }
 
 /* After a run: its report (read back from the folder, as `matrix report`
- * does), then the comparisons asked for, then the confirmation of what
- * they called regressed.  Without a comparison, the run's status (1 when
- * the report failed too); with one, compare's: 1 a confirmed regression,
- * else 2 a failed repetition or tool, else 3 inconclusive (an unconfirmed
- * regression too), else 0. */
+ * does), then the comparisons asked for at their first look, then the
+ * second look at what they left inconclusive.  Without a comparison, the
+ * run's status (1 when the report failed too); with one, compare's: 1 a
+ * regression, else 2 a failed repetition or tool, else 3 inconclusive,
+ * else 0. */
 static int run_verdict(const struct common *c, const struct plan *pl, const char *dir,
-		       int status)
+		       const struct run_opts *ro, int status)
 {
-	struct regressions rg, rgb;
+	struct look_again la = { 0 }, lab = { 0 };
 	int cmp, base;
-	int rc = judge_run(c, dir, c->ca.json, &cmp, &base, &rg, &rgb);
+	int rc = judge_run(c, dir, c->ca.json, &cmp, &base, &la, &lab);
 
+	if (status != 130 && (cmp >= 0 || base >= 0) && (la.ncells || lab.ncells)) {
+		int look = second_look(c, pl, dir, ro, &la, &lab, &cmp, &base);
+		if (look)
+			status = look == 130 ? 130 : EXIT_BADINPUT;
+	}
+	cmd_look_again_release(&la);
+	cmd_look_again_release(&lab);
 	if (status == 130)
 		return status;
 	if (cmp < 0 && base < 0)
 		return rc && !status ? 1 : status;
-	int regressed = cmp == 1 || base == 1;
-	if (regressed) {
-		int conf = confirm_regressions(c, pl, dir, &rg, &rgb);
-		if (conf == 1 || conf == 130)
-			return conf;
-		if (conf == EXIT_BADINPUT)
-			return EXIT_BADINPUT;
-	}
+	if (cmp == 1 || base == 1)
+		return 1;
 	if (status || rc || cmp == EXIT_BADINPUT || base == EXIT_BADINPUT)
 		return EXIT_BADINPUT;
-	return regressed || cmp == 3 || base == 3 ? 3 : 0;
+	return cmp == 3 || base == 3 ? 3 : 0;
 }
 
 /* --export-json FILE after the run: the run's exit status, made that of a
@@ -267,6 +264,16 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
 			      .resume = c.resume, .shard = c.shard };
+	/* an in-run A/B runs its pairs side by side, ABBA (order.h) */
+	if (c.ab || m.report.compare.set) {
+		size_t len = c.ab ? strcspn(c.ab, "=") : 0;
+		for (size_t d = 0; d < m.ndims; d++)
+			if (c.ab ? strlen(m.dims[d].key) == len && !strncmp(m.dims[d].key, c.ab, len)
+				 : d == m.report.compare.dim) {
+				o.paired = 1;
+				o.pair_dim = d;
+			}
+	}
 	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
 		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
 			"shards (its folder is made all the same, for matrix merge)\n", c.shard.k,
@@ -276,7 +283,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
 	} else if (dir[0]) {
-		status = run_verdict(&c, &pl, dir, status);
+		status = run_verdict(&c, &pl, dir, &o, status);
 		if (c.export_json)
 			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */

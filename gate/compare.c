@@ -1,7 +1,7 @@
 /* Regression verdicts between a baseline and a candidate: see compare.h. */
 #include "compare.h"
 #include "arrays.h"
-#include "rng.h"
+#include "signrank.h"
 #include "stats.h"
 
 #include <math.h>
@@ -13,6 +13,17 @@ const char *const compare_verdict_names[V__COUNT] = {
 	[V_REGRESSED] = "regressed", [V_IMPROVED] = "improved", [V_UNCHANGED] = "unchanged",
 	[V_INCONCLUSIVE] = "inconclusive", [V_ADDED] = "added", [V_REMOVED] = "removed",
 };
+
+/* The machine-state guard of two separate runs (guard.h): 1, with why,
+ * when the two sides' machines differ too much for a verdict. */
+int compare_guard(const struct comparison *c, const struct cmp_row *row, char *why, size_t len)
+{
+	(void)c;
+	(void)row;
+	(void)why;
+	(void)len;
+	return 0;
+}
 
 size_t compare_default_metrics(int *out)
 {
@@ -68,52 +79,6 @@ void compare_bh(const double *p, size_t n, double *q)
 		q[s[j].i] = run;
 	}
 	free(s);
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-/* The median of a resample of v (n values, with replacement) drawn into tmp. */
-static double resample_median(const double *v, size_t n, double *tmp, uint64_t *rng)
-{
-	for (size_t i = 0; i < n; i++)
-		tmp[i] = v[rng_next(rng) % n];
-	qsort(tmp, n, sizeof(*tmp), cmp_double);
-	return stats_median_sorted(tmp, n);
-}
-
-int compare_boot_ratio(const double *a, size_t na, const double *b, size_t nb, double *lo,
-		       double *hi)
-{
-	double *tmp = malloc((na > nb ? na : nb) * sizeof(*tmp) + 1);
-	double *r = malloc(COMPARE_RESAMPLES * sizeof(*r));
-	uint64_t rng = COMPARE_SEED;
-	size_t n = 0;
-
-	*lo = *hi = NAN;
-	if (!na || !nb || !tmp || !r) {
-		free(tmp);
-		free(r);
-		return -1;
-	}
-	for (unsigned i = 0; i < COMPARE_RESAMPLES; i++) {
-		double ma = resample_median(a, na, tmp, &rng), mb = resample_median(b, nb, tmp, &rng);
-		if (mb > 0)
-			r[n++] = ma / mb;
-	}
-	if (n) {
-		qsort(r, n, sizeof(*r), cmp_double);
-		double alpha = (1 - COMPARE_LEVEL) / 2;
-		*lo = r[(size_t)floor(alpha * (double)(n - 1))];
-		*hi = r[(size_t)ceil((1 - alpha) * (double)(n - 1))];
-	}
-	free(tmp);
-	free(r);
-	return n ? 0 : -1;
 }
 
 /* "transport=tcp size=16": every dimension of a cell but `skip`. */
@@ -184,32 +149,178 @@ static int add_pair(struct comparison *c, const struct rcell *base, const struct
 	return 0;
 }
 
-/* The figures of one row, before the correction. */
-static void judge_figures(struct cmp_row *row)
-{
-	int m = row->metric;
-	const double *b = row->base->vals[m], *a = row->cand->vals[m];
-	size_t nb = row->base->st[m].n, na = row->cand->st[m].n;
-	double ratio;
+/* The values of metric m of one side of a row, with the round (repetition)
+ * each was measured in: x's, then those of x2 (the same cell in the second
+ * look's folder, or NULL), whose rounds are numbered after every round of
+ * x's folder. */
+struct side {
+	double *v;
+	unsigned *round;
+	size_t n;
+};
 
-	row->n_base = nb;
-	row->n_cand = na;
-	row->base_median = row->base->st[m].median;
-	row->cand_median = row->cand->st[m].median;
-	if (!nb || !na)
-		return;
-	if (row->base_median > 0) {
-		ratio = row->cand_median / row->base_median;
-		row->change = ratio - 1;
-		if (compare_boot_ratio(a, na, b, nb, &row->lo, &row->hi) == 0) {
-			row->lo -= 1;
-			row->hi -= 1;
-			row->level = COMPARE_LEVEL;
-		}
+#define LOOK2_ROUNDS (1u << 24)	/* the second look's round r is LOOK2_ROUNDS + r */
+
+static void side_add(struct side *s, const struct rcell *x, int m, unsigned offset)
+{
+	for (size_t i = 0; x && i < x->st[m].n; i++) {
+		s->v[s->n] = x->vals[m][i];
+		/* a cell made by hand has no rounds: its i-th value is round i + 1 */
+		s->round[s->n++] = offset + (x->valrep[m] ? x->valrep[m][i] : (unsigned)i + 1);
 	}
-	int higher = metrics[m].better == HIGHER_IS_BETTER;
-	row->p_worse = higher ? compare_mw_p_smaller(a, na, b, nb) : compare_mw_p_smaller(b, nb, a, na);
-	row->p_better = higher ? compare_mw_p_smaller(b, nb, a, na) : compare_mw_p_smaller(a, na, b, nb);
+}
+
+static int side_collect(struct side *s, const struct rcell *x, const struct rcell *x2, int m)
+{
+	size_t n = x->st[m].n + (x2 ? x2->st[m].n : 0);
+
+	s->n = 0;
+	s->v = malloc((n ? n : 1) * sizeof(*s->v));
+	s->round = malloc((n ? n : 1) * sizeof(*s->round));
+	if (!s->v || !s->round)
+		return -1;
+	side_add(s, x, m, 0);
+	side_add(s, x2, m, LOOK2_ROUNDS);
+	return 0;
+}
+
+static void side_free(struct side *s)
+{
+	free(s->v);
+	free(s->round);
+}
+
+static double side_median(const struct side *s)
+{
+	struct stat_summary st;
+
+	stats_summarize(s->v, s->n, &st);
+	return st.median;
+}
+
+/* The log of the candidate over the baseline for each round both measured
+ * (both above zero) into d; how many. */
+static size_t paired_logs(const struct side *b, const struct side *a, double *d)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < b->n; i++)
+		for (size_t j = 0; j < a->n; j++)
+			if (a->round[j] == b->round[i]) {
+				if (a->v[j] > 0 && b->v[i] > 0)
+					d[n++] = log(a->v[j] / b->v[i]);
+				break;
+			}
+	return n;
+}
+
+/* A paired row: the signed-rank test of the rounds' log ratios, shifted so
+ * that "worse by more than the threshold" is "above zero", each way; the
+ * change and its interval from the Walsh averages. */
+static void judge_paired(const struct comparison *c, struct cmp_row *row, const struct side *b,
+			 const struct side *a)
+{
+	int higher = metrics[row->metric].better == HIGHER_IS_BETTER;
+	double *d = malloc((b->n ? b->n : 1) * 3 * sizeof(*d));
+
+	if (!d)
+		return;
+	double *worse = d + b->n, *better = worse + b->n;
+	size_t n = paired_logs(b, a, d);
+	/* worse beyond the threshold: a ratio above 1 + t (lower is better)
+	 * or below 1 - t (higher is better); better beyond, the other way */
+	double up = log1p(c->threshold), down = log1p(-c->threshold);
+	for (size_t i = 0; i < n; i++) {
+		worse[i] = higher ? down - d[i] : d[i] - up;
+		better[i] = higher ? d[i] - up : down - d[i];
+	}
+	row->rounds = n;
+	if (n) {
+		double lo, hi, level;
+		row->change = expm1(signrank_hl(d, n));
+		if (signrank_interval(d, n, c->alpha, &lo, &hi, &level) == 0) {
+			row->lo = expm1(lo);
+			row->hi = expm1(hi);
+			row->level = level;
+		}
+		row->p_worse = signrank_p_upper(worse, n);
+		row->p_better = signrank_p_upper(better, n);
+	}
+	free(d);
+}
+
+/* Two separate runs: the interval of the ratio of medians from each side's
+ * order-statistic interval of its median (each at least sqrt(1 - 2 alpha),
+ * so both hold together with at least 1 - 2 alpha whatever the two
+ * spreads), and the Mann-Whitney test of the candidate, scaled by the
+ * threshold, against the baseline, each way. */
+static void judge_separate(const struct comparison *c, struct cmp_row *row, const struct side *b,
+			   const struct side *a)
+{
+	int higher = metrics[row->metric].better == HIGHER_IS_BETTER;
+	double t = c->threshold, blo, bhi, alo, ahi, gb, ga;
+	double *up = malloc((a->n ? a->n : 1) * 2 * sizeof(*up));
+
+	if (!up)
+		return;
+	double *down = up + a->n;
+	if (row->base_median > 0)
+		row->change = row->cand_median / row->base_median - 1;
+	double side_level = sqrt(1 - 2 * c->alpha);
+	if (median_os_interval(b->v, b->n, side_level, &blo, &bhi, &gb) == 0 &&
+	    median_os_interval(a->v, a->n, side_level, &alo, &ahi, &ga) == 0 && blo > 0) {
+		row->lo = alo / bhi - 1;
+		row->hi = ahi / blo - 1;
+		row->level = gb * ga;
+	}
+	for (size_t i = 0; i < a->n; i++) {
+		up[i] = a->v[i] / (1 + t);	/* above the baseline: above 1 + t */
+		down[i] = a->v[i] / (1 - t);	/* below the baseline: below 1 - t */
+	}
+	if (higher) {
+		row->p_worse = compare_mw_p_smaller(down, a->n, b->v, b->n);
+		row->p_better = compare_mw_p_smaller(b->v, b->n, up, a->n);
+	} else {
+		row->p_worse = compare_mw_p_smaller(b->v, b->n, up, a->n);
+		row->p_better = compare_mw_p_smaller(down, a->n, b->v, b->n);
+	}
+	free(up);
+}
+
+/* The figures of one row, before the correction. */
+static void judge_figures(const struct comparison *c, struct cmp_row *row)
+{
+	struct side b = { 0 }, a = { 0 };
+	int m = row->metric;
+
+	if (side_collect(&b, row->base, row->base2, m) < 0 ||
+	    side_collect(&a, row->cand, row->cand2, m) < 0)
+		goto out;
+	row->n_base = b.n;
+	row->n_cand = a.n;
+	row->base_median = side_median(&b);
+	row->cand_median = side_median(&a);
+	if (b.n && a.n) {
+		if (c->along >= 0)
+			judge_paired(c, row, &b, &a);
+		else
+			judge_separate(c, row, &b, &a);
+	}
+out:
+	side_free(&b);
+	side_free(&a);
+}
+
+/* The fewest values a test's p-value can be below alpha with: the smallest
+ * p-value of n paired rounds is 2^-n; of m and n separate repetitions
+ * 1 / C(m + n, m). */
+static int too_few(const struct comparison *c, const struct cmp_row *row)
+{
+	if (c->along >= 0)
+		return row->rounds < 2 || ldexp(1, -(int)(row->rounds < 60 ? row->rounds : 60)) >=
+					  c->alpha;
+	return row->n_base < 2 || row->n_cand < 2 ||
+	       stats_mw_cdf(row->n_base, row->n_cand, 0) >= c->alpha;
 }
 
 /* The verdict of one row, after the correction. */
@@ -223,31 +334,47 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 		row->why = "failed on a side";
 		return;
 	}
-	if (row->n_base < 2 || row->n_cand < 2 ||
-	    stats_mw_cdf(row->n_base, row->n_cand, 0) >= COMPARE_ALPHA) {
-		row->why = "too few repetitions";	/* no p-value can reach alpha */
+	if (too_few(c, row)) {
+		row->why = c->along >= 0 ? "too few paired rounds" : "too few repetitions";
 		return;
 	}
 	if (isnan(row->lo) || isnan(row->hi)) {
-		row->why = "no interval (a baseline median of zero)";
+		row->why = c->along >= 0 || row->base_median > 0
+			   ? "too few repetitions for an interval"
+			   : "no interval (a baseline median of zero)";
 		return;
 	}
-	int worse_beyond = higher ? row->hi < -t : row->lo > t;
-	int better_beyond = higher ? row->lo > t : row->hi < -t;
-	if (worse_beyond && row->q_worse < COMPARE_ALPHA)
+	/* paired: the test is of "beyond the threshold" and the interval its
+	 * inversion, so the two agree; separate runs ask both */
+	int worse_beyond = c->along >= 0 || (higher ? row->hi < -t : row->lo > t);
+	int better_beyond = c->along >= 0 || (higher ? row->lo > t : row->hi < -t);
+	if (worse_beyond && row->q_worse < c->alpha)
 		row->verdict = V_REGRESSED;
-	else if (better_beyond && row->q_better < COMPARE_ALPHA)
+	else if (better_beyond && row->q_better < c->alpha)
 		row->verdict = V_IMPROVED;
 	else if (row->lo >= -t && row->hi <= t)
 		row->verdict = V_UNCHANGED;
+	else if (c->along >= 0)
+		row->why = row->p_worse < c->alpha || row->p_better < c->alpha
+			   ? "not significant after correction"
+			   : "too noisy: the interval crosses the threshold";
 	else
-		row->why = worse_beyond || better_beyond ? "not significant after correction"
+		row->why = (higher ? row->hi < -t || row->lo > t : row->lo > t || row->hi < -t)
+			   ? "not significant after correction"
 			   : "too noisy: the interval crosses the threshold";
 }
 
+int compare_row_looks_again(const struct cmp_row *row)
+{
+	return row->metric >= 0 && row->verdict == V_INCONCLUSIVE && row->n_base && row->n_cand &&
+	       strcmp(row->why, "no interval (a baseline median of zero)") != 0 && !row->guarded;
+}
+
 /* Every row judged: figures, the Benjamini-Hochberg correction over every
- * compared pair and metric (each direction apart), verdicts, counts. */
-static int judge(struct comparison *c)
+ * compared pair and metric (each direction apart), verdicts, counts.  With
+ * `first` (the same rows judged at the first look), a row the first look
+ * decided keeps that verdict and is left out of this look's correction. */
+static int judge(struct comparison *c, const struct comparison *first)
 {
 	double *p = malloc((c->nrows ? c->nrows : 1) * 4 * sizeof(*p));
 
@@ -256,8 +383,21 @@ static int judge(struct comparison *c)
 	double *pb = p + c->nrows, *qw = pb + c->nrows, *qb = qw + c->nrows;
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *row = &c->rows[i];
+		const struct cmp_row *was = first && i < first->nrows ? &first->rows[i] : NULL;
+		row->look = first ? 2 : 1;
+		if (was && !compare_row_looks_again(was)) {
+			char label[sizeof(row->label)];
+			memcpy(label, row->label, sizeof(label));
+			*row = *was;	/* decided at the first look */
+			memcpy(row->label, label, sizeof(label));
+			if (was->why == was->guard_why)
+				row->why = row->guard_why;
+			row->look = 1;
+			p[i] = pb[i] = NAN;
+			continue;
+		}
 		if (row->metric >= 0)
-			judge_figures(row);
+			judge_figures(c, row);
 		p[i] = row->p_worse;
 		pb[i] = row->p_better;
 	}
@@ -265,10 +405,22 @@ static int judge(struct comparison *c)
 	compare_bh(pb, c->nrows, qb);
 	for (size_t i = 0; i < c->nrows; i++) {
 		struct cmp_row *row = &c->rows[i];
+		if (first && row->look == 1) {
+			c->count[row->verdict]++;
+			c->failed |= row->base && row->cand && row->metric >= 0 &&
+				     (row->base->failed || row->cand->failed);
+			continue;
+		}
 		row->q_worse = qw[i];
 		row->q_better = qb[i];
 		if (row->metric >= 0)
 			judge_verdict(c, row);
+		if (row->metric >= 0 && c->guard && row->verdict != V_INCONCLUSIVE &&
+		    c->guard(c, row, row->guard_why, sizeof(row->guard_why))) {
+			row->verdict = V_INCONCLUSIVE;
+			row->guarded = 1;
+			row->why = row->guard_why;
+		}
 		/* a compared cell with a failed repetition on either side */
 		if (row->base && row->cand && row->metric >= 0 &&
 		    (row->base->failed || row->cand->failed))
@@ -287,6 +439,7 @@ static void init(struct comparison *c, const struct report *base, const struct r
 	c->cand = cand;
 	c->along = -1;
 	c->threshold = threshold;
+	c->alpha = COMPARE_ALPHA;
 	if (!nmetrics)
 		nmetrics = compare_default_metrics(c->metrics);
 	else
@@ -316,22 +469,136 @@ static const struct rcell *match(const struct report *r, const struct report *xr
 	return NULL;
 }
 
+/* The rows of two folders, unjudged. */
+static int pair_folders(struct comparison *c, const struct report *base, const struct report *cand)
+{
+	for (size_t i = 0; i < base->ncells; i++)
+		if (add_pair(c, &base->cells[i], match(cand, base, &base->cells[i], -1, NULL),
+			     base, -1) < 0)
+			return -1;
+	for (size_t i = 0; i < cand->ncells; i++)
+		if (!match(base, cand, &cand->cells[i], -1, NULL) &&
+		    add_pair(c, NULL, &cand->cells[i], cand, -1) < 0)
+			return -1;
+	return 0;
+}
+
+/* The cells of the second look's folder that stand beside each row's:
+ * both sides of an in-run A/B, the new side of two folders. */
+static void pair_more(struct comparison *c, const struct report *more)
+{
+	for (size_t i = 0; more && i < c->nrows; i++) {
+		struct cmp_row *row = &c->rows[i];
+		if (!row->base || !row->cand)
+			continue;
+		if (c->along >= 0)
+			row->base2 = match(more, c->base, row->base, -1, NULL);
+		row->cand2 = match(more, c->cand, row->cand, -1, NULL);
+	}
+}
+
+/* c judged at the first look, and with `more`, judged again at the second:
+ * `first` holds the first look's rows (built by `pairs`, the same rows in
+ * the same order). */
+static int judge_looks(struct comparison *c, const struct report *more,
+		       int (*pairs)(struct comparison *, const void *), const void *arg)
+{
+	struct comparison first = *c;
+	int rc;
+
+	if (!more)
+		return pairs(c, arg) < 0 ? -1 : judge(c, NULL);
+	first.rows = NULL;
+	first.nrows = 0;
+	rc = pairs(&first, arg) < 0 || judge(&first, NULL) < 0 || pairs(c, arg) < 0 ? -1 : 0;
+	if (rc == 0) {
+		pair_more(c, more);
+		rc = judge(c, &first);
+	}
+	compare_release(&first);
+	return rc;
+}
+
+struct folders_arg {
+	const struct report *base, *cand;
+};
+
+static int pairs_of_folders(struct comparison *c, const void *arg)
+{
+	const struct folders_arg *f = arg;
+
+	return pair_folders(c, f->base, f->cand);
+}
+
+int compare_folders_more(struct comparison *c, const struct report *base,
+			 const struct report *cand, const struct report *more, double threshold,
+			 const int *metrics_in, size_t nmetrics, char *err, size_t errlen)
+{
+	struct folders_arg f = { base, cand };
+
+	init(c, base, cand, threshold, metrics_in, nmetrics);
+	c->more = more;
+	c->guard = compare_guard;
+	if (judge_looks(c, more, pairs_of_folders, &f) == 0)
+		return 0;
+	snprintf(err, errlen, "out of memory");
+	return -1;
+}
+
 int compare_folders(struct comparison *c, const struct report *base, const struct report *cand,
 		    double threshold, const int *metrics_in, size_t nmetrics, char *err,
 		    size_t errlen)
 {
-	init(c, base, cand, threshold, metrics_in, nmetrics);
-	for (size_t i = 0; i < base->ncells; i++)
-		if (add_pair(c, &base->cells[i], match(cand, base, &base->cells[i], -1, NULL),
-			     base, -1) < 0)
-			goto oom;
-	for (size_t i = 0; i < cand->ncells; i++)
-		if (!match(base, cand, &cand->cells[i], -1, NULL) &&
-		    add_pair(c, NULL, &cand->cells[i], cand, -1) < 0)
-			goto oom;
-	if (judge(c) == 0)
+	return compare_folders_more(c, base, cand, NULL, threshold, metrics_in, nmetrics, err,
+				    errlen);
+}
+
+struct along_arg {
+	const struct report *r;
+	size_t dim;
+	const char *base, *cand;
+	int seen_base, seen_cand;
+};
+
+static int pairs_along(struct comparison *c, const void *arg)
+{
+	struct along_arg *a = (struct along_arg *)arg;
+	const struct report *r = a->r;
+	int dim = (int)a->dim;
+
+	for (size_t i = 0; i < r->ncells; i++) {
+		const struct rcell *x = &r->cells[i];
+		int is_base = !strcmp(x->dims[dim], a->base), is_cand = !strcmp(x->dims[dim], a->cand);
+		a->seen_base |= is_base;
+		a->seen_cand |= is_cand;
+		if (is_base && add_pair(c, x, match(r, r, x, dim, a->cand), r, dim) < 0)
+			return -1;
+		if (is_cand && !match(r, r, x, dim, a->base) && add_pair(c, NULL, x, r, dim) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+int compare_along_more(struct comparison *c, const struct report *r, const struct report *more,
+		       size_t dim, const char *base, const char *cand, double threshold,
+		       const int *metrics_in, size_t nmetrics, char *err, size_t errlen)
+{
+	struct along_arg a = { r, dim, base, cand, 0, 0 };
+
+	init(c, r, r, threshold, metrics_in, nmetrics);
+	c->along = (int)dim;
+	c->more = more;
+	/* a dry pass: are both values there? */
+	for (size_t i = 0; i < r->ncells; i++) {
+		a.seen_base |= !strcmp(r->cells[i].dims[dim], base);
+		a.seen_cand |= !strcmp(r->cells[i].dims[dim], cand);
+	}
+	if (!a.seen_base || !a.seen_cand) {
+		snprintf(err, errlen, "no cell has %s %s", r->dimnames[dim], a.seen_base ? cand : base);
+		return -1;
+	}
+	if (judge_looks(c, more, pairs_along, &a) == 0)
 		return 0;
-oom:
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
@@ -340,29 +607,8 @@ int compare_along(struct comparison *c, const struct report *r, size_t dim, cons
 		  const char *cand, double threshold, const int *metrics_in, size_t nmetrics,
 		  char *err, size_t errlen)
 {
-	int seen_base = 0, seen_cand = 0;
-
-	init(c, r, r, threshold, metrics_in, nmetrics);
-	c->along = (int)dim;
-	for (size_t i = 0; i < r->ncells; i++) {
-		const struct rcell *x = &r->cells[i];
-		int is_base = !strcmp(x->dims[dim], base), is_cand = !strcmp(x->dims[dim], cand);
-		seen_base |= is_base;
-		seen_cand |= is_cand;
-		if (is_base && add_pair(c, x, match(r, r, x, (int)dim, cand), r, (int)dim) < 0)
-			goto oom;
-		if (is_cand && !match(r, r, x, (int)dim, base) && add_pair(c, NULL, x, r, (int)dim) < 0)
-			goto oom;
-	}
-	if (!seen_base || !seen_cand) {
-		snprintf(err, errlen, "no cell has %s %s", r->dimnames[dim], seen_base ? cand : base);
-		return -1;
-	}
-	if (judge(c) == 0)
-		return 0;
-oom:
-	snprintf(err, errlen, "out of memory");
-	return -1;
+	return compare_along_more(c, r, NULL, dim, base, cand, threshold, metrics_in, nmetrics,
+				  err, errlen);
 }
 
 void compare_release(struct comparison *c)

@@ -12,30 +12,58 @@
  *                    ran interleaved in one session, so machine drift hits
  *                    both alike
  *
- * For each pair and metric, from the successful repetitions of each side:
- *   change      candidate median / baseline median - 1
- *   lo, hi      its 95% interval: a percentile bootstrap of the ratio of
- *               medians (COMPARE_RESAMPLES resamples of each side, a fixed
- *               seed, so the same folders always give the same interval),
- *               minus 1.  Its real coverage is below 95% with few
- *               repetitions (about 90% at 3 and 3, in simulation); the
- *               verdicts ask for significance as well, and significance
- *               needs at least 4 and 4 repetitions.
- *   p_worse     one-sided Mann-Whitney U p-value that the candidate is worse
- *               (throughput lower, latency and CPU higher: the direction is
- *               the metric table's `better`), exact from stats_mw_cdf, ties
- *               counted against the candidate's side only by half
- *   q_worse     p_worse after a Benjamini-Hochberg correction over every
- *               compared pair and metric; p_better, q_better the same the
+ * For each pair and metric, from the successful repetitions of each side
+ * (and, at a second look, of the same cells in the second look's folder):
+ *
+ * In-run A/B, paired by round.  Round r ran repetition r of the baseline
+ * and of the candidate side by side (plan/order.h keeps them adjacent, in
+ * ABBA order), so a drift the round shares cancels in their ratio.  The
+ * figures are of d_r = log(candidate_r / baseline_r) over the rounds both
+ * measured:
+ *   change      exp(Hodges-Lehmann estimate of d) - 1 (signrank.h)
+ *   lo, hi      the Walsh-average interval the signed-rank test inverts, at
+ *               one-sided alpha each way: two-sided at least 1 - 2 alpha,
+ *               level its exact coverage (ties aside)
+ *   p_worse     the exact one-sided signed-rank p-value that the candidate
+ *               is worse by MORE THAN THE THRESHOLD: of d - log(1 + t) when
+ *               lower is better, of log(1 - t) - d when higher is (the
+ *               direction is the metric table's `better`); p_better the
  *               other way
- * and a verdict:
- *   regressed     q_worse < alpha AND the whole interval lies beyond the
- *                 threshold on the worse side
+ * Two separate runs (compare_folders): no rounds to pair.
+ *   change      candidate median / baseline median - 1
+ *   lo, hi      from each side's order-statistic interval of its median
+ *               (signrank.h), each covering with at least sqrt(1 - 2
+ *               alpha) whatever the distribution: lo = cand_lo / base_hi
+ *               - 1, hi = cand_hi / base_lo - 1, holding with at least
+ *               level = the product of the two coverages, equal or unequal
+ *               spreads (the first 6 or 7 repetitions give [min, max])
+ *   p_worse     one-sided Mann-Whitney U p-value that the candidate, scaled
+ *               by 1 + t (or 1 - t), is still worse, exact from stats_mw_cdf
+ * and for both:
+ *   q_worse     p_worse after a Benjamini-Hochberg correction over every
+ *               compared pair and metric of the look; q_better likewise
+ * and a verdict, at alpha = COMPARE_ALPHA each look:
+ *   regressed     q_worse < alpha (separate runs: AND the whole interval
+ *                 beyond the threshold on the worse side): worse by more
+ *                 than the threshold, with confidence
  *   improved      the same on the better side
- *   unchanged     the whole interval lies within +-threshold
- *   inconclusive  anything else: too few repetitions (fewer than 2 on a side,
- *                 or too few for any p-value below alpha), too noisy (an
- *                 interval across the threshold), or a median of zero
+ *   unchanged     the whole interval lies within +-threshold (two one-sided
+ *                 tests at alpha)
+ *   inconclusive  anything else: too few repetitions or paired rounds for
+ *                 any p-value below alpha, too noisy (an interval across the
+ *                 threshold), a median of zero, or, between separate runs,
+ *                 machines whose state differed (compare_guard: `guarded`,
+ *                 the reason in `why`)
+ *
+ * Two looks (a group-sequential design, Pocock's): `matrix run` judges its
+ * comparison once; the rows inconclusive then (compare_row_looks_again)
+ * get as many rounds again, into RUN/look2, and are judged once more on
+ * all their rounds (compare_*_more), the rows the first look decided
+ * keeping its verdict.  Each look judges at COMPARE_ALPHA = 0.0304, Pocock's
+ * nominal level for two equally spaced looks at an overall one-sided 5%;
+ * `compare` and `report` judge at the same level, so a folder's verdicts
+ * never depend on the command that made them.
+ *
  * The exit status of a comparison: 1 when anything regressed, else 2 when a
  * compared cell has a failed repetition on either side, else 3 when
  * anything is inconclusive or nothing was compared, else 0 (a failed chart
@@ -49,10 +77,8 @@
 
 #include "report.h"
 
-#define COMPARE_ALPHA 0.05
-#define COMPARE_LEVEL 0.95
-#define COMPARE_RESAMPLES 10000
-#define COMPARE_SEED 0x6d617472697821ull	/* "matrix!" */
+#define COMPARE_ALPHA 0.0304		/* each look's: two looks at 5% overall */
+#define COMPARE_OVERALL_ALPHA 0.05
 #define COMPARE_DEFAULT_THRESHOLD 0.05
 
 enum verdict {
@@ -62,13 +88,18 @@ extern const char *const compare_verdict_names[V__COUNT];
 
 struct cmp_row {
 	const struct rcell *base, *cand;	/* one is NULL for added/removed */
+	const struct rcell *base2, *cand2;	/* the same cells at the second look, or NULL */
 	int metric;				/* index into metrics; -1 added/removed */
 	size_t n_base, n_cand;
 	double base_median, cand_median;
 	double change, lo, hi, level;
 	double p_worse, p_better, q_worse, q_better;
+	size_t rounds;				/* paired rounds judged (in-run A/B) */
+	int look;				/* the look that decided it: 1 or 2 */
 	enum verdict verdict;
 	const char *why;			/* a word on the verdict, "" if none */
+	int guarded;				/* the machine-state guard made it inconclusive */
+	char guard_why[320];
 	char label[512];			/* "transport=tcp size=16" (what differs) */
 };
 
@@ -76,6 +107,12 @@ struct comparison {
 	const struct report *base, *cand;	/* the same report for compare_along */
 	int along;				/* the dimension, -1 across folders */
 	double threshold;
+	double alpha;				/* each look's level (COMPARE_ALPHA) */
+	const struct report *more;		/* the second look's folder, or NULL */
+	/* separate runs: 1 with why when a row's two machines are not
+	 * comparable (compare_guard); NULL for an in-run A/B */
+	int (*guard)(const struct comparison *c, const struct cmp_row *row, char *why,
+		     size_t len);
 	int metrics[MATRIX_NMETRICS];
 	size_t nmetrics;
 	struct cmp_row *rows;
@@ -98,6 +135,23 @@ int compare_along(struct comparison *c, const struct report *r, size_t dim, cons
 		  const char *cand, double threshold, const int *metrics, size_t nmetrics,
 		  char *err, size_t errlen);
 void compare_release(struct comparison *c);
+
+/* The same with a second look: `more` is the folder of the second look's
+ * rounds (NULL: none, as above). */
+int compare_folders_more(struct comparison *c, const struct report *base,
+			 const struct report *cand, const struct report *more, double threshold,
+			 const int *metrics, size_t nmetrics, char *err, size_t errlen);
+int compare_along_more(struct comparison *c, const struct report *r, const struct report *more,
+		       size_t dim, const char *base, const char *cand, double threshold,
+		       const int *metrics, size_t nmetrics, char *err, size_t errlen);
+
+/* A row a second look may decide: inconclusive at the first with figures
+ * on both sides, not for a median of zero or the machine-state guard
+ * (more rounds change neither). */
+int compare_row_looks_again(const struct cmp_row *row);
+
+/* The machine-state guard of separate runs, compare_folders' c->guard. */
+int compare_guard(const struct comparison *c, const struct cmp_row *row, char *why, size_t len);
 
 /* The exit status (see above). */
 int compare_exit_status(const struct comparison *c);
@@ -127,10 +181,6 @@ int compare_write(const struct comparison *c, const char *dir, const char *name,
  * to be smaller than y: P(U >= u) under the null, U = pairs with x < y
  * (ties counting 1/2, rounded down).  NaN when a side is empty. */
 double compare_mw_p_smaller(const double *x, size_t m, const double *y, size_t n);
-/* The bootstrap interval of median(a) / median(b) (see above) into lo, hi;
- * -1 (NaN) when a side is empty or no resample has a positive median of b. */
-int compare_boot_ratio(const double *a, size_t na, const double *b, size_t nb, double *lo,
-		       double *hi);
 /* Benjamini-Hochberg adjusted q-values of n p-values (NaN stays NaN and
  * does not count). */
 void compare_bh(const double *p, size_t n, double *q);

@@ -25,11 +25,15 @@ static json_t *verdict_row(const struct cmp_row *row, int *bad)
 		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
 	jsonout_set(o, "verdict", json_string(compare_verdict_names[row->verdict]), bad);
 	jsonout_set(o, "why", jsonout_string(row->why), bad);
+	jsonout_set(o, "rounds", has && row->rounds ? json_integer((json_int_t)row->rounds)
+		    : json_null(), bad);
+	jsonout_set(o, "look", has ? json_integer(row->look) : json_null(), bad);
+	jsonout_set(o, "guarded", json_boolean(row->guarded), bad);
 	return o;
 }
 
 void compare_json_add(struct run_json *j, const struct comparison *c, const char *dir,
-		      int status, int confirmation)
+		      int status, int look)
 {
 	json_t *o, *rows, *counts;
 	int flag = 0, *bad = &flag;
@@ -49,7 +53,8 @@ void compare_json_add(struct run_json *j, const struct comparison *c, const char
 		jsonout_set(o, "dimension", c->along >= 0 ? jsonout_string(c->cand->dimnames[c->along])
 			    : json_null(), bad);
 		jsonout_set(o, "threshold", jsonout_number(c->threshold), bad);
-		jsonout_set(o, "confirmation", json_boolean(confirmation), bad);
+		jsonout_set(o, "look", json_integer(look), bad);
+		jsonout_set(o, "alpha", jsonout_number(c->alpha), bad);
 		jsonout_set(o, "exit_status", json_integer(status), bad);
 		jsonout_set(o, "counts", counts, bad);
 		jsonout_set(o, "rows", rows, bad);

@@ -13,9 +13,9 @@
 #include "json.h"
 
 /* dir: the folder the comparison's files went to; status: its exit status
- * (compare.h); confirmation: a second judgement of a regression (the
- * run's confirm/ folder).  Does nothing when j is NULL. */
+ * (compare.h); look: 1, or 2 for the judgement of a run's second look
+ * (its look2/ folder, compare.h).  Does nothing when j is NULL. */
 void compare_json_add(struct run_json *j, const struct comparison *c, const char *dir,
-		      int status, int confirmation);
+		      int status, int look);
 
 #endif

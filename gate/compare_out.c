@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <math.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -64,7 +65,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 	static const char *const cols[] = {
 		"label", "metric", "base_cell", "new_cell", "base_n", "new_n", "base_median",
 		"new_median", "change", "change_lo", "change_hi", "ci_level", "p_worse", "q_worse",
-		"p_better", "q_better", "verdict", "why",
+		"p_better", "q_better", "verdict", "why", "rounds", "look", "test",
 	};
 	char path[4200];
 	struct csv_out w;
@@ -94,6 +95,15 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_double(&w, r->metric >= 0 ? v[k] : NAN, 10);
 		csv_out_field(&w, compare_verdict_names[r->verdict]);
 		csv_out_field(&w, r->why);
+		if (r->metric >= 0 && c->along >= 0)
+			csv_out_u64(&w, r->rounds);
+		else
+			csv_out_field(&w, "");
+		if (r->metric >= 0)
+			csv_out_u64(&w, (uint64_t)r->look);
+		else
+			csv_out_field(&w, "");
+		csv_out_field(&w, r->metric < 0 ? "" : c->along >= 0 ? "signed-rank" : "mann-whitney");
 		csv_out_end_row(&w);
 	}
 	if (csv_out_close(&w) < 0) {
@@ -150,13 +160,33 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 		c->count[V_INCONCLUSIVE]);
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fprintf(f, ", %zu added, %zu removed", c->count[V_ADDED], c->count[V_REMOVED]);
-	fprintf(f, ".\n\nA change is the %s median over the %s median, minus 1, with a 95%% "
-		"percentile-bootstrap interval (a fixed seed: the same data give the same "
-		"interval; its real coverage is lower with few repetitions). `regressed` and `improved` need a one-sided Mann-Whitney p-value "
-		"below %g after a Benjamini-Hochberg correction over every row AND the whole "
-		"interval beyond the threshold of %g%%; `unchanged` needs the whole interval "
-		"within it; anything else is `inconclusive`.\n\n", side_name(c, 1), side_name(c, 0),
-		COMPARE_ALPHA, c->threshold * 100);
+	fputs(".\n\n", f);
+	if (c->along >= 0)
+		fprintf(f, "Paired by round: each round ran the baseline and the candidate side by "
+			"side, so a change is judged round by round, on the log of the candidate over "
+			"the baseline. A change is the Hodges-Lehmann estimate of that ratio, minus 1, "
+			"with the signed-rank test's interval (its exact level in ab.csv's ci_level, "
+			"at least %.1f%%). `regressed` needs the exact one-sided signed-rank p-value "
+			"that the candidate is worse by more than the threshold of %g%% below %g after "
+			"a Benjamini-Hochberg correction over every row (`improved` the same the other "
+			"way); `unchanged` needs the whole interval within the threshold; anything else "
+			"is `inconclusive`.",
+			100 * (1 - 2 * c->alpha), c->threshold * 100, c->alpha);
+	else
+		fprintf(f, "A change is the %s median over the %s median, minus 1, with an interval "
+			"made of each side's order-statistic interval of its median, which holds "
+			"with at least the level in compare.csv's ci_level whatever the two sides' "
+			"spreads. `regressed` needs a one-sided Mann-Whitney p-value that the candidate "
+			"is worse by more than the threshold of %g%% below %g after a "
+			"Benjamini-Hochberg correction over every row AND the whole interval beyond "
+			"the threshold (`improved` the same the other way); `unchanged` needs the "
+			"whole interval within it; anything else is `inconclusive`, as is every row "
+			"whose two machines' state differed (the reason is given).",
+			side_name(c, 1), side_name(c, 0), c->threshold * 100, c->alpha);
+	fprintf(f, " Each look judges at %g, so that a second look (RUN/look2) keeps the "
+		"false-alarm rate of both at %g.%s\n\n", c->alpha, COMPARE_OVERALL_ALPHA,
+		c->more ? " This is the second look: a row decided at the first keeps its "
+		"verdict (look 1), the others are judged on the rounds of both (look 2)." : "");
 	if (c->forced && *c->forced)
 		fprintf(f, "Compared with `--force` although these differ:\n\n```\n%s```\n\n",
 			c->forced);

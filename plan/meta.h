@@ -6,7 +6,7 @@
  *   cells repetitions order seed hist_rel_error status runner_pid
  *   runner_start boot_id socket_dir only matrix_hash resumed_utc
  *   timeline_interval runner_overhead_ms runner_overhead_ms_max
- *   runner_max_rss_kib shard merged_from
+ *   runner_max_rss_kib shard merged_from paired_by
  * (set: the --set flags, "--set count=50 --set repeat=2", empty when none;
  * order: shuffled or sequential, seed: the shuffle's, empty when
  * sequential; see order.h; socket_dir: the run's private folder for
@@ -18,7 +18,9 @@
  * runner_overhead_ms, runner_overhead_ms_max, runner_max_rss_kib: see
  * meta_runner_costs; shard: K/N of a `matrix run --shard K/N`, only in a
  * shard's (shard.h); merged_from: the shards' folders `matrix merge`
- * joined, only in a merged folder's, which has no shard)
+ * joined, only in a merged folder's, which has no shard; paired_by: the
+ * dimension of an in-run A/B whose pairs ran side by side in each round,
+ * ABBA (order.h), only in such a run's)
  * It is written when the run starts (end_utc empty, status `running`) and again
  * when it ends, so an interrupted run still has one.
  */

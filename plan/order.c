@@ -71,3 +71,36 @@ void order_next_round(struct order *o, size_t *idx, size_t n)
 		idx[j] = t;
 	}
 }
+
+void order_next_round_paired(struct order *o, size_t *idx, size_t n, const size_t *group,
+			     const size_t *side, size_t ngroups, unsigned round)
+{
+	size_t k = 0;
+
+	/* the groups' order, drawn as order_next_round draws cells' */
+	order_next_round(o, idx, ngroups);
+	/* the groups' order moves to the tail of idx while the cells fill it
+	 * from the front: before group g, the cells of groups 0..g-1 fill at
+	 * most n - (ngroups - g) places (every group has a cell), so they
+	 * never reach gorder[g], and group g's end never reaches gorder[g + 1] */
+	size_t *gorder = idx + n - ngroups;
+	memmove(gorder, idx, ngroups * sizeof(*idx));
+	for (size_t g = 0; g < ngroups; g++) {
+		size_t start = k, want = gorder[g];
+		/* a group's cells, in plan order */
+		for (size_t i = 0; i < n; i++)
+			if (group[i] == want)
+				idx[k++] = i;
+		/* by value, forward in odd rounds, backward in even ones
+		 * (insertion sort: a group is a few cells) */
+		for (size_t i = start + 1; i < k; i++) {
+			size_t v = idx[i], j = i;
+			while (j > start && (round % 2 ? side[idx[j - 1]] > side[v]
+						      : side[idx[j - 1]] < side[v])) {
+				idx[j] = idx[j - 1];
+				j--;
+			}
+			idx[j] = v;
+		}
+	}
+}

@@ -40,4 +40,16 @@ void order_init(struct order *o, enum run_order kind, uint64_t seed);
  * cell indices in the order they run (0..n-1 itself when sequential). */
 void order_next_round(struct order *o, size_t *idx, size_t n);
 
+/* The next round of an in-run A/B (round counts from 1): the cells that
+ * differ only in the compared dimension, a group (group[i] the group of
+ * cell i, numbered from 0 in plan order, ngroups of them), run next to
+ * each other, so that the baseline and the candidate of a round share its
+ * moment; the groups run shuffled as whole groups (sequential: in plan
+ * order), and within a group the cells run in the order of their value
+ * (side[i], its index among the dimension's values) in odd rounds and in
+ * the reverse order in even rounds: A B, then B A, so a drift linear over
+ * two rounds reaches both sides alike (ABBA). */
+void order_next_round_paired(struct order *o, size_t *idx, size_t n, const size_t *group,
+			     const size_t *side, size_t ngroups, unsigned round);
+
 #endif

@@ -134,8 +134,10 @@ void report_release(struct report *r)
 		free(r->cells[i].okreps);
 		free(r->cells[i].elapsed);
 		free(r->cells[i].buckets);
-		for (size_t m = 0; m < MATRIX_NMETRICS; m++)
+		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 			free(r->cells[i].vals[m]);
+			free(r->cells[i].valrep[m]);
+		}
 	}
 	for (size_t d = 0; d < r->ndims && r->dimnames; d++)
 		free(r->dimnames[d]);

@@ -39,6 +39,7 @@ struct rcell {
 	size_t nokreps;
 	char *status;			/* "ok", "ok, 1 of 3 failed (timeout)", "timeout" */
 	double *vals[MATRIX_NMETRICS];	/* one per successful repetition */
+	unsigned *valrep[MATRIX_NMETRICS];	/* the repetition (round) of each of vals */
 	struct stat_summary st[MATRIX_NMETRICS];
 	int noisy[MATRIX_NMETRICS];	/* CV above report.noisy_cv */
 	/* results.csv's `lost` and `rtt_samples`, each summed over the

@@ -257,6 +257,11 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 		if (!nv)
 			return out_of_memory(path, err, errlen);
 		c->vals[m] = nv;
+		unsigned *nr = realloc(c->valrep[m], (c->st[m].n + 1) * sizeof(*nr));
+		if (!nr)
+			return out_of_memory(path, err, errlen);
+		c->valrep[m] = nr;
+		nr[c->st[m].n] = ok[c->nokreps - 1];
 		nv[c->st[m].n++] = v[m];	/* st[m].n counts until summarized */
 	}
 	return 0;

@@ -46,17 +46,48 @@ static void resume_progress(struct run_state *s, const struct shard *sh)
  * nothing reads would be dropped. */
 static struct run_state *volatile running;
 
+/* The groups of an in-run A/B (order.h): group[i] for cell i, then
+ * side[i] (group[pl->ncells + i]), the index of its value along the
+ * dimension; *ngroups of them.  NULL when not paired or out of memory (the
+ * cells then run in order_next_round's order). */
+static size_t *pair_groups(const struct plan *pl, const struct run_opts *o, size_t *ngroups)
+{
+	size_t n = pl->ncells, nd = pl->m->ndims, *g;
+
+	*ngroups = 0;
+	if (!o->paired || o->pair_dim >= nd || !(g = malloc((2 * n + 1) * sizeof(*g))))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		const size_t *ci = pl->cells[i].choice;
+		size_t j;
+		for (j = 0; j < i; j++) {
+			const size_t *cj = pl->cells[j].choice;
+			size_t d;
+			for (d = 0; d < nd && (d == o->pair_dim || ci[d] == cj[d]); d++)
+				;
+			if (d == nd)
+				break;
+		}
+		g[i] = j < i ? g[j] : (*ngroups)++;
+		g[n + i] = ci[o->pair_dim];
+	}
+	return g;
+}
+
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
 	struct run_state *s = running = calloc(1, sizeof(*s));
 	size_t *idx = calloc(pl->ncells + 1, sizeof(*idx));
 	unsigned char *warned = calloc(pl->ncells + 1, 1);
 	int status;
+	size_t ngroups;
+	size_t *group = pair_groups(pl, o, &ngroups);
 
 	if (!s || !idx || !warned) {
 		free(s);
 		free(idx);
 		free(warned);
+		free(group);
 		snprintf(err, errlen, "out of memory");
 		return 2;
 	}
@@ -96,7 +127,11 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 	 * (a resumed run draws every round as the run did, and skips what it
 	 * holds) */
 	for (unsigned rep = 1; rep <= pl->repeat && !run_interrupted && !s->write_failed; rep++) {
-		order_next_round(&s->order, idx, pl->ncells);
+		if (group)
+			order_next_round_paired(&s->order, idx, pl->ncells, group, group + pl->ncells,
+						ngroups, rep);
+		else
+			order_next_round(&s->order, idx, pl->ncells);
 		for (size_t k = 0; k < pl->ncells && !run_interrupted; k++)
 			if (!s->stopped[idx[k]] && shard_has_cell(&o->shard, pl, idx[k], rep) &&
 			    !replay(s, idx[k], rep) && run_step(s, idx[k], rep) < 0)
@@ -117,5 +152,6 @@ out:
 	running = NULL;
 	free(idx);
 	free(warned);
+	free(group);
 	return status;
 }

@@ -38,6 +38,11 @@ struct run_opts {
 					 * pl being what resume_args says it ran */
 	struct shard shard;		/* --shard K/N: only its cell repetitions run
 					 * (shard.h); n 0: all of them */
+	/* an in-run A/B along matrix dimension pair_dim (its index in
+	 * m->dims): each round runs the cells that differ only there next to
+	 * each other, in ABBA order (order.h); meta.csv's paired_by names it */
+	int paired;
+	size_t pair_dim;
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every

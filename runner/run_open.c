@@ -89,6 +89,9 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 		meta_set(&s->meta, "seed", "%llu", (unsigned long long)s->seed);
 	else
 		meta_set(&s->meta, "seed", "%s", "");
+	/* an in-run A/B's rounds ran its pairs side by side (order.h) */
+	if (o->paired && o->pair_dim < pl->m->ndims)
+		meta_set(&s->meta, "paired_by", "%s", pl->m->dims[o->pair_dim].key);
 	meta_timeline_interval(&s->meta, pl->m);
 	remote_meta(&s->meta, pl->m);
 	netns_meta(&s->net, &s->meta);

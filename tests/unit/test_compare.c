@@ -17,6 +17,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "rng.h"
 #include "unit.h"
 
 static void near(double got, double want, const char *what)
@@ -56,25 +57,6 @@ static void test_benjamini_hochberg(void **state)
 	assert_true(isnan(q[0]));
 	near(q[1], 0.02, "q of 0.01 among two");
 	near(q[2], 0.02, "q of 0.02 among two");
-}
-
-static void test_bootstrap_is_fixed(void **state)
-{
-	const double a[] = { 90, 95, 100, 105, 110, 93, 107 }, b[] = { 100, 101, 99, 98, 102 };
-	const double two[] = { 2, 2, 2 }, one[] = { 1, 1, 1 };
-	double lo, hi, lo2, hi2;
-
-	(void)state;
-	assert_int_equal(compare_boot_ratio(a, 7, b, 5, &lo, &hi), 0);
-	assert_int_equal(compare_boot_ratio(a, 7, b, 5, &lo2, &hi2), 0);
-	assert_true(lo == lo2 && hi == hi2);	/* the same data, the same interval */
-	assert_true(lo <= 1.0 && 1.0 <= hi);	/* holds the ratio of medians, 100/100 */
-	assert_true(lo >= 0.9 / 1.02 - 1e-12 && hi <= 1.1 / 0.98 + 1e-12);
-	assert_int_equal(compare_boot_ratio(two, 3, one, 3, &lo, &hi), 0);
-	near(lo, 2, "constant lo");
-	near(hi, 2, "constant hi");
-	assert_int_equal(compare_boot_ratio(two, 0, one, 3, &lo, &hi), -1);
-	assert_true(isnan(lo) && isnan(hi));
 }
 
 /* A report made by hand: cells of one dimension "transport" and, for
@@ -181,13 +163,179 @@ static void test_verdicts(void **state)
 	compare_release(&c);
 }
 
+
+/* In-run A/B, paired by round: a round's drift is shared by its two cells. */
+static void test_pairing(void **state)
+{
+	/* every round's candidate 10% slower than its baseline, but the
+	 * rounds drift by +-30%: the two sides' values overlap */
+	static const double base_rtt[] = { 100, 130, 90, 125, 110, 95, 120 };
+	static const double slow_rtt[] = { 110, 143, 99, 137.5, 121, 104.5, 132 };
+	/* the same per round within 0.5%, drifting as much: A/A */
+	static const double same_rtt[] = { 100.4, 129.6, 90.3, 125.5, 109.6, 95.2, 119.7 };
+	static const double base_thr[] = { 1e4, 7692, 11111, 8000, 9091, 10526, 8333 };
+	struct hand h;
+	struct comparison c;
+	char err[256];
+	int mr = matrix_metric_index("rtt_p50_us");
+
+	(void)state;
+	hand_init(&h, "ab");
+	hand_cell(&h, 0, "a", base_thr, base_rtt, 7);
+	hand_cell(&h, 1, "b", base_thr, slow_rtt, 7);
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.05, &mr, 1, err, sizeof(err)), 0);
+	const struct cmp_row *r = row_of(&c, "", mr);
+	assert_int_equal(r->rounds, 7);
+	assert_int_equal(r->verdict, V_REGRESSED);	/* all 7 rounds 10% worse: p = 1/128 */
+	EXPECT(r->p_worse, 1.0 / 128);
+	EXPECT(r->change, 0.10);			/* every round's ratio is 1.10 */
+	compare_release(&c);
+	/* the same values as two separate runs: the drift hides it */
+	struct hand b, n;
+	hand_init(&b, "base");
+	hand_cell(&b, 0, "a", base_thr, base_rtt, 7);
+	hand_init(&n, "new");
+	hand_cell(&n, 0, "a", base_thr, slow_rtt, 7);
+	assert_int_equal(compare_folders(&c, &b.r, &n.r, 0.05, &mr, 1, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&c, "transport=a", mr)->verdict, V_INCONCLUSIVE);
+	compare_release(&c);
+	/* A/A under the same drift: pairing cancels it, unchanged */
+	hand_cell(&h, 1, "b", base_thr, same_rtt, 7);
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.05, &mr, 1, err, sizeof(err)), 0);
+	r = row_of(&c, "", mr);
+	assert_int_equal(r->verdict, V_UNCHANGED);
+	assert_true(r->lo > -0.01 && r->hi < 0.01);
+	compare_release(&c);
+	/* the rounds pair by number: shuffled round numbers break it */
+	static unsigned rounds[] = { 1, 2, 3, 4, 5, 6, 7 }, shuffled[] = { 2, 3, 4, 5, 6, 7, 1 };
+	hand_cell(&h, 1, "b", base_thr, slow_rtt, 7);
+	h.cells[0].valrep[mr] = rounds;
+	h.cells[1].valrep[mr] = shuffled;
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.05, &mr, 1, err, sizeof(err)), 0);
+	assert_int_not_equal(row_of(&c, "", mr)->verdict, V_REGRESSED);
+	compare_release(&c);
+}
+
+/* The second look: a row inconclusive at the first look is judged on the
+ * rounds of both; a row the first look decided keeps its verdict. */
+static void test_second_look(void **state)
+{
+	/* 7 rounds, one of them far the other way: W+ = 28 - 7, p = 19/128 */
+	static const double base[] = { 100, 100, 100, 100, 100, 100, 100 };
+	static const double cand[] = { 110, 111, 95, 112, 113, 114, 115 };
+	static const double more[] = { 110, 111, 112, 113, 114, 115, 116 };
+	struct hand h, h2;
+	struct comparison c;
+	char err[256];
+	int mr = matrix_metric_index("rtt_p50_us");
+
+	(void)state;
+	hand_init(&h, "ab");
+	hand_cell(&h, 0, "a", base, base, 7);
+	hand_cell(&h, 1, "b", base, cand, 7);
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.05, &mr, 1, err, sizeof(err)), 0);
+	const struct cmp_row *r = row_of(&c, "", mr);
+	EXPECT(r->p_worse, 19.0 / 128);
+	assert_int_equal(r->verdict, V_INCONCLUSIVE);
+	assert_true(compare_row_looks_again(r));
+	compare_release(&c);
+	hand_init(&h2, "ab/look2");
+	hand_cell(&h2, 0, "a", base, base, 7);
+	hand_cell(&h2, 1, "b", base, more, 7);
+	assert_int_equal(compare_along_more(&c, &h.r, &h2.r, 0, "a", "b", 0.05, &mr, 1, err,
+					    sizeof(err)), 0);
+	r = row_of(&c, "", mr);
+	assert_int_equal(r->rounds, 14);
+	assert_int_equal(r->look, 2);
+	assert_int_equal(r->verdict, V_REGRESSED);
+	compare_release(&c);
+	/* decided at the first look (regressed): the second keeps it, whatever
+	 * its rounds say */
+	hand_cell(&h, 1, "b", base, more, 7);
+	hand_cell(&h2, 1, "b", base, base, 7);
+	assert_int_equal(compare_along_more(&c, &h.r, &h2.r, 0, "a", "b", 0.05, &mr, 1, err,
+					    sizeof(err)), 0);
+	r = row_of(&c, "", mr);
+	assert_int_equal(r->look, 1);
+	assert_int_equal(r->rounds, 7);
+	assert_int_equal(r->verdict, V_REGRESSED);
+	compare_release(&c);
+}
+
+static double gauss(uint64_t *s)
+{
+	double u = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+	double v = ((double)(rng_next(s) >> 11) + 0.5) / 9007199254740992.0;
+
+	return sqrt(-2 * log(u)) * cos(2 * M_PI * v);
+}
+
+/* Every interval compare writes holds the level it writes, at the default
+ * 7 repetitions, for equal and unequal spreads: simulated, the true ratio
+ * known. */
+static void test_intervals_hold_their_level(void **state)
+{
+	enum { TRIALS = 4000, N = 7 };
+	static const double spreads[][2] = { { 0.02, 0.02 }, { 0.01, 0.10 }, { 0.10, 0.01 } };
+	int mr = matrix_metric_index("rtt_p50_us");
+	uint64_t s = 99;
+
+	(void)state;
+	for (size_t k = 0; k < sizeof(spreads) / sizeof(spreads[0]); k++) {
+		size_t sep = 0, pair = 0;
+		double sep_level = 1, pair_level = 1;
+		for (int t = 0; t < TRIALS; t++) {
+			double b[N], a[N], thr[N];
+			for (size_t i = 0; i < N; i++) {
+				double drift = 0.05 * gauss(&s);	/* shared by a round */
+				b[i] = 100 * exp(drift + spreads[k][0] * gauss(&s));
+				a[i] = 110 * exp(drift + spreads[k][1] * gauss(&s));
+				thr[i] = 1;
+			}
+			struct hand hb, ha, h;
+			struct comparison c;
+			char err[64];
+			hand_init(&hb, "b");
+			hand_cell(&hb, 0, "x", thr, b, N);
+			hand_init(&ha, "a");
+			hand_cell(&ha, 0, "x", thr, a, N);
+			assert_int_equal(compare_folders(&c, &hb.r, &ha.r, 0.05, &mr, 1, err,
+							 sizeof(err)), 0);
+			const struct cmp_row *r = row_of(&c, "transport=x", mr);
+			/* the medians' ratio: 1.1 (lognormal medians, the drift's
+			 * median 0) */
+			sep += r->lo <= 0.1 && 0.1 <= r->hi;
+			sep_level = r->level;
+			compare_release(&c);
+			hand_init(&h, "ab");
+			hand_cell(&h, 0, "x", thr, b, N);
+			hand_cell(&h, 1, "y", thr, a, N);
+			assert_int_equal(compare_along(&c, &h.r, 0, "x", "y", 0.05, &mr, 1, err,
+						       sizeof(err)), 0);
+			r = row_of(&c, "", mr);
+			pair += r->lo <= 0.1 && 0.1 <= r->hi;
+			pair_level = r->level;
+			compare_release(&c);
+		}
+		double cs = (double)sep / TRIALS, cp = (double)pair / TRIALS;
+		double se = sqrt(0.05 * 0.95 / TRIALS);
+		print_message("spreads %.2f/%.2f: separate %.4f (says %.4f), paired %.4f (says %.4f)\n",
+			      spreads[k][0], spreads[k][1], cs, sep_level, cp, pair_level);
+		if (cs < sep_level - 3 * se || cp < pair_level - 3 * se)
+			fail_msg("spreads %g/%g: coverage %.4f (written %.4f) and %.4f (written %.4f)",
+				 spreads[k][0], spreads[k][1], cs, sep_level, cp, pair_level);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_mann_whitney_exact),
 		cmocka_unit_test(test_benjamini_hochberg),
-		cmocka_unit_test(test_bootstrap_is_fixed),
 		cmocka_unit_test(test_verdicts),
+		cmocka_unit_test(test_pairing),
+		cmocka_unit_test(test_second_look),
+		cmocka_unit_test(test_intervals_hold_their_level),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
