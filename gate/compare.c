@@ -323,6 +323,18 @@ static int too_few(const struct comparison *c, const struct cmp_row *row)
 	       stats_mw_cdf(row->n_base, row->n_cand, 0) >= c->alpha;
 }
 
+/* The fewest repetitions a side of two separate runs needs for its
+ * order-statistic interval: [min, max] of n covers the median with
+ * 1 - 2^(1 - n), which must reach sqrt(1 - 2 alpha) (7 at COMPARE_ALPHA). */
+static size_t separate_min_n(const struct comparison *c)
+{
+	size_t n = 2;
+
+	while (n < 64 && 1 - ldexp(1, 1 - (int)n) < sqrt(1 - 2 * c->alpha))
+		n++;
+	return n;
+}
+
 /* The verdict of one row, after the correction. */
 static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 {
@@ -339,9 +351,19 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 		return;
 	}
 	if (isnan(row->lo) || isnan(row->hi)) {
-		row->why = c->along >= 0 || row->base_median > 0
-			   ? "too few repetitions for an interval"
-			   : "no interval (a baseline median of zero)";
+		size_t need = separate_min_n(c);
+		if (c->along < 0 && (row->n_base < need || row->n_cand < need)) {
+			/* more rounds of the new run cannot lengthen the baseline */
+			row->base_short = row->n_base < need;
+			snprintf(row->whybuf, sizeof(row->whybuf), "too few repetitions for an "
+				 "interval: %zu %s, %zu needed", row->base_short ? row->n_base
+				 : row->n_cand, row->base_short ? "in the baseline" : "new", need);
+			row->why = row->whybuf;
+		} else {
+			row->why = c->along >= 0 || row->base_median > 0
+				   ? "too few repetitions for an interval"
+				   : "no interval (a baseline median of zero)";
+		}
 		return;
 	}
 	/* paired: the test is of "beyond the threshold" and the interval its
@@ -367,7 +389,8 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 int compare_row_looks_again(const struct cmp_row *row)
 {
 	return row->metric >= 0 && row->verdict == V_INCONCLUSIVE && row->n_base && row->n_cand &&
-	       strcmp(row->why, "no interval (a baseline median of zero)") != 0 && !row->guarded;
+	       strcmp(row->why, "no interval (a baseline median of zero)") != 0 && !row->guarded &&
+	       !row->base_short;
 }
 
 /* Every row judged: figures, the Benjamini-Hochberg correction over every
@@ -392,6 +415,8 @@ static int judge(struct comparison *c, const struct comparison *first)
 			memcpy(row->label, label, sizeof(label));
 			if (was->why == was->guard_why)
 				row->why = row->guard_why;
+			if (was->why == was->whybuf)
+				row->why = row->whybuf;
 			row->look = 1;
 			p[i] = pb[i] = NAN;
 			continue;

@@ -99,7 +99,8 @@ struct cmp_row {
 	enum verdict verdict;
 	const char *why;			/* a word on the verdict, "" if none */
 	int guarded;				/* the machine-state guard made it inconclusive */
-	char guard_why[320];
+	int base_short;				/* too few baseline repetitions for an interval */
+	char guard_why[320], whybuf[128];
 	char label[512];			/* "transport=tcp size=16" (what differs) */
 };
 

@@ -4,7 +4,7 @@
 #include "jsonout.h"
 
 /* compare.csv's row: the same names */
-static json_t *verdict_row(const struct cmp_row *row, int *bad)
+static json_t *verdict_row(const struct comparison *c, const struct cmp_row *row, int *bad)
 {
 	json_t *o = json_object();
 	int has = row->metric >= 0;	/* added and removed rows have no figures */
@@ -25,7 +25,7 @@ static json_t *verdict_row(const struct cmp_row *row, int *bad)
 		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
 	jsonout_set(o, "verdict", json_string(compare_verdict_names[row->verdict]), bad);
 	jsonout_set(o, "why", jsonout_string(row->why), bad);
-	jsonout_set(o, "rounds", has && row->rounds ? json_integer((json_int_t)row->rounds)
+	jsonout_set(o, "rounds", has && c->along >= 0 ? json_integer((json_int_t)row->rounds)
 		    : json_null(), bad);
 	jsonout_set(o, "look", has ? json_integer(row->look) : json_null(), bad);
 	jsonout_set(o, "guarded", json_boolean(row->guarded), bad);
@@ -42,7 +42,7 @@ void compare_json_add(struct run_json *j, const struct comparison *c, const char
 		return;
 	o = json_object(), rows = json_array(), counts = json_object();
 	for (size_t i = 0; rows && i < c->nrows; i++)
-		jsonout_append(rows, verdict_row(&c->rows[i], bad), bad);
+		jsonout_append(rows, verdict_row(c, &c->rows[i], bad), bad);
 	for (int v = 0; counts && v < V__COUNT; v++)
 		jsonout_set(counts, compare_verdict_names[v], json_integer((json_int_t)c->count[v]), bad);
 	if (o) {

@@ -184,8 +184,8 @@ def check_verdicts(doc, nverdicts, status):
         at = f"verdicts[{i}] ({v['dir']}/{name}.csv)"
         if v["kind"] not in ("ab", "baseline"):
             err(f"{at}: kind {v['kind']!r}")
-        if v["confirmation"] != v["dir"].endswith("/confirm"):
-            err(f"{at}: confirmation {v['confirmation']}")
+        if v["look"] != (2 if v["dir"].endswith("/look2") else 1):
+            err(f"{at}: look {v['look']}")
         if len(want) != len(v["rows"]):
             err(f"{at}: {len(want)} rows in the CSV, {len(v['rows'])} in the JSON")
             continue
@@ -196,7 +196,7 @@ def check_verdicts(doc, nverdicts, status):
             if (g["label"], g["metric"] or "", g["verdict"], g["why"]) != \
                (label, r["metric"], r["verdict"], r["why"]):
                 err(f"{rat}: JSON {g['label']!r} {g['metric']!r} {g['verdict']!r} {g['why']!r}")
-            for k in ("base_cell", "new_cell") + tuple(VERDICT_NUMBERS):
+            for k in ("base_cell", "new_cell", "rounds", "look") + tuple(VERDICT_NUMBERS):
                 same_number(r[k], g[k], f"{rat} {k}")
             counts[r["verdict"]] = counts.get(r["verdict"], 0) + 1
         if {k: n for k, n in v["counts"].items() if n} != counts:

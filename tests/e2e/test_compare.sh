@@ -14,18 +14,22 @@ verdict_of() {
 	csvq "$1" label metric verdict | awk -F'\t' -v l="$2" -v m="$3" '$1 == l && $2 == m { print $3 }'
 }
 
-# The exit status must agree with the verdicts in compare.csv; after a
-# run (ERR: its stderr) a regression stands only once confirmed, else the
-# status is 3.
+# final DIR/NAME.csv: the final verdicts, those of the second look
+# (DIR/look2/NAME.csv) when there was one
+final() {
+	local d=${1%/*} f=${1##*/}
+	if [ -e "$d/look2/$f" ]; then echo "$d/look2/$f"; else echo "$1"; fi
+}
+
+# The exit status must agree with the final verdicts of compare.csv or
+# ab.csv (the second look's, when there was one).
 expect_status_of_verdicts() {
-	local csv=$1 err=${2:-} want=0 verdicts
+	local csv want=0 verdicts
+	csv=$(final "$1")
 	verdicts=$(csvq "$csv" verdict)
 	grep -qx inconclusive <<<"$verdicts" && want=3
 	grep -qx regressed <<<"$verdicts" && want=1
-	if [ "$want" -eq 1 ] && [ -n "$err" ] && grep -q "^matrix: 0 of [0-9]* regressions\? confirmed$" "$err"; then
-		want=3
-	fi
-	[ "$rc" -eq "$want" ] || die "exit status $rc with verdicts $(sort <<<"$verdicts" | uniq -c | tr '\n' ' ')"
+	[ "$rc" -eq "$want" ] || die "exit status $rc with verdicts $(sort <<<"$verdicts" | uniq -c | tr '\n' ' ') in $csv"
 }
 
 t_compare_verdicts_of_known_changes() {
@@ -194,18 +198,24 @@ Y
 	run_matrix run m.yaml -o out
 	expect_all out/results.csv status ok
 	[ "$(csvq out/ab.csv --rows)" -eq 4 ] || die "expected 4 rows: 2 sizes x 2 metrics"
-	# 4 and 4 repetitions: the least that can reach p < 0.05 at all
-	csvq out/ab.csv why | grep -q "too few repetitions" && die "4 and 4 called too few"
-	expect_status_of_verdicts out/ab.csv "$T/.err"
+	# 4 paired rounds can never reach p < 0.0304 (2^-4): the second look
+	# runs 4 more, and 8 can
+	csvq out/ab.csv why | grep -qx "too few paired rounds" || die "4 rounds not called too few: $(cat out/ab.csv)"
+	[ -s out/look2/ab.csv ] || die "no second look"
+	csvq out/look2/ab.csv why | grep -q "too few" && die "8 rounds called too few: $(cat out/look2/ab.csv)"
+	expect_all out/look2/ab.csv rounds 8
+	expect_status_of_verdicts out/ab.csv
 	expect_no_leftovers
 }
 
-# A regression the in-run A/B finds is confirmed by running its cells once
-# more: a server that spins 2 ms per request is slower every time.
-t_regression_is_confirmed_by_a_second_run() {
+# A regression the in-run A/B finds at the first look stands; a row the
+# first look leaves inconclusive (too few rounds) gets as many rounds
+# again, and the second look decides it: a server that spins 2 ms per
+# request is slower in every round.
+t_first_look_stands_and_second_look_decides() {
 	mat m.yaml <<'Y'
-name: confirm
-repeat: 4
+name: looks
+repeat: 7
 warmup: 2
 matrix:
   pattern: pingpong
@@ -216,16 +226,27 @@ matrix:
 report:
   compare: {dimension: spin, baseline: 0us, candidate: 2ms}
 Y
+	local label="pattern=pingpong transport=unix size=16 count=20"
 	run_matrix run m.yaml -o out -q; expect_rc 1
-	[ "$(verdict_of out/ab.csv "pattern=pingpong transport=unix size=16 count=20" msgs_per_s)" = regressed ] ||
+	[ "$(verdict_of out/ab.csv "$label" msgs_per_s)" = regressed ] ||
 		die "a 2 ms spin is not a regression: $(cat out/ab.csv)"
-	expect_err "matrix: confirming 2 regressions: 2 cells once more, into out/confirm"
-	expect_err "matrix: 2 of 2 regressions confirmed"
-	[ "$(csvq out/confirm/results.csv --rows)" -eq 8 ] || die "the confirmation ran $(csvq out/confirm/results.csv --rows) repetitions, not 2 cells x 4"
-	expect_all out/confirm/results.csv status ok
-	[ -s out/confirm/ab.csv ] || die "the confirmation was not judged"
-	# `report` judges once, with no confirmation
-	run_matrix report out -q; expect_rc 1
+	[ -e out/look2 ] && die "a second look after a decided first"
+	expect_all out/ab.csv look 1
+	expect_all out/ab.csv rounds 7
+	grep -q '^paired_by,spin$' out/meta.csv || die "meta.csv has no paired_by"
+	# 4 rounds: too few at the first look, decided at the second
+	run_matrix run m.yaml -o few -q --repeat 4; expect_rc 1
+	expect_all few/ab.csv verdict inconclusive
+	expect_err "matrix: a second look at 2 inconclusive rows: 2 cells, 4 more rounds, into few/look2"
+	[ "$(csvq few/look2/results.csv --rows)" -eq 8 ] || die "the second look ran $(csvq few/look2/results.csv --rows) repetitions, not 2 cells x 4"
+	expect_all few/look2/results.csv status ok
+	expect_all few/look2/ab.csv verdict regressed
+	expect_all few/look2/ab.csv look 2
+	expect_all few/look2/ab.csv rounds 8
+	# `report` judges both looks again, the same
+	cp few/look2/ab.csv ab.before
+	run_matrix report few -q; expect_rc 1
+	cmp -s ab.before few/look2/ab.csv || die "report judged the second look otherwise"
 	expect_no_leftovers
 }
 
@@ -250,12 +271,15 @@ Y
 	return 0
 }
 
-# --set and --baseline together: the confirmation runs the same overridden
-# matrix, so the same fingerprint, and a regression is confirmed.
-t_set_with_baseline_confirms() {
+# --set and --baseline together: the second look runs the same
+# overridden matrix, so the same fingerprint.  A new run of 4 repetitions
+# has too few for the order-statistic interval of its median (7 needed);
+# its second look makes 8, and the regression is found.  A baseline of 4
+# could never have one: that row is not looked at again.
+t_set_with_baseline_second_look() {
 	mat m.yaml <<'Y'
 name: setbase
-repeat: 4
+repeat: 7
 warmup: 2
 matrix:
   pattern: pingpong
@@ -267,9 +291,17 @@ Y
 	# the baseline made a hundred times faster than any machine: a regression
 	awk -F, -v OFS=, 'NR == 1 { for (i = 1; i <= NF; i++) { if ($i == "msgs_per_s") t = i; if ($i == "rtt_p50_us") r = i } }
 		NR > 1 { $t = $t * 100; $r = $r / 100 } { print }' b1/results.csv >b1/x && mv b1/x b1/results.csv
-	run_matrix run m.yaml -o n1 -q --set count=40 --baseline b1; expect_rc 1
-	expect_err "matrix: 2 of 2 regressions confirmed"
-	[ -s n1/confirm/compare.csv ] || die "no confirmation"
-	grep -q 'differ in machine or inputs' "$T/.err" && die "the confirmation was refused: $(cat "$T/.err")"
+	run_matrix run m.yaml -o n1 -q --set count=40 --repeat 4 --baseline b1; expect_rc 1
+	grep -q 'differ in machine or inputs' "$T/.err" && die "the second look was refused: $(cat "$T/.err")"
+	csvq n1/compare.csv why | grep -qx "too few repetitions for an interval: 4 new, 7 needed" ||
+		die "first look: $(cat n1/compare.csv)"
+	expect_all n1/look2/compare.csv verdict regressed
+	expect_all n1/look2/compare.csv new_n 8
+	# a baseline of 4: no second look can help
+	run_matrix run m.yaml -o b2 -q --set count=40 --repeat 4; expect_rc 0
+	run_matrix run m.yaml -o n2 -q --set count=40 --baseline b2; expect_rc 3
+	csvq n2/compare.csv why | grep -qx "too few repetitions for an interval: 4 in the baseline, 7 needed" ||
+		die "a short baseline: $(cat n2/compare.csv)"
+	[ -e n2/look2 ] && die "a second look that cannot help ran"
 	return 0
 }

@@ -98,15 +98,17 @@ Y
 import json, sys
 d = json.load(open(sys.argv[1]))
 v = d["verdicts"]
-first = [x for x in v if not x["confirmation"]]
+first = [x for x in v if x["look"] == 1]
 assert [x["kind"] for x in first] == ["ab", "baseline"], [x["kind"] for x in v]
 assert first[0]["dir"] == "out" and first[0]["dimension"] == "transport"
 assert first[0]["threshold"] == 0.1, first[0]["threshold"]
 assert first[1]["dir"] == "out" and first[1]["baseline_dir"] == "first"
-assert all(x["dir"] == "out/confirm" for x in v if x["confirmation"])
-# a regression stands only once confirmed: then the run exits 1
-if int(sys.argv[2]) == 1:
-    assert any(r["verdict"] == "regressed" for x in v if x["confirmation"] for r in x["rows"])
+assert all(x["dir"] == "out/look2" for x in v if x["look"] == 2)
+assert all(x["alpha"] == 0.0304 for x in v)
+# the final verdicts: each kind's last
+final = {x["kind"]: x for x in v}
+regressed = any(r["verdict"] == "regressed" for x in final.values() for r in x["rows"])
+assert (int(sys.argv[2]) == 1) == regressed, (sys.argv[2], regressed)
 P
 	local n
 	n=$(python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))["verdicts"]))' run.json)
