@@ -153,6 +153,22 @@ static void test_verdicts(void **state)
 	assert_int_equal(compare_exit_status(&c), 1);	/* slow's RTT still regressed */
 	compare_release(&c);
 
+	/* separate runs: the rank test says "beyond the threshold" (six of
+	 * seven new values 20% down), but one new value 3% down puts the
+	 * median's interval across it: inconclusive, never regressed */
+	static const double mostly_slow[] = { 80, 80.5, 79.5, 97, 80.2, 79.8, 80.1 };
+	struct hand b1, n1;
+	hand_init(&b1, "base");
+	hand_cell(&b1, 0, "x", base_thr, base_rtt, 7);
+	hand_init(&n1, "new");
+	hand_cell(&n1, 0, "x", mostly_slow, base_rtt, 7);
+	assert_int_equal(compare_folders(&c, &b1.r, &n1.r, 0.05, &mt, 1, err, sizeof(err)), 0);
+	r = row_of(&c, "transport=x", mt);
+	assert_true(r->q_worse < COMPARE_ALPHA);
+	assert_true(r->hi > -0.05 && r->hi < 0);
+	assert_int_equal(r->verdict, V_INCONCLUSIVE);
+	compare_release(&c);
+
 	/* a cell that failed on one side: exit 2 unless something regressed */
 	hand_cell(&n, 1, "slow", NULL, NULL, 0);
 	assert_int_equal(compare_folders(&c, &b.r, &n.r, 0.05, &mt, 1, err, sizeof(err)), 0);
@@ -205,6 +221,16 @@ static void test_pairing(void **state)
 	r = row_of(&c, "", mr);
 	assert_int_equal(r->verdict, V_UNCHANGED);
 	assert_true(r->lo > -0.01 && r->hi < 0.01);
+	compare_release(&c);
+	/* every round 3% slower, tightly: worse, but not by the threshold of
+	 * 5%: unchanged, not regressed; at a 2% threshold, regressed */
+	static const double three[] = { 103, 133.9, 92.7, 128.75, 113.3, 97.85, 123.6 };
+	hand_cell(&h, 1, "b", base_thr, three, 7);
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.05, &mr, 1, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&c, "", mr)->verdict, V_UNCHANGED);
+	compare_release(&c);
+	assert_int_equal(compare_along(&c, &h.r, 0, "a", "b", 0.02, &mr, 1, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&c, "", mr)->verdict, V_REGRESSED);
 	compare_release(&c);
 	/* the rounds pair by number: shuffled round numbers break it */
 	static unsigned rounds[] = { 1, 2, 3, 4, 5, 6, 7 }, shuffled[] = { 2, 3, 4, 5, 6, 7, 1 };

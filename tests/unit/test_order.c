@@ -109,6 +109,54 @@ static void test_parse(void **state)
 	assert_string_equal(order_names[ORDER_SEQUENTIAL], "sequential");
 }
 
+
+/* An in-run A/B's round: each group's cells next to each other, by value
+ * forward in odd rounds and backward in even ones (A B, B A: ABBA), every
+ * cell once, the groups' order drawn afresh. */
+static void test_paired_rounds_are_abba(void **state)
+{
+	/* 6 cells: groups {0, 1}, {2, 3}, {4, 5}; cell 2i is the baseline (side 0) */
+	static const size_t group[] = { 0, 0, 1, 1, 2, 2 }, side[] = { 0, 1, 0, 1, 0, 1 };
+	/* a group of three values, and a group given candidate-first */
+	static const size_t group3[] = { 0, 1, 0, 0, 1 }, side3[] = { 2, 1, 0, 1, 0 };
+	struct order o;
+	size_t idx[6];
+	int orders_seen = 0, first_group[3] = { 0 };
+
+	(void)state;
+	order_init(&o, ORDER_SHUFFLED, 7);
+	for (unsigned round = 1; round <= 40; round++) {
+		order_next_round_paired(&o, idx, 6, group, side, 3, round);
+		unsigned char seen[6] = { 0 };
+		for (size_t k = 0; k < 6; k += 2) {
+			if (group[idx[k]] != group[idx[k + 1]])
+				fail_msg("round %u: cells %zu and %zu of one pair not adjacent", round,
+					 idx[k], idx[k + 1]);
+			size_t want = round % 2 ? 0 : 1;	/* the first of the pair's sides */
+			if (side[idx[k]] != want)
+				fail_msg("round %u: the pair starts with side %zu", round, side[idx[k]]);
+			seen[idx[k]]++;
+			seen[idx[k + 1]]++;
+		}
+		for (size_t i = 0; i < 6; i++)
+			assert_int_equal(seen[i], 1);
+		first_group[group[idx[0]]]++;
+	}
+	for (size_t g = 0; g < 3; g++)
+		orders_seen += first_group[g] > 0;
+	assert_int_equal(orders_seen, 3);	/* the groups' order is shuffled */
+	/* sequential: groups in plan order */
+	order_init(&o, ORDER_SEQUENTIAL, 0);
+	order_next_round_paired(&o, idx, 5, group3, side3, 2, 1);
+	/* group 0 is cells 0, 2, 3 (sides 2, 0, 1), group 1 cells 1, 4 (1, 0) */
+	static const size_t want1[] = { 2, 3, 0, 4, 1 }, want2[] = { 0, 3, 2, 1, 4 };
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(idx[i], want1[i]);
+	order_next_round_paired(&o, idx, 5, group3, side3, 2, 2);
+	for (size_t i = 0; i < 5; i++)
+		assert_int_equal(idx[i], want2[i]);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -116,6 +164,7 @@ int main(void)
 		cmocka_unit_test(test_every_cell_once_per_round),
 		cmocka_unit_test(test_sequential_is_cell_order),
 		cmocka_unit_test(test_parse),
+		cmocka_unit_test(test_paired_rounds_are_abba),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

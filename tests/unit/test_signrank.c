@@ -65,6 +65,11 @@ static void test_p_values(void **state)
 	/* ties: mean ranks 1.5, 1.5, 3, their own null distribution counted */
 	EXPECT(signrank_p_upper(tie, 3), 1.0 / 8);
 	EXPECT(signrank_p_upper(tie2, 3), 3.0 / 8);
+	/* three tied at mean rank 2 (doubled 4), one of them negative: W2 =
+	 * 26 of 30, P = the 4 of 32 patterns whose complement sums to 4 or
+	 * less (ranks 1, 2, 3 apart would give 2/32 or 5/32) */
+	const double tie3[] = { 1, 1, -1, 2, 3 };
+	EXPECT(signrank_p_upper(tie3, 5), 4.0 / 32);
 	/* a zero is dropped: two positive differences left */
 	EXPECT(signrank_p_upper(zero, 3), 1.0 / 4);
 	EXPECT_NAN(signrank_p_upper(none, 2));
