@@ -3,7 +3,7 @@
 t_two_nights() {
 	mat tiny.yaml <<'Y'
 name: tiny
-repeat: 4
+repeat: 7
 warmup: 5
 matrix:
   pattern: pingpong
@@ -45,7 +45,7 @@ Y
 t_a_changed_matrix_starts_a_new_baseline() {
 	mat tiny.yaml <<'Y'
 name: "tiny"
-repeat: 4
+repeat: 7
 warmup: 5
 matrix:
   pattern: pingpong
