@@ -106,56 +106,144 @@ static int group_runs(struct history *h)
 	return 0;
 }
 
-/* Have cells a (of report ra) and b (of rb) the same parameters, every
- * dimension by name? */
-static int same_cell(const struct report *ra, const struct rcell *a, const struct report *rb,
-		     const struct rcell *b)
+/* The identity of a cell: every dimension's name and value, sorted by
+ * name ("pattern\037pingpong\036size\03716"), malloc'd; cells of two
+ * reports are the same cell when their keys are equal (as compare_folders
+ * matches them: every dimension by name). */
+static char *cell_key(const struct report *r, const struct rcell *c)
 {
-	if (ra->ndims != rb->ndims)
-		return 0;
-	for (size_t d = 0; d < ra->ndims; d++) {
-		int bd = report_dim(rb, ra->dimnames[d]);
-		if (bd < 0 || strcmp(a->dims[d], b->dims[bd]))
-			return 0;
-	}
-	return 1;
-}
+	size_t len = 1, *order = malloc((r->ndims ? r->ndims : 1) * sizeof(*order));
 
-/* The cell of r with the parameters of the group's cell hc, or NULL. */
-static const struct rcell *find_cell(const struct report *r, const struct hist_cell *hc)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		if (same_cell(hc->r, hc->c, r, &r->cells[i]))
-			return &r->cells[i];
-	return NULL;
-}
-
-/* The label of a group's cell, and its title: the values of the
- * dimensions that vary among the group's cells (the label when none). */
-static void label_cell(const struct hist_group *g, struct hist_cell *hc)
-{
-	const struct report *r = hc->r;
-	size_t n = 0, t = 0;
-
-	hc->label[0] = hc->title[0] = '\0';
+	if (!order)
+		return NULL;
 	for (size_t d = 0; d < r->ndims; d++) {
-		int varies = 0;
-		for (size_t k = 0; k < g->ncells && !varies; k++) {
-			int od = report_dim(g->cells[k].r, r->dimnames[d]);
-			varies = od < 0 || strcmp(g->cells[k].c->dims[od], hc->c->dims[d]);
-		}
-		if (n < sizeof(hc->label))
-			n += (size_t)snprintf(hc->label + n, sizeof(hc->label) - n, "%s%s=%s",
-					      n ? " " : "", r->dimnames[d], hc->c->dims[d]);
-		if (varies && t < sizeof(hc->title))
-			t += (size_t)snprintf(hc->title + t, sizeof(hc->title) - t, "%s%s",
-					      t ? " " : "", hc->c->dims[d]);
+		size_t j = d;
+		for (; j > 0 && strcmp(r->dimnames[order[j - 1]], r->dimnames[d]) > 0; j--)
+			order[j] = order[j - 1];
+		order[j] = d;
+		len += strlen(r->dimnames[d]) + strlen(c->dims[d]) + 2;
 	}
-	if (!hc->title[0])
-		snprintf(hc->title, sizeof(hc->title), "%s", hc->label);
+	char *key = malloc(len), *k = key;
+	for (size_t i = 0; key && i < r->ndims; i++)
+		k += sprintf(k, "%s\037%s\036", r->dimnames[order[i]], c->dims[order[i]]);
+	if (key)
+		*k = '\0';
+	free(order);
+	return key;
 }
 
-/* Group g's cells, in the order they first appear in its runs. */
+static size_t hash_key(const char *s)
+{
+	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
+	return (size_t)h;
+}
+
+/* The slot of key in group g's hash: where it is, or the empty one where
+ * it would go. */
+static size_t *slot_of(const struct hist_group *g, const char *key)
+{
+	size_t mask = g->nslots - 1, i = hash_key(key) & mask;
+
+	while (g->slots[i] && strcmp(g->cells[g->slots[i] - 1].key, key))
+		i = (i + 1) & mask;
+	return &g->slots[i];
+}
+
+/* The cell of group g with this key: its index, or SIZE_MAX. */
+static size_t find_key(const struct hist_group *g, const char *key)
+{
+	if (!g->nslots)
+		return SIZE_MAX;
+	size_t s = *slot_of(g, key);
+	return s ? s - 1 : SIZE_MAX;
+}
+
+/* Adds a cell to group g (its key taken over); -1 out of memory. */
+static int add_cell(struct hist_group *g, size_t *cap, const struct report *r,
+		    const struct rcell *c, char *key)
+{
+	if (g->ncells == *cap) {
+		size_t ncap = *cap ? 2 * *cap : 8;
+		struct hist_cell *nc = realloc(g->cells, ncap * sizeof(*nc));
+		if (!nc)
+			return -1;
+		g->cells = nc;
+		*cap = ncap;
+	}
+	if (2 * (g->ncells + 1) > g->nslots) {	/* at most half full */
+		size_t n = g->nslots ? 2 * g->nslots : 16;
+		size_t *ns = calloc(n, sizeof(*ns)), *old = g->slots;
+		if (!ns)
+			return -1;
+		g->slots = ns;
+		g->nslots = n;
+		for (size_t k = 0; k < g->ncells; k++)
+			*slot_of(g, g->cells[k].key) = k + 1;
+		free(old);
+	}
+	g->cells[g->ncells] = (struct hist_cell){ .r = r, .c = c, .key = key };
+	*slot_of(g, key) = ++g->ncells;
+	return 0;
+}
+
+/* Does dimension `name` vary among group g's cells: does some cell lack
+ * it, or have another value than the first cell? */
+static int dim_varies(const struct hist_group *g, const char *name)
+{
+	const char *first = NULL;
+
+	for (size_t j = 0; j < g->ncells; j++) {
+		int d = report_dim(g->cells[j].r, name);
+		if (d < 0)
+			return 1;
+		if (!first)
+			first = g->cells[j].c->dims[d];
+		else if (strcmp(first, g->cells[j].c->dims[d]))
+			return 1;
+	}
+	return 0;
+}
+
+/* The label of each of group g's cells, and its title: the values of the
+ * dimensions that vary among the group's cells (the label when none). */
+static void label_cells(struct hist_group *g)
+{
+	/* whether a dimension varies, by name: the cells' reports mostly
+	 * share their dimensions (one matrix.yaml), so few names */
+	const char *names[64];
+	int varies[64];
+	size_t nnames = 0;
+
+	for (size_t k = 0; k < g->ncells; k++) {
+		struct hist_cell *hc = &g->cells[k];
+		size_t n = 0, t = 0;
+		hc->label[0] = hc->title[0] = '\0';
+		for (size_t d = 0; d < hc->r->ndims; d++) {
+			const char *name = hc->r->dimnames[d];
+			size_t v;
+			for (v = 0; v < nnames && strcmp(names[v], name); v++)
+				;
+			if (v == nnames && nnames < 64) {
+				names[nnames] = name;
+				varies[nnames++] = dim_varies(g, name);
+			}
+			if (n < sizeof(hc->label))
+				n += (size_t)snprintf(hc->label + n, sizeof(hc->label) - n, "%s%s=%s",
+						      n ? " " : "", name, hc->c->dims[d]);
+			if ((v == nnames ? dim_varies(g, name) : varies[v]) && t < sizeof(hc->title))
+				t += (size_t)snprintf(hc->title + t, sizeof(hc->title) - t, "%s%s",
+						      t ? " " : "", hc->c->dims[d]);
+		}
+		if (!hc->title[0])
+			snprintf(hc->title, sizeof(hc->title), "%s", hc->label);
+	}
+}
+
+/* Group gi's cells, in the order they first appear in its runs, and each
+ * run's point_of (all SIZE_MAX yet). */
 static int collect_cells(struct history *h, size_t gi)
 {
 	struct hist_group *g = &h->groups[gi];
@@ -166,24 +254,27 @@ static int collect_cells(struct history *h, size_t gi)
 		if (h->runs[i].group != gi + 1)
 			continue;
 		for (size_t c = 0; c < r->ncells; c++) {
-			size_t k;
-			for (k = 0; k < g->ncells; k++)
-				if (same_cell(g->cells[k].r, g->cells[k].c, r, &r->cells[c]))
-					break;
-			if (k < g->ncells)
-				continue;
-			if (g->ncells == cap) {
-				struct hist_cell *nc = realloc(g->cells, (cap ? 2 * cap : 8) * sizeof(*nc));
-				if (!nc)
-					return -1;
-				g->cells = nc;
-				cap = cap ? 2 * cap : 8;
+			char *key = cell_key(r, &r->cells[c]);
+			if (!key)
+				return -1;
+			if (find_key(g, key) != SIZE_MAX) {
+				free(key);
+			} else if (add_cell(g, &cap, r, &r->cells[c], key) < 0) {
+				free(key);
+				return -1;
 			}
-			g->cells[g->ncells++] = (struct hist_cell){ .r = r, .c = &r->cells[c] };
 		}
 	}
-	for (size_t k = 0; k < g->ncells; k++)
-		label_cell(g, &g->cells[k]);
+	for (size_t i = 0; i < h->nruns; i++) {
+		if (h->runs[i].group != gi + 1)
+			continue;
+		size_t n = (g->ncells ? g->ncells : 1) * (h->nmetrics ? h->nmetrics : 1);
+		if (!(h->runs[i].point_of = malloc(n * sizeof(size_t))))
+			return -1;
+		for (size_t j = 0; j < n; j++)
+			h->runs[i].point_of[j] = SIZE_MAX;
+	}
+	label_cells(g);
 	return 0;
 }
 
@@ -199,30 +290,52 @@ static struct hist_point *new_point(struct history *h)
 	struct hist_point *p = &h->points[h->npoints++];
 	memset(p, 0, sizeof(*p));
 	p->prev = SIZE_MAX;
-	p->change = p->prev_median = NAN;
-	p->verdict = V__COUNT;
-	p->why = "";
+	p->change = p->prev_median = p->noise = NAN;
+	p->verdict = p->compared = p->gate_verdict = p->night = V__COUNT;
+	p->why = p->gate_why = p->gate = "";
 	return p;
 }
 
-/* Which metrics (by position in h->metrics) each of the group's cells
- * has: one that a run of the group measured there; the first when none. */
-static void cell_metrics(const struct history *h, const struct hist_group *g, size_t gi,
-			 unsigned char *has)
+/* For each of group gi's runs (in order), its cells by the group's
+ * cell index (NULL: the run has none): in[run's position among the
+ * group's runs * ncells + k].  And each group cell's metrics: those a run
+ * of the group measured there; the first when none, so it is seen. */
+static const struct rcell **map_cells(struct history *h, size_t gi)
 {
-	for (size_t k = 0; k < g->ncells; k++) {
-		unsigned char *row = has + k * h->nmetrics, any = 0;
-		memset(row, 0, h->nmetrics);
-		for (size_t i = 0; i < h->nruns; i++) {
-			const struct rcell *c = h->runs[i].group == gi + 1
-						? find_cell(h->runs[i].r, &g->cells[k]) : NULL;
-			for (size_t mi = 0; c && mi < h->nmetrics; mi++)
-				if (c->st[h->metrics[mi]].n)
-					row[mi] = any = 1;
+	struct hist_group *g = &h->groups[gi];
+	const struct rcell **in = calloc(g->nruns * g->ncells + 1, sizeof(*in));
+	size_t at = 0;
+
+	if (!in)
+		return NULL;
+	for (size_t i = 0; i < h->nruns; i++) {
+		const struct report *r = h->runs[i].r;
+		if (h->runs[i].group != gi + 1)
+			continue;
+		for (size_t c = 0; c < r->ncells; c++) {
+			char *key = cell_key(r, &r->cells[c]);
+			if (!key) {
+				free(in);
+				return NULL;
+			}
+			size_t k = find_key(g, key);	/* every cell of the run is there */
+			free(key);
+			in[at * g->ncells + k] = &r->cells[c];
+			for (size_t mi = 0; mi < h->nmetrics; mi++)
+				if (r->cells[c].st[h->metrics[mi]].n)
+					g->cells[k].has[mi] = 1;
 		}
-		if (!any && h->nmetrics)
-			row[0] = 1;
+		at++;
 	}
+	for (size_t k = 0; k < g->ncells; k++) {
+		int any = 0;
+		for (size_t mi = 0; mi < h->nmetrics; mi++)
+			any |= g->cells[k].has[mi];
+		g->cells[k].measured = any;
+		if (!any && h->nmetrics)
+			g->cells[k].has[0] = 1;
+	}
+	return in;
 }
 
 /* Group gi's points, run by run; each with the previous run of the group
@@ -230,24 +343,25 @@ static void cell_metrics(const struct history *h, const struct hist_group *g, si
 static int add_points(struct history *h, size_t gi)
 {
 	const struct hist_group *g = &h->groups[gi];
-	size_t cells = g->ncells ? g->ncells : 1;
-	unsigned char *has = malloc(cells * h->nmetrics + 1);
-	size_t *last = malloc(cells * h->nmetrics * sizeof(*last) + 1);
+	const struct rcell **in = map_cells(h, gi);
+	size_t *last = malloc((g->ncells ? g->ncells : 1) * h->nmetrics * sizeof(*last) + 1);
+	size_t at = 0;
 
-	if (!has || !last)
+	if (!in || !last)
 		goto oom;
-	cell_metrics(h, g, gi, has);
 	for (size_t j = 0; j < g->ncells * h->nmetrics; j++)
 		last[j] = SIZE_MAX;
 	for (size_t i = 0; i < h->nruns; i++) {
-		if (h->runs[i].group != gi + 1)
+		struct hist_run *run = &h->runs[i];
+		if (run->group != gi + 1)
 			continue;
-		h->runs[i].first_point = h->npoints;
+		run->first_point = h->npoints;
 		for (size_t k = 0; k < g->ncells; k++) {
-			const struct rcell *c = find_cell(h->runs[i].r, &g->cells[k]);
+			const struct rcell *c = in[at * g->ncells + k];
 			for (size_t mi = 0; c && mi < h->nmetrics; mi++) {
-				if (!has[k * h->nmetrics + mi])
+				if (!g->cells[k].has[mi])
 					continue;
+				run->point_of[k * h->nmetrics + mi] = h->npoints;
 				struct hist_point *p = new_point(h);
 				if (!p)
 					goto oom;
@@ -256,6 +370,7 @@ static int add_points(struct history *h, size_t gi)
 				p->group = gi;
 				p->cell = k;
 				p->metric = h->metrics[mi];
+				p->mi = mi;
 				p->rc = c;
 				p->n = st->n;
 				p->median = st->n ? st->median : NAN;
@@ -266,79 +381,234 @@ static int add_points(struct history *h, size_t gi)
 					last[k * h->nmetrics + mi] = i;
 			}
 		}
-		h->runs[i].npoints = h->npoints - h->runs[i].first_point;
+		run->npoints = h->npoints - run->first_point;
+		at++;
 	}
-	free(has);
+	free(in);
 	free(last);
 	return 0;
 oom:
-	free(has);
+	free(in);
 	free(last);
 	return -1;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+double history_noise(const double *chg, size_t n, size_t *used)
+{
+	double a[HISTORY_NOISE_MAX];
+	size_t k = n < HISTORY_NOISE_MAX ? n : HISTORY_NOISE_MAX;
+
+	*used = k;
+	if (!k)
+		return NAN;
+	for (size_t i = 0; i < k; i++)
+		a[i] = fabs(chg[n - k + i]);
+	qsort(a, k, sizeof(*a), cmp_double);
+	return 1.4826 * (k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2);
+}
+
+enum verdict history_calibrate(enum verdict v, double change, double noise, size_t nights,
+			       enum noise_call *call)
+{
+	if (v == V__COUNT || v == V_ADDED || v == V_REMOVED) {
+		*call = NOISE_NONE;
+		return v;
+	}
+	if (nights < HISTORY_NOISE_MIN) {
+		*call = NOISE_UNKNOWN;
+		return v;
+	}
+	if (v != V_REGRESSED && v != V_IMPROVED) {
+		*call = NOISE_KNOWN;
+		return v;
+	}
+	*call = fabs(log1p(change)) > HISTORY_NOISE_K * noise ? NOISE_BEYOND : NOISE_WITHIN;
+	return *call == NOISE_BEYOND ? v : V_INCONCLUSIVE;
+}
+
+void history_why(enum noise_call call, double noise, size_t nights, const char *cmp, char *buf,
+		 size_t len)
+{
+	const char *sep = *cmp ? "; " : "";
+
+	switch (call) {
+	case NOISE_UNKNOWN:
+		snprintf(buf, len, "%s%stoo little history (%zu of %d nights): the normal spread "
+			 "is not known yet", cmp, sep, nights, HISTORY_NOISE_MIN);
+		break;
+	case NOISE_WITHIN:
+	case NOISE_BEYOND:
+		snprintf(buf, len, "%s%s%s the normal night-to-night spread (±%.1f%%, %zu nights)",
+			 cmp, sep, call == NOISE_WITHIN ? "within" : "beyond",
+			 HISTORY_NOISE_K * noise * 100, nights);
+		break;
+	default:
+		snprintf(buf, len, "%s", cmp);
+	}
+}
+
+/* The log changes of group g's cell k, metric position mi, between its
+ * consecutive runs with a figure that come before runs[before], into chg
+ * (room for the group's runs); how many.  The one walk both the history
+ * and `compare --history` learn the noise from. */
+static size_t cell_changes(const struct history *h, size_t g, size_t k, size_t mi,
+			   size_t before, double *chg)
+{
+	double prev = NAN;
+	size_t n = 0;
+
+	for (size_t i = 0; i < before && i < h->nruns; i++) {
+		const struct hist_run *run = &h->runs[i];
+		size_t pi = run->group == g + 1 ? run->point_of[k * h->nmetrics + mi] : SIZE_MAX;
+		if (pi == SIZE_MAX || !h->points[pi].n)
+			continue;
+		double m = h->points[pi].median;
+		if (m > 0 && prev > 0)
+			chg[n++] = log(m / prev);
+		prev = m;
+	}
+	return n;
+}
+
+/* Every point's noise, from the runs of its group before its own. */
+static int learn_noise(struct history *h)
+{
+	double *chg = malloc((h->nruns + 1) * sizeof(*chg));
+
+	if (!chg)
+		return -1;
+	for (size_t j = 0; j < h->npoints; j++) {
+		struct hist_point *p = &h->points[j];
+		if (p->prev == SIZE_MAX)
+			continue;
+		size_t n = cell_changes(h, p->group, p->cell, p->mi, p->run, chg);
+		p->noise = history_noise(chg, n, &p->noise_nights);
+	}
+	for (size_t g = 0; g < h->ngroups; g++) {
+		struct hist_group *hg = &h->groups[g];
+		size_t last;
+		for (last = h->nruns; last-- > 0 && h->runs[last].group != g + 1;)
+			;
+		hg->nights_lo = SIZE_MAX;
+		const struct hist_run *run = &h->runs[last];
+		for (size_t j = run->first_point; j < run->first_point + run->npoints; j++) {
+			size_t n = h->points[j].noise_nights;
+			if (h->points[j].prev == SIZE_MAX)
+				continue;
+			hg->nights_lo = n < hg->nights_lo ? n : hg->nights_lo;
+			hg->nights_hi = n > hg->nights_hi ? n : hg->nights_hi;
+		}
+		if (hg->nights_lo == SIZE_MAX)
+			hg->nights_lo = 0;
+	}
+	free(chg);
+	return 0;
+}
+
 /* The verdicts of run i's points whose previous run is prev, from one
- * comparison of the two folders. */
-static int judge_pair(struct history *h, size_t i, size_t prev, size_t from, size_t to,
+ * comparison of the two folders; each row found by its cell's place in
+ * the run and its metric's in h->metrics. */
+static int judge_pair(struct history *h, size_t i, size_t prev, const int *metric_pos,
 		      char *err, size_t errlen)
 {
+	const struct hist_run *run = &h->runs[i];
 	struct comparison c;
 
-	if (compare_folders(&c, h->runs[prev].r, h->runs[i].r, h->threshold, h->metrics,
-			    h->nmetrics, err, errlen) < 0) {
+	if (compare_folders(&c, h->runs[prev].r, run->r, h->threshold, h->metrics, h->nmetrics,
+			    err, errlen) < 0) {
 		compare_release(&c);
 		return -1;
 	}
-	for (size_t k = from; k < to; k++) {
-		struct hist_point *p = &h->points[k];
-		if (p->prev != prev)
+	for (size_t ri = 0; ri < c.nrows; ri++) {
+		const struct cmp_row *row = &c.rows[ri];
+		if (!row->cand || !row->base || row->metric < 0 || metric_pos[row->metric] < 0)
 			continue;
-		for (size_t ri = 0; ri < c.nrows; ri++) {
-			const struct cmp_row *row = &c.rows[ri];
-			if (row->cand != p->rc || row->metric != p->metric)
-				continue;
-			p->verdict = row->verdict;
-			p->change = row->change;
-			p->prev_median = row->base_median;
-			p->why = row->why;	/* a string constant */
-			p->step = row->verdict == V_REGRESSED || row->verdict == V_IMPROVED;
-			break;
-		}
+		size_t k = history_cell_of(h, run->group - 1, run->r, row->cand);
+		size_t pi = k == SIZE_MAX ? SIZE_MAX
+			    : run->point_of[k * h->nmetrics + (size_t)metric_pos[row->metric]];
+		if (pi == SIZE_MAX || h->points[pi].prev != prev)
+			continue;
+		struct hist_point *p = &h->points[pi];
+		p->compared = row->verdict;
+		p->change = row->change;
+		p->prev_median = row->base_median;
+		p->why = row->why;	/* a string constant */
 	}
 	compare_release(&c);
 	return 0;
 }
 
 /* Every point judged: for each run, one comparison per previous run its
- * points name (mostly one, the run before). */
+ * points name (mostly one, the run before); then the noise rule. */
 static int judge_points(struct history *h, char *err, size_t errlen)
 {
-	for (size_t from = 0, to; from < h->npoints; from = to) {
-		size_t i = h->points[from].run;
-		for (to = from; to < h->npoints && h->points[to].run == i; to++)
-			;
-		for (size_t k = from; k < to; k++) {
-			size_t prev = h->points[k].prev, seen = 0;
-			for (size_t j = from; j < k && !seen; j++)
-				seen = h->points[j].prev == prev;
-			if (prev != SIZE_MAX && !seen && judge_pair(h, i, prev, from, to, err, errlen) < 0)
+	int metric_pos[MATRIX_NMETRICS];
+	size_t *prevs = malloc((h->nruns + 1) * sizeof(*prevs));
+
+	if (!prevs) {
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	for (int m = 0; m < MATRIX_NMETRICS; m++)
+		metric_pos[m] = -1;
+	for (size_t mi = 0; mi < h->nmetrics; mi++)
+		metric_pos[h->metrics[mi]] = (int)mi;
+	for (size_t i = 0; i < h->nruns; i++) {
+		const struct hist_run *run = &h->runs[i];
+		size_t nprevs = 0;
+		for (size_t j = run->first_point; j < run->first_point + run->npoints; j++) {
+			size_t prev = h->points[j].prev, seen = 0;
+			for (size_t q = 0; q < nprevs && !seen; q++)
+				seen = prevs[q] == prev;
+			if (prev == SIZE_MAX || seen)
+				continue;
+			prevs[nprevs++] = prev;
+			if (judge_pair(h, i, prev, metric_pos, err, errlen) < 0) {
+				free(prevs);
 				return -1;
+			}
 		}
 	}
-	for (size_t k = 0; k < h->npoints; k++)
-		if (h->points[k].step) {
+	free(prevs);
+	for (size_t k = 0; k < h->npoints; k++) {
+		struct hist_point *p = &h->points[k];
+		p->verdict = history_calibrate(p->compared, p->change, p->noise, p->noise_nights,
+					       &p->call);
+		p->step = p->verdict == V_REGRESSED || p->verdict == V_IMPROVED;
+		if (p->step) {
 			h->nsteps++;
-			h->groups[h->points[k].group].nsteps++;
+			h->groups[p->group].nsteps++;
 		}
+	}
 	return 0;
 }
 
-int history_build(struct history *h, const struct report *const *reports, size_t n,
-		  double threshold, const int *metrics_in, size_t nmetrics, char *err,
-		  size_t errlen)
+/* Each point's night verdict, and the cells and counts it marks. */
+static void mark_nights(struct history *h)
+{
+	for (size_t k = 0; k < h->npoints; k++) {
+		struct hist_point *p = &h->points[k];
+		p->night = p->gate_verdict != V__COUNT ? p->gate_verdict : p->verdict;
+		int mark = p->night == V_REGRESSED || p->night == V_IMPROVED;
+		if (mark)
+			h->groups[p->group].cells[p->cell].marked[p->mi] = 1;
+		if (mark && p->gate_verdict != V__COUNT)
+			h->groups[p->group].ngate_marks++;
+	}
+}
+
+int history_learn(struct history *h, const struct report *const *reports, size_t n,
+		  const int *metrics_in, size_t nmetrics, char *err, size_t errlen)
 {
 	memset(h, 0, sizeof(*h));
-	h->threshold = threshold;
+	h->threshold = COMPARE_DEFAULT_THRESHOLD;
 	if (nmetrics) {
 		memcpy(h->metrics, metrics_in, nmetrics * sizeof(*h->metrics));
 		h->nmetrics = nmetrics;
@@ -354,16 +624,76 @@ int history_build(struct history *h, const struct report *const *reports, size_t
 	for (size_t g = 0; g < h->ngroups; g++)
 		if (collect_cells(h, g) < 0 || add_points(h, g) < 0)
 			goto oom;
-	return judge_points(h, err, errlen);
+	if (learn_noise(h) == 0)
+		return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
 	return -1;
 }
 
+int history_build(struct history *h, const struct report *const *reports, size_t n,
+		  double threshold, const int *metrics_in, size_t nmetrics, char *err,
+		  size_t errlen)
+{
+	if (history_learn(h, reports, n, metrics_in, nmetrics, err, errlen) < 0)
+		return -1;
+	h->threshold = threshold;
+	if (judge_points(h, err, errlen) < 0)
+		return -1;
+	for (size_t i = 0; i < h->nruns; i++)
+		if (history_read_gate(h, i, err, errlen) < 0)
+			return -1;
+	mark_nights(h);
+	return 0;
+}
+
+size_t history_run_of(const struct history *h, const struct report *r)
+{
+	for (size_t i = 0; i < h->nruns; i++)
+		if (h->runs[i].r == r)
+			return i;
+	return SIZE_MAX;
+}
+
+size_t history_cell_of(const struct history *h, size_t g, const struct report *r,
+		       const struct rcell *c)
+{
+	char *key = g < h->ngroups ? cell_key(r, c) : NULL;
+	size_t k = key ? find_key(&h->groups[g], key) : SIZE_MAX;
+
+	free(key);
+	return k;
+}
+
+double history_noise_before(const struct history *h, size_t g, size_t before,
+			    const struct report *r, const struct rcell *c, int metric,
+			    size_t *nights)
+{
+	size_t k = history_cell_of(h, g, r, c), mi;
+	double *chg = malloc((h->nruns + 1) * sizeof(*chg)), noise = NAN;
+
+	*nights = 0;
+	for (mi = 0; mi < h->nmetrics && h->metrics[mi] != metric; mi++)
+		;
+	if (k != SIZE_MAX && mi < h->nmetrics && chg)
+		noise = history_noise(chg, cell_changes(h, g, k, mi, before, chg), nights);
+	free(chg);
+	return noise;
+}
+
 void history_release(struct history *h)
 {
-	for (size_t g = 0; g < h->ngroups; g++)
+	for (size_t g = 0; g < h->ngroups; g++) {
+		for (size_t k = 0; k < h->groups[g].ncells; k++)
+			free(h->groups[g].cells[k].key);
 		free(h->groups[g].cells);
+		free(h->groups[g].slots);
+	}
+	for (size_t i = 0; i < h->nruns; i++)
+		free(h->runs[i].point_of);
+	for (size_t i = 0; i < h->nstrings; i++)
+		free(h->strings[i]);
+	free(h->strings);
 	free(h->groups);
 	free(h->runs);
 	free(h->points);

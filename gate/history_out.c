@@ -11,19 +11,34 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 
 #define MARK_WORSE "▼"
 #define MARK_BETTER "▲"
+#define MARK_EARLY "†"
+
+static const char *verdict_name(enum verdict v)
+{
+	return v < V__COUNT ? compare_verdict_names[v] : "";
+}
+
+/* A point's why after the noise rule (history_why). */
+static void point_why(const struct hist_point *p, char *buf, size_t len)
+{
+	history_why(p->call, p->noise, p->noise_nights, p->why, buf, len);
+}
 
 int history_write_csv(const struct history *h, const char *dir, char *err, size_t errlen)
 {
 	static const char *const cols[] = {
 		"group", "run", "start_utc", "label", "metric", "n", "median", "ci_lo", "ci_hi",
 		"change_vs_previous", "verdict_vs_previous", "step", "run_index", "previous", "why",
+		"compare_verdict", "noise", "noise_nights", "gate", "gate_verdict", "gate_why",
+		"night_verdict",
 	};
-	char path[4200];
+	char path[4200], why[512];
 	struct csv_out w;
 
 	snprintf(path, sizeof(path), "%s/history.csv", dir);
@@ -45,11 +60,22 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 		csv_out_double(&w, p->ci_lo, 10);
 		csv_out_double(&w, p->ci_hi, 10);
 		csv_out_double(&w, p->change, 10);
-		csv_out_field(&w, p->verdict < V__COUNT ? compare_verdict_names[p->verdict] : "");
+		csv_out_field(&w, verdict_name(p->verdict));
 		csv_out_u64(&w, (unsigned long long)p->step);
 		csv_out_u64(&w, run->index);
 		csv_out_field(&w, p->prev != SIZE_MAX ? h->runs[p->prev].name : "");
-		csv_out_field(&w, p->why);
+		point_why(p, why, sizeof(why));
+		csv_out_field(&w, why);
+		csv_out_field(&w, verdict_name(p->compared));
+		csv_out_double(&w, p->noise, 6);
+		if (p->prev != SIZE_MAX)
+			csv_out_u64(&w, p->noise_nights);
+		else
+			csv_out_field(&w, "");
+		csv_out_field(&w, p->gate);
+		csv_out_field(&w, verdict_name(p->gate_verdict));
+		csv_out_field(&w, p->gate_why);
+		csv_out_field(&w, verdict_name(p->night));
 		csv_out_end_row(&w);
 	}
 	if (csv_out_close(&w) < 0) {
@@ -59,8 +85,22 @@ int history_write_csv(const struct history *h, const char *dir, char *err, size_
 	return 0;
 }
 
+/* Is the point's night verdict a mark (regressed or improved)? */
+static int marked(const struct hist_point *p)
+{
+	return p->night == V_REGRESSED || p->night == V_IMPROVED;
+}
+
+/* Is it a mark of the gate's (else of its own step)? */
+static int gate_mark(const struct hist_point *p)
+{
+	return marked(p) && p->gate_verdict != V__COUNT;
+}
+
 void history_print(const struct history *h, FILE *f, int every_step)
 {
+	char why[512];
+
 	for (size_t g = 0; g < h->ngroups; g++) {
 		const struct hist_group *hg = &h->groups[g];
 		fprintf(f, "history: group %zu: %zu run%s, %zu step%s%s\n", g + 1, hg->nruns,
@@ -71,42 +111,62 @@ void history_print(const struct history *h, FILE *f, int every_step)
 	for (size_t k = 0; every_step && k < h->npoints; k++) {
 		const struct hist_point *p = &h->points[k];
 		char a[64], b[64];
-		if (!p->step)
-			continue;
 		const char *name = metrics[p->metric].name;
 		units_format_metric(name, p->median, a, sizeof(a));
+		if (gate_mark(p)) {
+			fprintf(f, "%s: %s: %s %s, %s (its own gate, %s%s%s)\n", h->runs[p->run].name,
+				h->groups[p->group].cells[p->cell].label, name, a,
+				compare_verdict_names[p->night], p->gate, *p->gate_why ? ": " : "",
+				p->gate_why);
+		}
+		if (!p->step)
+			continue;
 		units_format_metric(name, p->prev_median, b, sizeof(b));
-		fprintf(f, "%s: %s: %s %s vs %s, %+.1f%%, %s (against %s)\n", h->runs[p->run].name,
+		point_why(p, why, sizeof(why));
+		fprintf(f, "%s: %s: %s %s vs %s, %+.1f%%, %s (against %s)%s%s\n", h->runs[p->run].name,
 			h->groups[p->group].cells[p->cell].label, name, a, b, p->change * 100,
-			compare_verdict_names[p->verdict], h->runs[p->prev].name);
+			compare_verdict_names[p->verdict], h->runs[p->prev].name, *why ? ", " : "", why);
 	}
 }
 
+/* The mark of a figure: its night verdict's, and a dagger when that is a
+ * step made while the spread was not known yet. */
 static const char *mark_of(const struct hist_point *p)
 {
-	if (!p->step)
+	if (!marked(p))
 		return "";
-	return p->verdict == V_REGRESSED ? " " MARK_WORSE : " " MARK_BETTER;
+	int early = !gate_mark(p) && p->call == NOISE_UNKNOWN;
+	if (p->night == V_REGRESSED)
+		return early ? " " MARK_WORSE MARK_EARLY : " " MARK_WORSE;
+	return early ? " " MARK_BETTER MARK_EARLY : " " MARK_BETTER;
+}
+
+/* The position of metric m in h->metrics, or nmetrics. */
+static size_t metric_pos(const struct history *h, int m)
+{
+	size_t mi;
+
+	for (mi = 0; mi < h->nmetrics && h->metrics[mi] != m; mi++)
+		;
+	return mi;
 }
 
 /* The point of run i, group cell k, metric m, or NULL. */
 static const struct hist_point *point_at(const struct history *h, size_t i, size_t k, int m)
 {
-	const struct hist_run *run = &h->runs[i];
+	size_t mi = metric_pos(h, m);
+	size_t pi = mi < h->nmetrics ? h->runs[i].point_of[k * h->nmetrics + mi] : SIZE_MAX;
 
-	for (size_t j = run->first_point; j < run->first_point + run->npoints; j++) {
-		const struct hist_point *p = &h->points[j];
-		if (p->cell == k && p->metric == m)
-			return p;
-	}
-	return NULL;
+	return pi == SIZE_MAX ? NULL : &h->points[pi];
 }
 
 /* Has group g a point of metric m? */
 static int group_has_metric(const struct history *h, size_t g, int m)
 {
-	for (size_t j = 0; j < h->npoints; j++)
-		if (h->points[j].group == g && h->points[j].metric == m)
+	size_t mi = metric_pos(h, m);
+
+	for (size_t k = 0; mi < h->nmetrics && k < h->groups[g].ncells; k++)
+		if (h->groups[g].cells[k].has[mi])
 			return 1;
 	return 0;
 }
@@ -129,6 +189,8 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 		fputs("---:|", f);
 	fputc('\n', f);
 	for (size_t k = 0; k < hg->ncells; k++) {
+		if (!hg->cells[k].has[metric_pos(h, m)])
+			continue;
 		fputs("| ", f);
 		markdown_text(f, hg->cells[k].label, "`");
 		fputs(" |", f);
@@ -150,14 +212,17 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 	fputc('\n', f);
 }
 
-/* Group g's steps, one line each. */
+/* Group g's steps, one line each: those the night's own gate overrules
+ * are said so (and not marked). */
 static void md_steps(const struct history *h, FILE *f, size_t g)
 {
+	char why[512];
+
 	if (!h->groups[g].nsteps) {
 		fputs("No step changes.\n\n", f);
 		return;
 	}
-	fputs("Steps:\n\n", f);
+	fputs("Steps (against the previous run):\n\n", f);
 	for (size_t j = 0; j < h->npoints; j++) {
 		const struct hist_point *p = &h->points[j];
 		char a[64], b[64];
@@ -165,12 +230,70 @@ static void md_steps(const struct history *h, FILE *f, size_t g)
 			continue;
 		units_format_metric(metrics[p->metric].name, p->prev_median, b, sizeof(b));
 		units_format_metric(metrics[p->metric].name, p->median, a, sizeof(a));
-		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
+		fprintf(f, "- `%s` %s%s ", h->runs[p->run].name,
+			p->verdict == V_REGRESSED ? MARK_WORSE : MARK_BETTER,
+			p->call == NOISE_UNKNOWN ? MARK_EARLY : "");
 		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
-		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`)\n", metrics[p->metric].name,
-			b, a, p->change * 100, compare_verdict_names[p->verdict], h->runs[p->prev].name);
+		point_why(p, why, sizeof(why));
+		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`%s%s)", metrics[p->metric].name,
+			b, a, p->change * 100, compare_verdict_names[p->verdict], h->runs[p->prev].name,
+			*why ? "; " : "", why);
+		if (p->night != p->verdict)
+			fprintf(f, "; not marked: the night's own gate (%s) says **%s**", p->gate,
+				compare_verdict_names[p->night]);
+		fputc('\n', f);
 	}
 	fputc('\n', f);
+}
+
+/* Group g's nights that gated themselves: their final regressions and
+ * improvements. */
+static void md_gates(const struct history *h, FILE *f, size_t g)
+{
+	size_t runs = 0, lines = 0;
+
+	for (size_t i = 0; i < h->nruns; i++)
+		runs += h->runs[i].group == g + 1 && h->runs[i].gated;
+	if (!runs)
+		return;
+	fprintf(f, "The nights' own gates (%zu run%s with an ab.csv or a compare.csv, the "
+		"second look's when there was one):\n\n", runs, runs == 1 ? "" : "s");
+	for (size_t j = 0; j < h->npoints; j++) {
+		const struct hist_point *p = &h->points[j];
+		char a[64];
+		if (p->group != g || !gate_mark(p))
+			continue;
+		units_format_metric(metrics[p->metric].name, p->median, a, sizeof(a));
+		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
+		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
+		fprintf(f, ": %s %s, **%s** (%s%s", metrics[p->metric].name, a,
+			compare_verdict_names[p->night], p->gate, *p->gate_why ? ": " : "");
+		markdown_text(f, p->gate_why, "");
+		fputs(")\n", f);
+		lines++;
+	}
+	if (!lines)
+		fputs("- nothing regressed or improved\n", f);
+	fputc('\n', f);
+}
+
+/* How many nights group g's noise is learnt from. */
+static void md_noise(const struct history *h, FILE *f, size_t g)
+{
+	const struct hist_group *hg = &h->groups[g];
+
+	if (hg->nruns < 2) {
+		fputs("The normal night-to-night spread: not known yet (one run).\n\n", f);
+		return;
+	}
+	fprintf(f, "The normal night-to-night spread: its last run was judged with one learnt "
+		"from %zu night%s", hg->nights_hi, hg->nights_hi == 1 ? "" : "s");
+	if (hg->nights_lo != hg->nights_hi)
+		fprintf(f, " (%zu for a cell some runs lack)", hg->nights_lo);
+	if (hg->nights_lo < HISTORY_NOISE_MIN)
+		fprintf(f, "; with fewer than %d the spread is not known yet: compare's verdict "
+			"stands, and a step is marked %s", HISTORY_NOISE_MIN, MARK_EARLY);
+	fputs(".\n\n", f);
 }
 
 static void md_group(const struct history *h, FILE *f, size_t g)
@@ -191,6 +314,7 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 	fputs("`.\n\n", f);
 	if (g)
 		fprintf(f, "Differs from group 1 in:\n\n```\n%s```\n\n", hg->differs);
+	md_noise(h, f, g);
 	fputs("| # | run | start_utc |\n|---:|---|---|\n", f);
 	for (size_t i = 0; i < h->nruns; i++)
 		if (h->runs[i].group == g + 1) {
@@ -205,6 +329,7 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 		if (group_has_metric(h, g, h->metrics[mi]))
 			md_table(h, f, g, h->metrics[mi]);
 	md_steps(h, f, g);
+	md_gates(h, f, g);
 }
 
 int history_write_md(const struct history *h, const char *dir, char *err, size_t errlen)
@@ -226,66 +351,132 @@ int history_write_md(const struct history *h, const char *dir, char *err, size_t
 	fprintf(f, "Each figure is a cell's median in that run (`failed`: no successful "
 		"repetition; `-`: the run has no such cell). Each is judged against the previous "
 		"run of its group that measured the cell, as `matrix compare PREVIOUS RUN` "
-		"judges it: a step is `regressed` (%s, for the worse) or `improved` (%s, for the "
-		"better): a one-sided Mann-Whitney p-value below %g after a Benjamini-Hochberg "
-		"correction over that comparison AND the whole 95%% interval of the change "
-		"beyond the threshold of %g%%.\n\n", MARK_WORSE, MARK_BETTER, COMPARE_ALPHA,
-		h->threshold * 100);
+		"judges it (a one-sided Mann-Whitney test at %g after a Benjamini-Hochberg "
+		"correction over that comparison AND the whole interval of the change beyond "
+		"the threshold of %g%%), and then by the cell's normal night-to-night "
+		"spread: a step is a change compare calls `regressed` or `improved` that is also "
+		"beyond %g times that spread (1.4826 times the median absolute log change "
+		"between the cell's consecutive earlier runs of the group, the last %d; "
+		"learnt from earlier runs only, once there are %d). A run whose folder holds "
+		"its own gate (ab.csv of an in-run A/B, else compare.csv of `run --baseline`) "
+		"gives its night's verdict itself (the second look's, look2/, when it took "
+		"one: the final verdicts). Each figure is "
+		"marked with its night's verdict, its gate's when it has one, else its step's: "
+		"%s regressed (for the worse), %s improved (for the better); %s a step while "
+		"the spread was not known yet (compare's verdict as it is).\n\n", COMPARE_ALPHA,
+		h->threshold * 100, HISTORY_NOISE_K, HISTORY_NOISE_MAX, HISTORY_NOISE_MIN,
+		MARK_WORSE, MARK_BETTER, MARK_EARLY);
 	for (size_t g = 0; g < h->ngroups; g++)
 		md_group(h, f, g);
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
 
-/* Has cell k of group g a figure of metric m in some run? */
-static int series_has(const struct history *h, size_t g, size_t k, int m)
+/* Has cell k of group g a figure of metric position mi in some run? */
+static int series_has(const struct history *h, size_t g, size_t k, size_t mi)
 {
-	for (size_t j = 0; j < h->npoints; j++) {
-		const struct hist_point *p = &h->points[j];
-		if (p->group == g && p->cell == k && p->metric == m && p->n)
-			return 1;
-	}
-	return 0;
+	const struct hist_cell *c = &h->groups[g].cells[k];
+
+	return c->measured && c->has[mi] && mi < h->nmetrics;
 }
 
-/* How many steps of verdict v group g has in metric m. */
-static size_t steps_of(const struct history *h, size_t g, int m, enum verdict v)
+/* The cells panel (g, mi) draws, into out (room for the group's cells):
+ * those with a figure, the marked first, at most HISTORY_CHART_LINES, in
+ * the group's order; how many.  *total: how many have a figure. */
+static size_t chart_cells(const struct history *h, size_t g, size_t mi, size_t *out,
+			  size_t *total)
+{
+	const struct hist_group *hg = &h->groups[g];
+	size_t n = 0;
+
+	*total = 0;
+	for (size_t k = 0; k < hg->ncells; k++)
+		*total += series_has(h, g, k, mi);
+	for (int pass = 1; pass >= 0; pass--)
+		for (size_t k = 0; k < hg->ncells && n < HISTORY_CHART_LINES; k++)
+			if (series_has(h, g, k, mi) && !hg->cells[k].marked[mi] == !pass)
+				out[n++] = k;
+	/* back into the group's order, so the colours follow the cells */
+	for (size_t i = 1; i < n; i++)
+		for (size_t j = i; j > 0 && out[j - 1] > out[j]; j--) {
+			size_t t = out[j];
+			out[j] = out[j - 1];
+			out[j - 1] = t;
+		}
+	return n;
+}
+
+/* How many night verdicts v group g has in metric position mi. */
+static size_t marks_of(const struct history *h, size_t g, size_t mi, enum verdict v)
 {
 	size_t n = 0;
 
 	for (size_t j = 0; j < h->npoints; j++) {
 		const struct hist_point *p = &h->points[j];
-		n += p->group == g && p->metric == m && p->step && p->verdict == v;
+		n += p->group == g && p->mi == mi && p->night == v;
 	}
 	return n;
 }
 
 static const enum verdict step_verdicts[2] = { V_REGRESSED, V_IMPROVED };
 
-/* The tables of panel (g, mi): one per cell with a figure ($hG_M_K: run
- * index, median, interval) and one per kind of step ($sG_M_V), each
- * filtered from history.csv. */
-static void chart_tables(FILE *f, const struct history *h, size_t g, size_t mi)
+/* The tables of the panels, from one pass over history.csv (a file of
+ * 100 runs x 1,000 cells is read once, not once per line): gnuplot
+ * functions that number each row's panel (panel(group, metric), 1, 2, ...
+ * in the order drawn, 0 for none) and its cell among those its panel draws
+ * (series(panel): the cell's index in its group + 1, 0 for none), a table
+ * $rows of what the panels need (panel, series, run index, median,
+ * interval, mark: 1 regressed, 2 improved, 0 none), and from it, per
+ * panel, a table per cell drawn ($hG_M_K: run index, median, interval)
+ * and per kind of mark ($sG_M_V: the night verdicts). */
+static void chart_tables(FILE *f, const struct history *h, size_t *cells)
 {
-	const char *name = metrics[h->metrics[mi]].name;
-	const struct hist_group *hg = &h->groups[g];
+	size_t panel = 0;
 	char q[1100];
 
-	for (size_t k = 0; k < hg->ncells; k++) {
-		if (!series_has(h, g, k, h->metrics[mi]) ||
-		    gnuplot_quote(hg->cells[k].label, q, sizeof(q)) < 0)
-			continue;
-		fprintf(f, "set table $h%zu_%zu_%zu\n"
-			"plot ARG1 using (column('run_index')):(v('median')):(v('ci_lo')):(v('ci_hi')) "
-			"with table if (column('group') == %zu && strcol('metric') eq '%s' && "
-			"strcol('label') eq %s)\nunset table\n", g, mi, k, g + 1, name, q);
+	fputs("# each row's panel, and its cell's line there (0: none)\npanel(g, m) = ", f);
+	for (size_t g = 0; g < h->ngroups; g++) {
+		fprintf(f, "g == %zu ? (", g + 1);
+		for (size_t mi = 0; mi < h->nmetrics; mi++)
+			if (group_has_metric(h, g, h->metrics[mi]))
+				fprintf(f, "m eq '%s' ? %zu : ", metrics[h->metrics[mi]].name, ++panel);
+		fputs("0) : ", f);
 	}
-	for (size_t s = 0; s < 2; s++)
-		if (steps_of(h, g, h->metrics[mi], step_verdicts[s]))
-			fprintf(f, "set table $s%zu_%zu_%zu\n"
-				"plot ARG1 using (column('run_index')):(v('median')) with table if "
-				"(column('group') == %zu && strcol('metric') eq '%s' && "
-				"strcol('verdict_vs_previous') eq '%s')\nunset table\n", g, mi, s, g + 1,
-				name, compare_verdict_names[step_verdicts[s]]);
+	fputs("0\nseries(p) = ", f);
+	panel = 0;
+	for (size_t g = 0; g < h->ngroups; g++)
+		for (size_t mi = 0; mi < h->nmetrics; mi++) {
+			if (!group_has_metric(h, g, h->metrics[mi]))
+				continue;
+			size_t total, n = chart_cells(h, g, mi, cells, &total);
+			fprintf(f, "p == %zu ? (", ++panel);
+			for (size_t i = 0; i < n; i++)
+				if (gnuplot_quote(h->groups[g].cells[cells[i]].label, q, sizeof(q)) == 0)
+					fprintf(f, "strcol('label') eq %s ? %zu : ", q, cells[i] + 1);
+			fputs("0) : ", f);
+		}
+	fputs("0\nmark(v) = v eq 'regressed' ? 1 : v eq 'improved' ? 2 : 0\n"
+	      "P = 'panel(column(\"group\"), strcol(\"metric\"))'\n"
+	      "set table $rows separator comma\n"
+	      "plot ARG1 using (@P):(series(@P)):(column('run_index')):(v('median')):(v('ci_lo')):"
+	      "(v('ci_hi')):(mark(strcol('night_verdict'))) with table if (@P > 0 && "
+	      "(series(@P) > 0 || mark(strcol('night_verdict')) > 0))\nunset table\n", f);
+	panel = 0;
+	for (size_t g = 0; g < h->ngroups; g++)
+		for (size_t mi = 0; mi < h->nmetrics; mi++) {
+			if (!group_has_metric(h, g, h->metrics[mi]))
+				continue;
+			size_t total, n = chart_cells(h, g, mi, cells, &total);
+			panel++;
+			for (size_t i = 0; i < n; i++)
+				fprintf(f, "set table $h%zu_%zu_%zu separator whitespace\nplot $rows using ($3):($4):($5):($6) "
+					"with table if ($1 == %zu && $2 == %zu)\nunset table\n", g, mi,
+					cells[i], panel, cells[i] + 1);
+			for (size_t s = 0; s < 2; s++)
+				if (marks_of(h, g, mi, step_verdicts[s]))
+					fprintf(f, "set table $s%zu_%zu_%zu separator whitespace\nplot $rows using ($3):($4) "
+						"with table if ($1 == %zu && $7 == %zu)\nunset table\n", g,
+						mi, s, panel, s + 1);
+		}
 }
 
 /* Panel (g, mi)'s x axis: the run's index in its group, labelled with the
@@ -313,27 +504,30 @@ static void chart_x_axis(FILE *f, const struct history *h, size_t g)
 	fputs(")\n", f);
 }
 
-/* Panel (g, mi): a line per cell with a figure, the steps over them. */
-static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi)
+/* Panel (g, mi): a line per cell drawn, the night verdicts over them. */
+static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi, size_t *cells)
 {
 	static const char *const step_style[2] = {
-		"pt 11 ps 2.2 lc rgb '#d62728' title 'step: regressed'",
-		"pt 9 ps 2.2 lc rgb '#2ca02c' title 'step: improved'",
+		"pt 11 ps 2.2 lc rgb '#d62728' title 'regressed'",
+		"pt 9 ps 2.2 lc rgb '#2ca02c' title 'improved'",
 	};
 	const struct metric *mt = &metrics[h->metrics[mi]];
 	const struct hist_group *hg = &h->groups[g];
-	char q[1100], unit[64];
+	char q[1100], unit[64], some[96] = "";
 	const char *sep = "plot ";
+	size_t total, n = chart_cells(h, g, mi, cells, &total);
 
 	if (gnuplot_quote(mt->unit, unit, sizeof(unit)) < 0)
 		snprintf(unit, sizeof(unit), "''");
-	fprintf(f, "set title 'group %zu: %s (%s is better)'\nset ylabel %s\nset format y '%s'\n",
-		g + 1, mt->name, mt->better == HIGHER_IS_BETTER ? "higher" : "lower", unit,
+	if (n < total)
+		snprintf(some, sizeof(some), ", %zu of its %zu cells (the marked first)", n, total);
+	fprintf(f, "set title 'group %zu: %s (%s is better)%s'\nset ylabel %s\nset format y '%s'\n",
+		g + 1, mt->name, mt->better == HIGHER_IS_BETTER ? "higher" : "lower", some, unit,
 		!strcmp(mt->unit, "msg/s") ? "%.1s%c" : "%g");
 	chart_x_axis(f, h, g);
-	for (size_t k = 0; k < hg->ncells; k++) {
-		if (!series_has(h, g, k, h->metrics[mi]) ||
-		    gnuplot_quote(hg->cells[k].label, q, sizeof(q)) < 0 ||
+	for (size_t i = 0; i < n; i++) {
+		size_t k = cells[i];
+		if (gnuplot_quote(hg->cells[k].label, q, sizeof(q)) < 0 ||
 		    gnuplot_quote(hg->cells[k].title, q, sizeof(q)) < 0)
 			continue;
 		fprintf(f, "%s\\\n    $h%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 "
@@ -341,7 +535,7 @@ static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi)
 		sep = ", ";
 	}
 	for (size_t s = 0; s < 2 && *sep == ','; s++)
-		if (steps_of(h, g, h->metrics[mi], step_verdicts[s]))
+		if (marks_of(h, g, mi, step_verdicts[s]))
 			fprintf(f, ", \\\n    $s%zu_%zu_%zu using 1:2 with points %s", g, mi, s,
 				step_style[s]);
 	if (*sep != ',')	/* every run of every cell failed: say so */
@@ -366,26 +560,33 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
 	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
 	f = out.f;
-	for (size_t g = 0; g < h->ngroups; g++)
+	size_t most = 1;
+	for (size_t g = 0; g < h->ngroups; g++) {
+		most = h->groups[g].ncells > most ? h->groups[g].ncells : most;
 		for (size_t mi = 0; mi < h->nmetrics; mi++)
 			npanels += group_has_metric(h, g, h->metrics[mi]);
-	gnuplot_preamble(f, "history", "history.csv", "each cell's median per run, steps marked",
+	}
+	size_t *cells = malloc(most * sizeof(*cells));
+	if (!cells) {
+		outfile_abort(&out);
+		snprintf(err, errlen, "out of memory");
+		return -1;
+	}
+	gnuplot_preamble(f, "history", "history.csv", "each cell's median per run, night verdicts marked",
 			 1000, 320 * (npanels ? npanels : 1) + 60);
-	for (size_t g = 0; g < h->ngroups; g++)
-		for (size_t mi = 0; mi < h->nmetrics; mi++)
-			if (group_has_metric(h, g, h->metrics[mi]))
-				chart_tables(f, h, g, mi);
+	chart_tables(f, h, cells);
 	fprintf(f, "set datafile separator whitespace\nset key outside right top vertical\n"
 		"set multiplot layout %zu,1 title 'history: each cell''s median per run (whiskers: "
-		"its interval); triangles: steps, as matrix compare judges them'\n",
+		"its interval); triangles: the night verdicts'\n",
 		npanels ? npanels : 1);
 	for (size_t g = 0; g < h->ngroups; g++)
 		for (size_t mi = 0; mi < h->nmetrics; mi++)
 			if (group_has_metric(h, g, h->metrics[mi]))
-				chart_panel(f, h, g, mi);
+				chart_panel(f, h, g, mi, cells);
 	if (!npanels)
 		fputs("set label 1 'no figures' at graph 0.5, graph 0.5 center\n"
 		      "plot [0:1] [0:1] 2 notitle\n", f);
 	fputs("unset multiplot\n", f);
+	free(cells);
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
