@@ -1,8 +1,10 @@
 /* `matrix compare`, and the comparisons `run` and `report` make: see
  * cmd_compare.h. */
 #include "cmd_compare.h"
+#include "cmd_history.h"
 #include "compare.h"
 #include "gnuplot.h"
+#include "history.h"
 #include "compare_json.h"
 #include "json.h"
 #include "matrix.h"
@@ -11,6 +13,7 @@
 
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,7 +24,7 @@
 
 static const char usage_compare[] =
 "usage: matrix compare BASE_DIR NEW_DIR [--threshold PCT] [--metric METRIC ...]\n"
-"                      [-o DIR] [--force] [--quiet]\n"
+"                      [--history DIR] [-o DIR] [--force] [--quiet]\n"
 "\n"
 "Compares two run folders cell by cell (cells matched by their parameters)\n"
 "and writes compare.csv, compare.md and plots/compare.gp (and its images)\n"
@@ -29,11 +32,17 @@ static const char usage_compare[] =
 "one-sided Mann-Whitney test, corrected for every comparison made\n"
 "(Benjamini-Hochberg), says so at 5% AND its whole interval lies beyond the\n"
 "threshold; `unchanged` when its whole interval lies within it; else\n"
-"`inconclusive`.\n"
+"`inconclusive`.  With --history, a regressed or improved change must also\n"
+"be beyond 4 times the cell's normal night-to-night spread, learnt as\n"
+"`matrix history DIR` learns it from the runs of DIR in BASE_DIR's group\n"
+"that came before NEW_DIR (at least 5 changes; with fewer the verdict\n"
+"stands and says so); else it is inconclusive.\n"
 "\n"
 "      --threshold PCT  the smallest change that matters (default 5%)\n"
 "      --metric METRIC  compare this metric; repeat for more (default\n"
 "                       msgs_per_s and rtt_p50_us)\n"
+"      --history DIR    the folder of the benchmark's runs (results/NAME/),\n"
+"                       for each cell's normal night-to-night spread\n"
 "  -o, --output DIR     write the files here instead of into NEW_DIR\n"
 "      --force          compare folders whose machine or inputs differ\n"
 "  -q, --quiet          print only the summary line and errors\n"
@@ -153,6 +162,101 @@ static int finish_compare(const struct comparison *c, const char *dir,
 	return rc;
 }
 
+/* --history DIR: each cell's normal night-to-night spread, learnt as
+ * `matrix history DIR` learns it (history_learn, the same walk and
+ * history_noise), from the runs of DIR in BASE's fingerprint group that
+ * come before NEW (BASE and NEW join them when DIR lacks them). */
+struct noise_ref {
+	struct history_runs hr;
+	const struct report **rp;
+	struct history h;
+	size_t group, before, runs;	/* runs: of the group before NEW */
+};
+
+/* Are a and b the same folder? */
+static int same_folder(const char *a, const char *b)
+{
+	char ra[PATH_MAX], rb[PATH_MAX];
+
+	return realpath(a, ra) && realpath(b, rb) && !strcmp(ra, rb);
+}
+
+/* Where the run folder of `r` is among rp[0..*n) (the same report, or
+ * one read from the same folder), else r appended there: its index. */
+static size_t place_run(const struct report **rp, size_t *n, const struct report *r)
+{
+	for (size_t i = 0; i < *n; i++)
+		if (rp[i] == r || same_folder(rp[i]->dir, r->dir))
+			return i;
+	rp[*n] = r;
+	return (*n)++;
+}
+
+static void noise_ref_release(struct noise_ref *nr)
+{
+	history_release(&nr->h);
+	free(nr->rp);
+	cmd_history_release(&nr->hr);
+}
+
+/* Loads DIR's runs and learns their noise; 0, or -1 after a message that
+ * names the flag and the path. */
+static int noise_ref_load(struct noise_ref *nr, const char *dir, const struct report *rb,
+			  const struct report *rn, const struct compare_args *a, const char *cmd)
+{
+	char *const argv[] = { (char *)dir };
+	char err[1024];
+
+	memset(nr, 0, sizeof(*nr));
+	if (cmd_history_load(cmd, "--history ", 1, argv, &nr->hr) < 0)
+		return -1;
+	if (!(nr->rp = calloc(nr->hr.n + 2, sizeof(*nr->rp)))) {
+		fprintf(stderr, "matrix %s: out of memory\n", cmd);
+		return -1;
+	}
+	size_t n = nr->hr.n;
+	for (size_t i = 0; i < n; i++)
+		nr->rp[i] = &nr->hr.runs[i];
+	size_t bi = place_run(nr->rp, &n, rb), ni = place_run(nr->rp, &n, rn);
+	if (history_learn(&nr->h, nr->rp, n, a->metrics, a->nmetrics, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix %s: --history %s: %s\n", cmd, dir, err);
+		return -1;
+	}
+	size_t hb = history_run_of(&nr->h, nr->rp[bi]);
+	nr->group = nr->h.runs[hb].group - 1;
+	nr->before = history_run_of(&nr->h, nr->rp[ni]);
+	for (size_t i = 0; i < nr->before; i++)
+		nr->runs += nr->h.runs[i].group == nr->group + 1;
+	if (!a->quiet)
+		fprintf(stderr, "matrix %s: --history %s: each cell's normal night-to-night spread "
+			"from the %zu run%s of %s's group before %s\n", cmd, dir, nr->runs,
+			nr->runs == 1 ? "" : "s", rb->dir, rn->dir);
+	return 0;
+}
+
+/* The noise rule on c's regressed and improved rows (history_calibrate):
+ * those within the spread become inconclusive, each with its why in
+ * why[row] (which must outlive c's use). */
+static void apply_noise(struct comparison *c, const struct noise_ref *nr, char (*why)[512])
+{
+	for (size_t i = 0; i < c->nrows; i++) {
+		struct cmp_row *row = &c->rows[i];
+		size_t nights;
+		enum noise_call call;
+		if (row->metric < 0 || !row->cand ||
+		    (row->verdict != V_REGRESSED && row->verdict != V_IMPROVED))
+			continue;
+		double noise = history_noise_before(&nr->h, nr->group, nr->before, c->cand, row->cand,
+						    row->metric, &nights);
+		enum verdict v = history_calibrate(row->verdict, row->change, noise, nights, &call);
+		history_why(call, noise, nights, row->why, why[i], sizeof(why[i]));
+		row->why = why[i];
+		c->count[row->verdict]--;
+		c->count[v]++;
+		row->verdict = v;
+	}
+}
+
 /* Baseline folder against a new one: loads both, checks their
  * fingerprints, judges, writes; then, when the new folder holds a second
  * look (NEW/look2), judges again on its rounds too and writes that into
@@ -162,7 +266,8 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 {
 	struct report rb, rn, rm;
 	struct comparison c;
-	char err[1024], diff[2048], more[4200], out2[4200];
+	struct noise_ref nr;
+	char err[1024], diff[2048], more[4200], out2[4200], (*why)[512] = NULL;
 	const char *out = a->out ? a->out : cand;
 	int rc = 2, has_more = look2_dir(cand, more, sizeof(more)) == 0;
 
@@ -183,9 +288,12 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 	}
 	size_t ndiff = compare_fingerprint(&rb, &rn, diff, sizeof(diff));
 	double t = a->threshold ? a->threshold : COMPARE_DEFAULT_THRESHOLD;
+	memset(&nr, 0, sizeof(nr));
 	if (ndiff && !a->force) {
 		fprintf(stderr, "matrix %s: %s and %s differ in machine or inputs (--force compares "
 			"them anyway):\n%s", cmd, base, cand, diff);
+	} else if (a->history && noise_ref_load(&nr, a->history, &rb, &rn, a, cmd) < 0) {
+		;	/* said */
 	} else {
 		for (int look = 1; look <= 1 + has_more; look++) {
 			if (compare_folders_more(&c, &rb, &rn, look == 2 ? &rm : NULL, t, a->metrics,
@@ -196,6 +304,16 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 				break;
 			}
 			c.forced = ndiff ? diff : NULL;
+			if (a->history) {
+				free(why);
+				if (!(why = calloc(c.nrows + 1, sizeof(*why)))) {
+					fprintf(stderr, "matrix %s: out of memory\n", cmd);
+					compare_release(&c);
+					rc = 2;
+					break;
+				}
+				apply_noise(&c, &nr, why);
+			}
 			snprintf(out2, sizeof(out2), "%s/%s", out, COMPARE_LOOK2);
 			if (look == 2 || a->look != 2)
 				rc = finish_compare(&c, look == 2 ? out2 : out, a, cmd);
@@ -204,6 +322,8 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 			compare_release(&c);
 		}
 	}
+	noise_ref_release(&nr);		/* safe when never loaded */
+	free(why);
 	if (has_more)
 		report_release(&rm);
 	report_release(&rn);
@@ -216,7 +336,7 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
 		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
-		{ 0, 0, 0, 0 }
+		{ "history", 1, 0, 'H' }, { 0, 0, 0, 0 }
 	};
 	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD };
 	int ch;
@@ -240,6 +360,9 @@ int cmd_compare(int argc, char **argv)
 			break;
 		case 'f':
 			a.force = 1;
+			break;
+		case 'H':
+			a.history = optarg;
 			break;
 		case 'q':
 			a.quiet = 1;

@@ -30,6 +30,9 @@ struct compare_args {
 	 * too, written into that folder; 2 writes only the second look (the
 	 * run's own call once look2/ is measured) */
 	int look;
+	/* compare --history DIR: the runs each cell's normal night-to-night
+	 * spread is learnt from (history.h), or NULL */
+	const char *history;
 };
 
 /* --threshold PCT and --metric M of any command; -1 after a message. */

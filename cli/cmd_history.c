@@ -25,10 +25,16 @@ static const char usage_history[] =
 "folders listed, as a history: ordered by their start time (meta.csv's\n"
 "start_utc, else the folder's name), each cell's median per run and metric,\n"
 "and the steps: the runs that `matrix compare` finds regressed or improved\n"
-"against the previous run that measured the cell.  Runs whose machine or\n"
-"inputs differ (kernel, CPU model, cores, governor, matrix version,\n"
-"matrix.yaml) are kept apart, each fingerprint a group of its own.  Writes\n"
-"history.csv, history.md and plots/history.gp (and its images).\n"
+"against the previous run that measured the cell AND whose change is beyond\n"
+"4 times the cell's normal night-to-night spread, learnt from the earlier\n"
+"runs alone (1.4826 x the median absolute log change of the last 20; with\n"
+"fewer than 5 the spread is not known yet, and compare's verdict stands).\n"
+"A run whose folder holds its own gate (ab.csv, compare.csv, the second\n"
+"look's in look2/ when there is one) gives its night's verdict itself; the\n"
+"night verdicts are the ones marked.  Runs whose machine or inputs differ\n"
+"(kernel, CPU model, cores, governor, matrix version, matrix.yaml) are kept\n"
+"apart, each fingerprint a group of its own.  Writes history.csv,\n"
+"history.md and plots/history.gp (and its images).\n"
 "\n"
 "      --metric METRIC  this metric; repeat for more (default msgs_per_s and\n"
 "                       rtt_p50_us)\n"
@@ -37,7 +43,8 @@ static const char usage_history[] =
 "                       folder for a list of run folders)\n"
 "  -q, --quiet          print only the groups and errors\n"
 "\n"
-"exit status: 0, or 2 bad input (no run folder, a folder that cannot be read)\n";
+"exit status: 0, or 2 bad input (no run folder, a folder or a gate file that\n"
+"cannot be read)\n";
 
 /* A list of paths, each malloc'd. */
 struct paths {
@@ -92,16 +99,22 @@ static int cmp_str(const void *a, const void *b)
 	return strcmp(*(char *const *)a, *(char *const *)b);
 }
 
+/* Whose messages: "matrix CMD: FLAGPATH: ..." ("history", "" or
+ * "compare", "--history "). */
+struct who {
+	const char *cmd, *flag;
+};
+
 /* The run folders in dir: its folders (not symbolic links) that hold a
  * results.csv, by name.  0, or -1 after a message. */
-static int scan(const char *dir, struct paths *out)
+static int scan(const struct who *w, const char *dir, struct paths *out)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
 	struct stat st;
 
 	if (!d) {
-		fprintf(stderr, "matrix history: %s: %s\n", dir, strerror(errno));
+		fprintf(stderr, "matrix %s: %s%s: %s\n", w->cmd, w->flag, dir, strerror(errno));
 		return -1;
 	}
 	while ((e = readdir(d))) {
@@ -109,7 +122,7 @@ static int scan(const char *dir, struct paths *out)
 			continue;
 		if (paths_add(out, dir, e->d_name) < 0) {
 			closedir(d);
-			fprintf(stderr, "matrix history: out of memory\n");
+			fprintf(stderr, "matrix %s: out of memory\n", w->cmd);
 			return -1;
 		}
 		char *p = out->v[out->n - 1];
@@ -118,8 +131,8 @@ static int scan(const char *dir, struct paths *out)
 	}
 	closedir(d);
 	if (!out->n) {
-		fprintf(stderr, "matrix history: %s: no run folder in it (a folder holding a "
-			"results.csv)\n", dir);
+		fprintf(stderr, "matrix %s: %s%s: no run folder in it (a folder holding a "
+			"results.csv)\n", w->cmd, w->flag, dir);
 		return -1;
 	}
 	qsort(out->v, out->n, sizeof(*out->v), cmp_str);
@@ -130,7 +143,8 @@ static int scan(const char *dir, struct paths *out)
  * argument and no run folder itself, else the arguments, each a run
  * folder (the same folder twice, as through `latest`, counts once).
  * Sets *parent when DIR was scanned.  0, or -1 after a message. */
-static int find_runs(int argc, char **argv, struct paths *out, int *parent)
+static int find_runs(const struct who *w, int argc, char *const *argv, struct paths *out,
+		     int *parent)
 {
 	struct stat st;
 
@@ -138,26 +152,26 @@ static int find_runs(int argc, char **argv, struct paths *out, int *parent)
 	if (argc == 1 && !has_results(argv[0])) {
 		errno = 0;
 		if (stat(argv[0], &st) < 0 || !S_ISDIR(st.st_mode)) {
-			fprintf(stderr, "matrix history: %s: %s\n", argv[0],
+			fprintf(stderr, "matrix %s: %s%s: %s\n", w->cmd, w->flag, argv[0],
 				errno ? strerror(errno) : "not a folder");
 			return -1;
 		}
 		*parent = 1;
-		return scan(argv[0], out);
+		return scan(w, argv[0], out);
 	}
 	for (int i = 0; i < argc; i++) {
 		char real[PATH_MAX], other[PATH_MAX];
 		int dup = 0;
 		if (!has_results(argv[i])) {
-			fprintf(stderr, "matrix history: %s: not a run folder (no results.csv in it)%s\n",
-				argv[i], argc > 1 ? "; give the folder that holds the runs alone to read "
-				"every run folder in it" : "");
+			fprintf(stderr, "matrix %s: %s%s: not a run folder (no results.csv in it)%s\n",
+				w->cmd, w->flag, argv[i], argc > 1 ? "; give the folder that holds the "
+				"runs alone to read every run folder in it" : "");
 			return -1;
 		}
 		for (size_t k = 0; k < out->n && !dup && realpath(argv[i], real); k++)
 			dup = realpath(out->v[k], other) && !strcmp(real, other);
 		if (!dup && paths_add(out, argv[i], NULL) < 0) {
-			fprintf(stderr, "matrix history: out of memory\n");
+			fprintf(stderr, "matrix %s: out of memory\n", w->cmd);
 			return -1;
 		}
 	}
@@ -249,39 +263,56 @@ static int write_history(struct report *runs, size_t n, const struct compare_arg
 	return rc;
 }
 
+int cmd_history_load(const char *cmd, const char *flag, int argc, char *const *argv,
+		     struct history_runs *hr)
+{
+	const struct who w = { cmd, flag };
+	struct paths dirs = { 0 };
+	char err[1024];
+	int rc = -1;
+
+	memset(hr, 0, sizeof(*hr));
+	if (find_runs(&w, argc, argv, &dirs, &hr->parent) < 0)
+		goto out;
+	if (!(hr->runs = calloc(dirs.n, sizeof(*hr->runs)))) {
+		fprintf(stderr, "matrix %s: out of memory\n", cmd);
+		goto out;
+	}
+	for (; hr->n < dirs.n; hr->n++) {
+		if (report_load(&hr->runs[hr->n], dirs.v[hr->n], NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "matrix %s: %s%s\n", cmd, flag, err);
+			goto out;
+		}
+		if (hr->runs[hr->n].dropped_row)
+			fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted "
+				"write cut short; it is left out\n", cmd, dirs.v[hr->n]);
+	}
+	rc = 0;
+out:
+	paths_release(&dirs);
+	return rc;
+}
+
+void cmd_history_release(struct history_runs *hr)
+{
+	for (size_t i = 0; i < hr->n; i++)
+		report_release(&hr->runs[i]);
+	free(hr->runs);
+	memset(hr, 0, sizeof(*hr));
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { .ca = { .threshold = COMPARE_DEFAULT_THRESHOLD } };
-	struct paths dirs = { 0 };
-	struct report *runs = NULL;
-	size_t loaded = 0;
-	int parent, rc = EXIT_BADINPUT;
-	char err[1024];
+	struct history_runs hr;
+	int rc = EXIT_BADINPUT;
 
 	int pr = parse_args(argc, argv, &a);
 	if (pr)
 		return pr > 0 ? 0 : EXIT_BADINPUT;
-	if (find_runs(argc - a.first, argv + a.first, &dirs, &parent) < 0)
-		goto out;
-	if (!(runs = calloc(dirs.n, sizeof(*runs)))) {
-		fprintf(stderr, "matrix history: out of memory\n");
-		goto out;
-	}
-	for (; loaded < dirs.n; loaded++) {
-		if (report_load(&runs[loaded], dirs.v[loaded], NULL, err, sizeof(err)) < 0) {
-			fprintf(stderr, "matrix history: %s\n", err);
-			goto out;
-		}
-		if (runs[loaded].dropped_row)
-			fprintf(stderr, "matrix history: %s/results.csv ends in a row an interrupted "
-				"write cut short; it is left out\n", dirs.v[loaded]);
-	}
-	rc = write_history(runs, loaded, &a.ca,
-			   a.ca.out ? a.ca.out : parent ? argv[a.first] : ".");
-out:
-	for (size_t i = 0; i < loaded; i++)
-		report_release(&runs[i]);
-	free(runs);
-	paths_release(&dirs);
+	if (cmd_history_load("history", "", argc - a.first, argv + a.first, &hr) == 0)
+		rc = write_history(hr.runs, hr.n, &a.ca,
+				   a.ca.out ? a.ca.out : hr.parent ? argv[a.first] : ".");
+	cmd_history_release(&hr);
 	return rc;
 }

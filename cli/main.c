@@ -238,7 +238,7 @@ static const struct command {
 	{ "report", "DIR", "rebuild a run folder's summary, ratios and charts", cmd_report },
 	{ "compare", "BASE NEW", "regression verdicts of a new run folder against a baseline",
 	  cmd_compare },
-	{ "history", "DIR", "each cell's median across the run folders in DIR, steps marked",
+	{ "history", "DIR", "each cell's medians across DIR's runs, steps beyond the noise marked",
 	  cmd_history },
 	{ "merge", "DIR... -o OUT", "join the shards of one run (run --shard K/N) into OUT",
 	  cmd_merge },

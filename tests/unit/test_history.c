@@ -3,7 +3,9 @@
  * test_compare.c makes them): the order of the runs (start_utc, else the
  * folder's name), the groups (another kernel, another matrix.yaml), and the
  * steps: each point judged against the previous run of its group that has
- * a figure of the cell, with compare_folders' verdict.
+ * a figure of the cell, with compare_folders' verdict; the noise (the pure
+ * history_noise, history_calibrate and history_why, and what each point
+ * learns from the runs before it alone).
  */
 #include <math.h>
 #include <setjmp.h>
@@ -248,12 +250,152 @@ static void test_steps(void **state)
 	history_release(&h);
 }
 
+/* The spread: 1.4826 x the median |change| of the last 20 changes. */
+static void test_noise(void **state)
+{
+	double chg[25] = { 0 };
+	size_t used = 99;
+
+	(void)state;
+	assert_true(isnan(history_noise(chg, 0, &used)));
+	assert_int_equal(used, 0);
+	const double three[] = { 0.01, -0.03, 0.02 };	/* |.|: 0.01 0.02 0.03 */
+	assert_true(fabs(history_noise(three, 3, &used) - 1.4826 * 0.02) < 1e-15);
+	assert_int_equal(used, 3);
+	const double four[] = { -0.01, 0.04, 0.02, -0.03 };	/* (0.02 + 0.03) / 2 */
+	assert_true(fabs(history_noise(four, 4, &used) - 1.4826 * 0.025) < 1e-15);
+	/* the last 20 alone: five huge changes first are forgotten */
+	for (size_t i = 0; i < 25; i++)
+		chg[i] = i < 5 ? 1.0 : (i % 2 ? 0.01 : -0.01);
+	assert_true(fabs(history_noise(chg, 25, &used) - 1.4826 * 0.01) < 1e-15);
+	assert_int_equal(used, HISTORY_NOISE_MAX);
+	/* robust: a real step among them moves it little */
+	chg[24] = 0.5;
+	assert_true(fabs(history_noise(chg, 25, &used) - 1.4826 * 0.01) < 1e-15);
+}
+
+/* The noise rule: beyond K x the spread, once there are MIN changes. */
+static void test_calibrate(void **state)
+{
+	enum noise_call call;
+
+	(void)state;
+	assert_int_equal(history_calibrate(V__COUNT, NAN, NAN, 0, &call), V__COUNT);
+	assert_int_equal(call, NOISE_NONE);
+	/* too little history: compare's verdict stands, whatever the spread */
+	assert_int_equal(history_calibrate(V_REGRESSED, -0.10, 0.5, HISTORY_NOISE_MIN - 1, &call),
+			 V_REGRESSED);
+	assert_int_equal(call, NOISE_UNKNOWN);
+	assert_int_equal(history_calibrate(V_UNCHANGED, 0.0, NAN, 0, &call), V_UNCHANGED);
+	assert_int_equal(call, NOISE_UNKNOWN);
+	/* -10% is log 0.1054 from the previous night: beyond 4 x 2.6%, within
+	 * 4 x 2.7% */
+	assert_int_equal(history_calibrate(V_REGRESSED, -0.10, 0.026, 5, &call), V_REGRESSED);
+	assert_int_equal(call, NOISE_BEYOND);
+	assert_int_equal(history_calibrate(V_REGRESSED, -0.10, 0.027, 5, &call), V_INCONCLUSIVE);
+	assert_int_equal(call, NOISE_WITHIN);
+	/* +10% is log 0.0953: the rule is on the log change, both ways */
+	assert_int_equal(history_calibrate(V_IMPROVED, 0.10, 0.0235, 20, &call), V_IMPROVED);
+	assert_int_equal(history_calibrate(V_IMPROVED, 0.10, 0.0240, 20, &call), V_INCONCLUSIVE);
+	/* a spread of zero (every night alike): any step is beyond it */
+	assert_int_equal(history_calibrate(V_REGRESSED, -0.06, 0.0, 7, &call), V_REGRESSED);
+	/* other verdicts stand */
+	assert_int_equal(history_calibrate(V_INCONCLUSIVE, -0.10, 0.1, 9, &call), V_INCONCLUSIVE);
+	assert_int_equal(call, NOISE_KNOWN);
+}
+
+static void test_why(void **state)
+{
+	char buf[256];
+
+	(void)state;
+	history_why(NOISE_UNKNOWN, NAN, 2, "", buf, sizeof(buf));
+	assert_string_equal(buf, "too little history (2 of 5 nights): the normal spread is not known yet");
+	history_why(NOISE_UNKNOWN, NAN, 0, "failed on a side", buf, sizeof(buf));
+	assert_string_equal(buf, "failed on a side; too little history (0 of 5 nights): the normal "
+			    "spread is not known yet");
+	history_why(NOISE_WITHIN, 0.00775, 14, "", buf, sizeof(buf));
+	assert_string_equal(buf, "within the normal night-to-night spread (±3.1%, 14 nights)");
+	history_why(NOISE_BEYOND, 0.00775, 14, "", buf, sizeof(buf));
+	assert_string_equal(buf, "beyond the normal night-to-night spread (±3.1%, 14 nights)");
+	history_why(NOISE_KNOWN, 0.01, 9, "too noisy", buf, sizeof(buf));
+	assert_string_equal(buf, "too noisy");
+}
+
+/* Each point learns from the runs before it only; history_noise_before
+ * is the same walk. */
+static void test_learn(void **state)
+{
+	enum { NR = 8 };
+	static struct hand runs[NR];
+	static double vals[NR][7];
+	static const double level[NR] = { 100, 102, 99, 101, 98, 100, 103, 80 };
+	const struct report *rs[NR];
+	int mt = matrix_metric_index("msgs_per_s");
+	struct history h;
+	char err[256], name[16], start[32];
+
+	(void)state;
+	for (size_t i = 0; i < NR; i++) {
+		snprintf(name, sizeof(name), "l%zu", i);
+		snprintf(start, sizeof(start), "2026-12-%02zuT00:00:00Z", i + 1);
+		hand_init(&runs[i], name, strdup(start), "k", yaml_a);
+		for (size_t r = 0; r < 7; r++)
+			vals[i][r] = level[i] * thr[r] / 100;	/* median: level */
+		hand_cell(&runs[i], 0, "unix", vals[i], NULL, 7);
+		rs[i] = &runs[i].r;
+	}
+	assert_int_equal(history_learn(&h, rs, NR, &mt, 1, err, sizeof(err)), 0);
+	assert_int_equal(h.npoints, NR);
+	assert_true(isnan(h.points[0].noise));
+	assert_int_equal(h.points[1].noise_nights, 0);
+	assert_int_equal(h.points[1].verdict, V__COUNT);	/* learn alone: no verdict */
+	for (size_t i = 2; i < NR; i++) {
+		double chg[NR];
+		size_t used;
+		for (size_t j = 1; j < i; j++)
+			chg[j - 1] = log(level[j] / level[j - 1]);
+		double want = history_noise(chg, i - 1, &used);
+		assert_int_equal(h.points[i].noise_nights, i - 1);
+		assert_true(fabs(h.points[i].noise - want) < 1e-12);
+		size_t nights;
+		assert_true(fabs(history_noise_before(&h, 0, i, &runs[i].r, &runs[i].cells[0], mt,
+						      &nights) - want) < 1e-12);
+		assert_int_equal(nights, i - 1);
+	}
+	/* the last run's -20% did not widen its own spread */
+	size_t nights;
+	double all = history_noise_before(&h, 0, h.nruns, &runs[0].r, &runs[0].cells[0], mt,
+					  &nights);
+	assert_int_equal(nights, NR - 1);
+	assert_true(all > h.points[NR - 1].noise);
+	history_release(&h);
+
+	/* judged: the -20% against a spread of about 2%: a step; compare's
+	 * verdict is kept apart */
+	assert_int_equal(history_build(&h, rs, NR, 0.05, &mt, 1, err, sizeof(err)), 0);
+	const struct hist_point *p = &h.points[NR - 1];
+	assert_int_equal(p->compared, V_REGRESSED);
+	assert_int_equal(p->call, NOISE_BEYOND);
+	assert_int_equal(p->verdict, V_REGRESSED);
+	assert_int_equal(p->night, V_REGRESSED);
+	assert_int_equal(p->gate_verdict, V__COUNT);
+	assert_int_equal(h.points[2].call, NOISE_UNKNOWN);	/* 1 change */
+	history_release(&h);
+	for (size_t i = 0; i < NR; i++)
+		free((char *)runs[i].meta[0].value);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_order, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_groups, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_steps, setup, teardown),
+		cmocka_unit_test(test_noise),
+		cmocka_unit_test(test_calibrate),
+		cmocka_unit_test(test_why),
+		cmocka_unit_test_setup_teardown(test_learn, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
