@@ -454,12 +454,14 @@ static void chart_tables(FILE *f, const struct history *h, size_t *cells)
 					fprintf(f, "strcol('label') eq %s ? %zu : ", q, cells[i] + 1);
 			fputs("0) : ", f);
 		}
+	/* PP, SS and MM, set by the using columns, are what the filter reads
+	 * (gnuplot evaluates the columns first): each function once a row */
 	fputs("0\nmark(v) = v eq 'regressed' ? 1 : v eq 'improved' ? 2 : 0\n"
-	      "P = 'panel(column(\"group\"), strcol(\"metric\"))'\n"
 	      "set table $rows separator comma\n"
-	      "plot ARG1 using (@P):(series(@P)):(column('run_index')):(v('median')):(v('ci_lo')):"
-	      "(v('ci_hi')):(mark(strcol('night_verdict'))) with table if (@P > 0 && "
-	      "(series(@P) > 0 || mark(strcol('night_verdict')) > 0))\nunset table\n", f);
+	      "plot ARG1 using (PP = panel(column('group'), strcol('metric')), PP):"
+	      "(SS = PP > 0 ? series(PP) : 0, SS):(column('run_index')):(v('median')):(v('ci_lo')):"
+	      "(v('ci_hi')):(MM = mark(strcol('night_verdict')), MM) with table if "
+	      "(PP > 0 && (SS > 0 || MM > 0))\nunset table\n", f);
 	panel = 0;
 	for (size_t g = 0; g < h->ngroups; g++)
 		for (size_t mi = 0; mi < h->nmetrics; mi++) {
