@@ -10,7 +10,8 @@
  * then, after report_release(), the images from the scripts (gnuplot_render).
  *
  * report_load reads the folder in steps, each in a file of its own:
- * results.csv into the cells (report_results.h), the cells' statistics
+ * results.csv into the cells (report_results.h; the machine's state
+ * around each row, report_state.h), the cells' statistics
  * (report.c), hist.csv's round-trip times as each cell's merged buckets
  * (report_hist.h; optional: older folders have none), and the ratios and
  * their pairs of cells (report_ratios.h).  The questions the writers ask
