@@ -1,6 +1,7 @@
 /* Regression verdicts between a baseline and a candidate: see compare.h. */
 #include "compare.h"
 #include "arrays.h"
+#include "guard.h"
 #include "signrank.h"
 #include "stats.h"
 
@@ -15,14 +16,12 @@ const char *const compare_verdict_names[V__COUNT] = {
 };
 
 /* The machine-state guard of two separate runs (guard.h): 1, with why,
- * when the two sides' machines differ too much for a verdict. */
+ * when the two sides' machines differ too much for a verdict.  A second
+ * look's cells stand beside the first's: the guard judges the first's. */
 int compare_guard(const struct comparison *c, const struct cmp_row *row, char *why, size_t len)
 {
-	(void)c;
-	(void)row;
-	(void)why;
-	(void)len;
-	return 0;
+	return row->base && row->cand &&
+	       guard_judge(c->base, row->base, c->cand, row->cand, why, len) == 1;
 }
 
 size_t compare_default_metrics(int *out)

@@ -643,12 +643,14 @@ static void header(const struct report *r, FILE *f)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
 			r->runner == PROC_GONE ? "its runner was killed before the end"
 			: "it is still running");
-	char busy[256];
-	if (report_busy_text(r, busy, sizeof(busy)))	/* as hyperfine warns of outliers */
-		fprintf(f, "\n**A busy machine:** %s (results.csv's `loadavg_before`, "
-			"`loadavg_after`): other work shared its CPUs, so these figures may be "
-			"slower and noisier than the code alone makes them; compare them with a "
-			"quiet machine's with care.\n", busy);
+	char busy[768], cols[128];
+	if (report_busy_text(r, busy, sizeof(busy))) {	/* as hyperfine warns of outliers */
+		report_busy_columns(r, cols, sizeof(cols));
+		fprintf(f, "\n**A busy machine:** %s. Other work shared its CPUs, so these "
+			"figures may be slower and noisier than the code alone makes them; "
+			"compare them with a quiet machine's with care (results.csv's %s).\n",
+			busy, cols);
+	}
 	if (report_stale_stream_rates(r))
 		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
 			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "

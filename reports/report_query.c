@@ -119,13 +119,3 @@ int report_pair_reference(const struct report *r, const struct rpair *p, double 
 	}
 	return 0;
 }
-
-int report_busy_text(const struct report *r, char *buf, size_t len)
-{
-	if (!r->busy_reps)
-		return 0;
-	snprintf(buf, len, "the 1-minute load average was above the %s cores around %zu of the "
-		 "%zu repetitions (up to %.2f)", report_meta(r, "cores"), r->busy_reps,
-		 r->load_reps, r->max_load);
-	return 1;
-}

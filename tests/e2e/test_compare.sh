@@ -320,6 +320,54 @@ P
 	expect_all sepb/compare.csv test mann-whitney
 }
 
+# Two separate runs whose machines were not equally quiet: the baseline
+# made a hundred times faster is a regression, until the new run's rows say
+# other processes used 1.6 CPUs where the baseline's used none; then the
+# guard makes it inconclusive, with the reason, and exit 3.
+t_busy_machine_pair_is_inconclusive() {
+	mat m.yaml <<'Y'
+name: busy
+repeat: 7
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  count: 40
+Y
+	run_matrix run m.yaml -o b -q; expect_rc 0
+	run_matrix run m.yaml -o n -q; expect_rc 0
+	python3 - b/results.csv n/results.csv <<'P'
+import csv, sys
+for path, other, faster in ((sys.argv[1], "0", 100), (sys.argv[2], "1.6", 1)):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    h = rows[0]
+    o, t, r = h.index("other_cpus"), h.index("msgs_per_s"), h.index("rtt_p50_us")
+    for row in rows[1:]:
+        row[o] = other
+        row[t] = repr(float(row[t]) * faster)
+        row[r] = repr(float(row[r]) / faster)
+    with open(path, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+P
+	run_matrix compare b n -q; expect_rc 3
+	expect_all n/compare.csv verdict inconclusive
+	csvq n/compare.csv why | grep -q "^the new run's machine was busier: other processes used 1.60 CPUs against 0.00" ||
+		die "the guard's reason: $(csvq n/compare.csv why)"
+	# the same pair, equally quiet: the regression is found
+	python3 - n/results.csv <<'P'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+o = rows[0].index("other_cpus")
+for row in rows[1:]:
+    row[o] = "0"
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+P
+	run_matrix compare b n -q; expect_rc 1
+	expect_all n/compare.csv verdict regressed
+}
+
 # What a run will compare is checked before it runs anything.
 t_run_checks_its_comparisons_first() {
 	mat m.yaml <<'Y'

@@ -169,6 +169,26 @@ static void test_verdicts(void **state)
 	assert_int_equal(r->verdict, V_INCONCLUSIVE);
 	compare_release(&c);
 
+	/* the same regression on a machine that was busier for the new run:
+	 * the guard makes it inconclusive, with its reason; an in-run A/B
+	 * has no guard (its pairs shared the machine) */
+	b1.cells[0].state.other_cpus = 0.0;
+	n1.cells[0].state.other_cpus = 1.6;
+	hand_cell(&n1, 0, "x", slow_thr, base_rtt, 7);
+	n1.cells[0].state.other_cpus = 1.6;
+	assert_int_equal(compare_folders(&c, &b1.r, &n1.r, 0.05, &mt, 1, err, sizeof(err)), 0);
+	r = row_of(&c, "transport=x", mt);
+	assert_int_equal(r->verdict, V_INCONCLUSIVE);
+	assert_true(r->guarded);
+	assert_non_null(strstr(r->why, "the new run's machine was busier"));
+	assert_false(compare_row_looks_again(r));
+	assert_int_equal(compare_exit_status(&c), 3);
+	compare_release(&c);
+	n1.cells[0].state.other_cpus = 0.2;	/* within 0.25 CPUs: judged */
+	assert_int_equal(compare_folders(&c, &b1.r, &n1.r, 0.05, &mt, 1, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&c, "transport=x", mt)->verdict, V_REGRESSED);
+	compare_release(&c);
+
 	/* a cell that failed on one side: exit 2 unless something regressed */
 	hand_cell(&n, 1, "slow", NULL, NULL, 0);
 	assert_int_equal(compare_folders(&c, &b.r, &n.r, 0.05, &mt, 1, err, sizeof(err)), 0);
