@@ -306,9 +306,15 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
 			chart_item_select(it, cond, sizeof(cond));
+			/* a figure without an interval (its ends empty in the CSV)
+			 * is drawn without whiskers, not left out as gnuplot leaves
+			 * out a point with a NaN */
+			double v, lo, hi;
+			int bare = chart_item_figure(it, rw, &v, &lo, &hi) &&
+				   !(isfinite(lo) && isfinite(hi));
 			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
 				"table if (%s)\n", x_at(c, c->xdim >= 0 ? x_index(c, it) : 0, s, 0),
-				ycol, locol, hicol, cond);
+				ycol, bare ? ycol : locol, bare ? ycol : hicol, cond);
 		}
 	fprintf(c->f, "unset table\n");
 }

@@ -13,9 +13,10 @@ struct report;
 struct chart_item;
 struct chart_row;
 
-/* The item's figure in row rw: median (or ratio) in *v and its interval;
- * 0 when it has none there (a failed cell, a ratio of another metric, a
- * ratio that is not above 0). */
+/* The item's figure in row rw: median (or ratio) in *v and its interval
+ * (NaN when it has none: one repetition, a denominator's interval that
+ * reaches 0); 0 when it has no figure there (a failed cell, a ratio of
+ * another metric, a ratio that is not above 0). */
 int chart_item_figure(const struct chart_item *it, const struct chart_row *rw, double *v,
 		      double *lo, double *hi);
 

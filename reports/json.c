@@ -113,19 +113,21 @@ static json_t *cell_label(const struct report *r, const struct rcell *c)
 static json_t *stat_object(const struct stat_summary *s, int *bad)
 {
 	json_t *o = json_object();
+	int iv = stats_has_interval(s);	/* one value has none (stats.h) */
 
 	if (!o)
 		return NULL;
 	jsonout_set(o, "n", json_integer((json_int_t)s->n), bad);
 	jsonout_set(o, "median", jsonout_number(s->median), bad);
-	jsonout_set(o, "ci_lo", jsonout_number(s->ci_lo), bad);
-	jsonout_set(o, "ci_hi", jsonout_number(s->ci_hi), bad);
+	jsonout_set(o, "ci_lo", iv ? jsonout_number(s->ci_lo) : json_null(), bad);
+	jsonout_set(o, "ci_hi", iv ? jsonout_number(s->ci_hi) : json_null(), bad);
 	jsonout_set(o, "min", jsonout_number(s->min), bad);
 	jsonout_set(o, "max", jsonout_number(s->max), bad);
 	jsonout_set(o, "mean", jsonout_number(s->mean), bad);
 	jsonout_set(o, "stdev", jsonout_number(s->stdev), bad);
 	jsonout_set(o, "cv", jsonout_number(s->cv), bad);
-	jsonout_set(o, "ci_level", jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS), bad);
+	jsonout_set(o, "ci_level", iv ? jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS)
+		    : json_null(), bad);
 	return o;
 }
 

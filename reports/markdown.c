@@ -142,9 +142,9 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 			 c->status);
 		return;
 	}
-	/* one repetition has no interval to speak of */
-	units_format_metric_ci(matrix_metrics[m], s->median, s->n > 1 ? s->ci_lo : NAN,
-			       s->n > 1 ? s->ci_hi : NAN, buf, len);
+	/* one repetition has no interval to speak of (stats.h) */
+	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
+			       stats_has_interval(s) ? s->ci_hi : NAN, buf, len);
 	if (printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
 	if (report_whole_process(c, m))	/* key: whole_legend */
@@ -252,7 +252,7 @@ static void median_levels(const struct page *p, int m)
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct stat_summary *s = &p->cells[i]->st[m];
 		size_t j;
-		if (s->n < 2)	/* one value shows no interval */
+		if (!stats_has_interval(s))	/* one value shows none */
 			continue;
 		for (j = 0; j < k && ns[j] != s->n; j++)
 			;

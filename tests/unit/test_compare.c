@@ -2,7 +2,8 @@
  * Unit tests for gate/compare.c: the one-sided Mann-Whitney p-value
  * (exact small-sample values, as scipy.stats.mannwhitneyu(x, y,
  * alternative='less', method='exact') gives them), the Benjamini-Hochberg
- * correction (worked by hand), the bootstrap interval with its fixed seed,
+ * correction (worked by hand), the bootstrap interval with its fixed seed
+ * and its bounds at their exact ranks,
  * and the verdicts at their edges on reports made by hand.
  */
 #include <math.h>
@@ -17,6 +18,7 @@
 #include <cmocka.h>
 
 #include "compare.h"
+#include "rng.h"
 #include "unit.h"
 
 static void near(double got, double want, const char *what)
@@ -75,6 +77,68 @@ static void test_bootstrap_is_fixed(void **state)
 	near(hi, 2, "constant hi");
 	assert_int_equal(compare_boot_ratio(two, 0, one, 3, &lo, &hi), -1);
 	assert_true(isnan(lo) && isnan(hi));
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* A resample's median as compare.c draws it: n draws of v[next % n]. */
+static double drawn_median(const double *v, size_t n, uint64_t *rng)
+{
+	double t[64];
+
+	for (size_t i = 0; i < n; i++)
+		t[i] = v[rng_next(rng) % n];
+	qsort(t, n, sizeof(*t), cmp_double);
+	return n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
+}
+
+/*
+ * The bootstrap interval's bounds at their exact ranks.  The resampled
+ * ratios are drawn here as compare.c draws them (the seed, each resample
+ * of a then of b, splitmix64's next value modulo n), sorted, and the
+ * bounds must be the 250th and the 9,751st of the 10,000 (indices
+ * floor(0.025 * 9999) = 249 and ceil(0.975 * 9999) = 9750).  The medians
+ * of resamples take few values, so the sorted ratios hold long runs of
+ * equal ones, and a rank one off often gives the same bound: that is how
+ * an off-by-one in the lower rank once passed every test.  These sides,
+ * 37 and 20 values spaced unevenly, were picked (by trying sizes) for
+ * ratios that differ on both sides of both ranks (checked first), so a
+ * rank one off, either way, at either end, gives another value.
+ */
+static void test_bootstrap_exact_ranks(void **state)
+{
+	enum { NA = 37, NB = 20 };
+	double a[NA], b[NB], lo, hi;
+	static double r[COMPARE_RESAMPLES];
+	uint64_t rng = COMPARE_SEED;
+
+	(void)state;
+	assert_int_equal(COMPARE_RESAMPLES, 10000);
+	for (size_t i = 0; i < NA; i++)
+		a[i] = 100 + 3.1 * (double)i + 0.013 * (double)(i * i * i % 17) +
+		       0.0007 * (double)(i * i % 29);
+	for (size_t i = 0; i < NB; i++)
+		b[i] = 90 + 2.7 * (double)((i * 7) % NB) + 0.011 * (double)(i * i % 13) +
+		       0.00031 * (double)(i * i * i % 31);
+	for (size_t i = 0; i < COMPARE_RESAMPLES; i++) {
+		double ma = drawn_median(a, NA, &rng), mb = drawn_median(b, NB, &rng);
+		r[i] = ma / mb;
+	}
+	qsort(r, COMPARE_RESAMPLES, sizeof(*r), cmp_double);
+	if (!(r[248] < r[249] && r[249] < r[250] && r[9749] < r[9750] && r[9750] < r[9751]))
+		fail_msg("the test's data: a bound's rank has an equal neighbour");
+	assert_int_equal(compare_boot_ratio(a, NA, b, NB, &lo, &hi), 0);
+	if (lo != r[249])
+		fail_msg("lower bound %.12g is not the 250th of the sorted ratios, %.12g (249th "
+			 "%.12g, 251st %.12g)", lo, r[249], r[248], r[250]);
+	if (hi != r[9750])
+		fail_msg("upper bound %.12g is not the 9,751st of the sorted ratios, %.12g (9,750th "
+			 "%.12g, 9,752nd %.12g)", hi, r[9750], r[9749], r[9751]);
 }
 
 /* A report made by hand: cells of one dimension "transport" and, for
@@ -187,6 +251,7 @@ int main(void)
 		cmocka_unit_test(test_mann_whitney_exact),
 		cmocka_unit_test(test_benjamini_hochberg),
 		cmocka_unit_test(test_bootstrap_is_fixed),
+		cmocka_unit_test(test_bootstrap_exact_ranks),
 		cmocka_unit_test(test_verdicts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
