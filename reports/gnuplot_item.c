@@ -28,6 +28,15 @@ int chart_item_outside(const struct chart_item *it, const struct chart_row *rw)
 	return report_whole_process(it->cell, rw->metric);
 }
 
+int chart_item_upper(const struct report *r, const struct chart_item *it,
+		     const struct chart_row *rw)
+{
+	if (it->pair)
+		return it->metric == rw->metric && (report_upper_bound(r, it->pair->num, rw->metric) ||
+						     report_upper_bound(r, it->pair->den, rw->metric));
+	return report_upper_bound(r, it->cell, rw->metric);
+}
+
 int chart_item_select(const struct chart_item *it, char *buf, size_t len)
 {
 	if (it->pair)

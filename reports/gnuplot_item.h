@@ -24,6 +24,12 @@ int chart_item_figure(const struct chart_item *it, const struct chart_row *rw, d
  * outside), or for a ratio, is either side's? */
 int chart_item_outside(const struct chart_item *it, const struct chart_row *rw);
 
+/* Is the item's figure in row rw an upper bound (report.h,
+ * report_upper_bound: a stream across hosts), or for a ratio, is either
+ * side's?  Marked ᵘ after its series' name. */
+int chart_item_upper(const struct report *r, const struct chart_item *it,
+		     const struct chart_row *rw);
+
 /* The condition selecting the item's row of the CSV into buf, as
  * snprintf returns: by numbers and our own names only (its cell, or a
  * ratio pair's cells and metric), never by text from the matrix file,

@@ -109,9 +109,17 @@ static json_t *cell_label(const struct report *r, const struct rcell *c)
 	return j;
 }
 
-/* summary.csv's figures of one metric of one cell */
-static json_t *stat_object(const struct stat_summary *s, int *bad)
+/* "upper" when cell c's figure of metric m is an upper bound by
+ * construction (report_upper_bound: a stream across hosts), else null */
+static json_t *bound_value(const struct report *r, const struct rcell *c, int m)
 {
+	return report_upper_bound(r, c, m) ? json_string("upper") : json_null();
+}
+
+/* summary.csv's figures of metric m of cell c */
+static json_t *stat_object(const struct report *r, const struct rcell *c, int m, int *bad)
+{
+	const struct stat_summary *s = &c->st[m];
 	json_t *o = json_object();
 	int iv = stats_has_interval(s);	/* one value has none (stats.h) */
 
@@ -128,6 +136,7 @@ static json_t *stat_object(const struct stat_summary *s, int *bad)
 	jsonout_set(o, "cv", jsonout_number(s->cv), bad);
 	jsonout_set(o, "ci_level", iv ? jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS)
 		    : json_null(), bad);
+	jsonout_set(o, "bound", bound_value(r, c, m), bad);
 	return o;
 }
 
@@ -148,7 +157,7 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 		if (c->noisy[m])
 			jsonout_append(noisy, json_string(metrics[m].name), bad);
 	for (size_t m = 0; st && m < MATRIX_NMETRICS; m++)
-		jsonout_set(st, metrics[m].name, stat_object(&c->st[m], bad), bad);
+		jsonout_set(st, metrics[m].name, stat_object(r, c, (int)m, bad), bad);
 	if (o) {
 		jsonout_set(o, "noisy", noisy, bad);
 		jsonout_set(o, "window_s", jsonout_number(c->window_s), bad);
@@ -182,6 +191,8 @@ static json_t *pair_object(const struct report *r, const struct rratio_def *def,
 	jsonout_set(o, "n_num", json_integer((json_int_t)p->num->st[def->metric].n), bad);
 	jsonout_set(o, "n_den", json_integer((json_int_t)p->den->st[def->metric].n), bad);
 	jsonout_set(o, "ci_level", jsonout_rounded(p->level, CI_LEVEL_DIGITS), bad);
+	jsonout_set(o, "num_bound", bound_value(r, p->num, def->metric), bad);
+	jsonout_set(o, "den_bound", bound_value(r, p->den, def->metric), bad);
 	double ref;
 	const char *label;
 	if (report_pair_reference(r, p, &ref, &label)) {	/* the matrix file's reference: */

@@ -21,6 +21,8 @@
 #define WHOLE_MARK "ʷ"
 /* beside every figure of a cell whose timed window is mostly start-up */
 #define SHORT_MARK "‡"
+/* beside a figure that is an upper bound: a stream's rate across hosts */
+#define UPPER_MARK "ᵘ"
 
 /* The metrics a pattern's tables show, in order (the pattern table's;
  * a name it does not know shows the default pattern's). */
@@ -115,17 +117,22 @@ static int printed_by_programs(const struct rcell *c, int m)
 	return c->st[m].n > 0 && c->printed[m] > 0;
 }
 
-/* A ratio's text, marked when a side's figure is whole-process, and the
- * published ratio the matrix file sets beside it ("; source 5.7×"). */
+/* A ratio's text, marked when a side's figure is whole-process or an
+ * upper bound, and the published ratio the matrix file sets beside it
+ * ("; source 5.7×"). */
 static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
 {
 	double ref;
 	const char *label;
+	int m = p ? r->defs[p->def].metric : -1;
 
 	headline_ratio_text(r, p, buf, len);
-	if (p && !isnan(p->ratio) && (report_whole_process(p->num, r->defs[p->def].metric) ||
-				      report_whole_process(p->den, r->defs[p->def].metric)))
+	if (p && !isnan(p->ratio) && (report_whole_process(p->num, m) ||
+				      report_whole_process(p->den, m)))
 		snprintf(buf + strlen(buf), len - strlen(buf), " " WHOLE_MARK);
+	if (p && !isnan(p->ratio) && (report_upper_bound(r, p->num, m) ||
+				      report_upper_bound(r, p->den, m)))
+		snprintf(buf + strlen(buf), len - strlen(buf), " " UPPER_MARK);
 	if (p && report_pair_reference(r, p, &ref, &label))
 		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
 }
@@ -149,6 +156,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		strcat(marks, " " PRINTED_MARK);
 	if (report_whole_process(c, m))	/* key: whole_legend */
 		strcat(marks, " " WHOLE_MARK);
+	if (report_upper_bound(r, c, m))	/* key: upper_legend */
+		strcat(marks, " " UPPER_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -159,7 +168,6 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " (%zu/%zu ok)", ok,
 			 c->reps);
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
-	(void)r;
 }
 
 /* Markdown table cells must not hold '|' or a newline. */
@@ -484,6 +492,23 @@ static void whole_legend(const struct report *r, FILE *f)
 		      "marked has such a figure on either side.\n", f);
 }
 
+/* The key to UPPER_MARK, when a figure has it. */
+static void upper_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (report_upper_bound(r, &r->cells[i], m)) {
+				fputs("\n`" UPPER_MARK "`: an upper bound: the server and the clients "
+				      "ran on two hosts, whose clocks cannot be subtracted, so a "
+				      "stream's window is the longer of the senders' own and the "
+				      "receiver's own, both inside the true one, and its msgs_per_s "
+				      "and mib_per_s can only read high (close to the truth when "
+				      "either side is the bottleneck; README \"Across machines\"); a "
+				      "ratio so marked has such a figure on either side.\n", f);
+				return;
+			}
+}
+
 /* The key to SHORT_MARK, when a cell has it. */
 static void short_legend(const struct report *r, FILE *f)
 {
@@ -517,6 +542,7 @@ static void legend(const struct report *r, FILE *f)
 		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 	printed_legend(r, f);
 	whole_legend(r, f);
+	upper_legend(r, f);
 	short_legend(r, f);
 }
 

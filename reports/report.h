@@ -164,6 +164,17 @@ int report_stale_stream_rates(const struct report *r);
  * repetition, from outside a program's process (outside[m]): marked ʷ in
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
+/* Did the run put its server and its clients on two hosts?  meta.csv's
+ * server_host and client_host (launch/remote.h: a URL, or local) differ;
+ * a folder without them ran on one. */
+int report_cross_host(const struct report *r);
+/* Is cell c's figure of metric m an upper bound by construction: a
+ * stream's msgs_per_s or mib_per_s across two hosts, whose clocks cannot
+ * be subtracted, so its window is the longer of two same-host windows
+ * (the senders', the receiver's), both inside the true one (README
+ * "Across machines")?  Marked ᵘ in the tables and the charts, "bound":
+ * "upper" in the JSON. */
+int report_upper_bound(const struct report *r, const struct rcell *c, int m);
 /* Dimension d's value v (as results.csv has it) for a person, into b:
  * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s (0: unpaced);
  * anything else,

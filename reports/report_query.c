@@ -31,6 +31,24 @@ int report_whole_process(const struct rcell *c, int m)
 	return m >= 0 && m < MATRIX_NMETRICS && c->st[m].n > 0 && c->outside[m] > 0;
 }
 
+int report_cross_host(const struct report *r)
+{
+	const char *s = report_meta(r, "server_host"), *c = report_meta(r, "client_host");
+
+	return *s && *c && strcmp(s, c);
+}
+
+int report_upper_bound(const struct report *r, const struct rcell *c, int m)
+{
+	int pd = report_dim(r, "pattern");
+	const struct pattern_info *pi = pattern_find(pd >= 0 ? c->dims[pd] : "");
+
+	/* the figures over the receiver's window: the rates it counted */
+	if (m != matrix_metric_index("msgs_per_s") && m != matrix_metric_index("mib_per_s"))
+		return 0;
+	return m >= 0 && c->st[m].n > 0 && pi && pi->receiver_times && report_cross_host(r);
+}
+
 int report_dim(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ndims; i++)
