@@ -166,6 +166,15 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 			    : json_null(), bad);
 		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
 		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
+		/* a paced cell's schedule, as summary.md's ˢ judges it */
+		struct rate_schedule rs;
+		int paced = report_rate_schedule(r, c, &rs);
+		jsonout_set(o, "rate_asked", paced ? jsonout_number(rs.asked) : json_null(), bad);
+		jsonout_set(o, "rate_achieved", paced ? jsonout_rounded(rs.achieved, 10) : json_null(),
+			    bad);
+		jsonout_set(o, "reps_behind_schedule", paced ? json_integer((json_int_t)rs.behind)
+			    : json_null(), bad);
+		jsonout_set(o, "schedule_kept", paced ? json_boolean(!rs.behind) : json_null(), bad);
 		jsonout_set(o, "stats", st, bad);
 	} else {
 		json_decref(noisy);

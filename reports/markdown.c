@@ -23,6 +23,8 @@
 #define SHORT_MARK "‡"
 /* beside a figure that is an upper bound: a stream's rate across hosts */
 #define UPPER_MARK "ᵘ"
+/* beside the figures of a paced cell that did not keep its schedule */
+#define BEHIND_MARK "ˢ"
 
 /* The metrics a pattern's tables show, in order (the pattern table's;
  * a name it does not know shows the default pattern's). */
@@ -137,6 +139,19 @@ static void ratio_text(const struct report *r, const struct rpair *p, char *buf,
 		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
 }
 
+/* A figure of a paced cell that fell behind its schedule, which it
+ * spoils: its rates (below the rate asked) and its round-trip times (from
+ * when each request was due, so they hold the queue that grew); not its
+ * CPU per message.  Marked, and said under its rate's table
+ * (behind_notes). */
+static int behind_schedule(const struct report *r, const struct rcell *c, int m)
+{
+	struct rate_schedule s;
+
+	return c->st[m].n > 0 && strncmp(metrics[m].name, "cpu_", 4) &&
+	       report_rate_schedule(r, c, &s) && s.behind > 0;
+}
+
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
 {
@@ -158,6 +173,8 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		strcat(marks, " " WHOLE_MARK);
 	if (report_upper_bound(r, c, m))	/* key: upper_legend */
 		strcat(marks, " " UPPER_MARK);
+	if (behind_schedule(r, c, m))	/* said: behind_notes */
+		strcat(marks, " " BEHIND_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -245,6 +262,50 @@ static void lost_notes(const struct page *p, int m)
 			fprintf(p->f, ", which are of the %s answered round trips",
 				count_text(c->rtt_samples, answered, sizeof(answered)));
 		fputs(".\n", p->f);
+	}
+}
+
+/* An achieved rate per connection for a person: 1.41k/s, as a figure of
+ * msgs_per_s reads (three digits), in the rate dimension's unit. */
+static const char *rate_text(double v, char *buf, size_t len)
+{
+	units_format_metric("msgs_per_s", v, buf, len);
+	char *unit = strstr(buf, " msg/s");
+	if (unit)
+		snprintf(unit, len - (size_t)(unit - buf), "/s");
+	return buf;
+}
+
+/* Under the table of the figure a paced cell's schedule is judged by
+ * (report_rate_schedule): for each cell marked BEHIND_MARK, the rate
+ * asked and achieved, and what that does to its figures. */
+static void behind_notes(const struct page *p, int m)
+{
+	char label[256], asked[32], got[32];
+	struct rate_schedule s;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		if (!behind_schedule(p->r, c, m) || !report_rate_schedule(p->r, c, &s) ||
+		    s.metric != m)
+			continue;
+		const struct pattern_info *pi = pattern_find(p->pattern);
+		cell_label(p, c, label, sizeof(label));
+		/* the share rounded down, as "under 95%" reads */
+		fprintf(p->f, "\n" BEHIND_MARK " %s: the schedule was not kept: %s asked per "
+			"connection, %s achieved (%.0f%%, the median repetition's; %zu of %zu "
+			"repetition%s under %.0f%%)", label,
+			units_format_rate((uint64_t)llround(s.asked), asked, sizeof(asked)),
+			rate_text(s.achieved, got, sizeof(got)),
+			floor(s.achieved / s.asked * 100 + 1e-9), s.behind, s.reps,
+			s.reps == 1 ? "" : "s", MATRIX_RATE_KEPT * 100);
+		if (pi && pi->receiver_times)
+			fputs(": the senders fell behind, so its rates are what the receiver "
+			      "allowed, not the rate asked.\n", p->f);
+		else
+			fputs(": its round-trip times count from when each request was due, so "
+			      "they hold the queue that grew behind the schedule, and grow with the "
+			      "window's length; its rates are what the server allowed.\n", p->f);
 	}
 }
 
@@ -353,6 +414,7 @@ static void table(struct page *p, int m)
 	}
 	median_levels(p, m);
 	lost_notes(p, m);
+	behind_notes(p, m);
 }
 
 /* A ratio over another dimension than the tables' columns (say size:
@@ -509,6 +571,21 @@ static void upper_legend(const struct report *r, FILE *f)
 			}
 }
 
+/* The key to BEHIND_MARK, when a figure has it. */
+static void behind_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (behind_schedule(r, &r->cells[i], m)) {
+				fprintf(f, "\n`" BEHIND_MARK "`: a paced cell (`rate:`) that did not keep "
+					"its schedule: in some repetition its connections achieved under "
+					"%.0f%% of the rate asked, so its figures describe a queue that "
+					"grew, not the rate asked; the line under its rate's table gives "
+					"both rates.\n", MATRIX_RATE_KEPT * 100);
+				return;
+			}
+}
+
 /* The key to SHORT_MARK, when a cell has it. */
 static void short_legend(const struct report *r, FILE *f)
 {
@@ -543,6 +620,7 @@ static void legend(const struct report *r, FILE *f)
 	printed_legend(r, f);
 	whole_legend(r, f);
 	upper_legend(r, f);
+	behind_legend(r, f);
 	short_legend(r, f);
 }
 
