@@ -196,6 +196,33 @@ int report_stale_stream_rates(const struct report *r);
  * repetition, from outside a program's process (outside[m]): marked ʷ in
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
+/* Did the run put its server and its clients on two hosts?  meta.csv's
+ * server_host and client_host (launch/remote.h: a URL, or local) differ;
+ * a folder without them ran on one. */
+int report_cross_host(const struct report *r);
+/* Is cell c's figure of metric m an upper bound by construction: a
+ * stream's msgs_per_s or mib_per_s across two hosts, whose clocks cannot
+ * be subtracted, so its window is the longer of two same-host windows
+ * (the senders', the receiver's), both inside the true one (README
+ * "Across machines")?  Marked ᵘ in the tables and the charts, "bound":
+ * "upper" in the JSON. */
+int report_upper_bound(const struct report *r, const struct rcell *c, int m);
+/* A paced cell's schedule (the rate dimension, per connection) against
+ * what its successful repetitions achieved, as the runner judges it when
+ * it warns: each repetition's msgs_per_s (a stream's senders':
+ * sent_msgs_per_s) over the concurrency, under MATRIX_RATE_KEPT (vocab.h)
+ * of the rate, and the schedule was not kept. */
+struct rate_schedule {
+	double asked;		/* msg/s per connection (the rate dimension) */
+	double achieved;	/* per connection: the median repetition's */
+	int metric;		/* the figure it comes from (msgs_per_s, sent_msgs_per_s) */
+	size_t reps;		/* repetitions with that figure */
+	size_t behind;		/* of them, under MATRIX_RATE_KEPT of asked */
+};
+/* 1 with cell c's schedule in *s when the cell was paced and has a
+ * figure to judge it by; 0 for an unpaced cell (no rate dimension, or
+ * rate 0) and one without. */
+int report_rate_schedule(const struct report *r, const struct rcell *c, struct rate_schedule *s);
 /* Dimension d's value v (as results.csv has it) for a person, into b:
  * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s (0: unpaced);
  * anything else,

@@ -7,6 +7,7 @@
 #include "run_auto.h"
 #include "run_signal.h"
 #include "units.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdio.h>
@@ -62,7 +63,8 @@ static void warn_rate(struct run_state *s, size_t ci, const struct cell *c,
 		      : row->msgs_per_s) / c->p.concurrency;
 	char want[32];
 
-	if (!row->ok || !c->p.rate || !(got < 0.95 * (double)c->p.rate) || (s->warned[ci] & 2))
+	if (!row->ok || !c->p.rate || !(got < MATRIX_RATE_KEPT * (double)c->p.rate) ||
+	    (s->warned[ci] & 2))
 		return;
 	s->warned[ci] |= 2;
 	progress_note(&s->prog, "cell %u: %.0f msg/s per connection, under 95%% of rate %s: "

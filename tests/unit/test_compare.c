@@ -2,8 +2,10 @@
  * Unit tests for gate/compare.c: the one-sided Mann-Whitney p-value
  * (exact small-sample values, as scipy.stats.mannwhitneyu(x, y,
  * alternative='less', method='exact') gives them), the Benjamini-Hochberg
- * correction (worked by hand), the bootstrap interval with its fixed seed,
- * and the verdicts at their edges on reports made by hand.
+ * correction (worked by hand), the verdicts at their edges on reports
+ * made by hand, paired rounds and the second look, the machine-state
+ * guard's part, and by simulation that the paired and the separate
+ * intervals hold the levels they write.
  */
 #include <math.h>
 #include <setjmp.h>
