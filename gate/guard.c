@@ -79,6 +79,17 @@ int guard_judge(const struct report *base, const struct rcell *b, const struct r
 			 side(n), n ? y->cpu_mhz : x->cpu_mhz, n ? x->cpu_mhz : y->cpu_mhz);
 		return 1;
 	}
+	/* no other_cpus (repetitions too short for /proc/stat's ticks): the
+	 * tasks runnable at each repetition's end, at once, then the load */
+	if ((isnan(x->other_cpus) || isnan(y->other_cpus)) && !isnan(x->runnable) &&
+	    !isnan(y->runnable) && fabs(y->runnable - x->runnable) > GUARD_RUNNABLE) {
+		int n = y->runnable > x->runnable;
+		load_note(x->loadavg, y->loadavg, n, cpus, note, sizeof(note));
+		snprintf(why, len, "%s machine was busier: %.0f tasks runnable against %.0f%s",
+			 side(n), n ? y->runnable : x->runnable, n ? x->runnable : y->runnable,
+			 note[0] ? note : cpus);
+		return 1;
+	}
 	if ((isnan(x->other_cpus) || isnan(y->other_cpus)) && !isnan(x->loadavg) &&
 	    !isnan(y->loadavg) && !isnan(bc) && !isnan(cc) &&
 	    fabs(y->loadavg / cc - x->loadavg / bc) > GUARD_LOAD_PER_CORE) {

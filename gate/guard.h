@@ -20,6 +20,12 @@
  *   steal_pct   the two differ by more than GUARD_STEAL_POINTS points
  *   cpu_mhz     the candidate's differs from the base's by more than
  *               GUARD_MHZ_CHANGE of the base's
+ *   runnable    each side's median of the tasks runnable at its
+ *               repetitions' ends differ by more than GUARD_RUNNABLE (one
+ *               task more is one CPU's worth of work more, as other_cpus'
+ *               0.25 CPUs is a quarter of one); only when a side has no
+ *               other_cpus (repetitions under 0.1 s): an instant, but a
+ *               direct one
  *   loadavg     per core (each side's load over its own cores) the two
  *               differ by more than GUARD_LOAD_PER_CORE; only when a side
  *               has no other_cpus (an older folder, repetitions under
@@ -39,6 +45,7 @@
 #define GUARD_STEAL_POINTS 5.0
 #define GUARD_MHZ_CHANGE 0.05
 #define GUARD_LOAD_PER_CORE 0.5
+#define GUARD_RUNNABLE 0.5
 
 /* Cell b of the base run against cell c of the candidate run (the same
  * cell, matched by compare).  1 when their machines' states differ beyond

@@ -224,6 +224,29 @@ static void test_busy(void **s)
 	assert_string_equal(why, "`loadavg_before`, `loadavg_after`, `other_cpus`");
 }
 
+/* Repetitions too short for other_cpus: the tasks runnable at their ends,
+ * more than half a task apart, before the load average. */
+static void test_runnable_before_the_load(void **s)
+{
+	struct hand b, n;
+
+	(void)s;
+	hand_init(&b, "2");
+	hand_init(&n, "2");
+	state(&b, NAN, NAN, 0.2, NAN);
+	state(&n, NAN, NAN, 0.2, NAN);
+	b.cell.state.runnable = 1;
+	n.cell.state.runnable = 1.5;	/* the median of an even count: at the bound */
+	judge(&b, &n, 0, "");
+	n.cell.state.runnable = 2;	/* one task more */
+	judge(&b, &n, 1, "the new run's machine was busier: 2 tasks runnable against 1 (load 0.2 "
+	      "against 0.2 on 2 CPUs)");
+	/* with other_cpus on both sides, runnable is not asked */
+	state(&b, 0.1, NAN, 0.2, NAN);
+	state(&n, 0.1, NAN, 0.2, NAN);
+	judge(&b, &n, 0, "");
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -231,6 +254,7 @@ int main(void)
 		cmocka_unit_test(test_steal),
 		cmocka_unit_test(test_cpu_mhz),
 		cmocka_unit_test(test_load_is_the_fallback),
+		cmocka_unit_test(test_runnable_before_the_load),
 		cmocka_unit_test(test_nothing_known),
 		cmocka_unit_test(test_busy),
 	};
