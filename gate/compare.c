@@ -139,7 +139,7 @@ static int add_pair(struct comparison *c, const struct rcell *base, const struct
  * 1 / C(m + n, m). */
 static int too_few(const struct comparison *c, const struct cmp_row *row)
 {
-	if (c->along >= 0)
+	if (c->paired)
 		return row->rounds < 2 || ldexp(1, -(int)(row->rounds < 60 ? row->rounds : 60)) >=
 					  c->alpha;
 	return row->n_base < 2 || row->n_cand < 2 ||
@@ -170,12 +170,12 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 		return;
 	}
 	if (too_few(c, row)) {
-		row->why = c->along >= 0 ? "too few paired rounds" : "too few repetitions";
+		row->why = c->paired ? "too few paired rounds" : "too few repetitions";
 		return;
 	}
 	if (isnan(row->lo) || isnan(row->hi)) {
 		size_t need = separate_min_n(c);
-		if (c->along < 0 && (row->n_base < need || row->n_cand < need)) {
+		if (!c->paired && (row->n_base < need || row->n_cand < need)) {
 			/* more rounds of the new run cannot lengthen the baseline */
 			row->base_short = row->n_base < need;
 			snprintf(row->whybuf, sizeof(row->whybuf), "too few repetitions for an "
@@ -183,7 +183,7 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 				 : row->n_cand, row->base_short ? "in the baseline" : "new", need);
 			row->why = row->whybuf;
 		} else {
-			row->why = c->along >= 0 || row->base_median > 0
+			row->why = c->paired || row->base_median > 0
 				   ? "too few repetitions for an interval"
 				   : "no interval (a baseline median of zero)";
 		}
@@ -191,15 +191,15 @@ static void judge_verdict(const struct comparison *c, struct cmp_row *row)
 	}
 	/* paired: the test is of "beyond the threshold" and the interval its
 	 * inversion, so the two agree; separate runs ask both */
-	int worse_beyond = c->along >= 0 || (higher ? row->hi < -t : row->lo > t);
-	int better_beyond = c->along >= 0 || (higher ? row->lo > t : row->hi < -t);
+	int worse_beyond = c->paired || (higher ? row->hi < -t : row->lo > t);
+	int better_beyond = c->paired || (higher ? row->lo > t : row->hi < -t);
 	if (worse_beyond && row->q_worse < c->alpha)
 		row->verdict = V_REGRESSED;
 	else if (better_beyond && row->q_better < c->alpha)
 		row->verdict = V_IMPROVED;
 	else if (row->lo >= -t && row->hi <= t)
 		row->verdict = V_UNCHANGED;
-	else if (c->along >= 0)
+	else if (c->paired)
 		row->why = row->p_worse < c->alpha || row->p_better < c->alpha
 			   ? "not significant after correction"
 			   : "too noisy: the interval crosses the threshold";
@@ -435,6 +435,9 @@ int compare_along_more(struct comparison *c, const struct report *r, const struc
 
 	init(c, r, r, threshold, metrics_in, nmetrics);
 	c->along = (int)dim;
+	/* a merged folder's rounds ran on other machines (its shards'): a
+	 * round's two cells were not side by side, so they are not paired */
+	c->paired = !*report_meta(r, "merged_from");
 	c->more = more;
 	/* a dry pass: are both values there? */
 	for (size_t i = 0; i < r->ncells; i++) {

@@ -172,7 +172,7 @@ void compare_figures(const struct comparison *c, struct cmp_row *row)
 	row->base_median = side_median(&b);
 	row->cand_median = side_median(&a);
 	if (b.n && a.n) {
-		if (c->along >= 0)
+		if (c->paired)
 			judge_paired(c, row, &b, &a);
 		else
 			judge_separate(c, row, &b, &a);
