@@ -11,6 +11,9 @@
  *                agree name by name
  *   short window a timed window under which a cell's figures are mostly
  *                start-up: the runner warns, summary.md marks the cell
+ *   kept rate    the share of a paced cell's rate under which its
+ *                schedule was not kept: the runner warns, summary.md
+ *                marks the cell
  *   metrics      the figures of results.csv that reports summarize and
  *                ratios compare, ONE table: name (the column), title (a
  *                table's heading), unit (as a person reads it), which
@@ -47,6 +50,13 @@ extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", .
  * waking the other processes): its rates and times say little about the
  * transport. */
 #define MATRIX_SHORT_WINDOW_S 0.1
+
+/* A paced cell (rate: N/s) whose connections achieved under this share
+ * of N per connection in a repetition (its msgs_per_s over concurrency; a
+ * stream's senders', sent_msgs_per_s) did not keep its schedule: its
+ * latencies count from when each request was due, behind a queue that
+ * grew for as long as the window lasted. */
+#define MATRIX_RATE_KEPT 0.95
 
 enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
 

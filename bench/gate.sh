@@ -32,7 +32,18 @@
 # injected pairs themselves saw.  TUNE=0 keeps SLOWDOWN percent of the round
 # trip as the spin, untuned; SPIN_NS=N sets it.
 #
-# The pairs, PAIRS of each kind, for each repetition count in REPEATS:
+# The cases (CASES, "quiet loaded"): quiet runs the pairs with nothing of
+# ours beside them; loaded runs them again with a background load that
+# switches on and off between and within runs: a CPU hog of our own (a
+# shell busy loop, where the scheduler puts it, as another user's job
+# would be; HOG_CPU=N pins it to CPU N, HOG_CPU=$PIN onto the runs' own
+# CPU), on for 0.5 to 3 s, then off for 0.5 to 3 s, the durations
+# drawn from bash's RANDOM seeded with HOG_SEED (1), started before the
+# case's first pair and stopped by PID after its last (the hog and the
+# process that switches it, nothing else).
+#
+# The pairs, PAIRS of each kind, per case, for each repetition count in
+# REPEATS (default: the matrix default, 7):
 #   in-run A/A       nodelay: [true, false] over unix, which ignores nodelay:
 #                    two cells that differ in nothing; --compare nodelay=true:false
 #   in-run injected  spin: [0us, SPIN]; --compare spin=0us:SPIN
@@ -47,8 +58,13 @@
 # pairs are (A, B) and (B, C), seconds apart: the best case for separate
 # runs, which a nightly set-up makes a day apart.
 #
-# Settings (environment): MATRIX_BIN (./matrix), PAIRS (20), REPEATS ("7
-# 15"), WINDOW_MS (75), SLOWDOWN (10, percent), TRANSPORT (unix), SIZE (64),
+# An in-run pair's verdict is its final one: the second look's
+# (RUN/look2/ab.csv) when the first left a row inconclusive; the rounds it
+# used are reported.  A separate pair's inconclusive verdicts are counted
+# apart, and so are those the machine-state guard gave ("guarded").
+#
+# Settings (environment): MATRIX_BIN (./matrix), PAIRS (20), REPEATS ("7"),
+# CASES ("quiet loaded"), HOG_CPU (none), HOG_SEED (1), WINDOW_MS (75), SLOWDOWN (10, percent), TRANSPORT (unix), SIZE (64),
 # PIN (0), CAL_REPEAT (21), TUNE (1), SPIN_NS, THRESHOLD (compare's
 # default, 5%), OUT (build/bench-gate/UTC-STAMP: every run folder, gate.csv
 # with one row per pair, summary.txt, log).
@@ -57,12 +73,15 @@ cd "$(dirname "$0")/.." || exit 2
 
 MATRIX_BIN=${MATRIX_BIN:-$PWD/matrix}
 PAIRS=${PAIRS:-20}
-REPEATS=${REPEATS:-7 15}
+REPEATS=${REPEATS:-7}
+CASES=${CASES:-quiet loaded}
+HOG_SEED=${HOG_SEED:-1}
 WINDOW_MS=${WINDOW_MS:-75}
 SLOWDOWN=${SLOWDOWN:-10}
 TRANSPORT=${TRANSPORT:-unix}
 SIZE=${SIZE:-64}
 PIN=${PIN-0}
+HOG_CPU=${HOG_CPU-}
 CAL_REPEAT=${CAL_REPEAT:-21}
 TUNE=${TUNE:-1}
 SPIN_NS=${SPIN_NS:-}
@@ -150,54 +169,101 @@ with open(sys.argv[1], "w", newline="") as f:
 PY
 }
 
-# pair METHOD KIND REPEAT N STATUS CSV: counts a pair's exit status, and
-# writes its row of gate.csv: each metric's verdict, change, interval,
-# q-value and why, from compare.csv or ab.csv (missing after a failure)
+# pair METHOD KIND REPEAT N STATUS CSV SECONDS: counts a pair's exit
+# status, and writes its row of gate.csv (the case first): each metric's
+# verdict, change, interval, q-value and why, from compare.csv or ab.csv
+# (the second look's when there is one; missing after a failure), the
+# rounds or new repetitions judged, whether the guard spoke, the seconds
+# the pair's runs took
 declare -A tally
 pair() {
-	local key="$1/$2/$3/$5"
+	local key="$CASE/$1/$2/$3/$5" csv=$6
 	tally[$key]=$((${tally[$key]:-0} + 1))
-	python3 - "$@" >>"$OUT/gate.csv" <<'PY'
+	[ ! -e "${csv%/*}/look2/${csv##*/}" ] || csv="${csv%/*}/look2/${csv##*/}"
+	python3 - "$CASE" "$1" "$2" "$3" "$4" "$5" "$csv" "$7" >>"$OUT/gate.csv" <<'PY'
 import csv, os, sys
-out, path = sys.argv[1:6], sys.argv[6]
+out, path, secs = sys.argv[1:7], sys.argv[7], sys.argv[8]
 rows = list(csv.DictReader(open(path))) if os.path.exists(path) else []
 for m in ("msgs_per_s", "rtt_p50_us"):
     r = next((r for r in rows if r["metric"] == m), None)
     out += [r[k] for k in ("verdict", "change", "change_lo", "change_hi", "q_worse", "why")] \
         if r else [""] * 6
+used = [int(r.get("rounds") or r["new_n"] or 0) for r in rows if r.get("metric")]
+out += [max(used) if used else "", int(any("machine" in r["why"] for r in rows)), secs]
 csv.writer(sys.stdout, lineterminator="\n").writerow(out)
 PY
 }
 
-# sep_run NAME REPEAT MATRIX: one separate run (its status in sep_rc)
+now() { date +%s.%N; }
+
+# sep_run NAME REPEAT MATRIX: one separate run (its status in sep_rc, its
+# seconds in sep_s[NAME])
+declare -A sep_s
 sep_run() {
+	local t0
 	sep_rc=0
-	mx run "$3" -o "$OUT/runs/$1" -q --repeat "$2" >/dev/null 2>>"$LOG" || sep_rc=$?
+	t0=$(now)
+	mx run "$3" -o "$OUT/runs/$CASE-$1" -q --repeat "$2" >/dev/null 2>>"$LOG" || sep_rc=$?
+	sep_s[$1]=$(calc "$(now) - $t0")
 }
 
 # inrun KIND REPEAT N MATRIX SPEC: one in-run A/B
 inrun() {
-	local d="$OUT/runs/r$2-inrun-$1-$3" rc=0
+	local d="$OUT/runs/$CASE-r$2-inrun-$1-$3" rc=0 t0
+	t0=$(now)
 	mx run "$4" -o "$d" --repeat "$2" --compare "$5" "${cmp_args[@]}" >/dev/null \
 		2>>"$LOG" || rc=$?
-	pair inrun "$1" "$2" "$3" $rc "$d/ab.csv"
+	pair inrun "$1" "$2" "$3" $rc "$d/ab.csv" "$(calc "$(now) - $t0")"
 }
 
 # separate KIND REPEAT N BASE NEW: two separate runs compared (2 when a run
 # failed)
 separate() {
-	local rc=0 b="$OUT/runs/$4" n="$OUT/runs/$5" d="$OUT/runs/r$2-cmp-$1-$3"
+	local rc=0 b="$OUT/runs/$CASE-$4" n="$OUT/runs/$CASE-$5" d="$OUT/runs/$CASE-r$2-cmp-$1-$3"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
 		mx compare "$b" "$n" -o "$d" "${cmp_args[@]}" >/dev/null 2>>"$LOG" || rc=$?
 	else
 		rc=2
 	fi
-	pair separate "$1" "$2" "$3" $rc "$d/compare.csv"
+	pair separate "$1" "$2" "$3" $rc "$d/compare.csv" "$(calc "${sep_s[$4]} + ${sep_s[$5]}")"
 }
+
+# The background load of the loaded case: hog_start starts the process that
+# switches a hog on and off (hog_pid), hog_stop ends both, by PID.
+hog_pid=""
+hog_start() {
+	(
+		RANDOM=$HOG_SEED
+		h=""
+		trap '[ -z "$h" ] || kill "$h" 2>/dev/null; exit 0' TERM
+		while :; do
+			if [ -n "$HOG_CPU" ]; then
+				taskset -c "$HOG_CPU" sh -c 'while :; do :; done' &
+			else
+				sh -c 'while :; do :; done' &
+			fi
+			h=$!
+			sleep "$(calc "0.5 + $RANDOM % 2500 / 1000")"
+			kill "$h" 2>/dev/null
+			wait "$h" 2>/dev/null
+			h=""
+			sleep "$(calc "0.5 + $RANDOM % 2500 / 1000")"
+		done
+	) &
+	hog_pid=$!
+}
+hog_stop() {
+	[ -z "$hog_pid" ] && return
+	kill "$hog_pid" 2>/dev/null
+	wait "$hog_pid" 2>/dev/null
+	hog_pid=""
+}
+trap hog_stop EXIT
 
 echo "bench-gate: run folders, gate.csv and summary.txt in $OUT" >&2
 
-# ---- calibration ----
+# ---- calibration (quiet) ----
+CASE=cal
 matrix_file probe 1000
 mx run "$OUT/probe.yaml" -o "$OUT/runs/probe" -q --repeat 7 >/dev/null 2>>"$LOG" ||
 	die "the probe run failed (see $LOG)"
@@ -247,22 +313,33 @@ matrix_file inrun_ab "$COUNT" "spin: [0us, $SPIN]"
 echo "bench-gate: round trip $RTT us; spin tried: $tries; injecting $SPIN" >&2
 
 # ---- the pairs ----
-echo "method,kind,repeat,pair,exit,msgs_verdict,msgs_change,msgs_lo,msgs_hi,msgs_q_worse,msgs_why,rtt_verdict,rtt_change,rtt_lo,rtt_hi,rtt_q_worse,rtt_why" >"$OUT/gate.csv"
-for i in $(seq 1 "$PAIRS"); do
-	for r in $REPEATS; do
-		sep_run "r$r-A$i" "$r" "$OUT/base.yaml"
-		inrun aa "$r" "$i" "$OUT/inrun_aa.yaml" nodelay=true:false
-		sep_run "r$r-B$i" "$r" "$OUT/base.yaml"
-		inrun inject "$r" "$i" "$OUT/inrun_ab.yaml" "spin=0us:$SPIN"
-		sep_run "r$r-C$i" "$r" "$OUT/cand.yaml"
-		[ "$sep_rc" -ne 0 ] || relabel "$OUT/runs/r$r-C$i" "$OUT/base.yaml" ||
-			die "relabelling r$r-C$i failed"
-		separate aa "$r" "$i" "r$r-A$i" "r$r-B$i"
-		separate inject "$r" "$i" "r$r-B$i" "r$r-C$i"
+echo "case,method,kind,repeat,pair,exit,msgs_verdict,msgs_change,msgs_lo,msgs_hi,msgs_q_worse,msgs_why,rtt_verdict,rtt_change,rtt_lo,rtt_hi,rtt_q_worse,rtt_why,rounds,guarded,seconds" >"$OUT/gate.csv"
+declare -A case_s
+for CASE in $CASES; do
+	c0=$(date +%s)
+	case $CASE in
+	quiet) ;;
+	loaded) hog_start ;;
+	*) die "CASES: $CASE is neither quiet nor loaded" ;;
+	esac
+	for i in $(seq 1 "$PAIRS"); do
+		for r in $REPEATS; do
+			sep_run "r$r-A$i" "$r" "$OUT/base.yaml"
+			inrun aa "$r" "$i" "$OUT/inrun_aa.yaml" nodelay=true:false
+			sep_run "r$r-B$i" "$r" "$OUT/base.yaml"
+			inrun inject "$r" "$i" "$OUT/inrun_ab.yaml" "spin=0us:$SPIN"
+			sep_run "r$r-C$i" "$r" "$OUT/cand.yaml"
+			[ "$sep_rc" -ne 0 ] || relabel "$OUT/runs/$CASE-r$r-C$i" "$OUT/base.yaml" ||
+				die "relabelling $CASE-r$r-C$i failed"
+			separate aa "$r" "$i" "r$r-A$i" "r$r-B$i"
+			separate inject "$r" "$i" "r$r-B$i" "r$r-C$i"
+		done
+		printf '\rbench-gate: %s: %d of %d rounds' "$CASE" "$i" "$PAIRS" >&2
 	done
-	printf '\rbench-gate: %d of %d rounds' "$i" "$PAIRS" >&2
+	hog_stop
+	case_s[$CASE]=$(($(date +%s) - c0))
+	echo >&2
 done
-echo >&2
 T1=$(date +%s)
 
 # ---- the summary ----
@@ -284,26 +361,41 @@ t() { echo "${tally[$1]:-0}"; }
 	printf 'injected: spin %s (measured %s)%s; threshold %s; %s A/A and %s injected pairs per row\n\n' \
 		"$SPIN" "$(calc "'%+.1f%%' % (100 * $best_effect)")" "$how" \
 		"${THRESHOLD:-5% (default)}" "$PAIRS" "$PAIRS"
-	printf '| method | repeat | false alarms (A/A exit 1) | A/A inconclusive (3) | detections (injected exit 1) | injected inconclusive (3) | failed (2) | injected change, median: rtt_p50_us, msgs_per_s |\n'
-	printf '| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
-	for r in $REPEATS; do
-		for m in inrun separate; do
-			name="in-run A/B (--compare)"
-			[ $m = inrun ] || name="two separate runs (compare)"
-			printf '| %s | %s | %s of %s | %s | %s of %s | %s | %s | %s |\n' "$name" "$r" \
-				"$(t "$m/aa/$r/1")" "$PAIRS" "$(t "$m/aa/$r/3")" "$(t "$m/inject/$r/1")" \
-				"$PAIRS" "$(t "$m/inject/$r/3")" \
-				$(($(t "$m/aa/$r/2") + $(t "$m/inject/$r/2"))) \
-				"$(python3 - "$OUT/gate.csv" "$m" "$r" <<'PY'
+	printf '| case | method | repeat | false alarms (A/A exit 1) | A/A inconclusive (3; guarded) | detections (injected exit 1) | injected inconclusive (3; guarded) | failed (2) | rounds or new repetitions judged, mean | seconds per pair, median | injected change, median: rtt_p50_us, msgs_per_s |\n'
+	printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	for CASE in $CASES; do
+		for r in $REPEATS; do
+			for m in inrun separate; do
+				name="in-run A/B (--compare)"
+				[ $m = inrun ] || name="two separate runs (compare, guard)"
+				read -r g_aa g_inj rounds secs change <<<"$(python3 - "$OUT/gate.csv" "$CASE" "$m" "$r" <<'PY'
 import csv, statistics as st, sys
 rows = [x for x in csv.DictReader(open(sys.argv[1]))
-        if x["method"] == sys.argv[2] and x["repeat"] == sys.argv[3] and x["kind"] == "inject"]
-med = lambda k: st.median([float(x[k]) for x in rows if x[k] not in ("", "nan")] or [float("nan")])
-print("%+.1f%%, %+.1f%%" % (100 * med("rtt_change"), 100 * med("msgs_change")))
+        if x["case"] == sys.argv[2] and x["method"] == sys.argv[3] and x["repeat"] == sys.argv[4]]
+inj = [x for x in rows if x["kind"] == "inject"]
+med = lambda rs, k: st.median([float(x[k]) for x in rs if x[k] not in ("", "nan")] or [float("nan")])
+guarded = lambda kind: sum(1 for x in rows if x["kind"] == kind and x["exit"] == "3" and x["guarded"] == "1")
+used = [float(x["rounds"]) for x in rows if x["rounds"]]
+print(guarded("aa"), guarded("inject"), "%.1f" % (sum(used) / len(used) if used else float("nan")),
+      "%.1f" % med(rows, "seconds"), "%+.1f%%,%+.1f%%" % (100 * med(inj, "rtt_change"), 100 * med(inj, "msgs_change")))
 PY
 )"
+				printf '| %s | %s | %s | %s of %s | %s; %s | %s of %s | %s; %s | %s | %s | %s | %s |\n' \
+					"$CASE" "$name" "$r" "$(t "$CASE/$m/aa/$r/1")" "$PAIRS" \
+					"$(t "$CASE/$m/aa/$r/3")" "$g_aa" "$(t "$CASE/$m/inject/$r/1")" \
+					"$PAIRS" "$(t "$CASE/$m/inject/$r/3")" "$g_inj" \
+					$(($(t "$CASE/$m/aa/$r/2") + $(t "$CASE/$m/inject/$r/2"))) \
+					"$rounds" "$secs" "${change/,/, }"
+			done
 		done
 	done
+	printf '\n'
+	for CASE in $CASES; do
+		printf '%s case: %d min %02d s\n' "$CASE" $((case_s[$CASE] / 60)) $((case_s[$CASE] % 60))
+	done
+	[[ " $CASES " != *" loaded "* ]] ||
+		printf 'loaded: a hog on CPU %s, on 0.5-3 s, off 0.5-3 s (HOG_SEED %s)\n' \
+			"${HOG_CPU:-any}" "$HOG_SEED"
 	el=$((T1 - T0))
 	printf '\ntook %d min %02d s\n' $((el / 60)) $((el % 60))
 } | tee "$OUT/summary.txt"

@@ -42,6 +42,8 @@ static const struct {
 	ROW_FIELD(max_rss_kib) ROW_FIELD(sndbuf) ROW_FIELD(rcvbuf) ROW_FIELD(nodelay)
 	ROW_FIELD(wall_s) ROW_FIELD(lost) ROW_FIELD(duplicated) ROW_FIELD(reordered)
 	ROW_FIELD(start_spread_us) ROW_FIELD(loadavg_before) ROW_FIELD(loadavg_after)
+	ROW_FIELD(steal_pct) ROW_FIELD(iowait_pct) ROW_FIELD(runnable) ROW_FIELD(cpu_mhz)
+	ROW_FIELD(other_cpus)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)

@@ -86,6 +86,11 @@ struct result_row {
 						 * just before and after the repetition
 						 * (the runner's, not a figure; NaN
 						 * until set, or when unreadable) */
+	/* the machine around the repetition (cpustat.h; the runner's, not
+	 * figures; NaN until set, or when unknown): steal and iowait as % of
+	 * all CPUs' time over it, other processes' CPU time over it in CPUs,
+	 * procs_running and the CPUs' mean clock (MHz) just after it */
+	double steal_pct, iowait_pct, runnable, cpu_mhz, other_cpus;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

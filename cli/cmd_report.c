@@ -181,7 +181,7 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: could not write the report: %s\n", ask->cmd, err);
 		rc = -2;
 	}
-	char busy[256];
+	char busy[768];
 	int was_busy = report_busy_text(&r, busy, sizeof(busy));
 	report_release(&r);
 	print_headline(&h);

@@ -216,6 +216,22 @@ static int export_run_json(const struct common *c, const struct matrix *m, const
 	return status == 1 ? 1 : EXIT_BADINPUT;
 }
 
+/* An in-run A/B (--compare DIM=..., else the matrix's report: compare:)
+ * runs its pairs side by side, ABBA (order.h): its dimension into o. */
+static void pair_by(const struct common *c, const struct matrix *m, struct run_opts *o)
+{
+	size_t len = c->ab ? strcspn(c->ab, "=") : 0;
+
+	if (!c->ab && !m->report.compare.set)
+		return;
+	for (size_t d = 0; d < m->ndims; d++)
+		if (c->ab ? strlen(m->dims[d].key) == len && !strncmp(m->dims[d].key, c->ab, len)
+			  : d == m->report.compare.dim) {
+			o->paired = 1;
+			o->pair_dim = d;
+		}
+}
+
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct common c = { 0 };
@@ -264,16 +280,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
 			      .resume = c.resume, .shard = c.shard };
-	/* an in-run A/B runs its pairs side by side, ABBA (order.h) */
-	if (c.ab || m.report.compare.set) {
-		size_t len = c.ab ? strcspn(c.ab, "=") : 0;
-		for (size_t d = 0; d < m.ndims; d++)
-			if (c.ab ? strlen(m.dims[d].key) == len && !strncmp(m.dims[d].key, c.ab, len)
-				 : d == m.report.compare.dim) {
-				o.paired = 1;
-				o.pair_dim = d;
-			}
-	}
+	pair_by(&c, &m, &o);
 	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
 		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
 			"shards (its folder is made all the same, for matrix merge)\n", c.shard.k,

@@ -107,6 +107,8 @@ struct cmp_row {
 struct comparison {
 	const struct report *base, *cand;	/* the same report for compare_along */
 	int along;				/* the dimension, -1 across folders */
+	int paired;				/* judged round by round: an in-run A/B whose
+						 * rounds ran here (not a merged folder's) */
 	double threshold;
 	double alpha;				/* each look's level (COMPARE_ALPHA) */
 	const struct report *more;		/* the second look's folder, or NULL */

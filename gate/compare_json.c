@@ -25,7 +25,7 @@ static json_t *verdict_row(const struct comparison *c, const struct cmp_row *row
 		jsonout_set(o, names[k], has ? jsonout_number(v[k]) : json_null(), bad);
 	jsonout_set(o, "verdict", json_string(compare_verdict_names[row->verdict]), bad);
 	jsonout_set(o, "why", jsonout_string(row->why), bad);
-	jsonout_set(o, "rounds", has && c->along >= 0 ? json_integer((json_int_t)row->rounds)
+	jsonout_set(o, "rounds", has && c->paired ? json_integer((json_int_t)row->rounds)
 		    : json_null(), bad);
 	jsonout_set(o, "look", has ? json_integer(row->look) : json_null(), bad);
 	jsonout_set(o, "guarded", json_boolean(row->guarded), bad);

@@ -95,7 +95,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_double(&w, r->metric >= 0 ? v[k] : NAN, 10);
 		csv_out_field(&w, compare_verdict_names[r->verdict]);
 		csv_out_field(&w, r->why);
-		if (r->metric >= 0 && c->along >= 0)
+		if (r->metric >= 0 && c->paired)
 			csv_out_u64(&w, r->rounds);
 		else
 			csv_out_field(&w, "");
@@ -103,7 +103,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_u64(&w, (uint64_t)r->look);
 		else
 			csv_out_field(&w, "");
-		csv_out_field(&w, r->metric < 0 ? "" : c->along >= 0 ? "signed-rank" : "mann-whitney");
+		csv_out_field(&w, r->metric < 0 ? "" : c->paired ? "signed-rank" : "mann-whitney");
 		csv_out_end_row(&w);
 	}
 	if (csv_out_close(&w) < 0) {
@@ -161,7 +161,10 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fprintf(f, ", %zu added, %zu removed", c->count[V_ADDED], c->count[V_REMOVED]);
 	fputs(".\n\n", f);
-	if (c->along >= 0)
+	if (c->along >= 0 && !c->paired)
+		fputs("A merged folder: its shards ran their rounds on other machines, so the two "
+		      "sides are judged as two separate runs, not round by round. ", f);
+	if (c->paired)
 		fprintf(f, "Paired by round: each round ran the baseline and the candidate side by "
 			"side, so a change is judged round by round, on the log of the candidate over "
 			"the baseline. A change is the Hodges-Lehmann estimate of that ratio, minus 1, "

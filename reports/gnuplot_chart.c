@@ -197,6 +197,33 @@ static int series_open(const struct chart *c, size_t s, const struct chart_row *
 	return 0;
 }
 
+#define ANY_PANEL SIZE_MAX
+
+/* Has series s, in panel p of row rw (or in any: ANY_PANEL), a figure
+ * that is an upper bound (a stream across hosts)? */
+static int series_upper(const struct chart *c, size_t s, size_t p, const struct chart_row *rw)
+{
+	for (size_t i = 0; i < c->nitems; i++)
+		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
+		    (p == ANY_PANEL || same_panel(c, &c->items[i], &c->items[c->pitem[p]])) &&
+		    chart_item_upper(c->r, &c->items[i], rw))
+			return 1;
+	return 0;
+}
+
+/* Series s's name in the key of panel p of row rw, with the marks the
+ * tables give its figures: ʷ when drawn open (in the whole row, as it is
+ * drawn), ᵘ for upper bounds in that panel. */
+static void series_key(const struct chart *c, size_t s, size_t p, const struct chart_row *rw,
+		       char *buf, size_t len)
+{
+	series_label(c, s, buf, len);
+	if (series_open(c, s, rw))
+		snprintf(buf + strlen(buf), len - strlen(buf), " ʷ");
+	if (series_upper(c, s, p, rw))
+		snprintf(buf + strlen(buf), len - strlen(buf), " ᵘ");
+}
+
 /* Has series s a figure in panel p of this row? */
 static int series_has(const struct chart *c, size_t s, size_t p, const struct chart_row *rw)
 {
@@ -306,9 +333,15 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
 			chart_item_select(it, cond, sizeof(cond));
+			/* a figure without an interval (its ends empty in the CSV)
+			 * is drawn without whiskers, not left out as gnuplot leaves
+			 * out a point with a NaN */
+			double v, lo, hi;
+			int bare = chart_item_figure(it, rw, &v, &lo, &hi) &&
+				   !(isfinite(lo) && isfinite(hi));
 			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
 				"table if (%s)\n", x_at(c, c->xdim >= 0 ? x_index(c, it) : 0, s, 0),
-				ycol, locol, hicol, cond);
+				ycol, bare ? ycol : locol, bare ? ycol : hicol, cond);
 		}
 	fprintf(c->f, "unset table\n");
 }
@@ -351,16 +384,18 @@ static void write_tables(struct chart *c, const struct chart_row *rows, size_t n
 }
 
 /* Label i of the x axis: a size (or client count), or series i's (marked
- * ʷ when drawn open in a row). */
+ * ʷ when drawn open in a row, ᵘ when a row has upper bounds). */
 static void x_label(const struct chart *c, size_t i, char *label, size_t len)
 {
 	if (c->xdim < 0) {
+		int open = 0, upper = 0;
 		series_label(c, i, label, len);
-		for (size_t ri = 0; ri < c->nrows; ri++)
-			if (series_open(c, i, &c->rows[ri])) {
-				snprintf(label + strlen(label), len - strlen(label), " ʷ");
-				break;
-			}
+		for (size_t ri = 0; ri < c->nrows; ri++) {
+			open |= series_open(c, i, &c->rows[ri]);
+			upper |= series_upper(c, i, ANY_PANEL, &c->rows[ri]);
+		}
+		snprintf(label + strlen(label), len - strlen(label), "%s%s", open ? " ʷ" : "",
+			 upper ? " ᵘ" : "");
 	} else if (c->xdim == report_dim(c->r, "size")) {
 		gnuplot_size(c->xs[i], label, len);
 	} else {
@@ -488,9 +523,7 @@ static void write_plot(struct chart *c, const struct chart_row *rw, size_t ri, s
 		int pt, open = series_open(c, s, rw);
 		const char *col = series_colour(c, s, open, &pt);
 		const char *more = k + 1 < nshown ? ", \\" : "";
-		series_label(c, s, label, sizeof(label));
-		if (open)	/* the mark the tables give its figures */
-			snprintf(label + strlen(label), sizeof(label) - strlen(label), " ʷ");
+		series_key(c, s, p, rw, label, sizeof(label));	/* the tables' marks */
 		gnuplot_quote_line(label, qlabel, sizeof(qlabel));
 		if (c->xdim < 0 && !logy)	/* invisible points keep whisker tops in view */
 			fprintf(f, "    $d%zu_%zu_%zu using 1:2:3:4:(0.6) with boxerrorbars%s "
@@ -622,6 +655,16 @@ static int chart_has_open(const struct chart *c)
 	return 0;
 }
 
+/* Does a series of the chart draw upper bounds (ᵘ)? */
+static int chart_has_upper(const struct chart *c)
+{
+	for (size_t ri = 0; ri < c->nrows; ri++)
+		for (size_t s = 0; s < c->nseries; s++)
+			if (series_upper(c, s, ANY_PANEL, &c->rows[ri]))
+				return 1;
+	return 0;
+}
+
 /* The characters of the longest x label. */
 static size_t x_chars(const struct chart *c)
 {
@@ -646,6 +689,10 @@ static size_t key_chars(const struct chart *c)
 	for (size_t s = 0; s < c->nseries; s++) {
 		series_label(c, s, text, sizeof(text));
 		most = gnuplot_chars(text) + 2 > most ? gnuplot_chars(text) + 2 : most;
+		for (size_t ri = 0; ri < c->nrows; ri++) {	/* with both marks */
+			series_key(c, s, ANY_PANEL, &c->rows[ri], text, sizeof(text));
+			most = gnuplot_chars(text) > most ? gnuplot_chars(text) : most;
+		}
 	}
 	for (size_t ri = 0; ri < c->nrows; ri++)
 		for (size_t k = ref_labels(c, &c->rows[ri], labels, cols); k-- > 0;)
@@ -692,14 +739,17 @@ static int write_chart(struct chart *c, const char *name, const char *data, cons
 	struct outfile out;
 	const struct report *r = c->r;
 	const struct gnuplot_canvas *cv = &c->cv;
-	char path[4096], q[2400], label[600];
+	char path[4096], q[2400], label[800];
 
-	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s", r->m.name, title,
+	snprintf(label, sizeof(label), "%s: %s (whiskers: %s)%s%s", r->m.name, title,
 		 c->rows[0].ratio ? "interval of the ratio, its level in ratios.csv"
 		 : "interval of the median", !chart_has_open(c) ? "" : c->items[0].pair ?
 		 "\nopen: ratios of whole-process figures (ʷ), a program timed from outside, spawn "
 		 "to exit" : "\nopen: whole-process figures (ʷ), a program timed from outside, "
-		 "spawn to exit, its start-up inside");
+		 "spawn to exit, its start-up inside", !chart_has_upper(c) ? "" :
+		 c->items[0].pair ? "\nᵘ: ratios of upper bounds, streams across two hosts" :
+		 "\nᵘ: upper bounds, streams across two hosts timed over the longer of two "
+		 "one-host windows");
 	canvas_fit(c, label, q, sizeof(q));
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
 	if (outfile_open(&out, path, err, errlen) < 0)

@@ -14,7 +14,9 @@ int chart_item_figure(const struct chart_item *it, const struct chart_row *rw, d
 		return it->metric == rw->metric && isfinite(*v) && *v > 0;
 	}
 	const struct stat_summary *st = &it->cell->st[rw->metric];
-	*v = st->median, *lo = st->ci_lo, *hi = st->ci_hi;
+	*v = st->median;
+	*lo = stats_has_interval(st) ? st->ci_lo : NAN;	/* one value: none (stats.h) */
+	*hi = stats_has_interval(st) ? st->ci_hi : NAN;
 	return st->n > 0 && isfinite(*v);
 }
 
@@ -24,6 +26,15 @@ int chart_item_outside(const struct chart_item *it, const struct chart_row *rw)
 		return it->metric == rw->metric && (report_whole_process(it->pair->num, rw->metric) ||
 						     report_whole_process(it->pair->den, rw->metric));
 	return report_whole_process(it->cell, rw->metric);
+}
+
+int chart_item_upper(const struct report *r, const struct chart_item *it,
+		     const struct chart_row *rw)
+{
+	if (it->pair)
+		return it->metric == rw->metric && (report_upper_bound(r, it->pair->num, rw->metric) ||
+						     report_upper_bound(r, it->pair->den, rw->metric));
+	return report_upper_bound(r, it->cell, rw->metric);
 }
 
 int chart_item_select(const struct chart_item *it, char *buf, size_t len)

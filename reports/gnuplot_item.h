@@ -13,15 +13,22 @@ struct report;
 struct chart_item;
 struct chart_row;
 
-/* The item's figure in row rw: median (or ratio) in *v and its interval;
- * 0 when it has none there (a failed cell, a ratio of another metric, a
- * ratio that is not above 0). */
+/* The item's figure in row rw: median (or ratio) in *v and its interval
+ * (NaN when it has none: one repetition, a denominator's interval that
+ * reaches 0); 0 when it has no figure there (a failed cell, a ratio of
+ * another metric, a ratio that is not above 0). */
 int chart_item_figure(const struct chart_item *it, const struct chart_row *rw, double *v,
 		      double *lo, double *hi);
 
 /* Is the item's figure in row rw a whole-process one (report.h,
  * outside), or for a ratio, is either side's? */
 int chart_item_outside(const struct chart_item *it, const struct chart_row *rw);
+
+/* Is the item's figure in row rw an upper bound (report.h,
+ * report_upper_bound: a stream across hosts), or for a ratio, is either
+ * side's?  Marked ᵘ after its series' name. */
+int chart_item_upper(const struct report *r, const struct chart_item *it,
+		     const struct chart_row *rw);
 
 /* The condition selecting the item's row of the CSV into buf, as
  * snprintf returns: by numbers and our own names only (its cell, or a

@@ -301,6 +301,10 @@ int headline_build(const struct report *r, struct headline *h)
 			    report_whole_process(ps[i]->den, def->metric))
 				snprintf(sc + strlen(sc), sizeof(sc) - strlen(sc),
 					 "; whole-process figures (ʷ)");
+			if (report_upper_bound(r, ps[i]->num, def->metric) ||
+			    report_upper_bound(r, ps[i]->den, def->metric))
+				snprintf(sc + strlen(sc), sizeof(sc) - strlen(sc),
+					 "; upper bounds across hosts (ᵘ)");
 			sentence(r, def, rt, sc, line, sizeof(line));
 			rc = add_line(h, line);
 		}

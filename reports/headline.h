@@ -18,7 +18,9 @@
  * interval, and the sentence says so ("5.92× (1 repetition: no interval)").
  * A pair with no ratio (a side failed) has no sentence.  A pair with a
  * whole-process figure on either side (report_whole_process, marked ʷ in
- * the tables) ends "; whole-process figures (ʷ)".
+ * the tables) ends "; whole-process figures (ʷ)"; one with an upper bound
+ * on either side (report_upper_bound: a stream across hosts, ᵘ) ends
+ * "; upper bounds across hosts (ᵘ)".
  *
  * When there are more than HEADLINE_MAX such sentences, the headline is one
  * sentence per ratio and pattern instead: the geometric mean of the

@@ -109,23 +109,34 @@ static json_t *cell_label(const struct report *r, const struct rcell *c)
 	return j;
 }
 
-/* summary.csv's figures of one metric of one cell */
-static json_t *stat_object(const struct stat_summary *s, int *bad)
+/* "upper" when cell c's figure of metric m is an upper bound by
+ * construction (report_upper_bound: a stream across hosts), else null */
+static json_t *bound_value(const struct report *r, const struct rcell *c, int m)
 {
+	return report_upper_bound(r, c, m) ? json_string("upper") : json_null();
+}
+
+/* summary.csv's figures of metric m of cell c */
+static json_t *stat_object(const struct report *r, const struct rcell *c, int m, int *bad)
+{
+	const struct stat_summary *s = &c->st[m];
 	json_t *o = json_object();
+	int iv = stats_has_interval(s);	/* one value has none (stats.h) */
 
 	if (!o)
 		return NULL;
 	jsonout_set(o, "n", json_integer((json_int_t)s->n), bad);
 	jsonout_set(o, "median", jsonout_number(s->median), bad);
-	jsonout_set(o, "ci_lo", jsonout_number(s->ci_lo), bad);
-	jsonout_set(o, "ci_hi", jsonout_number(s->ci_hi), bad);
+	jsonout_set(o, "ci_lo", iv ? jsonout_number(s->ci_lo) : json_null(), bad);
+	jsonout_set(o, "ci_hi", iv ? jsonout_number(s->ci_hi) : json_null(), bad);
 	jsonout_set(o, "min", jsonout_number(s->min), bad);
 	jsonout_set(o, "max", jsonout_number(s->max), bad);
 	jsonout_set(o, "mean", jsonout_number(s->mean), bad);
 	jsonout_set(o, "stdev", jsonout_number(s->stdev), bad);
 	jsonout_set(o, "cv", jsonout_number(s->cv), bad);
-	jsonout_set(o, "ci_level", jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS), bad);
+	jsonout_set(o, "ci_level", iv ? jsonout_rounded(s->ci_level, CI_LEVEL_DIGITS)
+		    : json_null(), bad);
+	jsonout_set(o, "bound", bound_value(r, c, m), bad);
 	return o;
 }
 
@@ -146,7 +157,7 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 		if (c->noisy[m])
 			jsonout_append(noisy, json_string(metrics[m].name), bad);
 	for (size_t m = 0; st && m < MATRIX_NMETRICS; m++)
-		jsonout_set(st, metrics[m].name, stat_object(&c->st[m], bad), bad);
+		jsonout_set(st, metrics[m].name, stat_object(r, c, (int)m, bad), bad);
 	if (o) {
 		jsonout_set(o, "noisy", noisy, bad);
 		jsonout_set(o, "window_s", jsonout_number(c->window_s), bad);
@@ -155,6 +166,15 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 			    : json_null(), bad);
 		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
 		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
+		/* a paced cell's schedule, as summary.md's ˢ judges it */
+		struct rate_schedule rs;
+		int paced = report_rate_schedule(r, c, &rs);
+		jsonout_set(o, "rate_asked", paced ? jsonout_number(rs.asked) : json_null(), bad);
+		jsonout_set(o, "rate_achieved", paced ? jsonout_rounded(rs.achieved, 10) : json_null(),
+			    bad);
+		jsonout_set(o, "reps_behind_schedule", paced ? json_integer((json_int_t)rs.behind)
+			    : json_null(), bad);
+		jsonout_set(o, "schedule_kept", paced ? json_boolean(!rs.behind) : json_null(), bad);
 		jsonout_set(o, "stats", st, bad);
 	} else {
 		json_decref(noisy);
@@ -180,6 +200,8 @@ static json_t *pair_object(const struct report *r, const struct rratio_def *def,
 	jsonout_set(o, "n_num", json_integer((json_int_t)p->num->st[def->metric].n), bad);
 	jsonout_set(o, "n_den", json_integer((json_int_t)p->den->st[def->metric].n), bad);
 	jsonout_set(o, "ci_level", jsonout_rounded(p->level, CI_LEVEL_DIGITS), bad);
+	jsonout_set(o, "num_bound", bound_value(r, p->num, def->metric), bad);
+	jsonout_set(o, "den_bound", bound_value(r, p->den, def->metric), bad);
 	double ref;
 	const char *label;
 	if (report_pair_reference(r, p, &ref, &label)) {	/* the matrix file's reference: */

@@ -21,6 +21,10 @@
 #define WHOLE_MARK "ʷ"
 /* beside every figure of a cell whose timed window is mostly start-up */
 #define SHORT_MARK "‡"
+/* beside a figure that is an upper bound: a stream's rate across hosts */
+#define UPPER_MARK "ᵘ"
+/* beside the figures of a paced cell that did not keep its schedule */
+#define BEHIND_MARK "ˢ"
 
 /* The metrics a pattern's tables show, in order (the pattern table's;
  * a name it does not know shows the default pattern's). */
@@ -115,19 +119,37 @@ static int printed_by_programs(const struct rcell *c, int m)
 	return c->st[m].n > 0 && c->printed[m] > 0;
 }
 
-/* A ratio's text, marked when a side's figure is whole-process, and the
- * published ratio the matrix file sets beside it ("; source 5.7×"). */
+/* A ratio's text, marked when a side's figure is whole-process or an
+ * upper bound, and the published ratio the matrix file sets beside it
+ * ("; source 5.7×"). */
 static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
 {
 	double ref;
 	const char *label;
+	int m = p ? r->defs[p->def].metric : -1;
 
 	headline_ratio_text(r, p, buf, len);
-	if (p && !isnan(p->ratio) && (report_whole_process(p->num, r->defs[p->def].metric) ||
-				      report_whole_process(p->den, r->defs[p->def].metric)))
+	if (p && !isnan(p->ratio) && (report_whole_process(p->num, m) ||
+				      report_whole_process(p->den, m)))
 		snprintf(buf + strlen(buf), len - strlen(buf), " " WHOLE_MARK);
+	if (p && !isnan(p->ratio) && (report_upper_bound(r, p->num, m) ||
+				      report_upper_bound(r, p->den, m)))
+		snprintf(buf + strlen(buf), len - strlen(buf), " " UPPER_MARK);
 	if (p && report_pair_reference(r, p, &ref, &label))
 		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
+}
+
+/* A figure of a paced cell that fell behind its schedule, which it
+ * spoils: its rates (below the rate asked) and its round-trip times (from
+ * when each request was due, so they hold the queue that grew); not its
+ * CPU per message.  Marked, and said under its rate's table
+ * (behind_notes). */
+static int behind_schedule(const struct report *r, const struct rcell *c, int m)
+{
+	struct rate_schedule s;
+
+	return c->st[m].n > 0 && strncmp(metrics[m].name, "cpu_", 4) &&
+	       report_rate_schedule(r, c, &s) && s.behind > 0;
 }
 
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
@@ -142,13 +164,17 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 			 c->status);
 		return;
 	}
-	/* one repetition has no interval to speak of */
-	units_format_metric_ci(matrix_metrics[m], s->median, s->n > 1 ? s->ci_lo : NAN,
-			       s->n > 1 ? s->ci_hi : NAN, buf, len);
+	/* one repetition has no interval to speak of (stats.h) */
+	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
+			       stats_has_interval(s) ? s->ci_hi : NAN, buf, len);
 	if (printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
 	if (report_whole_process(c, m))	/* key: whole_legend */
 		strcat(marks, " " WHOLE_MARK);
+	if (report_upper_bound(r, c, m))	/* key: upper_legend */
+		strcat(marks, " " UPPER_MARK);
+	if (behind_schedule(r, c, m))	/* said: behind_notes */
+		strcat(marks, " " BEHIND_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
 	if (c->noisy[m])
@@ -159,7 +185,6 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " (%zu/%zu ok)", ok,
 			 c->reps);
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
-	(void)r;
 }
 
 /* Markdown table cells must not hold '|' or a newline. */
@@ -240,6 +265,50 @@ static void lost_notes(const struct page *p, int m)
 	}
 }
 
+/* An achieved rate per connection for a person: 1.41k/s, as a figure of
+ * msgs_per_s reads (three digits), in the rate dimension's unit. */
+static const char *rate_text(double v, char *buf, size_t len)
+{
+	units_format_metric("msgs_per_s", v, buf, len);
+	char *unit = strstr(buf, " msg/s");
+	if (unit)
+		snprintf(unit, len - (size_t)(unit - buf), "/s");
+	return buf;
+}
+
+/* Under the table of the figure a paced cell's schedule is judged by
+ * (report_rate_schedule): for each cell marked BEHIND_MARK, the rate
+ * asked and achieved, and what that does to its figures. */
+static void behind_notes(const struct page *p, int m)
+{
+	char label[256], asked[32], got[32];
+	struct rate_schedule s;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		if (!behind_schedule(p->r, c, m) || !report_rate_schedule(p->r, c, &s) ||
+		    s.metric != m)
+			continue;
+		const struct pattern_info *pi = pattern_find(p->pattern);
+		cell_label(p, c, label, sizeof(label));
+		/* the share rounded down, as "under 95%" reads */
+		fprintf(p->f, "\n" BEHIND_MARK " %s: the schedule was not kept: %s asked per "
+			"connection, %s achieved (%.0f%%, the median repetition's; %zu of %zu "
+			"repetition%s under %.0f%%)", label,
+			units_format_rate((uint64_t)llround(s.asked), asked, sizeof(asked)),
+			rate_text(s.achieved, got, sizeof(got)),
+			floor(s.achieved / s.asked * 100 + 1e-9), s.behind, s.reps,
+			s.reps == 1 ? "" : "s", MATRIX_RATE_KEPT * 100);
+		if (pi && pi->receiver_times)
+			fputs(": the senders fell behind, so its rates are what the receiver "
+			      "allowed, not the rate asked.\n", p->f);
+		else
+			fputs(": its round-trip times count from when each request was due, so "
+			      "they hold the queue that grew behind the schedule, and grow with the "
+			      "window's length; its rates are what the server allowed.\n", p->f);
+	}
+}
+
 /* Under a metric's table: the confidence of its intervals of the median.
  * Each is the metric's own, from its own number of values, which can be
  * fewer than the successful repetitions (a figure one of them lacks). */
@@ -252,7 +321,7 @@ static void median_levels(const struct page *p, int m)
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct stat_summary *s = &p->cells[i]->st[m];
 		size_t j;
-		if (s->n < 2)	/* one value shows no interval */
+		if (!stats_has_interval(s))	/* one value shows none */
 			continue;
 		for (j = 0; j < k && ns[j] != s->n; j++)
 			;
@@ -345,6 +414,7 @@ static void table(struct page *p, int m)
 	}
 	median_levels(p, m);
 	lost_notes(p, m);
+	behind_notes(p, m);
 }
 
 /* A ratio over another dimension than the tables' columns (say size:
@@ -484,6 +554,38 @@ static void whole_legend(const struct report *r, FILE *f)
 		      "marked has such a figure on either side.\n", f);
 }
 
+/* The key to UPPER_MARK, when a figure has it. */
+static void upper_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (report_upper_bound(r, &r->cells[i], m)) {
+				fputs("\n`" UPPER_MARK "`: an upper bound: the server and the clients "
+				      "ran on two hosts, whose clocks cannot be subtracted, so a "
+				      "stream's window is the longer of the senders' own and the "
+				      "receiver's own, both inside the true one, and its msgs_per_s "
+				      "and mib_per_s can only read high (close to the truth when "
+				      "either side is the bottleneck; README \"Across machines\"); a "
+				      "ratio so marked has such a figure on either side.\n", f);
+				return;
+			}
+}
+
+/* The key to BEHIND_MARK, when a figure has it. */
+static void behind_legend(const struct report *r, FILE *f)
+{
+	for (size_t i = 0; i < r->ncells; i++)
+		for (int m = 0; m < MATRIX_NMETRICS; m++)
+			if (behind_schedule(r, &r->cells[i], m)) {
+				fprintf(f, "\n`" BEHIND_MARK "`: a paced cell (`rate:`) that did not keep "
+					"its schedule: in some repetition its connections achieved under "
+					"%.0f%% of the rate asked, so its figures describe a queue that "
+					"grew, not the rate asked; the line under its rate's table gives "
+					"both rates.\n", MATRIX_RATE_KEPT * 100);
+				return;
+			}
+}
+
 /* The key to SHORT_MARK, when a cell has it. */
 static void short_legend(const struct report *r, FILE *f)
 {
@@ -517,6 +619,8 @@ static void legend(const struct report *r, FILE *f)
 		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
 	printed_legend(r, f);
 	whole_legend(r, f);
+	upper_legend(r, f);
+	behind_legend(r, f);
 	short_legend(r, f);
 }
 
@@ -643,12 +747,14 @@ static void header(const struct report *r, FILE *f)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
 			r->runner == PROC_GONE ? "its runner was killed before the end"
 			: "it is still running");
-	char busy[256];
-	if (report_busy_text(r, busy, sizeof(busy)))	/* as hyperfine warns of outliers */
-		fprintf(f, "\n**A busy machine:** %s (results.csv's `loadavg_before`, "
-			"`loadavg_after`): other work shared its CPUs, so these figures may be "
-			"slower and noisier than the code alone makes them; compare them with a "
-			"quiet machine's with care.\n", busy);
+	char busy[768], cols[128];
+	if (report_busy_text(r, busy, sizeof(busy))) {	/* as hyperfine warns of outliers */
+		report_busy_columns(r, cols, sizeof(cols));
+		fprintf(f, "\n**A busy machine:** %s. Other work shared its CPUs, so these "
+			"figures may be slower and noisier than the code alone makes them; "
+			"compare them with a quiet machine's with care (results.csv's %s).\n",
+			busy, cols);
+	}
 	if (report_stale_stream_rates(r))
 		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
 			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "

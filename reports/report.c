@@ -3,6 +3,7 @@
 #include "report_hist.h"
 #include "report_ratios.h"
 #include "report_results.h"
+#include "report_state.h"
 #include "csvfile.h"
 
 #include <errno.h>
@@ -77,6 +78,7 @@ static void summarize(struct report *r)
 			qsort(c->elapsed, c->nelapsed, sizeof(*c->elapsed), cmp_double);
 		c->window_s = stats_median_sorted(c->elapsed, c->nelapsed);
 		c->short_window = c->window_s < MATRIX_SHORT_WINDOW_S;	/* NaN: no */
+		report_state_summarize(c);
 	}
 }
 
@@ -134,6 +136,7 @@ void report_release(struct report *r)
 		free(r->cells[i].okreps);
 		free(r->cells[i].elapsed);
 		free(r->cells[i].buckets);
+		free(r->cells[i].states);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 			free(r->cells[i].vals[m]);
 			free(r->cells[i].valrep[m]);

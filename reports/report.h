@@ -10,7 +10,8 @@
  * then, after report_release(), the images from the scripts (gnuplot_render).
  *
  * report_load reads the folder in steps, each in a file of its own:
- * results.csv into the cells (report_results.h), the cells' statistics
+ * results.csv into the cells (report_results.h; the machine's state
+ * around each row, report_state.h), the cells' statistics
  * (report.c), hist.csv's round-trip times as each cell's merged buckets
  * (report_hist.h; optional: older folders have none), and the ratios and
  * their pairs of cells (report_ratios.h).  The questions the writers ask
@@ -30,6 +31,23 @@
 #include "matrix.h"
 #include "procinfo.h"
 #include "stats.h"
+
+/* What the machine was doing around a repetition, besides our workers. */
+struct rstate {
+	double other_cpus;	/* other processes' CPU time over it, in CPUs */
+	double steal_pct;	/* of all CPUs' time, taken by the hypervisor */
+	double iowait_pct;	/* of all CPUs' time, idle waiting for I/O */
+	double loadavg;		/* the 1-minute load average: the larger of
+				 * loadavg_before and loadavg_after */
+	double runnable;	/* procs_running just after (the runner is one) */
+	double cpu_mhz;		/* the CPUs' mean clock just after, MHz */
+};
+
+/* A run shared its machine (report_busy_text) when some repetition had
+ * other_cpus above REPORT_BUSY_OTHER_SHARE of meta.csv's cores, steal_pct
+ * above REPORT_BUSY_STEAL_PCT, or a load average above the cores. */
+#define REPORT_BUSY_OTHER_SHARE 0.25
+#define REPORT_BUSY_STEAL_PCT 10.0
 
 struct rcell {
 	unsigned number;
@@ -81,6 +99,15 @@ struct rcell {
 	size_t nbuckets;
 	double hist_count;
 	size_t hist_reps;
+	/* the machine around the successful repetitions (results.csv's
+	 * machine-state columns, results.h): each figure the median over the
+	 * repetitions that have it; NaN when none has (an older folder, a
+	 * machine without the figure, repetitions under 0.1 s).  gate/guard.h
+	 * compares two runs' cells by them.  states: each successful
+	 * repetition's, until summarized (report_state.h). */
+	struct rstate state;
+	struct rstate *states;
+	size_t nstates;
 };
 
 struct rratio_def {
@@ -132,12 +159,16 @@ struct report {
 	 * PROC_UNKNOWN for a finished run or an older folder */
 	enum proc_state runner;
 	size_t *dimcol;			/* results.csv's column of each of dimnames */
-	/* the machine's 1-minute load average around the repetitions
-	 * (results.csv's loadavg_before, loadavg_after): the highest, and the
-	 * repetitions with one above meta.csv's cores (0 when either is
-	 * missing: an older folder) */
-	double max_load;
-	size_t busy_reps, load_reps;
+	/* the machine around every repetition, failed ones too (results.csv's
+	 * loadavg_before and loadavg_after, other_cpus, steal_pct): for each,
+	 * the repetitions that have the figure, those of them above the bound
+	 * of a busy machine (REPORT_BUSY_*, the load average above meta.csv's
+	 * cores; none when the cores are missing), and the highest figure.
+	 * All 0 in an older folder without the columns. */
+	struct rbusy {
+		size_t reps, busy;
+		double max;
+	} load, other, steal;
 };
 
 /* Reads DIR/results.csv, DIR/matrix.yaml and DIR/meta.csv (optional), and
@@ -165,6 +196,33 @@ int report_stale_stream_rates(const struct report *r);
  * repetition, from outside a program's process (outside[m]): marked ʷ in
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
+/* Did the run put its server and its clients on two hosts?  meta.csv's
+ * server_host and client_host (launch/remote.h: a URL, or local) differ;
+ * a folder without them ran on one. */
+int report_cross_host(const struct report *r);
+/* Is cell c's figure of metric m an upper bound by construction: a
+ * stream's msgs_per_s or mib_per_s across two hosts, whose clocks cannot
+ * be subtracted, so its window is the longer of two same-host windows
+ * (the senders', the receiver's), both inside the true one (README
+ * "Across machines")?  Marked ᵘ in the tables and the charts, "bound":
+ * "upper" in the JSON. */
+int report_upper_bound(const struct report *r, const struct rcell *c, int m);
+/* A paced cell's schedule (the rate dimension, per connection) against
+ * what its successful repetitions achieved, as the runner judges it when
+ * it warns: each repetition's msgs_per_s (a stream's senders':
+ * sent_msgs_per_s) over the concurrency, under MATRIX_RATE_KEPT (vocab.h)
+ * of the rate, and the schedule was not kept. */
+struct rate_schedule {
+	double asked;		/* msg/s per connection (the rate dimension) */
+	double achieved;	/* per connection: the median repetition's */
+	int metric;		/* the figure it comes from (msgs_per_s, sent_msgs_per_s) */
+	size_t reps;		/* repetitions with that figure */
+	size_t behind;		/* of them, under MATRIX_RATE_KEPT of asked */
+};
+/* 1 with cell c's schedule in *s when the cell was paced and has a
+ * figure to judge it by; 0 for an unpaced cell (no rate dimension, or
+ * rate 0) and one without. */
+int report_rate_schedule(const struct report *r, const struct rcell *c, struct rate_schedule *s);
 /* Dimension d's value v (as results.csv has it) for a person, into b:
  * sizes as 10B, 1KiB; durations as 200ms; rates as 20k/s (0: unpaced);
  * anything else,
@@ -177,10 +235,18 @@ int report_dim(const struct report *r, const char *name);
  * out (at most max); returns how many. */
 size_t report_dim_values(const struct report *r, size_t d, const char **out, size_t max);
 
-/* Did the run share its machine?  1, with "the 1-minute load average was
- * above the 2 cores around 5 of 14 repetitions (up to 5.40)" in buf, when
- * some repetition's load average was above meta.csv's cores; else 0. */
+/* Did the run share its machine (report_state.c)?  1 when some repetition
+ * was busy (REPORT_BUSY_* above), with what was seen in buf, a clause per
+ * kind joined by "; ": "the 1-minute load average was above the 2 cores
+ * around 5 of the 14 repetitions (up to 5.40); other processes used more
+ * than 0.50 of the 2 CPUs in 3 of the 14 repetitions (up to 1.62); the
+ * hypervisor took more than 10% of the CPUs' time (steal) in 1 of the 14
+ * repetitions (up to 12.5%)"; else 0. */
 int report_busy_text(const struct report *r, char *buf, size_t len);
+/* The results.csv columns report_busy_text's clauses read, for a reader
+ * to look them up: "`loadavg_before`, `loadavg_after`, `other_cpus`"
+ * ("" when the run was not busy). */
+void report_busy_columns(const struct report *r, char *buf, size_t len);
 
 /* The published ratio the matrix file's reference: sets beside pair p
  * (its first entry whose terms all hold in p's cells): 1 with it in

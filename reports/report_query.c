@@ -31,6 +31,46 @@ int report_whole_process(const struct rcell *c, int m)
 	return m >= 0 && m < MATRIX_NMETRICS && c->st[m].n > 0 && c->outside[m] > 0;
 }
 
+int report_cross_host(const struct report *r)
+{
+	const char *s = report_meta(r, "server_host"), *c = report_meta(r, "client_host");
+
+	return *s && *c && strcmp(s, c);
+}
+
+int report_upper_bound(const struct report *r, const struct rcell *c, int m)
+{
+	int pd = report_dim(r, "pattern");
+	const struct pattern_info *pi = pattern_find(pd >= 0 ? c->dims[pd] : "");
+
+	/* the figures over the receiver's window: the rates it counted */
+	if (m != matrix_metric_index("msgs_per_s") && m != matrix_metric_index("mib_per_s"))
+		return 0;
+	return m >= 0 && c->st[m].n > 0 && pi && pi->receiver_times && report_cross_host(r);
+}
+
+int report_rate_schedule(const struct report *r, const struct rcell *c, struct rate_schedule *s)
+{
+	int rd = report_dim(r, "rate"), cd = report_dim(r, "concurrency");
+	int pd = report_dim(r, "pattern");
+	const struct pattern_info *pi = pattern_find(pd >= 0 ? c->dims[pd] : "");
+	double conc = cd >= 0 ? strtod(c->dims[cd], NULL) : 1;	/* the plan's default: 1 */
+
+	memset(s, 0, sizeof(*s));
+	if (rd < 0 || !(conc >= 1) || !((s->asked = strtod(c->dims[rd], NULL)) > 0))
+		return 0;
+	if (!pi)
+		pi = pattern_info(PATTERN_DEFAULT);
+	s->metric = matrix_metric_index(pi->receiver_times ? "sent_msgs_per_s" : "msgs_per_s");
+	s->reps = c->st[s->metric].n;
+	if (!s->reps)
+		return 0;
+	for (size_t i = 0; i < s->reps; i++)
+		s->behind += c->vals[s->metric][i] / conc < MATRIX_RATE_KEPT * s->asked;
+	s->achieved = c->st[s->metric].median / conc;
+	return 1;
+}
+
 int report_dim(const struct report *r, const char *name)
 {
 	for (size_t i = 0; i < r->ndims; i++)
@@ -118,14 +158,4 @@ int report_pair_reference(const struct report *r, const struct rpair *p, double 
 		}
 	}
 	return 0;
-}
-
-int report_busy_text(const struct report *r, char *buf, size_t len)
-{
-	if (!r->busy_reps)
-		return 0;
-	snprintf(buf, len, "the 1-minute load average was above the %s cores around %zu of the "
-		 "%zu repetitions (up to %.2f)", report_meta(r, "cores"), r->busy_reps,
-		 r->load_reps, r->max_load);
-	return 1;
 }

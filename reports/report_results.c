@@ -1,6 +1,7 @@
 /* results.csv read back into the report's cells: see report_results.h. */
 #include "report_results.h"
 #include "report.h"
+#include "report_state.h"
 #include "provenance.h"
 #include "csvfile.h"
 #include "pattern.h"
@@ -87,7 +88,7 @@ struct columns {
 	int measured_by, printed_metrics;	/* -1: likewise */
 	int elapsed;			/* elapsed_s; -1 when missing */
 	int placement;			/* -1: likewise */
-	int load[2];			/* loadavg_before, _after; -1: likewise */
+	struct rstate_cols state;	/* the machine's (report_state.h) */
 };
 
 /* The columns of results.csv, and its dimension names (the columns between
@@ -129,8 +130,7 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	col->printed_metrics = csv_table_col(t, "printed_metrics");
 	col->elapsed = csv_table_col(t, "elapsed_s");
 	col->placement = csv_table_col(t, "placement");
-	col->load[0] = csv_table_col(t, "loadavg_before");
-	col->load[1] = csv_table_col(t, "loadavg_after");
+	report_state_columns(t, &col->state);
 	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
 }
@@ -270,23 +270,6 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 /* One row of results.csv (line `line`) into its cell; a failed one counted,
  * and its status kept in first_fail (by cell index) when it is the cell's
  * first failure.  -1 with err. */
-/* The row's load averages into r's highest and its busy repetitions
- * (above the cores; an empty or unreadable figure is none). */
-static void add_load(struct report *r, char **row, const struct columns *col, double cores)
-{
-	double top = -1, v;
-
-	for (int k = 0; k < 2; k++)
-		if (col->load[k] >= 0 && to_double(row[col->load[k]], &v) == 0 && v >= 0 && v > top)
-			top = v;
-	if (top < 0)
-		return;
-	r->load_reps++;
-	if (top > r->max_load)
-		r->max_load = top;
-	r->busy_reps += cores > 0 && top > cores;
-}
-
 static int add_row(struct report *r, char **row, size_t line, const struct columns *col,
 		   char **first_fail, const char *path, char *err, size_t errlen)
 {
@@ -308,7 +291,8 @@ static int add_row(struct report *r, char **row, size_t line, const struct colum
 				 row[r->dimcol[d]], c->dims[d]);
 			return -1;
 		}
-	add_load(r, row, col, strtod(report_meta(r, "cores"), NULL));
+	if (report_state_add_row(r, c, row, &col->state, !strcmp(row[col->status], "ok")) < 0)
+		return out_of_memory(path, err, errlen);
 	const char *place = col->placement >= 0 ? row[col->placement] : "none";
 	if (!c->reps)
 		snprintf(c->placement, sizeof(c->placement), "%s", place);

@@ -19,7 +19,8 @@ struct report;
  * failed (timeout)", or its first failure), and for each successful
  * repetition its number, figures (vals[m]; st[m].n counts them, not yet
  * summarized), lost and rtt_samples, timed window, who measured it and
- * its placement.  A file without cpu_us_per_rtt sets before_stream_fix,
+ * its placement, and the machine's state around each row
+ * (report_state.h).  A file without cpu_us_per_rtt sets before_stream_fix,
  * and its CPU figures are read as such a file meant them.  A last row cut
  * short by an interrupted write is left out and r->dropped_row set.  0,
  * or -1 with "PATH:LINE: message" in err (not a results file, a cell

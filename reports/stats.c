@@ -88,6 +88,11 @@ void stats_summarize(const double *v, size_t n, struct stat_summary *s)
 	free(x);
 }
 
+int stats_has_interval(const struct stat_summary *s)
+{
+	return s->n >= 2;
+}
+
 /*
  * P(U = u) for u = 0..d, samples of m and n, into p (d + 1 values): the
  * counting recursion c(i, j, u) = c(i-1, j, u-j) + c(i, j-1, u) (is the
@@ -207,6 +212,8 @@ int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, d
 		goto out;
 	*ratio = stats_median_sorted(a, m) / stats_median_sorted(b, n);
 	rc = 0;
+	if (m < 2 || n < 2)	/* a side of one value: a point, no interval */
+		goto out;
 	stats_median_ci(a, m, side, &nlo, &nhi, &nlvl);
 	stats_median_ci(b, n, side, &dlo, &dhi, &dlvl);
 	if (!(dlo > 0))		/* a denominator that may be 0 bounds no ratio */

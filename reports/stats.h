@@ -26,6 +26,12 @@
  * the ratio of the medians, which the interval always holds.  With ties
  * the closed intervals cover at least as often as stated.
  *
+ * One value has no interval: its [x(1), x(1)] is a point that covers the
+ * median with probability 0.  stats_summarize still fills it (so a reader
+ * of the summary always finds the median between ci_lo and ci_hi), and
+ * stats_has_interval() says it is none: the writers leave it and its
+ * level empty.  A ratio with a side of one value has no interval at all.
+ *
  * The Mann-Whitney distribution (stats_mw_cdf) is kept for tests of a
  * shift between two cells; no interval here uses it.
  */
@@ -56,6 +62,9 @@ struct stat_summary {
 /* All NaN values in v are skipped.  n = 0 leaves every figure NaN. */
 void stats_summarize(const double *v, size_t n, struct stat_summary *s);
 
+/* Has s an interval of its median?  0 for fewer than 2 values (above). */
+int stats_has_interval(const struct stat_summary *s);
+
 /* Median of n sorted values; NaN when n == 0. */
 double stats_median_sorted(const double *sorted, size_t n);
 
@@ -68,8 +77,8 @@ void stats_median_ci(const double *sorted, size_t n, double level, double *lo, d
  * of the two sides' coverages, at least `level` when both sides have enough
  * repetitions) in *achieved.  Returns -1 (every figure NaN) when a side is
  * empty or the denominator's median is 0; 0 with the ratio but no interval
- * (lo, hi, achieved NaN) when the denominator's interval reaches 0 or below,
- * or memory runs out. */
+ * (lo, hi, achieved NaN) when a side has one value, when the denominator's
+ * interval reaches 0 or below, or memory runs out. */
 int stats_ratio_ci(const double *num, size_t nn, const double *den, size_t nd, double level,
 		   double *ratio, double *lo, double *hi, double *achieved);
 

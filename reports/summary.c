@@ -5,6 +5,7 @@
 #include "report.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,10 +17,19 @@
 static const char *const stat_cols[] = { "n", "median", "ci_lo", "ci_hi", "min", "max", "mean",
 					 "stdev", "cv" };
 
+/* one value has no interval (stats.h): its ends and level stay empty */
 static void stat_values(const struct stat_summary *s, double *v)
 {
-	v[0] = (double)s->n, v[1] = s->median, v[2] = s->ci_lo, v[3] = s->ci_hi, v[4] = s->min;
+	int iv = stats_has_interval(s);
+
+	v[0] = (double)s->n, v[1] = s->median, v[2] = iv ? s->ci_lo : NAN;
+	v[3] = iv ? s->ci_hi : NAN, v[4] = s->min;
 	v[5] = s->max, v[6] = s->mean, v[7] = s->stdev, v[8] = s->cv;
+}
+
+static double stat_level(const struct stat_summary *s)
+{
+	return stats_has_interval(s) ? s->ci_level : NAN;
 }
 
 static void summary_header(struct csv_out *w, const struct report *r)
@@ -60,7 +70,7 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 			snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
 				 noisy[0] ? ";" : "", metrics[m].name);
 	csv_out_field(w, noisy);
-	csv_out_double(w, c->st[matrix_metric_index("msgs_per_s")].ci_level, 6);
+	csv_out_double(w, stat_level(&c->st[matrix_metric_index("msgs_per_s")]), 6);
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 		double v[ARRAY_SIZE(stat_cols)];
 		stat_values(&c->st[m], v);
@@ -68,7 +78,7 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 			csv_out_double(w, v[s], 10);
 	}
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
-		csv_out_double(w, c->st[m].ci_level, 6);
+		csv_out_double(w, stat_level(&c->st[m]), 6);
 	csv_out_end_row(w);
 }
 

@@ -13,11 +13,14 @@
  *                 of M's interval of the median, from M's own n (an RTT
  *                 metric has none in a stream cell; a figure a repetition
  *                 lacks makes its n smaller).  A failed cell has its status
- *                 and empty figures.
+ *                 and empty figures; a figure of one value has no interval
+ *                 (stats.h): its M_ci_lo, M_ci_hi and M_ci_level (and for
+ *                 msgs_per_s, ci_level) are empty.
  *   ratios.csv    per ratio: one row per cell pair (scope = cell), with the
  *                 pair's cell numbers, the dimensions they share (empty for
  *                 the ratio's own), ratio (of the medians), ci_lo, ci_hi
- *                 (its interval, stats.h), n_num, n_den, pairs = 1,
+ *                 (its interval, stats.h; empty when a side has one
+ *                 value), n_num, n_den, pairs = 1,
  *                 resamples and seed (empty: kept for readers of the
  *                 bootstrap interval this replaced), ci_level (the
  *                 coverage the interval is sure of: it holds the true

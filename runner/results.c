@@ -28,7 +28,7 @@ static const char *const figure_cols[] = {
 static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
-	"placement",
+	"placement", "steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
 };
 
 static const char *const timeline_cols[] = {

@@ -31,6 +31,23 @@
  *   placement                   the CPUs the workers ran on (the cpu: key,
  *                               placement.h): none, or server=0;clients=1
  *                               (lists 1,2, runs 1-3); every row has it
+ *   steal_pct iowait_pct        the machine around the repetition, from
+ *   runnable cpu_mhz other_cpus /proc/stat read just before its workers
+ *                               start and just after they are reaped
+ *                               (cpustat.h), failed rows too: steal and
+ *                               iowait jiffies as % of all CPUs' jiffies
+ *                               between; procs_running just after (the
+ *                               runner itself, reading it, is one; the
+ *                               workers are reaped by then); the mean of
+ *                               the CPUs' scaling_cur_freq just after, in
+ *                               MHz, empty where sysfs has none; the CPU
+ *                               time other processes used, in CPUs (the
+ *                               busy jiffies less the runner's and its
+ *                               reaped children's own CPU time, over the
+ *                               wall time; >= 0).  steal_pct, iowait_pct
+ *                               and other_cpus are empty for a repetition
+ *                               under CPUSTAT_MIN_WINDOW_S (0.1 s: the
+ *                               counters tick in 10 ms) or without /proc
  *   link_delay link_jitter link_rate link_loss   topology: link:'s keys the
  *                               matrix writes (dimensions, matrix.h), after
  *                               every other column: durations in seconds,

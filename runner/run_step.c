@@ -3,13 +3,16 @@
 #include "aggregate.h"
 #include "cell.h"
 #include "clock.h"
+#include "cpustat.h"
 #include "run_auto.h"
 #include "run_signal.h"
 #include "units.h"
+#include "vocab.h"
 
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
 /* One more repetition's runner overhead (meta.h), from t0 to now. */
 static void keep_overhead(struct run_state *s, uint64_t t0, const struct result_row *row)
@@ -29,6 +32,27 @@ static void keep_overhead(struct run_state *s, uint64_t t0, const struct result_
 	s->overhead_ms[s->noverhead++] = ms;
 }
 
+/* v to the nearest 1/scale (NaN stays NaN): the figures say no more */
+static double rounded(double v, double scale)
+{
+	return round(v * scale) / scale;
+}
+
+/* The machine around the repetition (results.h), from the samples taken
+ * before its workers started and after they were reaped. */
+static void machine_state(struct result_row *row, const struct cpustat_sample *before,
+			  const struct cpustat_sample *after)
+{
+	struct cpustat_window w;
+
+	cpustat_window(before, after, sysconf(_SC_CLK_TCK), &w);
+	row->steal_pct = rounded(w.steal_pct, 100);
+	row->iowait_pct = rounded(w.iowait_pct, 100);
+	row->other_cpus = rounded(w.other_cpus, 1000);
+	row->runnable = after->ok && after->cpu.running >= 0 ? (double)after->cpu.running : NAN;
+	row->cpu_mhz = rounded(cpustat_mhz("/sys/devices/system/cpu"), 1);
+}
+
 /* A paced cell whose connections sent under 95% of their rate did not
  * keep its schedule (the server, or the client, was too slow): said once a
  * cell, as its latencies count from a schedule that was not kept. */
@@ -39,7 +63,8 @@ static void warn_rate(struct run_state *s, size_t ci, const struct cell *c,
 		      : row->msgs_per_s) / c->p.concurrency;
 	char want[32];
 
-	if (!row->ok || !c->p.rate || !(got < 0.95 * (double)c->p.rate) || (s->warned[ci] & 2))
+	if (!row->ok || !c->p.rate || !(got < MATRIX_RATE_KEPT * (double)c->p.rate) ||
+	    (s->warned[ci] & 2))
 		return;
 	s->warned[ci] |= 2;
 	progress_note(&s->prog, "cell %u: %.0f msg/s per connection, under 95%% of rate %s: "
@@ -69,6 +94,8 @@ int run_step(struct run_state *s, size_t ci, unsigned rep)
 	progress_begin(&s->prog, c->number, rep, s->pl->repeat, label);
 	meta_utc_now(started, sizeof(started));
 	double load_before = meta_loadavg();
+	struct cpustat_sample before, after;
+	cpustat_sample(&before);
 	if (!setup && netns_apply(&s->net, &c->p, err, sizeof(err)) < 0) {
 		setup = 1;
 		cell_outcome_refused(c, "link failed", err, "", &out);
@@ -76,9 +103,11 @@ int run_step(struct run_state *s, size_t ci, unsigned rep)
 		cell_outcome_refused(c, "setup failed", err, setup_log, &out);
 	}
 	rc = setup ? 0 : cell_run(&ctx, &out);
+	cpustat_sample(&after);
 	aggregate_row(c, rep, &out, started, &row);
 	row.loadavg_before = load_before;
 	row.loadavg_after = meta_loadavg();
+	machine_state(&row, &before, &after);
 	run_auto_stop(s, ci, rep, &row);
 	if (results_write(&s->rw, c, &row, &out, err, sizeof(err)) < 0) {
 		/* measured, but not kept: nothing more is measured either */

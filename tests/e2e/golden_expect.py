@@ -122,8 +122,9 @@ def summarize(vals):
     s["median"] = statistics.median(x)
     s["min"], s["max"] = x[0], x[-1]
     s["mean"] = statistics.fmean(x)
-    s["ci_lo"], s["ci_hi"], level = median_ci(x)
-    if len(x) >= 2:
+    level = nan
+    if len(x) >= 2:  # one value is a point: no interval, no level
+        s["ci_lo"], s["ci_hi"], level = median_ci(x)
         s["stdev"] = statistics.stdev(x)
         s["cv"] = s["stdev"] / abs(s["mean"]) if s["mean"] != 0 else nan
     return s, level
@@ -269,7 +270,11 @@ def ratio_ci(a, b):
     least and the greatest of the four ratios of their ends (the second
     interval above 0).  The cells are independent, so that happens with
     probability at least the product of the two coverages.  Returns (lo,
-    hi, coverage), all NaN when the denominator's interval reaches 0."""
+    hi, coverage), all NaN when the denominator's interval reaches 0 or a
+    side has one value."""
+    if len(a) < 2 or len(b) < 2:  # a side of one value: a point, no interval
+        nan = float("nan")
+        return nan, nan, nan
     enough = lambda c: c * c >= Fraction(str(LEVEL))
     nlo, nhi, ncover = order_interval(sorted(a), enough)
     dlo, dhi, dcover = order_interval(sorted(b), enough)

@@ -250,6 +250,124 @@ Y
 	expect_no_leftovers
 }
 
+# craft FOLDER RTT_A RTT_B: results.csv's rtt_p50_us (and msgs_per_s, its
+# inverse) of spin 0us and of the other spin, repetition by repetition,
+# from two comma-separated lists
+craft() {
+	python3 - "$1/results.csv" "$2" "$3" <<'P'
+import csv, sys
+path, a, b = sys.argv[1], sys.argv[2].split(","), sys.argv[3].split(",")
+with open(path, newline="") as f:
+    rows = list(csv.reader(f))
+h = rows[0]
+s, rep, rtt, thr = (h.index(k) for k in ("spin", "rep", "rtt_p50_us", "msgs_per_s"))
+for r in rows[1:]:
+    v = float((a if float(r[s]) == 0 else b)[int(r[rep]) - 1])
+    r[rtt], r[thr] = repr(v), repr(1e6 / v)
+with open(path, "w", newline="") as f:
+    csv.writer(f, lineterminator="\n").writerows(rows)
+P
+}
+
+# Hand-made rounds in a real folder: a regression only pairing reveals (every
+# round 10% slower while the rounds drift +-30%), and a drift pairing
+# cancels (an A/A under the same drift); then the same figures as two
+# separate folders, where the drift hides the regression.
+t_pairing_by_round() {
+	mat m.yaml <<'Y'
+name: paired
+repeat: 7
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  spin: [0us, 1us]
+  size: 16
+  count: 50
+Y
+	run_matrix run m.yaml -o out -q; expect_rc 0
+	local base=100,130,90,125,110,95,120
+	craft out "$base" 110,143,99,137.5,121,104.5,132
+	run_matrix report out -q --compare spin=0us:1us; expect_rc 1
+	expect_all out/ab.csv verdict regressed
+	expect_all out/ab.csv rounds 7
+	expect_all out/ab.csv test signed-rank
+	csvq out/ab.csv metric change | grep -q '^rtt_p50_us	0.1$' ||
+		die "the paired change is not +10%: $(csvq out/ab.csv metric change)"
+	[ -e out/look2 ] && die "report made a second look"
+	craft out "$base" 100.4,129.6,90.3,125.5,109.6,95.2,119.7
+	run_matrix report out -q --compare spin=0us:1us; expect_rc 0
+	expect_all out/ab.csv verdict unchanged
+	# the same regression as two folders: one cell each, relabelled alike
+	craft out "$base" 110,143,99,137.5,121,104.5,132
+	python3 - out <<'P'
+import csv, os, shutil, sys
+src = sys.argv[1]
+for name, spin in (("sepa", "0"), ("sepb", "1e-06")):
+    shutil.copytree(src, name, ignore=shutil.ignore_patterns("ab.*", "plots", "look2"))
+    with open(os.path.join(name, "results.csv"), newline="") as f:
+        rows = list(csv.reader(f))
+    s = rows[0].index("spin")
+    keep = [rows[0]] + [r for r in rows[1:] if r[s] == spin]
+    for r in keep[1:]:
+        r[s] = "0"
+    with open(os.path.join(name, "results.csv"), "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(keep)
+P
+	run_matrix compare sepa sepb -q; expect_rc 3
+	csvq sepb/compare.csv metric verdict | grep -q '^rtt_p50_us	inconclusive$' ||
+		die "two separate folders found what only pairing can: $(cat sepb/compare.csv)"
+	expect_all sepb/compare.csv test mann-whitney
+}
+
+# Two separate runs whose machines were not equally quiet: the baseline
+# made a hundred times faster is a regression, until the new run's rows say
+# other processes used 1.6 CPUs where the baseline's used none; then the
+# guard makes it inconclusive, with the reason, and exit 3.
+t_busy_machine_pair_is_inconclusive() {
+	mat m.yaml <<'Y'
+name: busy
+repeat: 7
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  size: 16
+  count: 40
+Y
+	run_matrix run m.yaml -o b -q; expect_rc 0
+	run_matrix run m.yaml -o n -q; expect_rc 0
+	python3 - b/results.csv n/results.csv <<'P'
+import csv, sys
+for path, other, faster in ((sys.argv[1], "0", 100), (sys.argv[2], "1.6", 1)):
+    with open(path, newline="") as f:
+        rows = list(csv.reader(f))
+    h = rows[0]
+    o, t, r = h.index("other_cpus"), h.index("msgs_per_s"), h.index("rtt_p50_us")
+    for row in rows[1:]:
+        row[o] = other
+        row[t] = repr(float(row[t]) * faster)
+        row[r] = repr(float(row[r]) / faster)
+    with open(path, "w", newline="") as f:
+        csv.writer(f, lineterminator="\n").writerows(rows)
+P
+	run_matrix compare b n -q; expect_rc 3
+	expect_all n/compare.csv verdict inconclusive
+	csvq n/compare.csv why | grep -q "^the new run's machine was busier: other processes used 1.60 CPUs against 0.00" ||
+		die "the guard's reason: $(csvq n/compare.csv why)"
+	# the same pair, equally quiet: the regression is found
+	python3 - n/results.csv <<'P'
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1], newline="")))
+o = rows[0].index("other_cpus")
+for row in rows[1:]:
+    row[o] = "0"
+csv.writer(open(sys.argv[1], "w", newline=""), lineterminator="\n").writerows(rows)
+P
+	run_matrix compare b n -q; expect_rc 1
+	expect_all n/compare.csv verdict regressed
+}
+
 # What a run will compare is checked before it runs anything.
 t_run_checks_its_comparisons_first() {
 	mat m.yaml <<'Y'

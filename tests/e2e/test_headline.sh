@@ -121,11 +121,31 @@ t_rtt_headline_says_lower_is_better() {
 }
 
 # One repetition has no interval: not `5.92× (5.92–5.92)` in the headline
-# or the ratio tables.
+# or the ratio tables, and in summary.csv, ratios.csv and the JSON its
+# ends and level are empty (null), not the figure and 0; a ratio with one
+# repetition on one side only has none either.
 t_one_repetition_has_no_interval() {
 	mkdir out && cp "$REPO/tests/data/golden7/matrix.yaml" out/
 	awk -F, 'NR == 1 || $6 == 1' "$REPO/tests/data/golden7/results.csv" >out/results.csv
-	report out --ratio unix/tcp
+	report out --ratio unix/tcp --export-json out.json
+	[ "$(csvq out/summary.csv cell msgs_per_s_n msgs_per_s_median msgs_per_s_ci_lo msgs_per_s_ci_hi \
+	     msgs_per_s_ci_level ci_level rtt_p50_us_ci_lo rtt_p50_us_ci_level | awk -F'\t' '$1 == 1' | tr '\t' '|')" = \
+	  "1|1|10500||||||" ] ||
+		die "summary.csv's one-repetition cell 1: $(csvq out/summary.csv cell msgs_per_s_n msgs_per_s_median msgs_per_s_ci_lo msgs_per_s_ci_hi msgs_per_s_ci_level ci_level | head -3)"
+	[ -z "$(csvq out/ratios.csv scope ci_lo ci_hi ci_level | awk -F'\t' '$1 == "cell" { printf "%s%s%s", $2, $3, $4 }')" ] ||
+		die "ratios.csv gives one-repetition pairs an interval: $(csvq out/ratios.csv scope num_cell ratio ci_lo ci_hi ci_level)"
+	python3 - out.json <<'PY' || die "the JSON export gives one repetition an interval (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for c in doc["cells"]:
+    for m, s in c["stats"].items():
+        if s["n"] == 1 and (s["ci_lo"], s["ci_hi"], s["ci_level"]) != (None, None, None):
+            sys.exit("cell %d %s: %s" % (c["cell"], m, s))
+for p in doc["ratios"][0]["cells"]:
+    if (p["ci_lo"], p["ci_hi"], p["ci_level"]) != (None, None, None) or \
+            (p["ratio"] is None) != (p["n_den"] == 0):
+        sys.exit("pair %s: %s" % (p["num_cell"], p))
+PY
 	local r
 	r=$(csvq out/ratios.csv scope num_cell ratio | awk -F'\t' '$1 == "cell" && $2 == 1 { printf "%.2f", $3 }')
 	[ -n "$r" ] || die "ratios.csv has no ratio for cell 1"
@@ -134,6 +154,21 @@ t_one_repetition_has_no_interval() {
 	grep -qF "| ${r}× (1 repetition: no interval) |" out/summary.md || die "the ratio table shows an interval"
 	grep -qE '([0-9.]+)–\1[^0-9]' out/summary.md && die "an interval of one point: $(grep -E '([0-9.]+)–\1[^0-9]' out/summary.md)"
 	grep -q '≥0%' out/summary.md && die "a 0% interval is printed"
+	# the charts draw such a point without whiskers (its median for both
+	# ends), not leave it out as gnuplot leaves out a NaN
+	grep -qF "(v('msgs_per_s_median')):(v('msgs_per_s_median')):(v('msgs_per_s_median')) with table if (column('cell') == 1)" out/plots/throughput.gp ||
+		die "throughput.gp: cell 1's point: $(grep -F "column('cell') == 1)" out/plots/throughput.gp)"
+	grep -qF "(v('ratio')):(v('ratio')):(v('ratio')) with table if ((strcol('scope') eq 'cell' && strcol('metric') eq 'msgs_per_s' && column('num_cell') == 1 " out/plots/ratios.gp ||
+		die "ratios.gp: pair 1's point: $(grep -F "column('num_cell') == 1 " out/plots/ratios.gp)"
+	# one repetition of unix against every tcp one: the ratio, no interval
+	rm -rf mix && mkdir mix && cp "$REPO/tests/data/golden7/matrix.yaml" mix/
+	awk -F, 'NR == 1 || $3 == "tcp" || $6 == 1' "$REPO/tests/data/golden7/results.csv" >mix/results.csv
+	report mix --ratio unix/tcp
+	[ "$(csvq mix/ratios.csv scope num_cell n_num n_den ci_lo ci_hi ci_level | awk -F'\t' '$1 == "cell" && $2 == 1' | tr '\t' '|')" = \
+	  "cell|1|1|10|||" ] ||
+		die "ratios.csv, one repetition over ten: $(csvq mix/ratios.csv scope num_cell n_num n_den ci_lo ci_hi ci_level)"
+	grep -qF "× (1 repetition: no interval) the messages per second of tcp: pingpong, 16B" mix/summary.md ||
+		die "one repetition over ten: $(headline_lines mix/summary.md)"
 	return 0
 }
 

@@ -28,7 +28,7 @@ assert m["ci_level"] == 0.961426, m
 assert c[1]["params"] == {"pattern": "pingpong", "transport": "unix", "size": 16, "count": 1000}
 assert c[4]["ok"] == 0 and c[4]["stats"]["msgs_per_s"]["median"] is None
 assert c[6]["stats"]["rtt_p50_us"] == {"n": 0, **{k: None for k in ("median", "ci_lo", "ci_hi",
-    "min", "max", "mean", "stdev", "cv", "ci_level")}}, c[6]["stats"]["rtt_p50_us"]
+    "min", "max", "mean", "stdev", "cv", "ci_level", "bound")}}, c[6]["stats"]["rtt_p50_us"]
 r = {x["name"]: x for x in d["ratios"]}
 assert set(r) == {"UNIX/TCP", "UNIX/TCP p50", "1KiB/16"}, set(r)
 assert r["UNIX/TCP p50"]["metric"] == "rtt_p50_us"

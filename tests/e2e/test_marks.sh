@@ -169,6 +169,88 @@ PY
 	return 0
 }
 
+# Across two hosts (meta.csv's server_host and client_host differ) a
+# stream's msgs_per_s and mib_per_s are upper bounds by construction (the
+# window is the longer of two same-host ones): ᵘ after them and after the
+# ratios made of them, in summary.md, report.html, the headline and the
+# charts' keys, explained once under the header, and "bound": "upper" in
+# the JSON; a round trip's rate (the clients' own) and the senders' rate
+# are not.  The same folder run on one host has no mark at all.
+UPPER_KEY='`ᵘ`: an upper bound: the server and the clients ran on two hosts, whose clocks cannot be subtracted, so a stream'"'"'s window is the longer of the senders'"'"' own and the receiver'"'"'s own, both inside the true one, and its msgs_per_s and mib_per_s can only read high'
+t_marks_cross_host_stream_upper_bounds() {
+	marks_report marks_hosts --export-json out.json
+	GOLDEN_PY md out/summary.md <<'MD' || die "summary.md tables differ from the hand-written rows (above)"
+## pingpong
+### messages per second
+|  | tcp | udp | udp/tcp |
+| pingpong | 21.0k (20.0k–22.0k) msg/s | 26.0k (25.0k–27.0k) msg/s | 1.24× (1.14–1.35, ≥56%) |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+## stream
+### messages per second
+|  | tcp | udp | udp/tcp |
+| stream | 410k (400k–420k) msg/s ᵘ | 210k (200k–220k) msg/s ᵘ | 0.51× (0.48–0.55, ≥56%) ᵘ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+### MiB per second
+|  | tcp | udp |
+| stream | 25.0 (24.4–25.7) MiB/s ᵘ | 12.8 (12.2–13.5) MiB/s ᵘ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+### messages per second at the senders
+|  | tcp | udp |
+| stream | 308k (300k–315k) msg/s | 158k (150k–165k) msg/s |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+MD
+	[ "$(grep -cF -- "$UPPER_KEY" out/summary.md)" -eq 1 ] ||
+		die "summary.md does not explain ᵘ once: $(grep -n 'ᵘ`' out/summary.md)"
+	local want='udp delivered 1.24× (1.14–1.35, ≥56%) the messages per second of tcp: pingpong, 64B
+udp delivered 0.51× (0.48–0.55, ≥56%) the messages per second of tcp: stream, 64B; upper bounds across hosts (ᵘ)'
+	[ "$(sed -n '/^## Headline$/,/^|/s/^- //p' out/summary.md)" = "$want" ] ||
+		die "summary.md's headline: $(sed -n '/^## Headline$/,/^|/p' out/summary.md)"
+	python3 - out.json <<'PY' || die "the JSON export's bounds (above)"
+import json, sys
+doc = json.load(open(sys.argv[1]))
+got = {c["cell"]: sorted(m for m, s in c["stats"].items() if s["bound"] is not None)
+       for c in doc["cells"]}
+want = {1: [], 2: [], 3: ["mib_per_s", "msgs_per_s"], 4: ["mib_per_s", "msgs_per_s"]}
+if got != want:
+    sys.exit("cells' bounds %s, expected %s" % (got, want))
+if any(s["bound"] not in (None, "upper") for c in doc["cells"] for s in c["stats"].values()):
+    sys.exit("a bound other than upper")
+pairs = [(p["num_cell"], p["num_bound"], p["den_bound"]) for p in doc["ratios"][0]["cells"]]
+if pairs != [(2, None, None), (4, "upper", "upper")]:
+    sys.exit("pairs' bounds %s" % pairs)
+PY
+	grep -qF '<td class="num">410k (400k–420k) msg/s ᵘ</td>' out/report.html ||
+		die "report.html lacks the marked stream rate"
+	grep -qF '<td class="num">21.0k (20.0k–22.0k) msg/s</td>' out/report.html ||
+		die "report.html lacks the unmarked round-trip rate"
+	grep -qF '<p><code>ᵘ</code>: an upper bound' out/report.html || die "report.html does not explain ᵘ"
+	# the charts: ᵘ after the series' names in the stream panels' keys only,
+	# and a title line saying what it means
+	local g=out/plots/throughput.gp
+	[ "$(grep -o "title '[a-z]* *ᵘ*'" $g | tr '\n' ,)" = "title 'tcp',title 'udp',title 'tcp ᵘ',title 'udp ᵘ',title 'tcp',title 'udp',title 'tcp ᵘ',title 'udp ᵘ'," ] ||
+		die "$g: the keys: $(grep -o "title '[^']*'" $g)"
+	grep -q "^set multiplot .*'\.\"\\\\n\"\.'ᵘ: upper bounds, streams across two hosts" $g ||
+		die "$g: no note on ᵘ in the title: $(grep '^set multiplot' $g)"
+	grep -qF "title 'udp/tcp ᵘ'" out/plots/ratios.gp || die "ratios.gp: the stream ratio is not marked"
+	# the same figures from one host, both roles on the server's (one
+	# clock), or a run without hosts: (no such keys): nothing marked
+	local how
+	for how in 's|^client_host,local$|client_host,ssh://bench@server-host:2222|' '/^server_\|^client_/d'; do
+		rm -rf one && cp -R "$REPO/tests/data/marks_hosts" one || die "cannot copy marks_hosts"
+		sed -i "$how" one/meta.csv
+		cmp -s one/meta.csv "$REPO/tests/data/marks_hosts/meta.csv" && die "sed '$how' changed nothing"
+		run_matrix report one --quiet --export-json one.json; expect_rc 0
+		! grep -q 'ᵘ' one/summary.md one/report.html one/plots/*.gp ||
+			die "one host ($how), yet marked ᵘ: $(grep -l 'ᵘ' one/summary.md one/report.html one/plots/*.gp)"
+		python3 -c 'import json, sys
+doc = json.load(open(sys.argv[1]))
+sys.exit(any(s["bound"] is not None for c in doc["cells"] for s in c["stats"].values()) or
+         any(p["num_bound"] or p["den_bound"] for r in doc["ratios"] for p in r["cells"]))' one.json ||
+			die "one host ($how), yet a bound in the JSON"
+	done
+	return 0
+}
+
 # A cell whose repetitions differ (one whole-process of three) is marked,
 # and its measured_by is "mixed"; a folder from before measured_by (golden,
 # golden7) reads as before, with no mark anywhere.

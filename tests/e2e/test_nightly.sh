@@ -67,3 +67,59 @@ Y
 	[ "$(csvq results/tiny/history.csv group | sort -u | wc -l)" -eq 2 ] ||
 		die "history does not keep the two matrices apart"
 }
+
+# The recipe's own shape (matrices/nightly.yaml): the last good build and
+# tonight's as two values of `server` in one run.  Two nights of the same
+# build, the second with two CPU hogs of this test's own beside it (started
+# and ended by PID): exit 0 or 3, never 1 (no regression is there to find).
+# The first night copies tonight's build as the good one.  Its
+# repetitions are short: the guard of the nights' comparison reads the
+# tasks runnable at their ends.
+t_same_build_on_a_busier_night_is_no_alarm() {
+	mat tiny.yaml <<Y
+name: tiny
+warmup: 20
+timeout: 20s
+programs:
+  good:
+    server: [results/tiny/good-build/matrix, worker, server, -t, "{transport}", -p, pingpong,
+             -s, "{size}", -b, "{endpoint}", --connections, "64"]
+    ready: 'listen address='
+  new:
+    server: [$MATRIX_BIN, worker, server, -t, "{transport}", -p, pingpong, -s, "{size}",
+             -b, "{endpoint}", --connections, "64"]
+    ready: 'listen address='
+matrix:
+  pattern: pingpong
+  transport: [unix, tcp]
+  size: 64
+  server: [good, new]
+  count: 2000
+report:
+  compare: {dimension: server, baseline: good, candidate: new}
+Y
+	local rc1=0 rc2=0 h1 h2
+	MATRIX_FILE=tiny.yaml PIN= sh "$REPO/matrices/nightly.sh" >n1.out 2>n1.err || rc1=$?
+	case $rc1 in 0 | 3) ;; *) die "night 1: exit $rc1: $(cat n1.err)" ;; esac
+	grep -q "no good build yet" n1.err || die "night 1 does not say it has no good build"
+	[ -x results/tiny/good-build/matrix ] || die "no good build kept"
+	local first
+	first=$(ls -d results/tiny/2* | head -n 1)
+	[ -s "$first/ab.csv" ] || die "night 1 has no in-run A/B"
+	sleep 1
+	sh -c 'while :; do :; done' &
+	h1=$!
+	sh -c 'while :; do :; done' &
+	h2=$!
+	MATRIX_FILE=tiny.yaml PIN= sh "$REPO/matrices/nightly.sh" >n2.out 2>n2.err || rc2=$?
+	kill "$h1" "$h2"
+	wait "$h1" "$h2" 2>/dev/null
+	case $rc2 in 0 | 3) ;; *) die "night 2, the same build on a busier machine: exit $rc2: $(cat n2.err)" ;; esac
+	local second
+	second=$(ls -d results/tiny/2* | tail -n 1)
+	[ "$second" != "$first" ] || die "night 2 made no run folder"
+	[ -s "$second/ab.csv" ] || die "night 2 has no in-run A/B"
+	grep -q "nightly: .* exit $rc2" n2.err || die "night 2 does not say its exit: $(tail -n 3 n2.err)"
+	[ -s results/tiny/history.csv ] || die "no history"
+	MATRIX_BIN=$MATRIX_BIN expect_no_leftovers
+}

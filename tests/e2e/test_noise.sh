@@ -117,6 +117,98 @@ t_loadavg_around_each_repetition() {
 	[ "$n" -eq 12 ] || die "$n rows with a load average"
 }
 
+# The machine's state around every repetition (results.h): the columns
+# after placement, each a sane figure, failed rows or not.
+two_windows() {
+	mat m.yaml <<'Y'
+name: state
+repeat: 2
+warmup: 5
+matrix:
+  transport: [unix, tcp]
+  duration: 300ms
+Y
+}
+
+expect_sane_state() {
+	local steal iowait run mhz other n=0
+	# cpu_mhz last: read folds a run of tabs, so an empty field must end the line
+	while IFS=$'\t' read -r steal iowait run other mhz; do
+		[[ "$steal" =~ ^[0-9]+(\.[0-9]+)?$ && "$iowait" =~ ^[0-9]+(\.[0-9]+)?$ &&
+		   "$other" =~ ^[0-9]+(\.[0-9]+)?$ && "$run" =~ ^[0-9]+$ ]] ||
+			die "steal '$steal' iowait '$iowait' runnable '$run' other '$other': not figures"
+		le "$steal" 100 && le "$iowait" 100 || die "steal $steal, iowait $iowait: above 100%"
+		le 1 "$run" || die "runnable $run: the runner itself is one"
+		# a machine without cpufreq leaves it empty (this VM), else MHz
+		[ -z "$mhz" ] || { [[ "$mhz" =~ ^[0-9]+$ ]] && le 100 "$mhz" && le "$mhz" 10000; } ||
+			die "cpu_mhz '$mhz'"
+		n=$((n + 1))
+	done < <(csvq "$1/results.csv" steal_pct iowait_pct runnable other_cpus cpu_mhz)
+	[ "$n" -eq 4 ] || die "$n rows with the machine's state"
+}
+
+t_machine_state_around_each_repetition() {
+	two_windows
+	run_matrix run m.yaml -o a --quiet; expect_rc 0
+	[ "$(csvq a/results.csv --header | tail -6 | tr '\n' ' ')" = \
+	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus " ] ||
+		die "header ends: $(csvq a/results.csv --header | tail -6 | tr '\n' ' ')"
+	expect_sane_state a
+	# a window under 0.1 s is mostly the counters' rounding: no figures
+	run_matrix run m.yaml -o short --set duration=10ms --quiet; expect_rc 0
+	[ -z "$(csvq short/results.csv steal_pct iowait_pct other_cpus | tr -d '\t\n')" ] ||
+		die "10 ms windows have figures: $(csvq short/results.csv steal_pct iowait_pct other_cpus)"
+	[ "$(csvq short/results.csv runnable | grep -c '^[0-9]')" -eq 4 ] ||
+		die "runnable missing: $(csvq short/results.csv runnable)"
+}
+
+# CPU time of a process so far, in seconds (utime + stime of /proc/PID/stat)
+cpu_s_of() {
+	awk -v hz="$(getconf CLK_TCK)" '{ sub(/.*\) /, ""); print ($12 + $13) / hz }' "/proc/$1/stat"
+}
+
+HOGS=''
+kill_hogs() {
+	local p
+	for p in $HOGS; do kill "$p" 2>/dev/null; done
+	e2e_teardown
+}
+
+# Two CPU hogs of the test's own beside the run: other_cpus sees them.
+# Every repetition reads more than 0.3 CPUs, and the run's mean at least
+# most of what the hogs used (the machine's other load only adds), and
+# summary.md and the console say the machine was busy.
+t_machine_state_sees_a_cpu_hog() {
+	two_windows
+	trap kill_hogs EXIT
+	sh -c 'while :; do :; done' & HOGS="$HOGS $!"
+	sh -c 'while :; do :; done' & HOGS="$HOGS $!"
+	local h1 h2 t0 t1 c0 c1
+	read -r h1 h2 <<<"$HOGS"
+	c0=$(awk -v a="$(cpu_s_of "$h1")" -v b="$(cpu_s_of "$h2")" 'BEGIN { print a + b }')
+	t0=$(date +%s.%N)
+	run_matrix run m.yaml -o hog; expect_rc 0
+	t1=$(date +%s.%N)
+	c1=$(awk -v a="$(cpu_s_of "$h1")" -v b="$(cpu_s_of "$h2")" 'BEGIN { print a + b }')
+	expect_sane_state hog
+	local used mean
+	used=$(awk -v c0="$c0" -v c1="$c1" -v t0="$t0" -v t1="$t1" 'BEGIN { print (c1 - c0) / (t1 - t0) }')
+	csvq hog/results.csv other_cpus | while read -r v; do
+		le 0.3 "$v" || die "other_cpus $v with two hogs using $used CPUs"
+	done
+	mean=$(csvq hog/results.csv other_cpus | awk '{ s += $1 } END { print s / NR }')
+	le "$(awk -v u="$used" 'BEGIN { print 0.7 * u }')" "$mean" ||
+		die "other_cpus mean $mean, the hogs used $used CPUs"
+	local cores; cores=$(meta_value hog cores)
+	if [ "$cores" -le 4 ]; then	# 2 hogs are above a quarter of the cores
+		grep -q '^\*\*A busy machine:\*\* .*other processes used more than [0-9.]* of the '"$cores"' CPUs in [0-9]* of the 4 repetitions' hog/summary.md ||
+			die "summary.md: $(grep -i busy hog/summary.md)"
+		grep -q "results.csv's .*\`other_cpus\`" hog/summary.md || die "summary.md names no column"
+		expect_err "matrix: warning: a busy machine: "
+		expect_err "other processes used more than"
+	fi
+}
+
 t_short_window_warned_and_marked() {
 	mat m.yaml <<'Y'
 name: short

@@ -122,9 +122,29 @@ matrix:
   inflight: [1, 4]
   rate: [unpaced, 2k/s]
 Y
-	run_matrix run m.yaml -o out; expect_rc 0
+	run_matrix run m.yaml -o out --export-json out.json; expect_rc 0
 	expect_all out/results.csv status ok
 	expect_err "under 95% of rate 2k/s: the schedule was not kept"
+	# and so do summary.md and the JSON, beside the figures: the paced
+	# cells' rates and round trips marked ˢ with a line under the rate
+	# table, the unpaced ones' not
+	local n
+	n=$(grep -c '^ˢ inflight [14], rate 2k/s: the schedule was not kept: 2k/s asked per connection, [0-9.]*/s achieved ([0-9]*%, the median repetition'"'"'s; 1 of 1 repetition under 95%): its round-trip times count from when each request was due' out/summary.md)
+	[ "$n" -eq 2 ] || die "summary.md: $n notes on the schedule, expected 2: $(grep -n 'ˢ' out/summary.md)"
+	grep -q '^| [14] | unpaced | .*ˢ' out/summary.md && die "summary.md marks an unpaced cell: $(grep '^| [14] | unpaced' out/summary.md)"
+	[ "$(grep -c '^| [14] | 2k/s | .* ms ˢ' out/summary.md)" -ge 4 ] ||
+		die "summary.md: the paced round trips are not marked: $(grep '^| [14] | 2k/s' out/summary.md)"
+	python3 - out.json <<'PY' || die "the JSON export's schedule (above)"
+import json, sys
+for c in json.load(open(sys.argv[1]))["cells"]:
+    paced = c["params"]["rate"] == 2000
+    if paced and not (c["schedule_kept"] is False and c["rate_asked"] == 2000 and
+                      c["rate_achieved"] < 0.95 * 2000 and c["reps_behind_schedule"] == 1):
+        sys.exit("cell %d: %s" % (c["cell"], {k: c[k] for k in ("rate_asked", "rate_achieved",
+                 "reps_behind_schedule", "schedule_kept")}))
+    if not paced and (c["schedule_kept"], c["rate_asked"], c["rate_achieved"]) != (None, None, None):
+        sys.exit("unpaced cell %d has a schedule" % c["cell"])
+PY
 	local inf up pp u50 p50
 	for inf in 1 4; do
 		read -r up u50 < <(csvq out/results.csv inflight rate rtt_p99_us rtt_p50_us |
@@ -139,6 +159,82 @@ Y
 	done
 	grep -qF '| unpaced |' out/summary.md || die "summary.md does not call rate 0 unpaced"
 	expect_no_leftovers
+}
+
+# The same judgement from a hand-made folder (tests/data/rate_behind):
+# a repetition under 95% of the rate per connection, msgs_per_s over the
+# concurrency (a stream's senders': sent_msgs_per_s), puts the cell
+# behind: its rates and round-trip times marked ˢ (not its CPU), a line
+# under the table of the figure judged, the key under the header, and in
+# the JSON rate_asked, rate_achieved, reps_behind_schedule, schedule_kept;
+# a paced cell that kept its schedule and the unpaced ones have none.
+t_schedule_not_kept_beside_its_figures() {
+	rm -rf out && cp -R "$REPO/tests/data/rate_behind" out || die "cannot copy tests/data/rate_behind"
+	PATH=/nonexistent run_matrix report out --quiet --export-json out.json; expect_rc 0
+	python3 "$REPO/tests/e2e/golden_expect.py" md out/summary.md <<'MD' || die "summary.md tables differ from the hand-written rows (above)"
+## pingpong
+### messages per second
+| rate | concurrency | msgs_per_s |
+| unpaced | 1 | 2.80k (2.70k–2.90k) msg/s |
+| unpaced | 2 | 5.00k (4.90k–5.10k) msg/s |
+| 5k/s | 1 | 4.99k (4.70k–5.00k) msg/s ˢ |
+| 5k/s | 2 | 5.70k (5.60k–5.80k) msg/s ˢ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+ˢ rate 5k/s, concurrency 1: the schedule was not kept: 5k/s asked per connection, 4.99k/s achieved (99%, the median repetition's; 1 of 3 repetitions under 95%): its round-trip times count from when each request was due, so they hold the queue that grew behind the schedule, and grow with the window's length; its rates are what the server allowed.
+ˢ rate 5k/s, concurrency 2: the schedule was not kept: 5k/s asked per connection, 2.85k/s achieved (57%, the median repetition's; 3 of 3 repetitions under 95%): its round-trip times count from when each request was due, so they hold the queue that grew behind the schedule, and grow with the window's length; its rates are what the server allowed.
+### round-trip time, p99
+| rate | concurrency | rtt_p99_us |
+| unpaced | 1 | 1.00 (0.90–1.10) ms |
+| unpaced | 2 | 1.10 (1.00–1.20) ms |
+| 5k/s | 1 | 40.1 (40.0–40.2) ms ˢ |
+| 5k/s | 2 | 300 (300–301) ms ˢ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+### CPU time per round trip (all workers)
+| rate | concurrency | cpu_us_per_rtt |
+| unpaced | 1 | 4.20 (4.00–4.40) µs/rtt |
+| unpaced | 2 | 4.20 (4.00–4.40) µs/rtt |
+| 5k/s | 1 | 4.20 (4.00–4.40) µs/rtt |
+| 5k/s | 2 | 4.20 (4.00–4.40) µs/rtt |
+## stream
+### messages per second
+| rate | concurrency | msgs_per_s |
+| unpaced | 1 | 91.0k (90.0k–92.0k) msg/s ‡ |
+| unpaced | 2 | 151k (150k–152k) msg/s ‡ |
+| 5k/s | 1 | 3.00k (3.00k–3.00k) msg/s |
+| 5k/s | 2 | 6.00k (5.90k–6.10k) msg/s ˢ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+### messages per second at the senders
+| rate | concurrency | sent_msgs_per_s |
+| unpaced | 1 | 91.0k (90.0k–92.0k) msg/s ‡ |
+| unpaced | 2 | 151k (150k–152k) msg/s ‡ |
+| 5k/s | 1 | 5.00k (5.00k–5.00k) msg/s |
+| 5k/s | 2 | 6.10k (6.00k–6.20k) msg/s ˢ |
+Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
+ˢ rate 5k/s, concurrency 2: the schedule was not kept: 5k/s asked per connection, 3.05k/s achieved (61%, the median repetition's; 3 of 3 repetitions under 95%): the senders fell behind, so its rates are what the receiver allowed, not the rate asked.
+MD
+	[ "$(grep -c '^`ˢ`: a paced cell (`rate:`) that did not keep its schedule: in some repetition its connections achieved under 95% of the rate asked' out/summary.md)" -eq 1 ] ||
+		die "summary.md does not explain ˢ once: $(grep -n 'ˢ`' out/summary.md)"
+	grep -qF '<td class="num">5.70k (5.60k–5.80k) msg/s ˢ</td>' out/report.html ||
+		die "report.html lacks the marked rate"
+	python3 - out.json <<'PY' || die "the JSON export's schedules (above)"
+import json, sys
+got = {c["cell"]: (c["rate_asked"], c["rate_achieved"], c["reps_behind_schedule"], c["schedule_kept"])
+       for c in json.load(open(sys.argv[1]))["cells"]}
+none = (None, None, None, None)
+want = {1: none, 2: none, 3: (5000, 4990, 1, False), 4: (5000, 2850, 3, False),
+        5: none, 6: none, 7: (5000, 5000, 0, True), 8: (5000, 3050, 3, False)}
+if got != want:
+    sys.exit("schedules %s, expected %s" % (got, want))
+PY
+	# no rate dimension at all: nothing said, every schedule null
+	rm -rf plain && cp -R "$REPO/tests/data/marks_hosts" plain || die "cannot copy marks_hosts"
+	PATH=/nonexistent run_matrix report plain --quiet --export-json plain.json; expect_rc 0
+	! grep -q 'ˢ' plain/summary.md || die "summary.md of an unpaced run marks ˢ"
+	python3 -c 'import json, sys
+sys.exit(any(c[k] is not None for c in json.load(open(sys.argv[1]))["cells"]
+             for k in ("rate_asked", "rate_achieved", "reps_behind_schedule", "schedule_kept")))' plain.json ||
+		die "an unpaced run has schedules in the JSON"
+	return 0
 }
 
 # record: totals keeps count, sum, min and max: its rows have mean, min

@@ -178,33 +178,54 @@ t_matrix_charts_svg_only() {
 	[ ! -e out2 ] || die "a refused MATRIX_CHARTS made a folder"
 }
 
-# A run whose repetitions saw a load average above the machine's cores is
-# said to have shared its machine, in summary.md and on the console; a
-# quiet one is not.  (The loads are written into results.csv by hand: a
-# load average takes a minute to rise.)
+# A run whose repetitions saw a load average above the machine's cores,
+# other processes using more than a quarter of its CPUs, or the
+# hypervisor taking more than 10% of their time is said to have shared
+# its machine, in summary.md (each clause, and the columns it read) and
+# on the console; a quiet one is not.  (The figures are written into
+# results.csv by hand: a load average takes a minute to rise, and this
+# machine's own load comes and goes.)
 t_busy_machine_is_said() {
 	printf 'name: busy\nrepeat: 2\nwarmup: 5\nmatrix:\n  transport: [unix, tcp]\n  count: 100\n' >m.yaml
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	local cores; cores=$(meta_value out cores)
 	[ -n "$cores" ] || die "meta.csv has no cores"
-	set_loads() {	# LOAD for the first N rows, 0.1 for the rest
-		python3 - out/results.csv "$1" "$2" <<'PY'
+	set_state() {	# LOAD OTHER STEAL for the first N rows, a quiet machine's for the rest
+		python3 - out/results.csv "$1" "$2" "$3" "$4" <<'PY'
 import csv, sys
-path, load, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+path, load, other, steal, n = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], int(sys.argv[5])
 rows = list(csv.reader(open(path, newline='')))
 h = rows[0]
 for i, r in enumerate(rows[1:]):
     r[h.index('loadavg_before')] = load if i < n else '0.1'
     r[h.index('loadavg_after')] = '0.1'
+    r[h.index('other_cpus')] = other if i < n else '0.01'
+    r[h.index('steal_pct')] = steal if i < n else '0.5'
 csv.writer(open(path, 'w', newline=''), lineterminator='\n').writerows(rows)
 PY
 	}
-	set_loads "$((cores + 3)).4" 3
+	set_state "$((cores + 3)).4" 0 0 3
 	run_matrix report out; expect_rc 0
 	local want="the 1-minute load average was above the $cores cores around 3 of the 4 repetitions (up to $((cores + 3)).40)"
-	grep -qF "**A busy machine:** $want" out/summary.md || die "summary.md: $(grep -i busy out/summary.md)"
+	grep -qF "**A busy machine:** $want. Other work shared its CPUs" out/summary.md ||
+		die "summary.md: $(grep -i busy out/summary.md)"
+	grep -qF "(results.csv's \`loadavg_before\`, \`loadavg_after\`)." out/summary.md ||
+		die "summary.md's columns: $(grep -i busy out/summary.md)"
 	expect_err "matrix: warning: a busy machine: $want; see summary.md"
-	set_loads 0.2 4
+	# other processes and the hypervisor, with the load average quiet
+	local quarter; quarter=$(awk -v c="$cores" 'BEGIN { printf "%.2f", c / 4 }')
+	set_state 0.2 "$((cores + 1)).62" 12.5 2
+	run_matrix report out; expect_rc 0
+	want="other processes used more than $quarter of the $cores CPUs in 2 of the 4 repetitions (up to $((cores + 1)).62); the hypervisor took more than 10% of the CPUs' time (steal) in 2 of the 4 repetitions (up to 12.5%)"
+	grep -qF "**A busy machine:** $want. Other work" out/summary.md ||
+		die "summary.md: $(grep -i busy out/summary.md)"
+	grep -qF "(results.csv's \`other_cpus\`, \`steal_pct\`)." out/summary.md ||
+		die "summary.md's columns: $(grep -i busy out/summary.md)"
+	expect_err "matrix: warning: a busy machine: $want; see summary.md"
+	# report.html shows summary.md's text
+	grep -qF "other processes used more than $quarter of the $cores CPUs" out/report.html ||
+		die "report.html does not say the machine was busy"
+	set_state 0.2 0.1 1 4
 	run_matrix report out; expect_rc 0
 	! grep -qi 'busy machine' out/summary.md "$T/.err" || die "a quiet run said busy"
 }

@@ -249,3 +249,32 @@ Y
 		die "merged logs/: $(ls merged/logs)"
 	expect_no_leftovers
 }
+
+# A merged folder's in-run A/B is not paired by round: its shards ran their
+# rounds apart (another machine, another time), so the two sides are
+# judged as two separate runs, and ab.md says why.
+t_merged_ab_is_not_paired() {
+	mat m.yaml <<'Y'
+name: mab
+repeat: 7
+warmup: 2
+matrix:
+  pattern: pingpong
+  transport: unix
+  spin: [0us, 1us]
+  count: 30
+Y
+	local k
+	for k in 1 2; do
+		run_matrix run m.yaml -o s$k -q --shard $k/2; expect_rc 0
+	done
+	run_matrix merge s1 s2 -o merged -q; expect_rc 0
+	run_matrix report merged -q --compare spin=0us:1us
+	expect_all merged/ab.csv test mann-whitney
+	expect_all merged/ab.csv rounds ""
+	grep -q "A merged folder: its shards ran their rounds on other machines" merged/ab.md ||
+		die "ab.md does not say why it is not paired"
+	# one run of the same matrix is paired
+	run_matrix run m.yaml -o one -q --compare spin=0us:1us
+	expect_all one/ab.csv test signed-rank
+}

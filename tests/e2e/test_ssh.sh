@@ -146,6 +146,14 @@ Y
 	grep -qF "| server | ssh://root@127.0.0.1:2222: $(meta_value s kernel), " s/summary.md ||
 		die "summary.md does not say where the server ran"
 	grep -qF "| client | local |" s/summary.md || die "summary.md: the client"
+	# across the two hosts a stream's rates are upper bounds (ᵘ, and the
+	# key under the header); a round trip's are the clients' own, unmarked
+	sed -n '/^## stream$/,$p' s/summary.md | grep -q '^| stream | .* msg/s ᵘ' ||
+		die "summary.md: the stream's rate is not marked ᵘ: $(sed -n '/^## stream$/,$p' s/summary.md)"
+	sed -n '/^## pingpong$/,/^## stream$/p' s/summary.md | grep -q 'ᵘ' &&
+		die "summary.md marks a round trip's rate ᵘ"
+	grep -q '^`ᵘ`: an upper bound: the server and the clients ran on two hosts' s/summary.md ||
+		die "summary.md does not explain ᵘ"
 	# the same run from a server with other cores is another machine
 	cp -r s s2
 	sed -i 's/^server_cores,.*/server_cores,999/' s2/meta.csv

@@ -2,8 +2,10 @@
  * Unit tests for gate/compare.c: the one-sided Mann-Whitney p-value
  * (exact small-sample values, as scipy.stats.mannwhitneyu(x, y,
  * alternative='less', method='exact') gives them), the Benjamini-Hochberg
- * correction (worked by hand), the bootstrap interval with its fixed seed,
- * and the verdicts at their edges on reports made by hand.
+ * correction (worked by hand), the verdicts at their edges on reports
+ * made by hand, paired rounds and the second look, the machine-state
+ * guard's part, and by simulation that the paired and the separate
+ * intervals hold the levels they write.
  */
 #include <math.h>
 #include <setjmp.h>
@@ -167,6 +169,26 @@ static void test_verdicts(void **state)
 	assert_true(r->q_worse < COMPARE_ALPHA);
 	assert_true(r->hi > -0.05 && r->hi < 0);
 	assert_int_equal(r->verdict, V_INCONCLUSIVE);
+	compare_release(&c);
+
+	/* the same regression on a machine that was busier for the new run:
+	 * the guard makes it inconclusive, with its reason; an in-run A/B
+	 * has no guard (its pairs shared the machine) */
+	b1.cells[0].state.other_cpus = 0.0;
+	n1.cells[0].state.other_cpus = 1.6;
+	hand_cell(&n1, 0, "x", slow_thr, base_rtt, 7);
+	n1.cells[0].state.other_cpus = 1.6;
+	assert_int_equal(compare_folders(&c, &b1.r, &n1.r, 0.05, &mt, 1, err, sizeof(err)), 0);
+	r = row_of(&c, "transport=x", mt);
+	assert_int_equal(r->verdict, V_INCONCLUSIVE);
+	assert_true(r->guarded);
+	assert_non_null(strstr(r->why, "the new run's machine was busier"));
+	assert_false(compare_row_looks_again(r));
+	assert_int_equal(compare_exit_status(&c), 3);
+	compare_release(&c);
+	n1.cells[0].state.other_cpus = 0.2;	/* within 0.25 CPUs: judged */
+	assert_int_equal(compare_folders(&c, &b1.r, &n1.r, 0.05, &mt, 1, err, sizeof(err)), 0);
+	assert_int_equal(row_of(&c, "transport=x", mt)->verdict, V_REGRESSED);
 	compare_release(&c);
 
 	/* a cell that failed on one side: exit 2 unless something regressed */

@@ -118,6 +118,11 @@ static void fill_row(struct result_row *row)
 	row->loadavg_before = 0.25;
 	row->loadavg_after = 1.5;
 	strcpy(row->repeat_stop, "narrow (4.2%)");
+	row->steal_pct = 1.25;
+	row->iowait_pct = 0.5;
+	row->runnable = 3;
+	row->cpu_mhz = NAN;	/* a machine that does not say */
+	row->other_cpus = 0.125;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -161,6 +166,8 @@ static void test_results_columns_by_name(void **state)
 		{ "start_offsets_us", "1.250;31.750" }, { "printed_metrics", "rtt_mean_us;msgs_per_s" },
 		{ "loadavg_before", "0.25" }, { "loadavg_after", "1.5" },
 		{ "repeat_stop", "narrow (4.2%)" }, { "placement", "none" },
+		{ "steal_pct", "1.25" }, { "iowait_pct", "0.5" }, { "runnable", "3" },
+		{ "cpu_mhz", "" }, { "other_cpus", "0.125" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -193,6 +200,7 @@ static void test_results_columns_by_name(void **state)
 		"max_rss_kib", "wall_s", "started_at", "lost", "duplicated", "reordered",
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
 		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop", "placement",
+		"steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)

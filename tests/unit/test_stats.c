@@ -86,6 +86,106 @@ static void test_nan_skipped_and_empty(void **state)
 	assert_true(isnan(s.stdev) && isnan(s.cv));
 }
 
+/* The k of the order-statistic interval [x(k), x(n+1-k)] at `level`,
+ * worked out apart from stats.c, in integers: the coverage of k is
+ * 1 - 2 sum_{i<k} C(n, i) / 2^n; the largest k that reaches the level, 1
+ * when none does (n <= 40: 2^40 and every C(40, i) fit 64 bits). */
+static size_t order_k(size_t n, double level, double *cover)
+{
+	uint64_t c = 1, below = 0, all = (uint64_t)1 << n;
+	size_t best = 1;
+
+	*cover = 1 - 2.0 / (double)all;	/* k = 1: only C(n, 0) below */
+	for (size_t k = 1; k <= (n + 1) / 2; k++) {
+		below += c;			/* sum_{i<k} C(n, i) */
+		c = c * (n - k + 1) / k;	/* C(n, k) */
+		double cv = 1 - 2 * ((double)below / (double)all);
+		if (cv >= level) {
+			best = k;
+			*cover = cv;
+		}
+	}
+	return best;
+}
+
+/* n distinct values with gaps that all differ (an index one off gives
+ * another value, and so does a k one off), and their order reversed for
+ * the input. */
+static void spaced(size_t n, double *sorted, double *input)
+{
+	for (size_t i = 0; i < n; i++)
+		sorted[i] = 10 + (double)(i * i) + 0.25 * (double)i;
+	for (size_t i = 0; i < n; i++)
+		input[i] = sorted[n - 1 - i];
+}
+
+/*
+ * Every bound at its exact order statistic, for every n from 2 to 40, at
+ * 95% (stats_summarize) and at sqrt(95%) (a ratio's side): x(k) and
+ * x(n+1-k), k from order_k.  The values differ everywhere, so an index
+ * one off in either bound, or a k one off (the coverage's sum one term
+ * short or long), gives another value and fails here.  One value has no
+ * interval (stats_has_interval).
+ */
+static void test_median_interval_exact_indices(void **state)
+{
+	double sorted[40], input[40], lo, hi, lvl, cover;
+	struct stat_summary s;
+
+	(void)state;
+	for (size_t n = 2; n <= 40; n++) {
+		spaced(n, sorted, input);
+		size_t k = order_k(n, STATS_LEVEL, &cover);
+		stats_summarize(input, n, &s);
+		if (s.ci_lo != sorted[k - 1] || s.ci_hi != sorted[n - k] ||
+		    fabs(s.ci_level - cover) > 1e-12 || !stats_has_interval(&s))
+			fail_msg("%zu values: [%g, %g] at %.9f, expected x(%zu) = %g, x(%zu) = %g at "
+				 "%.9f", n, s.ci_lo, s.ci_hi, s.ci_level, k, sorted[k - 1], n + 1 - k,
+				 sorted[n - k], cover);
+		k = order_k(n, sqrt(STATS_LEVEL), &cover);
+		stats_median_ci(sorted, n, sqrt(STATS_LEVEL), &lo, &hi, &lvl);
+		if (lo != sorted[k - 1] || hi != sorted[n - k] || fabs(lvl - cover) > 1e-12)
+			fail_msg("%zu values at sqrt(95%%): [%g, %g], expected x(%zu), x(%zu)", n, lo,
+				 hi, k, n + 1 - k);
+	}
+	/* the k the rule gives, by hand: 1 up to 8 values, 2 from 9 to 11, 3
+	 * from 12 to 14, 4 at 15 (1 - 2 * 576/32768 = 96.48%) */
+	static const size_t ks[][2] = { { 6, 1 }, { 8, 1 }, { 9, 2 }, { 11, 2 }, { 12, 3 },
+					{ 14, 3 }, { 15, 4 } };
+	for (size_t i = 0; i < ARRAY_SIZE(ks); i++)
+		assert_int_equal(order_k(ks[i][0], STATS_LEVEL, &cover), ks[i][1]);
+	spaced(1, sorted, input);
+	stats_summarize(input, 1, &s);
+	assert_false(stats_has_interval(&s));
+	assert_true(s.median == sorted[0]);
+}
+
+/*
+ * A ratio's bounds at their exact corners, sizes 2 to 16 on each side:
+ * [x(k) / y(n+1-l), x(m+1-k) / y(l)] with k and l the sides' own at
+ * sqrt(95%) (order_k), at the product of their coverages.  Distinct
+ * values everywhere: any index one off, or a corner swapped, fails.
+ */
+static void test_ratio_interval_exact_indices(void **state)
+{
+	double xs[16], xi[16], ys[16], yi[16], r, lo, hi, lvl, cx, cy;
+
+	(void)state;
+	for (size_t m = 2; m <= 16; m++)
+		for (size_t n = 2; n <= 16; n++) {
+			spaced(m, xs, xi);
+			spaced(n, ys, yi);
+			for (size_t i = 0; i < n; i++)	/* another spacing below */
+				ys[i] = 3 + 0.5 * ys[i], yi[n - 1 - i] = ys[i];
+			size_t k = order_k(m, sqrt(STATS_LEVEL), &cx), l = order_k(n, sqrt(STATS_LEVEL), &cy);
+			assert_int_equal(stats_ratio_ci(xi, m, yi, n, STATS_LEVEL, &r, &lo, &hi, &lvl), 0);
+			double wlo = xs[k - 1] / ys[n - l], whi = xs[m - k] / ys[l - 1];
+			if (lo != wlo || hi != whi || fabs(lvl - cx * cy) > 1e-12)
+				fail_msg("%zu over %zu: [%.9g, %.9g] at %.9f, expected [%.9g, %.9g] at %.9f",
+					 m, n, lo, hi, lvl, wlo, whi, cx * cy);
+		}
+}
+
 /* P(U <= u): the counts of U for 3 and 3 (of 20 orderings) are 1, 1, 2,
  * 3, 3, 3, 3, 2, 1, 1; for 5 and 5 (of 252) they start 1, 1, 2, 3. */
 static void test_mann_whitney_distribution(void **state)
@@ -137,10 +237,13 @@ static void test_ratio_interval_by_hand(void **state)
 	assert_float_equal(lo, 3.0 / 8, 1e-15);
 	assert_float_equal(hi, 28.0 / 4, 1e-15);
 	assert_float_equal(lvl, (1002.0 / 1024) * (4070.0 / 4096), 1e-15);
-	/* one value over three: [1, 1] at 1 - 2/2 = 0 over [1, 9] at 75% */
+	/* one value over three: the ratio of medians, but no interval (one
+	 * value's [1, 1] is a point, at coverage 0), either way round */
 	const double skew[] = { 9, 1, 2 }, one[] = { 1 };
 	assert_int_equal(stats_ratio_ci(one, 1, skew, 3, 0.95, &r, &lo, &hi, &lvl), 0);
-	assert_true(r == 0.5 && lo == 1.0 / 9 && hi == 1 && lvl == 0);
+	assert_true(r == 0.5 && isnan(lo) && isnan(hi) && isnan(lvl));
+	assert_int_equal(stats_ratio_ci(skew, 3, one, 1, 0.95, &r, &lo, &hi, &lvl), 0);
+	assert_true(r == 2 && isnan(lo) && isnan(hi) && isnan(lvl));
 	/* NaN values are skipped */
 	const double xn[] = { NAN, 1000, 1100, NAN, 1200 };
 	assert_int_equal(stats_ratio_ci(xn, 5, y, 3, 0.95, &r, &lo, &hi, &lvl), 0);
@@ -316,6 +419,8 @@ int main(void)
 		cmocka_unit_test(test_summary_ten),
 		cmocka_unit_test(test_summary_skewed),
 		cmocka_unit_test(test_nan_skipped_and_empty),
+		cmocka_unit_test(test_median_interval_exact_indices),
+		cmocka_unit_test(test_ratio_interval_exact_indices),
 		cmocka_unit_test(test_mann_whitney_distribution),
 		cmocka_unit_test(test_ratio_interval_by_hand),
 		cmocka_unit_test(test_ratio_interval_levels),

@@ -97,6 +97,9 @@ void unit_hand_cell(struct rcell *c, unsigned number, char **dimv, const char *v
 	c->vals[mr] = n ? (double *)rtt : NULL;
 	for (int m = 0; m < MATRIX_NMETRICS; m++)
 		stats_summarize(c->vals[m], c->vals[m] ? n : 0, &c->st[m]);
+	/* the machine unknown, as in a folder from before its columns */
+	c->state.other_cpus = c->state.steal_pct = c->state.iowait_pct = NAN;
+	c->state.loadavg = c->state.runnable = c->state.cpu_mhz = NAN;
 }
 
 void unit_feed(struct outlog *o, int wr, const char *p, size_t n)

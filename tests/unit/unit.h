@@ -40,7 +40,8 @@ void unit_write_file(const char *dir, const char *name, const char *text);
 /* Fills *c as cell `number` of a report made by hand (report.h) of one
  * dimension, whose value for this cell goes in dimv[0]: its msgs_per_s
  * values thr and rtt_p50_us values rtt (NULL: none), n repetitions (0:
- * every one of 3 failed, no values), each metric summarized. */
+ * every one of 3 failed, no values), each metric summarized, its machine
+ * state (c->state) all NaN. */
 void unit_hand_cell(struct rcell *c, unsigned number, char **dimv, const char *value,
 		    const double *thr, const double *rtt, size_t n);
 
