@@ -16,12 +16,18 @@ const char *const compare_verdict_names[V__COUNT] = {
 };
 
 /* The machine-state guard of two separate runs (guard.h): 1, with why,
- * when the two sides' machines differ too much for a verdict.  A second
- * look's cells stand beside the first's: the guard judges the first's. */
+ * when the two sides' machines differ too much for a verdict: the new
+ * side's first look's cell, and its second look's, each against the
+ * baseline's. */
 int compare_guard(const struct comparison *c, const struct cmp_row *row, char *why, size_t len)
 {
-	return row->base && row->cand &&
-	       guard_judge(c->base, row->base, c->cand, row->cand, why, len) == 1;
+	if (!row->base || !row->cand)
+		return 0;
+	if (guard_judge(c->base, row->base, c->cand, row->cand, why, len) == 1)
+		return 1;
+	/* the second look's repetitions ran later: their machine too */
+	return row->cand2 && c->more &&
+	       guard_judge(c->base, row->base, c->more, row->cand2, why, len) == 1;
 }
 
 size_t compare_default_metrics(int *out)
@@ -263,7 +269,9 @@ static int judge(struct comparison *c, const struct comparison *first)
 		row->q_better = qb[i];
 		if (row->metric >= 0)
 			judge_verdict(c, row);
-		if (row->metric >= 0 && c->guard && row->verdict != V_INCONCLUSIVE &&
+		/* machines unlike: no verdict, whatever the figures, and no
+		 * second look (more rounds of a busier machine say no more) */
+		if (row->metric >= 0 && row->n_base && row->n_cand && c->guard &&
 		    c->guard(c, row, row->guard_why, sizeof(row->guard_why))) {
 			row->verdict = V_INCONCLUSIVE;
 			row->guarded = 1;

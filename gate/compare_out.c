@@ -4,7 +4,7 @@
 #include "arrays.h"
 #include "csvfile.h"
 #include "gnuplot_style.h"
-#include "markdown.h"
+#include "markdown_cell.h"
 #include "units.h"
 
 #include <errno.h>

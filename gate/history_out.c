@@ -4,7 +4,7 @@
 #include "arrays.h"
 #include "gnuplot_style.h"
 #include "history.h"
-#include "markdown.h"
+#include "markdown_cell.h"
 #include "units.h"
 
 #include <errno.h>

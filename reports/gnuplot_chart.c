@@ -3,6 +3,7 @@
 #include "arrays.h"
 #include "gnuplot_fit.h"
 #include "gnuplot_item.h"
+#include "gnuplot_layout.h"
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
@@ -12,145 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define MAXS 64		/* series per chart */
-#define MAXP 12		/* panels per chart */
-
-struct chart {
-	const struct report *r;
-	FILE *f;
-	const struct chart_row *rows;
-	size_t nrows;
-	struct gnuplot_canvas cv;	/* sized so that no text is cut (gnuplot_fit.h) */
-	int xdim;		/* categorical x: size, else concurrency, when it varies;
-				 * -1: a bar (or point) per series */
-	int sweep;		/* x is the matrix's report: sweep: a numeric log2 axis */
-	int keyed;		/* a key at the right: x is not the series, or a
-				 * published ratio's label needs it */
-	int pdims[2];		/* panels: pattern and concurrency, those that vary */
-	size_t npdims;
-	size_t pitem[MAXP];	/* a representative item of each panel */
-	size_t npanels;
-	int sdims[32];		/* dimensions that tell series apart */
-	size_t nsdims;
-	struct chart_item *items;
-	size_t nitems;
-	size_t sitem[MAXS];	/* index into items of each series' representative */
-	size_t nseries;
-	const char *xs[MAXS];	/* the x values, ascending */
-	size_t nx;
-};
-
-static int item_varies(const struct chart *c, size_t d)
-{
-	for (size_t i = 1; i < c->nitems; i++)
-		if (strcmp(c->items[i].dims[d], c->items[0].dims[d]))
-			return 1;
-	return 0;
-}
-
-static int same_series(const struct chart *c, const struct chart_item *a, const struct chart_item *b)
-{
-	if ((a->def || b->def) && (!a->def || !b->def || strcmp(a->def, b->def)))
-		return 0;
-	for (size_t k = 0; k < c->nsdims; k++)
-		if (strcmp(a->dims[c->sdims[k]], b->dims[c->sdims[k]]))
-			return 0;
-	return 1;
-}
-
-static int same_panel(const struct chart *c, const struct chart_item *a, const struct chart_item *b)
-{
-	for (size_t k = 0; k < c->npdims; k++)
-		if (strcmp(a->dims[c->pdims[k]], b->dims[c->pdims[k]]))
-			return 0;
-	return 1;
-}
-
-static int is_pdim(const struct chart *c, size_t d)
-{
-	for (size_t k = 0; k < c->npdims; k++)
-		if ((size_t)c->pdims[k] == d)
-			return 1;
-	return 0;
-}
-
-static int cmp_num(const void *a, const void *b)
-{
-	double x = strtod(*(char *const *)a, NULL), y = strtod(*(char *const *)b, NULL);
-
-	return (x > y) - (x < y);
-}
-
-/* The x values of a categorical axis, ascending. */
-static void x_values(struct chart *c)
-{
-	c->nx = 0;
-	for (size_t i = 0; c->xdim >= 0 && i < c->nitems && c->nx < MAXS; i++) {
-		size_t k;
-		for (k = 0; k < c->nx && strcmp(c->xs[k], c->items[i].dims[c->xdim]); k++)
-			;
-		if (k == c->nx)
-			c->xs[c->nx++] = c->items[i].dims[c->xdim];
-	}
-	qsort(c->xs, c->nx, sizeof(*c->xs), cmp_num);
-}
-
-static size_t x_index(const struct chart *c, const struct chart_item *it)
-{
-	for (size_t i = 0; i < c->nx; i++)
-		if (!strcmp(c->xs[i], it->dims[c->xdim]))
-			return i;
-	return 0;
-}
-
-/* Works out x, panels and series from the items: x is the size when it
- * varies, else the concurrency; panels are the pattern and the
- * concurrency (when it is not x); series the rest. */
-static void layout(struct chart *c)
-{
-	const struct report *r = c->r;
-	int skip = c->nitems ? c->items[0].skip_dim : -1;
-	int size = report_dim(r, "size"), conc = report_dim(r, "concurrency");
-	const char *pnames[] = { "pattern", "concurrency" };
-
-	c->xdim = -1;
-	if (size >= 0 && size != skip && item_varies(c, (size_t)size))
-		c->xdim = size;
-	else if (conc >= 0 && conc != skip && item_varies(c, (size_t)conc))
-		c->xdim = conc;
-	c->sweep = c->xdim >= 0 && r->m.report.sweep && !strcmp(r->m.report.sweep,
-								  r->dimnames[c->xdim]);
-	c->npdims = 0;
-	for (size_t k = 0; k < 2; k++) {
-		int d = report_dim(r, pnames[k]);
-		if (d >= 0 && d != c->xdim && item_varies(c, (size_t)d) && d != skip)
-			c->pdims[c->npdims++] = d;
-	}
-	c->npanels = 0;
-	for (size_t i = 0; i < c->nitems; i++) {
-		size_t k;
-		for (k = 0; k < c->npanels && !same_panel(c, &c->items[c->pitem[k]], &c->items[i]); k++)
-			;
-		if (k == c->npanels && k < MAXP)
-			c->pitem[c->npanels++] = i;
-	}
-	if (!c->npanels)
-		c->npanels = 1;
-	c->nsdims = 0;
-	for (size_t d = 0; d < r->ndims && c->nsdims < 32; d++)
-		if ((int)d != c->xdim && !is_pdim(c, d) && item_varies(c, d) && (int)d != skip)
-			c->sdims[c->nsdims++] = (int)d;
-	c->nseries = 0;
-	for (size_t i = 0; i < c->nitems && c->nseries < MAXS; i++) {
-		size_t k;
-		for (k = 0; k < c->nseries && !same_series(c, &c->items[c->sitem[k]], &c->items[i]); k++)
-			;
-		if (k == c->nseries)
-			c->sitem[c->nseries++] = i;
-	}
-	x_values(c);
-}
 
 static void series_label(const struct chart *c, size_t s, char *buf, size_t len)
 {
@@ -191,7 +53,7 @@ static const char *series_colour(const struct chart *c, size_t s, int open, int 
 static int series_open(const struct chart *c, size_t s, const struct chart_row *rw)
 {
 	for (size_t i = 0; i < c->nitems; i++)
-		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
+		if (chart_same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
 		    chart_item_outside(&c->items[i], rw))
 			return 1;
 	return 0;
@@ -204,8 +66,8 @@ static int series_open(const struct chart *c, size_t s, const struct chart_row *
 static int series_upper(const struct chart *c, size_t s, size_t p, const struct chart_row *rw)
 {
 	for (size_t i = 0; i < c->nitems; i++)
-		if (same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
-		    (p == ANY_PANEL || same_panel(c, &c->items[i], &c->items[c->pitem[p]])) &&
+		if (chart_same_series(c, &c->items[i], &c->items[c->sitem[s]]) &&
+		    (p == ANY_PANEL || chart_same_panel(c, &c->items[i], &c->items[c->pitem[p]])) &&
 		    chart_item_upper(c->r, &c->items[i], rw))
 			return 1;
 	return 0;
@@ -231,8 +93,8 @@ static int series_has(const struct chart *c, size_t s, size_t p, const struct ch
 
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
-		if (same_series(c, it, &c->items[c->sitem[s]]) &&
-		    same_panel(c, it, &c->items[c->pitem[p]]) &&
+		if (chart_same_series(c, it, &c->items[c->sitem[s]]) &&
+		    chart_same_panel(c, it, &c->items[c->pitem[p]]) &&
 		    chart_item_figure(it, rw, &v, &lo, &hi))
 			return 1;
 	}
@@ -247,8 +109,8 @@ static int series_ref(const struct chart *c, size_t s, size_t p, const struct ch
 
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
-		if (same_series(c, it, &c->items[c->sitem[s]]) &&
-		    same_panel(c, it, &c->items[c->pitem[p]]) &&
+		if (chart_same_series(c, it, &c->items[c->sitem[s]]) &&
+		    chart_same_panel(c, it, &c->items[c->pitem[p]]) &&
 		    chart_item_reference(c->r, it, rw, &v, &label))
 			return 1;
 	}
@@ -268,7 +130,7 @@ static int panel_range(const struct chart *c, size_t p, const struct chart_row *
 	*lo = INFINITY, *hi = 0;
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
-		if (!same_panel(c, it, &c->items[c->pitem[p]]) ||
+		if (!chart_same_panel(c, it, &c->items[c->pitem[p]]) ||
 		    !chart_item_figure(it, rw, &v, &l, &h))
 			continue;
 		vmin = fmin(vmin, v), vmax = fmax(vmax, v);
@@ -278,7 +140,7 @@ static int panel_range(const struct chart *c, size_t p, const struct chart_row *
 	if (vmin > vmax)
 		return 0;
 	for (size_t i = 0; i < c->nitems; i++)
-		if (same_panel(c, &c->items[i], &c->items[c->pitem[p]]) &&
+		if (chart_same_panel(c, &c->items[i], &c->items[c->pitem[p]]) &&
 		    chart_item_reference(c->r, &c->items[i], rw, &v, &label)) {
 			vmin = fmin(vmin, v), vmax = fmax(vmax, v);
 			*lo = fmin(*lo, v), *hi = fmax(*hi, v);
@@ -327,8 +189,8 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : 1); i++)
 		for (size_t k = 0; k < c->nitems; k++) {
 			const struct chart_item *it = &c->items[k];
-			if (!same_series(c, it, &c->items[c->sitem[s]]) ||
-			    !same_panel(c, it, &c->items[c->pitem[p]]) ||
+			if (!chart_same_series(c, it, &c->items[c->sitem[s]]) ||
+			    !chart_same_panel(c, it, &c->items[c->pitem[p]]) ||
 			    (it->pair && it->metric != rw->metric) ||
 			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
@@ -340,8 +202,9 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 			int bare = chart_item_figure(it, rw, &v, &lo, &hi) &&
 				   !(isfinite(lo) && isfinite(hi));
 			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
-				"table if (%s)\n", x_at(c, c->xdim >= 0 ? x_index(c, it) : 0, s, 0),
-				ycol, bare ? ycol : locol, bare ? ycol : hicol, cond);
+				"table if (%s)\n",
+				x_at(c, c->xdim >= 0 ? chart_x_index(c, it) : 0, s, 0), ycol,
+				bare ? ycol : locol, bare ? ycol : hicol, cond);
 		}
 	fprintf(c->f, "unset table\n");
 }
@@ -358,11 +221,11 @@ static void write_refs(struct chart *c, const struct chart_row *rw, size_t ri, s
 	fprintf(c->f, "$r%zu_%zu_%zu << EOD\n", ri, p, s);
 	for (size_t k = 0; k < c->nitems; k++) {
 		const struct chart_item *it = &c->items[k];
-		if (!same_series(c, it, &c->items[c->sitem[s]]) ||
-		    !same_panel(c, it, &c->items[c->pitem[p]]) ||
+		if (!chart_same_series(c, it, &c->items[c->sitem[s]]) ||
+		    !chart_same_panel(c, it, &c->items[c->pitem[p]]) ||
 		    !chart_item_reference(c->r, it, rw, &v, &label))
 			continue;
-		size_t i = c->xdim >= 0 ? x_index(c, it) : 0;
+		size_t i = c->xdim >= 0 ? chart_x_index(c, it) : 0;
 		fprintf(c->f, "%.4f %.6g\n%.4f %.6g\n\n", x_at(c, i, s, -half), v,
 			x_at(c, i, s, half), v);
 	}
@@ -455,7 +318,7 @@ static size_t ref_labels(const struct chart *c, const struct chart_row *rw, cons
 
 	for (size_t s = 0; s < c->nseries; s++)
 		for (size_t i = 0; i < c->nitems; i++) {
-			if (!same_series(c, &c->items[i], &c->items[c->sitem[s]]) ||
+			if (!chart_same_series(c, &c->items[i], &c->items[c->sitem[s]]) ||
 			    !chart_item_reference(c->r, &c->items[i], rw, &v, &label))
 				continue;
 			col = series_colour(c, s, 0, &pt);
@@ -559,8 +422,8 @@ static int series_succeeded(const struct chart *c, size_t s, size_t p, int m)
 	for (size_t i = 0; i < c->nitems; i++) {
 		const struct chart_item *it = &c->items[i];
 		if (it->cell && it->cell->nokreps && (m < 0 || it->cell->printed[m]) &&
-		    same_series(c, it, &c->items[c->sitem[s]]) &&
-		    same_panel(c, it, &c->items[c->pitem[p]]))
+		    chart_same_series(c, it, &c->items[c->sitem[s]]) &&
+		    chart_same_panel(c, it, &c->items[c->pitem[p]]))
 			return 1;
 	}
 	return 0;
@@ -780,7 +643,7 @@ int gnuplot_chart(const struct report *r, struct chart_item *items, size_t nitem
 	struct chart c = { .r = r, .items = items, .nitems = nitems, .rows = rows,
 			   .nrows = nrows };
 
-	layout(&c);
+	chart_layout(&c);
 	c.keyed = chart_keyed(&c);
 	return write_chart(&c, name, data, title, err, errlen);
 }

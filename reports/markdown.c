@@ -1,7 +1,8 @@
 /* summary.md: see markdown.h. */
 #include "markdown.h"
-#include "arrays.h"
 #include "headline.h"
+#include "markdown_cell.h"
+#include "markdown_header.h"
 #include "report.h"
 #include "outfile.h"
 #include "pattern.h"
@@ -15,16 +16,6 @@
 #include <string.h>
 
 #define MAXV 4096
-/* beside a figure the programs printed: apart from `~` and the dagger */
-#define PRINTED_MARK "ᵖ"
-/* beside a figure the runner timed from outside a program's process */
-#define WHOLE_MARK "ʷ"
-/* beside every figure of a cell whose timed window is mostly start-up */
-#define SHORT_MARK "‡"
-/* beside a figure that is an upper bound: a stream's rate across hosts */
-#define UPPER_MARK "ᵘ"
-/* beside the figures of a paced cell that did not keep its schedule */
-#define BEHIND_MARK "ˢ"
 
 /* The metrics a pattern's tables show, in order (the pattern table's;
  * a name it does not know shows the default pattern's). */
@@ -111,13 +102,6 @@ static int leaves_out_lost(const struct rcell *c, int m)
 	return round_trip_metric(m) && c->st[m].n > 0 && c->lost > 0;
 }
 
-/* A cell's figure of metric m that comes, in some successful repetition,
- * from what its program clients printed: marked, and the mark explained
- * in the header (printed_legend). */
-static int printed_by_programs(const struct rcell *c, int m)
-{
-	return c->st[m].n > 0 && c->printed[m] > 0;
-}
 
 /* A ratio's text, marked when a side's figure is whole-process or an
  * upper bound, and the published ratio the matrix file sets beside it
@@ -139,18 +123,6 @@ static void ratio_text(const struct report *r, const struct rpair *p, char *buf,
 		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
 }
 
-/* A figure of a paced cell that fell behind its schedule, which it
- * spoils: its rates (below the rate asked) and its round-trip times (from
- * when each request was due, so they hold the queue that grew); not its
- * CPU per message.  Marked, and said under its rate's table
- * (behind_notes). */
-static int behind_schedule(const struct report *r, const struct rcell *c, int m)
-{
-	struct rate_schedule s;
-
-	return c->st[m].n > 0 && strncmp(metrics[m].name, "cpu_", 4) &&
-	       report_rate_schedule(r, c, &s) && s.behind > 0;
-}
 
 static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
 		      size_t len)
@@ -167,13 +139,13 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	/* one repetition has no interval to speak of (stats.h) */
 	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
 			       stats_has_interval(s) ? s->ci_hi : NAN, buf, len);
-	if (printed_by_programs(c, m))
+	if (markdown_printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
 	if (report_whole_process(c, m))	/* key: whole_legend */
 		strcat(marks, " " WHOLE_MARK);
 	if (report_upper_bound(r, c, m))	/* key: upper_legend */
 		strcat(marks, " " UPPER_MARK);
-	if (behind_schedule(r, c, m))	/* said: behind_notes */
+	if (markdown_behind_schedule(r, c, m))	/* said: behind_notes */
 		strcat(marks, " " BEHIND_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
@@ -187,22 +159,6 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
 }
 
-/* Markdown table cells must not hold '|' or a newline. */
-void markdown_text(FILE *f, const char *s, const char *also)
-{
-	for (; *s; s++)
-		if (*s == '|' || *s == '\\' || (*also && strchr(also, *s)))
-			fprintf(f, "\\%c", *s);
-		else
-			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-}
-
-static void md_cell(FILE *f, const char *s)
-{
-	fputs("| ", f);
-	markdown_text(f, s, "");
-	fputc(' ', f);
-}
 
 /* A count with thousands separators: 29,812. */
 static const char *count_text(double v, char *buf, size_t len)
@@ -286,7 +242,7 @@ static void behind_notes(const struct page *p, int m)
 
 	for (size_t i = 0; i < p->ncells; i++) {
 		const struct rcell *c = p->cells[i];
-		if (!behind_schedule(p->r, c, m) || !report_rate_schedule(p->r, c, &s) ||
+		if (!markdown_behind_schedule(p->r, c, m) || !report_rate_schedule(p->r, c, &s) ||
 		    s.metric != m)
 			continue;
 		const struct pattern_info *pi = pattern_find(p->pattern);
@@ -355,9 +311,9 @@ static void table(struct page *p, int m)
 			defs[ndefs++] = d;
 	fprintf(f, "\n### %s\n\n", metrics[m].title);
 	for (size_t i = 0; i < p->nrowdims; i++)
-		md_cell(f, r->dimnames[p->rowdims[i]]);
+		markdown_cell(f, r->dimnames[p->rowdims[i]]);
 	if (!p->nrowdims)
-		md_cell(f, "");
+		markdown_cell(f, "");
 	for (size_t c = 0; c < ncol; c++) {
 		char head[160];
 		/* transports name themselves; other columns say what they are */
@@ -367,10 +323,10 @@ static void table(struct page *p, int m)
 		else
 			snprintf(head, sizeof(head), "%s",
 				 p->col >= 0 ? human(r, (size_t)p->col, colv[c]) : matrix_metrics[m]);
-		md_cell(f, head);
+		markdown_cell(f, head);
 	}
 	for (size_t d = 0; d < ndefs; d++)
-		md_cell(f, r->defs[defs[d]].name);
+		markdown_cell(f, r->defs[defs[d]].name);
 	fputs("|\n", f);
 	for (size_t i = 0; i < (p->nrowdims ? p->nrowdims : 1) + ncol + ndefs; i++)
 		fputs(i < (p->nrowdims ? p->nrowdims : 1) ? "|---" : "|---:", f);
@@ -386,9 +342,9 @@ static void table(struct page *p, int m)
 		if (k < i)
 			continue;
 		for (size_t d = 0; d < p->nrowdims; d++)
-			md_cell(f, human(r, (size_t)p->rowdims[d], c->dims[p->rowdims[d]]));
+			markdown_cell(f, human(r, (size_t)p->rowdims[d], c->dims[p->rowdims[d]]));
 		if (!p->nrowdims)
-			md_cell(f, p->pattern);
+			markdown_cell(f, p->pattern);
 		for (size_t v = 0; v < ncol; v++) {
 			const struct rcell *hit = NULL;
 			for (size_t j = 0; j < p->ncells && !hit; j++)
@@ -399,7 +355,7 @@ static void table(struct page *p, int m)
 				cell_text(r, hit, m, buf, sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "not run");
-			md_cell(f, buf);
+			markdown_cell(f, buf);
 		}
 		for (size_t d = 0; d < ndefs; d++) {
 			const struct rpair *hit = NULL;
@@ -408,7 +364,7 @@ static void table(struct page *p, int m)
 				    !strcmp(cell_pattern(r->pairs[j].num, p->pattern_dim), p->pattern))
 					hit = &r->pairs[j];
 			ratio_text(r, hit, buf, sizeof(buf));
-			md_cell(f, buf);
+			markdown_cell(f, buf);
 		}
 		fputs("|\n", f);
 	}
@@ -434,10 +390,10 @@ static void ratio_table(struct page *p, size_t di)
 	fprintf(f, "\n### %s (%s over %s)\n\n", def->name, matrix_metrics[def->metric],
 		r->dimnames[def->dim]);
 	for (size_t k = 0; k < nd; k++)
-		md_cell(f, r->dimnames[dims[k]]);
+		markdown_cell(f, r->dimnames[dims[k]]);
 	if (!nd)
-		md_cell(f, "");
-	md_cell(f, def->name);
+		markdown_cell(f, "");
+	markdown_cell(f, def->name);
 	fputs("|\n", f);
 	for (size_t k = 0; k < (nd ? nd : 1); k++)
 		fputs("|---", f);
@@ -447,11 +403,11 @@ static void ratio_table(struct page *p, size_t di)
 		if (pr->def != di || strcmp(cell_pattern(pr->num, p->pattern_dim), p->pattern))
 			continue;
 		for (size_t k = 0; k < nd; k++)
-			md_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
+			markdown_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
 		if (!nd)
-			md_cell(f, p->pattern);
+			markdown_cell(f, p->pattern);
 		ratio_text(r, pr, buf, sizeof(buf));
-		md_cell(f, buf);
+		markdown_cell(f, buf);
 		fputs("|\n", f);
 	}
 }
@@ -516,252 +472,6 @@ static void pattern_section(struct page *p)
 	}
 }
 
-/* 1 when some figure of some cell is marked by has (its mark's key is
- * then printed under the tables). */
-static int any_figure(const struct report *r, int (*has)(const struct rcell *, int))
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (has(&r->cells[i], m))
-				return 1;
-	return 0;
-}
-
-/* The key to PRINTED_MARK, when a figure has it. */
-static void printed_legend(const struct report *r, FILE *f)
-{
-	if (any_figure(r, printed_by_programs))
-		fputs("\n`" PRINTED_MARK "`: figures the programs printed themselves "
-		      "(their `result:` patterns) in some or all of the cell's "
-		      "successful repetitions, not measured by matrix; combined over "
-		      "clients so that they mean what the built-in figures mean: rates "
-		      "as all messages over the longest client's window, means weighted "
-		      "by each client's share of the count, the largest maximum (a "
-		      "percentile printed by several clients cannot be combined and is "
-		      "left empty).\n", f);
-}
-
-/* The key to WHOLE_MARK, when a figure has it. */
-static void whole_legend(const struct report *r, FILE *f)
-{
-	if (any_figure(r, report_whole_process))
-		fputs("\n`" WHOLE_MARK "`: whole-process figures, in some or all of "
-		      "the cell's successful repetitions: the runner timed a program "
-		      "from outside, from its spawn to its exit (its CPU: the whole "
-		      "process's), so an interpreter's or a JVM's start-up, loading "
-		      "and connection set-up are inside them, which a worker's own "
-		      "timing and a program's printed figures leave out; a ratio so "
-		      "marked has such a figure on either side.\n", f);
-}
-
-/* The key to UPPER_MARK, when a figure has it. */
-static void upper_legend(const struct report *r, FILE *f)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (report_upper_bound(r, &r->cells[i], m)) {
-				fputs("\n`" UPPER_MARK "`: an upper bound: the server and the clients "
-				      "ran on two hosts, whose clocks cannot be subtracted, so a "
-				      "stream's window is the longer of the senders' own and the "
-				      "receiver's own, both inside the true one, and its msgs_per_s "
-				      "and mib_per_s can only read high (close to the truth when "
-				      "either side is the bottleneck; README \"Across machines\"); a "
-				      "ratio so marked has such a figure on either side.\n", f);
-				return;
-			}
-}
-
-/* The key to BEHIND_MARK, when a figure has it. */
-static void behind_legend(const struct report *r, FILE *f)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		for (int m = 0; m < MATRIX_NMETRICS; m++)
-			if (behind_schedule(r, &r->cells[i], m)) {
-				fprintf(f, "\n`" BEHIND_MARK "`: a paced cell (`rate:`) that did not keep "
-					"its schedule: in some repetition its connections achieved under "
-					"%.0f%% of the rate asked, so its figures describe a queue that "
-					"grew, not the rate asked; the line under its rate's table gives "
-					"both rates.\n", MATRIX_RATE_KEPT * 100);
-				return;
-			}
-}
-
-/* The key to SHORT_MARK, when a cell has it. */
-static void short_legend(const struct report *r, FILE *f)
-{
-	for (size_t i = 0; i < r->ncells; i++)
-		if (r->cells[i].short_window) {
-			fprintf(f, "\n`" SHORT_MARK "`: the cell's timed window (the median "
-				"`elapsed_s` of its successful repetitions) is under %.0f ms, so its "
-				"figures are mostly start-up (connecting, the first messages, waking "
-				"the other processes); raise `count` or set `duration`.\n",
-				MATRIX_SHORT_WINDOW_S * 1e3);
-			return;
-		}
-}
-
-/* The header's key to the figures, the ratios and the marks. */
-static void legend(const struct report *r, FILE *f)
-{
-	fprintf(f, "\nEach figure is the median of a cell's successful repetitions, then in "
-		"brackets the order-statistic interval of that median, low–high (none with one "
-		"repetition), whose confidence depends on "
-		"the number of repetitions (75%% with 3; %.4g%% needs 6 or more) and is given under "
-		"each table", STATS_LEVEL * 100);
-	fprintf(f, ". Ratios are ratios of medians. A ratio's interval is made of the two "
-		"cells' own intervals of the median, each at %.4g%%: from the numerator's lower end "
-		"over the denominator's upper end to the numerator's upper end over the "
-		"denominator's lower end. It assumes nothing about the shape of either cell's "
-		"distribution and holds the true ratio with at least the product of the two "
-		"confidences: %.4g%% needs 7 or more repetitions on each side, and below that the "
-		"lower bound stands beside the interval (≥56%% for 3 and 3). `~`: CV above %.4g%% "
-		"(noisy); `(k/n ok)`: k of n repetitions succeeded.\n", sqrt(STATS_LEVEL) * 100,
-		STATS_LEVEL * 100, r->m.report.noisy_cv * 100);
-	printed_legend(r, f);
-	whole_legend(r, f);
-	upper_legend(r, f);
-	behind_legend(r, f);
-	short_legend(r, f);
-}
-
-/* The answer first (headline.h): a sentence per ratio and scenario. */
-static void headline(const struct report *r, FILE *f)
-{
-	struct headline h;
-
-	if (headline_build(r, &h) < 0 || !h.nlines) {
-		headline_release(&h);
-		return;
-	}
-	fputs("## Headline\n\n", f);
-	for (size_t i = 0; i < h.nlines; i++) {
-		fputs("- ", f);
-		markdown_text(f, h.lines[i], "");
-		fputc('\n', f);
-	}
-	if (h.more)
-		fprintf(f, "- and %zu more in the ratio tables below.\n", h.more);
-	fputc('\n', f);
-	headline_release(&h);
-}
-
-/* A row "placement" under the machine's when some cell's workers were
- * placed on CPUs (results.csv's placement): each distinct placement once,
- * after the cpu: value that asked for it when cpu is a dimension, e.g.
- * "same: server=0;clients=0, split: server=0;clients=1".  Nothing for
- * cells all unplaced (and so for a folder from before the column). */
-static void placement_row(const struct report *r, FILE *f)
-{
-	int cpu = report_dim(r, "cpu"), any = 0;
-	char buf[4096] = "";
-	size_t o = 0;
-
-	for (size_t i = 0; i < r->ncells; i++)
-		any |= r->cells[i].placement[0] && strcmp(r->cells[i].placement, "none");
-	for (size_t i = 0; any && i < r->ncells && o < sizeof(buf); i++) {
-		const struct rcell *c = &r->cells[i];
-		size_t k;
-		for (k = 0; k < i; k++)
-			if (!strcmp(r->cells[k].placement, c->placement) &&
-			    (cpu < 0 || !strcmp(r->cells[k].dims[cpu], c->dims[cpu])))
-				break;
-		if (k < i)
-			continue;
-		const char *place = c->placement[0] ? c->placement : "none";
-		int named = cpu >= 0 && strcmp(c->dims[cpu], place);	/* "split: server=..." */
-		o += (size_t)snprintf(buf + o, sizeof(buf) - o, "%s%s%s%s", o ? ", " : "",
-				      named ? c->dims[cpu] : "", named ? ": " : "", place);
-	}
-	if (!any)
-		return;
-	md_cell(f, "placement");
-	md_cell(f, buf);
-	fputs("|\n", f);
-}
-
-/* A run with hosts: (meta.csv server_host, client_host): where each role
- * ran, and a remote one's facts. */
-static void hosts_rows(const struct report *r, FILE *f)
-{
-	static const char *const roles[] = { "server", "client" };
-	char key[32], buf[2048];
-
-	for (size_t i = 0; i < 2; i++) {
-		snprintf(key, sizeof(key), "%s_host", roles[i]);
-		if (!*report_meta(r, key))
-			continue;
-		size_t n = (size_t)snprintf(buf, sizeof(buf), "%s", report_meta(r, key));
-		snprintf(key, sizeof(key), "%s_kernel", roles[i]);
-		const char *kernel = report_meta(r, key);
-		snprintf(key, sizeof(key), "%s_cpu_model", roles[i]);
-		const char *cpu = report_meta(r, key);
-		snprintf(key, sizeof(key), "%s_cores", roles[i]);
-		const char *cores = report_meta(r, key);
-		snprintf(key, sizeof(key), "%s_governor", roles[i]);
-		if (*kernel && n < sizeof(buf))
-			snprintf(buf + n, sizeof(buf) - n, ": %s, %s, %s cores, governor %s", kernel,
-				 cpu, cores, report_meta(r, key));
-		md_cell(f, roles[i]);
-		md_cell(f, buf);
-		fputs("|\n", f);
-	}
-}
-
-static void header(const struct report *r, FILE *f)
-{
-	fprintf(f, "# %s\n\n", r->m.name);
-	if (r->m.description && *r->m.description)
-		fprintf(f, "%s\n\n", r->m.description);
-	headline(r, f);
-	fprintf(f, "| | |\n|---|---|\n");
-	const char *rows[][2] = {
-		{ "host", report_meta(r, "host") }, { "kernel", report_meta(r, "kernel") },
-		{ "CPU", report_meta(r, "cpu_model") }, { "cores", report_meta(r, "cores") },
-		{ "governor", report_meta(r, "governor") }, { "started", report_meta(r, "start_utc") },
-		{ "ended", report_meta(r, "end_utc") }, { "run status", report_meta(r, "status") },
-		{ "matrix version", report_meta(r, "tool_version") },
-		{ "revision", report_meta(r, "git_revision") },
-		{ "command", report_meta(r, "command_line") },
-	};
-	for (size_t i = 0; i < ARRAY_SIZE(rows); i++) {
-		md_cell(f, rows[i][0]);
-		md_cell(f, *rows[i][1] ? rows[i][1] : "unknown");
-		fputs("|\n", f);
-	}
-	if (*report_meta(r, "merged_from")) {	/* `matrix merge`'s: command is shard 1's */
-		md_cell(f, "merged from");
-		md_cell(f, report_meta(r, "merged_from"));
-		fputs("|\n", f);
-	}
-	if (*report_meta(r, "shard")) {		/* one Nth of a run: not the whole of it */
-		char part[160];
-		snprintf(part, sizeof(part), "%.40s of a run (matrix merge joins the shards)",
-			 report_meta(r, "shard"));
-		md_cell(f, "shard");
-		md_cell(f, part);
-		fputs("|\n", f);
-	}
-	hosts_rows(r, f);
-	placement_row(r, f);
-	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
-		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
-			r->runner == PROC_GONE ? "its runner was killed before the end"
-			: "it is still running");
-	char busy[768], cols[128];
-	if (report_busy_text(r, busy, sizeof(busy))) {	/* as hyperfine warns of outliers */
-		report_busy_columns(r, cols, sizeof(cols));
-		fprintf(f, "\n**A busy machine:** %s. Other work shared its CPUs, so these "
-			"figures may be slower and noisier than the code alone makes them; "
-			"compare them with a quiet machine's with care (results.csv's %s).\n",
-			busy, cols);
-	}
-	if (report_stale_stream_rates(r))
-		fprintf(f, "\n**This run folder predates the fixed stream rate** (its results.csv has "
-			"no `cpu_us_per_rtt` column): its stream msgs_per_s and mib_per_s were timed "
-			"from the receiver's first read, leaving out what that read found queued, and "
-			"may read high (1.5x to 2.7x the senders' rate over tcp); rerun those cells.\n");
-	legend(r, f);
-}
 
 /* Last, each ratio's geometric mean per pattern (headline_means): a
  * stream ratio and a pingpong ratio answer different questions. */
@@ -777,21 +487,21 @@ static void geomeans(const struct report *r, FILE *f)
 		fprintf(f, "\n## Ratios, geometric mean per pattern\n\n| ratio | metric | pattern | "
 			"geometric mean | range | cell pairs measured |\n|---|---|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
-		md_cell(f, r->defs[g[i].def].name);
-		md_cell(f, matrix_metrics[r->defs[g[i].def].metric]);
-		md_cell(f, g[i].pattern);
+		markdown_cell(f, r->defs[g[i].def].name);
+		markdown_cell(f, matrix_metrics[r->defs[g[i].def].metric]);
+		markdown_cell(f, g[i].pattern);
 		if (isnan(g[i].geomean))
 			snprintf(buf, sizeof(buf), "-");
 		else
 			snprintf(buf, sizeof(buf), "%.2f×", g[i].geomean);
-		md_cell(f, buf);
+		markdown_cell(f, buf);
 		if (g[i].npairs < 2)
 			snprintf(buf, sizeof(buf), "-");
 		else
 			snprintf(buf, sizeof(buf), "%.2f× to %.2f×", g[i].min, g[i].max);
-		md_cell(f, buf);
+		markdown_cell(f, buf);
 		snprintf(buf, sizeof(buf), "%zu", g[i].npairs);
-		md_cell(f, buf);
+		markdown_cell(f, buf);
 		fputs("|\n", f);
 	}
 	free(g);
@@ -810,7 +520,7 @@ int markdown_write(const struct report *r, char *err, size_t errlen)
 	if (outfile_open(&out, path, err, errlen) < 0)
 		return -1;
 	f = out.f;
-	header(r, f);
+	markdown_header(r, f);
 	memset(&p, 0, sizeof(p));
 	p.r = r;
 	p.f = f;

@@ -4,8 +4,8 @@
  *
  * The matrix name and description, then the headline (headline.h: a
  * sentence per ratio and scenario, with its interval and which way is
- * better), then a header (host, kernel, CPU, date, tool version; a line
- * when the folder's stream rates predate the fix, see
+ * better), then a header (markdown_header.h: host, kernel, CPU, date,
+ * tool version; a line when the folder's stream rates predate the fix, see
  * report_stale_stream_rates; the key to figures, intervals and marks), then
  * per pattern a pivot table per metric shaped like the source experiments'
  * tables: one row per combination of the dimensions that vary (other than
@@ -28,7 +28,6 @@
 #define MATRIX_MARKDOWN_H
 
 #include <stddef.h>
-#include <stdio.h>
 
 struct report;
 
@@ -36,9 +35,5 @@ struct report;
  * reader never sees half a page); -1 with err naming the file on a write
  * error.  Reads only the loaded report, never summary.csv or ratios.csv. */
 int markdown_write(const struct report *r, char *err, size_t errlen);
-
-/* Text in a Markdown table cell: '|' and '\\' (and each character of
- * `also`) escaped with '\\', a newline or CR as a space. */
-void markdown_text(FILE *f, const char *s, const char *also);
 
 #endif
