@@ -47,9 +47,6 @@ struct look_again {
 };
 void cmd_look_again_release(struct look_again *la);
 
-/* The second look's folder of a run folder: DIR/look2. */
-#define COMPARE_LOOK2 "look2"
-
 int cmd_compare(int argc, char **argv);
 
 /* A baseline folder against a new one; compare's exit status.  la, when

@@ -2,6 +2,7 @@
 #include "cmd_run.h"
 #include "cmd_common.h"
 #include "cmd_report.h"
+#include "compare.h"
 #include "json.h"
 #include "resume.h"
 #include "run.h"

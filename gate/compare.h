@@ -79,6 +79,7 @@
 
 #define COMPARE_ALPHA 0.0304		/* each look's: two looks at 5% overall */
 #define COMPARE_OVERALL_ALPHA 0.05
+#define COMPARE_LOOK2 "look2"		/* a run folder's second look: RUN/look2 */
 #define COMPARE_DEFAULT_THRESHOLD 0.05
 
 enum verdict {

@@ -71,9 +71,6 @@
 #define HISTORY_NOISE_K 4.0
 #define HISTORY_NOISE_MIN 5
 #define HISTORY_NOISE_MAX 20
-/* A run's second look, as `matrix run` names it (COMPARE_LOOK2,
- * cli/cmd_compare.h, the layer above). */
-#define HISTORY_LOOK2 "look2"
 /* A chart panel draws at most this many cells (history.csv has them all). */
 #define HISTORY_CHART_LINES 12
 

@@ -15,8 +15,8 @@
 /* The gate files, each the second look's when there is one; the first
  * that has a row of a point decides it. */
 static const char *const gate_files[][2] = {
-	{ HISTORY_LOOK2 "/ab.csv", "ab.csv" },
-	{ HISTORY_LOOK2 "/compare.csv", "compare.csv" },
+	{ COMPARE_LOOK2 "/ab.csv", "ab.csv" },
+	{ COMPARE_LOOK2 "/compare.csv", "compare.csv" },
 };
 
 /* s, kept by h until history_release (the few distinct whys, once each);

@@ -16,7 +16,9 @@
 #    kernel with --force): `matrix compare` of tonight's run against the
 #    last good run (results/NAME/good), whose machine-state guard makes a
 #    cell inconclusive when the two nights' machines were not equally
-#    quiet.  It is skipped, and tonight's run becomes the new baseline, when
+#    quiet, and which asks the cells' normal night-to-night spread
+#    (--history results/NAME) to be exceeded.  It is skipped, and
+#    tonight's run becomes the new baseline, when
 #    compare refuses the pair because the machine or the inputs changed
 #    (a kernel, the tool's version: a new build, the matrix file).
 # 3. `matrix history results/NAME`, which marks the nights' own final
@@ -56,7 +58,8 @@ fi
 # 2. the machine, against the last good run
 mrc=0
 if [ -e "$good" ]; then
-	$pin "$matrix" compare "$good" "$dir" -q ${THRESHOLD:+--threshold "$THRESHOLD"} 2>"$err"
+	$pin "$matrix" compare "$good" "$dir" -q --history "results/$name" \
+		${THRESHOLD:+--threshold "$THRESHOLD"} 2>"$err"
 	mrc=$?
 	cat "$err" >&2
 	if [ "$mrc" -eq 2 ] && grep -q 'differ in machine or inputs' "$err"; then
