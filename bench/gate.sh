@@ -53,6 +53,23 @@
 #                    matrix.yaml): the candidate stands for a build that got
 #                    slower while its matrix stayed the same, as in a nightly
 #                    run; the measurements are untouched
+#   in-run scaled    an exact +SLOWDOWN% per message on the machine's real
+#                    paired noise: an in-run A/A of 2 x REPEAT rounds (its
+#                    own judgement at a threshold of 900%, which decides at
+#                    once), split into a run folder of its first REPEAT
+#                    rounds and a second look (RUN/look2) of the others,
+#                    the candidate cells' rtt_p50_us multiplied by 1 +
+#                    SLOWDOWN/100 and their msgs_per_s divided by it, then
+#                    judged by `matrix report --compare`, both looks as a
+#                    run makes them; the same split unscaled is an A/A
+#                    (kind aa2).  The spin's own effect moves with the
+#                    machine (on this VM from +4% to +24% pair to pair, as
+#                    the round trip moves between its levels); this one
+#                    does not
+#   separate scaled  separate run B's folder with the same scaling, against A
+# Separate pairs are judged as the nightly recipe judges two nights: with the
+# guard and `--history` of the case's unslowed separate runs before them
+# (the first five pairs have too little history for it).
 # Each round runs, for each count in REPEATS: separate run A, in-run A/A,
 # separate run B, in-run injected, separate run C (spin).  The separate
 # pairs are (A, B) and (B, C), seconds apart: the best case for separate
@@ -218,10 +235,91 @@ inrun() {
 
 # separate KIND REPEAT N BASE NEW: two separate runs compared (2 when a run
 # failed)
+# scale FOLDER FACTOR: the candidate cells' (nodelay false's, or every
+# cell's with FACTOR's third word "all") rtt_p50_us times FACTOR and
+# msgs_per_s over it, in FOLDER/results.csv
+scale() {
+	python3 - "$1/results.csv" "$2" "${3:-}" <<'PY'
+import csv, sys
+path, f, every = sys.argv[1], float(sys.argv[2]), sys.argv[3] == "all"
+rows = list(csv.reader(open(path, newline="")))
+h = rows[0]
+t, r = h.index("msgs_per_s"), h.index("rtt_p50_us")
+nd = h.index("nodelay") if "nodelay" in h else -1
+for row in rows[1:]:
+    if (every or row[nd] in ("false", "0")) and row[t] and row[r]:
+        row[t], row[r] = repr(float(row[t]) / f), repr(float(row[r]) * f)
+csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
+PY
+}
+
+# split RUN OUT N: OUT holds RUN's rounds 1..N, OUT/look2 its rounds N+1..2N
+# renumbered from 1, each with RUN's matrix.yaml and meta.csv
+split_looks() {
+	python3 - "$1" "$2" "$3" <<'PY'
+import csv, os, shutil, sys
+src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
+rows = list(csv.reader(open(os.path.join(src, "results.csv"), newline="")))
+rep = rows[0].index("rep")
+for d, lo in ((out, 0), (os.path.join(out, "look2"), n)):
+    os.makedirs(d)
+    for f in ("matrix.yaml", "meta.csv"):
+        shutil.copy(os.path.join(src, f), d)
+    keep = [rows[0]]
+    for r in rows[1:]:
+        k = int(r[rep])
+        if lo < k <= lo + n:
+            r = list(r)
+            r[rep] = str(k - lo)
+            keep.append(r)
+    csv.writer(open(os.path.join(d, "results.csv"), "w", newline=""),
+               lineterminator="\n").writerows(keep)
+PY
+}
+
+# inrun_scaled REPEAT N: one 2 x REPEAT round A/A, split into two looks,
+# judged as it is (aa2) and scaled (scaled)
+inrun_scaled() {
+	local d="$OUT/runs/$CASE-r$1-inrun-split-$2" rc=0 t0 k f
+	t0=$(now)
+	mx run "$OUT/inrun_aa.yaml" -o "$d" --repeat $((2 * $1)) --compare nodelay=true:false \
+		--threshold 900% -q >/dev/null 2>>"$LOG" || rc=$?
+	local secs
+	secs=$(calc "$(now) - $t0")
+	for k in aa2 scaled; do
+		f="$d-$k"
+		if [ "$rc" -eq 2 ] || ! split_looks "$d" "$f" "$1" 2>>"$LOG"; then
+			pair inrun "$k" "$1" "$2" 2 "$f/ab.csv" "$secs"
+			continue
+		fi
+		if [ $k = scaled ]; then
+			scale "$f" "$(calc "1 + $SLOWDOWN / 100")" && scale "$f/look2" "$(calc "1 + $SLOWDOWN / 100")"
+		fi
+		rc2=0
+		mx report "$f" --compare nodelay=true:false "${cmp_args[@]}" >/dev/null 2>>"$LOG" || rc2=$?
+		pair inrun "$k" "$1" "$2" $rc2 "$f/ab.csv" "$secs"
+	done
+}
+
+# separate_scaled REPEAT N BASE NEW: NEW's folder scaled, against BASE
+separate_scaled() {
+	local b="$OUT/runs/$CASE-$3" n="$OUT/runs/$CASE-$4" s="$OUT/runs/$CASE-$4-scaled" rc=0
+	local d="$OUT/runs/$CASE-r$1-cmp-scaled-$2"
+	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
+		cp -r "$n" "$s" && rm -f "$s"/compare.* && scale "$s" "$(calc "1 + $SLOWDOWN / 100")" all &&
+			mx compare "$b" "$s" -o "$d" --history "$HIST" "${cmp_args[@]}" >/dev/null \
+				2>>"$LOG" || rc=$?
+	else
+		rc=2
+	fi
+	pair separate scaled "$1" "$2" $rc "$d/compare.csv" "$(calc "${sep_s[$3]} + ${sep_s[$4]}")"
+}
+
 separate() {
 	local rc=0 b="$OUT/runs/$CASE-$4" n="$OUT/runs/$CASE-$5" d="$OUT/runs/$CASE-r$2-cmp-$1-$3"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
-		mx compare "$b" "$n" -o "$d" "${cmp_args[@]}" >/dev/null 2>>"$LOG" || rc=$?
+		mx compare "$b" "$n" -o "$d" --history "$HIST" "${cmp_args[@]}" >/dev/null \
+			2>>"$LOG" || rc=$?
 	else
 		rc=2
 	fi
@@ -317,6 +415,8 @@ echo "case,method,kind,repeat,pair,exit,msgs_verdict,msgs_change,msgs_lo,msgs_hi
 declare -A case_s
 for CASE in $CASES; do
 	c0=$(date +%s)
+	HIST="$OUT/runs/$CASE-history"
+	mkdir -p "$HIST"
 	case $CASE in
 	quiet) ;;
 	loaded) hog_start ;;
@@ -331,8 +431,16 @@ for CASE in $CASES; do
 			sep_run "r$r-C$i" "$r" "$OUT/cand.yaml"
 			[ "$sep_rc" -ne 0 ] || relabel "$OUT/runs/$CASE-r$r-C$i" "$OUT/base.yaml" ||
 				die "relabelling $CASE-r$r-C$i failed"
+			inrun_scaled "$r" "$i"
 			separate aa "$r" "$i" "r$r-A$i" "r$r-B$i"
 			separate inject "$r" "$i" "r$r-B$i" "r$r-C$i"
+			separate_scaled "$r" "$i" "r$r-A$i" "r$r-B$i"
+			# the case's unslowed separate runs so far: the history the
+			# next pairs' noise is learnt from
+			for k in A B; do
+				[ ! -e "$OUT/runs/$CASE-r$r-$k$i/results.csv" ] ||
+					cp -r "$OUT/runs/$CASE-r$r-$k$i" "$HIST/"
+			done
 		done
 		printf '\rbench-gate: %s: %d of %d rounds' "$CASE" "$i" "$PAIRS" >&2
 	done
@@ -361,30 +469,35 @@ t() { echo "${tally[$1]:-0}"; }
 	printf 'injected: spin %s (measured %s)%s; threshold %s; %s A/A and %s injected pairs per row\n\n' \
 		"$SPIN" "$(calc "'%+.1f%%' % (100 * $best_effect)")" "$how" \
 		"${THRESHOLD:-5% (default)}" "$PAIRS" "$PAIRS"
-	printf '| case | method | repeat | false alarms (A/A exit 1) | A/A inconclusive (3; guarded) | detections (injected exit 1) | injected inconclusive (3; guarded) | failed (2) | rounds or new repetitions judged, mean | seconds per pair, median | injected change, median: rtt_p50_us, msgs_per_s |\n'
-	printf '| --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
+	printf '| case | method | slowdown by | repeat | false alarms (A/A exit 1) | A/A inconclusive (3; guarded) | detections (slowed exit 1) | slowed inconclusive (3; guarded) | failed (2) | rounds or new repetitions judged, mean | seconds per pair, median | slowed change, median: rtt_p50_us, msgs_per_s |\n'
+	printf '| --- | --- | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |\n'
 	for CASE in $CASES; do
 		for r in $REPEATS; do
-			for m in inrun separate; do
+			# method, its A/A kind, its slowed kind, the words
+			for row in "inrun aa inject spin" "inrun aa2 scaled scaled" \
+				   "separate aa inject spin" "separate aa scaled scaled"; do
+				read -r m aa inj how <<<"$row"
 				name="in-run A/B (--compare)"
 				[ $m = inrun ] || name="two separate runs (compare, guard)"
-				read -r g_aa g_inj rounds secs change <<<"$(python3 - "$OUT/gate.csv" "$CASE" "$m" "$r" <<'PY'
+				[ $how = spin ] && how="spin $SPIN" || how="x$(calc "1 + $SLOWDOWN / 100") of the data"
+				read -r g_aa g_inj rounds secs change <<<"$(python3 - "$OUT/gate.csv" "$CASE" "$m" "$r" "$aa" "$inj" <<'PY'
 import csv, statistics as st, sys
 rows = [x for x in csv.DictReader(open(sys.argv[1]))
-        if x["case"] == sys.argv[2] and x["method"] == sys.argv[3] and x["repeat"] == sys.argv[4]]
-inj = [x for x in rows if x["kind"] == "inject"]
+        if x["case"] == sys.argv[2] and x["method"] == sys.argv[3] and x["repeat"] == sys.argv[4]
+        and x["kind"] in (sys.argv[5], sys.argv[6])]
+inj = [x for x in rows if x["kind"] == sys.argv[6]]
 med = lambda rs, k: st.median([float(x[k]) for x in rs if x[k] not in ("", "nan")] or [float("nan")])
 guarded = lambda kind: sum(1 for x in rows if x["kind"] == kind and x["exit"] == "3" and x["guarded"] == "1")
 used = [float(x["rounds"]) for x in rows if x["rounds"]]
-print(guarded("aa"), guarded("inject"), "%.1f" % (sum(used) / len(used) if used else float("nan")),
+print(guarded(sys.argv[5]), guarded(sys.argv[6]), "%.1f" % (sum(used) / len(used) if used else float("nan")),
       "%.1f" % med(rows, "seconds"), "%+.1f%%,%+.1f%%" % (100 * med(inj, "rtt_change"), 100 * med(inj, "msgs_change")))
 PY
 )"
-				printf '| %s | %s | %s | %s of %s | %s; %s | %s of %s | %s; %s | %s | %s | %s | %s |\n' \
-					"$CASE" "$name" "$r" "$(t "$CASE/$m/aa/$r/1")" "$PAIRS" \
-					"$(t "$CASE/$m/aa/$r/3")" "$g_aa" "$(t "$CASE/$m/inject/$r/1")" \
-					"$PAIRS" "$(t "$CASE/$m/inject/$r/3")" "$g_inj" \
-					$(($(t "$CASE/$m/aa/$r/2") + $(t "$CASE/$m/inject/$r/2"))) \
+				printf '| %s | %s | %s | %s | %s of %s | %s; %s | %s of %s | %s; %s | %s | %s | %s | %s |\n' \
+					"$CASE" "$name" "$how" "$r" "$(t "$CASE/$m/$aa/$r/1")" "$PAIRS" \
+					"$(t "$CASE/$m/$aa/$r/3")" "$g_aa" "$(t "$CASE/$m/$inj/$r/1")" \
+					"$PAIRS" "$(t "$CASE/$m/$inj/$r/3")" "$g_inj" \
+					$(($(t "$CASE/$m/$aa/$r/2") + $(t "$CASE/$m/$inj/$r/2"))) \
 					"$rounds" "$secs" "${change/,/, }"
 			done
 		done

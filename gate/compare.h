@@ -20,11 +20,11 @@
  * ABBA order), so a drift the round shares cancels in their ratio.  The
  * figures are of d_r = log(candidate_r / baseline_r) over the rounds both
  * measured:
- *   change      exp(Hodges-Lehmann estimate of d) - 1 (signrank.h)
- *   lo, hi      the Walsh-average interval the signed-rank test inverts, at
- *               one-sided alpha each way: two-sided at least 1 - 2 alpha,
- *               level its exact coverage (ties aside)
- *   p_worse     the exact one-sided signed-rank p-value that the candidate
+ *   change      exp(median of d) - 1 (signtest.h)
+ *   lo, hi      the order-statistic interval of that median, which the sign
+ *               test inverts, at one-sided alpha each way: two-sided at
+ *               least 1 - 2 alpha, level its exact coverage
+ *   p_worse     the exact one-sided sign-test p-value that the candidate
  *               is worse by MORE THAN THE THRESHOLD: of d - log(1 + t) when
  *               lower is better, of log(1 - t) - d when higher is (the
  *               direction is the metric table's `better`); p_better the
@@ -32,7 +32,7 @@
  * Two separate runs (compare_folders): no rounds to pair.
  *   change      candidate median / baseline median - 1
  *   lo, hi      from each side's order-statistic interval of its median
- *               (signrank.h), each covering with at least sqrt(1 - 2
+ *               (signtest.h), each covering with at least sqrt(1 - 2
  *               alpha) whatever the distribution: lo = cand_lo / base_hi
  *               - 1, hi = cand_hi / base_lo - 1, holding with at least
  *               level = the product of the two coverages, equal or unequal

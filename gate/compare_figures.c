@@ -1,6 +1,6 @@
 /* A compared row's figures: see compare_figures.h. */
 #include "compare_figures.h"
-#include "signrank.h"
+#include "signtest.h"
 #include "stats.h"
 
 #include <math.h>
@@ -86,9 +86,10 @@ static size_t paired_logs(const struct side *b, const struct side *a, double *d)
 	return n;
 }
 
-/* A paired row: the signed-rank test of the rounds' log ratios, shifted so
- * that "worse by more than the threshold" is "above zero", each way; the
- * change and its interval from the Walsh averages. */
+/* A paired row: the sign test of the rounds' log ratios, shifted so that
+ * "worse by more than the threshold" is "above zero", each way; the change
+ * (their median) and its order-statistic interval, the one the test
+ * inverts. */
 static void judge_paired(const struct comparison *c, struct cmp_row *row, const struct side *b,
 			 const struct side *a)
 {
@@ -109,14 +110,16 @@ static void judge_paired(const struct comparison *c, struct cmp_row *row, const 
 	row->rounds = n;
 	if (n) {
 		double lo, hi, level;
-		row->change = expm1(signrank_hl(d, n));
-		if (signrank_interval(d, n, c->alpha, &lo, &hi, &level) == 0) {
+		struct stat_summary st;
+		stats_summarize(d, n, &st);
+		row->change = expm1(st.median);
+		if (median_os_interval(d, n, 1 - 2 * c->alpha, &lo, &hi, &level) == 0) {
 			row->lo = expm1(lo);
 			row->hi = expm1(hi);
 			row->level = level;
 		}
-		row->p_worse = signrank_p_upper(worse, n);
-		row->p_better = signrank_p_upper(better, n);
+		row->p_worse = sign_p_upper(worse, n);
+		row->p_better = sign_p_upper(better, n);
 	}
 	free(d);
 }

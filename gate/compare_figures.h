@@ -1,7 +1,7 @@
 /*
  * compare_figures: the figures of one compared row before the correction
  * and the verdict (compare.h has what each means): the two sides' values
- * of the row's metric, the second look's too, then the paired signed-rank
+ * of the row's metric, the second look's too, then the paired sign-test
  * figures of an in-run A/B, round by round, or the separate runs'
  * order-statistic interval and Mann-Whitney test.
  */

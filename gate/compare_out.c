@@ -103,7 +103,7 @@ static int write_csv(const struct comparison *c, const char *dir, const char *na
 			csv_out_u64(&w, (uint64_t)r->look);
 		else
 			csv_out_field(&w, "");
-		csv_out_field(&w, r->metric < 0 ? "" : c->paired ? "signed-rank" : "mann-whitney");
+		csv_out_field(&w, r->metric < 0 ? "" : c->paired ? "sign" : "mann-whitney");
 		csv_out_end_row(&w);
 	}
 	if (csv_out_close(&w) < 0) {
@@ -167,9 +167,9 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 	if (c->paired)
 		fprintf(f, "Paired by round: each round ran the baseline and the candidate side by "
 			"side, so a change is judged round by round, on the log of the candidate over "
-			"the baseline. A change is the Hodges-Lehmann estimate of that ratio, minus 1, "
-			"with the signed-rank test's interval (its exact level in ab.csv's ci_level, "
-			"at least %.1f%%). `regressed` needs the exact one-sided signed-rank p-value "
+			"the baseline. A change is the median of the rounds' ratios, minus 1, with its "
+			"order-statistic interval (its exact level in ab.csv's ci_level, at least "
+			"%.1f%%). `regressed` needs the exact one-sided sign-test p-value "
 			"that the candidate is worse by more than the threshold of %g%% below %g after "
 			"a Benjamini-Hochberg correction over every row (`improved` the same the other "
 			"way); `unchanged` needs the whole interval within the threshold; anything else "

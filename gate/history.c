@@ -106,89 +106,6 @@ static int group_runs(struct history *h)
 	return 0;
 }
 
-/* The identity of a cell: every dimension's name and value, sorted by
- * name ("pattern\037pingpong\036size\03716"), malloc'd; cells of two
- * reports are the same cell when their keys are equal (as compare_folders
- * matches them: every dimension by name). */
-static char *cell_key(const struct report *r, const struct rcell *c)
-{
-	size_t len = 1, *order = malloc((r->ndims ? r->ndims : 1) * sizeof(*order));
-
-	if (!order)
-		return NULL;
-	for (size_t d = 0; d < r->ndims; d++) {
-		size_t j = d;
-		for (; j > 0 && strcmp(r->dimnames[order[j - 1]], r->dimnames[d]) > 0; j--)
-			order[j] = order[j - 1];
-		order[j] = d;
-		len += strlen(r->dimnames[d]) + strlen(c->dims[d]) + 2;
-	}
-	char *key = malloc(len), *k = key;
-	for (size_t i = 0; key && i < r->ndims; i++)
-		k += sprintf(k, "%s\037%s\036", r->dimnames[order[i]], c->dims[order[i]]);
-	if (key)
-		*k = '\0';
-	free(order);
-	return key;
-}
-
-static size_t hash_key(const char *s)
-{
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a */
-
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ull;
-	return (size_t)h;
-}
-
-/* The slot of key in group g's hash: where it is, or the empty one where
- * it would go. */
-static size_t *slot_of(const struct hist_group *g, const char *key)
-{
-	size_t mask = g->nslots - 1, i = hash_key(key) & mask;
-
-	while (g->slots[i] && strcmp(g->cells[g->slots[i] - 1].key, key))
-		i = (i + 1) & mask;
-	return &g->slots[i];
-}
-
-/* The cell of group g with this key: its index, or SIZE_MAX. */
-static size_t find_key(const struct hist_group *g, const char *key)
-{
-	if (!g->nslots)
-		return SIZE_MAX;
-	size_t s = *slot_of(g, key);
-	return s ? s - 1 : SIZE_MAX;
-}
-
-/* Adds a cell to group g (its key taken over); -1 out of memory. */
-static int add_cell(struct hist_group *g, size_t *cap, const struct report *r,
-		    const struct rcell *c, char *key)
-{
-	if (g->ncells == *cap) {
-		size_t ncap = *cap ? 2 * *cap : 8;
-		struct hist_cell *nc = realloc(g->cells, ncap * sizeof(*nc));
-		if (!nc)
-			return -1;
-		g->cells = nc;
-		*cap = ncap;
-	}
-	if (2 * (g->ncells + 1) > g->nslots) {	/* at most half full */
-		size_t n = g->nslots ? 2 * g->nslots : 16;
-		size_t *ns = calloc(n, sizeof(*ns)), *old = g->slots;
-		if (!ns)
-			return -1;
-		g->slots = ns;
-		g->nslots = n;
-		for (size_t k = 0; k < g->ncells; k++)
-			*slot_of(g, g->cells[k].key) = k + 1;
-		free(old);
-	}
-	g->cells[g->ncells] = (struct hist_cell){ .r = r, .c = c, .key = key };
-	*slot_of(g, key) = ++g->ncells;
-	return 0;
-}
-
 /* Does dimension `name` vary among group g's cells: does some cell lack
  * it, or have another value than the first cell? */
 static int dim_varies(const struct hist_group *g, const char *name)
@@ -254,12 +171,12 @@ static int collect_cells(struct history *h, size_t gi)
 		if (h->runs[i].group != gi + 1)
 			continue;
 		for (size_t c = 0; c < r->ncells; c++) {
-			char *key = cell_key(r, &r->cells[c]);
+			char *key = history_cell_key(r, &r->cells[c]);
 			if (!key)
 				return -1;
-			if (find_key(g, key) != SIZE_MAX) {
+			if (history_find_key(g, key) != SIZE_MAX) {
 				free(key);
-			} else if (add_cell(g, &cap, r, &r->cells[c], key) < 0) {
+			} else if (history_add_cell(g, &cap, r, &r->cells[c], key) < 0) {
 				free(key);
 				return -1;
 			}
@@ -313,12 +230,12 @@ static const struct rcell **map_cells(struct history *h, size_t gi)
 		if (h->runs[i].group != gi + 1)
 			continue;
 		for (size_t c = 0; c < r->ncells; c++) {
-			char *key = cell_key(r, &r->cells[c]);
+			char *key = history_cell_key(r, &r->cells[c]);
 			if (!key) {
 				free(in);
 				return NULL;
 			}
-			size_t k = find_key(g, key);	/* every cell of the run is there */
+			size_t k = history_find_key(g, key);	/* every cell of the run is there */
 			free(key);
 			in[at * g->ncells + k] = &r->cells[c];
 			for (size_t mi = 0; mi < h->nmetrics; mi++)
@@ -391,125 +308,6 @@ oom:
 	free(in);
 	free(last);
 	return -1;
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double history_noise(const double *chg, size_t n, size_t *used)
-{
-	double a[HISTORY_NOISE_MAX];
-	size_t k = n < HISTORY_NOISE_MAX ? n : HISTORY_NOISE_MAX;
-
-	*used = k;
-	if (!k)
-		return NAN;
-	for (size_t i = 0; i < k; i++)
-		a[i] = fabs(chg[n - k + i]);
-	qsort(a, k, sizeof(*a), cmp_double);
-	return 1.4826 * (k % 2 ? a[k / 2] : (a[k / 2 - 1] + a[k / 2]) / 2);
-}
-
-enum verdict history_calibrate(enum verdict v, double change, double noise, size_t nights,
-			       enum noise_call *call)
-{
-	if (v == V__COUNT || v == V_ADDED || v == V_REMOVED) {
-		*call = NOISE_NONE;
-		return v;
-	}
-	if (nights < HISTORY_NOISE_MIN) {
-		*call = NOISE_UNKNOWN;
-		return v;
-	}
-	if (v != V_REGRESSED && v != V_IMPROVED) {
-		*call = NOISE_KNOWN;
-		return v;
-	}
-	*call = fabs(log1p(change)) > HISTORY_NOISE_K * noise ? NOISE_BEYOND : NOISE_WITHIN;
-	return *call == NOISE_BEYOND ? v : V_INCONCLUSIVE;
-}
-
-void history_why(enum noise_call call, double noise, size_t nights, const char *cmp, char *buf,
-		 size_t len)
-{
-	const char *sep = *cmp ? "; " : "";
-
-	switch (call) {
-	case NOISE_UNKNOWN:
-		snprintf(buf, len, "%s%stoo little history (%zu of %d nights): the normal spread "
-			 "is not known yet", cmp, sep, nights, HISTORY_NOISE_MIN);
-		break;
-	case NOISE_WITHIN:
-	case NOISE_BEYOND:
-		snprintf(buf, len, "%s%s%s the normal night-to-night spread (±%.1f%%, %zu nights)",
-			 cmp, sep, call == NOISE_WITHIN ? "within" : "beyond",
-			 HISTORY_NOISE_K * noise * 100, nights);
-		break;
-	default:
-		snprintf(buf, len, "%s", cmp);
-	}
-}
-
-/* The log changes of group g's cell k, metric position mi, between its
- * consecutive runs with a figure that come before runs[before], into chg
- * (room for the group's runs); how many.  The one walk both the history
- * and `compare --history` learn the noise from. */
-static size_t cell_changes(const struct history *h, size_t g, size_t k, size_t mi,
-			   size_t before, double *chg)
-{
-	double prev = NAN;
-	size_t n = 0;
-
-	for (size_t i = 0; i < before && i < h->nruns; i++) {
-		const struct hist_run *run = &h->runs[i];
-		size_t pi = run->group == g + 1 ? run->point_of[k * h->nmetrics + mi] : SIZE_MAX;
-		if (pi == SIZE_MAX || !h->points[pi].n)
-			continue;
-		double m = h->points[pi].median;
-		if (m > 0 && prev > 0)
-			chg[n++] = log(m / prev);
-		prev = m;
-	}
-	return n;
-}
-
-/* Every point's noise, from the runs of its group before its own. */
-static int learn_noise(struct history *h)
-{
-	double *chg = malloc((h->nruns + 1) * sizeof(*chg));
-
-	if (!chg)
-		return -1;
-	for (size_t j = 0; j < h->npoints; j++) {
-		struct hist_point *p = &h->points[j];
-		if (p->prev == SIZE_MAX)
-			continue;
-		size_t n = cell_changes(h, p->group, p->cell, p->mi, p->run, chg);
-		p->noise = history_noise(chg, n, &p->noise_nights);
-	}
-	for (size_t g = 0; g < h->ngroups; g++) {
-		struct hist_group *hg = &h->groups[g];
-		size_t last;
-		for (last = h->nruns; last-- > 0 && h->runs[last].group != g + 1;)
-			;
-		hg->nights_lo = SIZE_MAX;
-		const struct hist_run *run = &h->runs[last];
-		for (size_t j = run->first_point; j < run->first_point + run->npoints; j++) {
-			size_t n = h->points[j].noise_nights;
-			if (h->points[j].prev == SIZE_MAX)
-				continue;
-			hg->nights_lo = n < hg->nights_lo ? n : hg->nights_lo;
-			hg->nights_hi = n > hg->nights_hi ? n : hg->nights_hi;
-		}
-		if (hg->nights_lo == SIZE_MAX)
-			hg->nights_lo = 0;
-	}
-	free(chg);
-	return 0;
 }
 
 /* The verdicts of run i's points whose previous run is prev, from one
@@ -624,7 +422,7 @@ int history_learn(struct history *h, const struct report *const *reports, size_t
 	for (size_t g = 0; g < h->ngroups; g++)
 		if (collect_cells(h, g) < 0 || add_points(h, g) < 0)
 			goto oom;
-	if (learn_noise(h) == 0)
+	if (history_learn_noise(h) == 0)
 		return 0;
 oom:
 	snprintf(err, errlen, "out of memory");
@@ -653,32 +451,6 @@ size_t history_run_of(const struct history *h, const struct report *r)
 		if (h->runs[i].r == r)
 			return i;
 	return SIZE_MAX;
-}
-
-size_t history_cell_of(const struct history *h, size_t g, const struct report *r,
-		       const struct rcell *c)
-{
-	char *key = g < h->ngroups ? cell_key(r, c) : NULL;
-	size_t k = key ? find_key(&h->groups[g], key) : SIZE_MAX;
-
-	free(key);
-	return k;
-}
-
-double history_noise_before(const struct history *h, size_t g, size_t before,
-			    const struct report *r, const struct rcell *c, int metric,
-			    size_t *nights)
-{
-	size_t k = history_cell_of(h, g, r, c), mi;
-	double *chg = malloc((h->nruns + 1) * sizeof(*chg)), noise = NAN;
-
-	*nights = 0;
-	for (mi = 0; mi < h->nmetrics && h->metrics[mi] != metric; mi++)
-		;
-	if (k != SIZE_MAX && mi < h->nmetrics && chg)
-		noise = history_noise(chg, cell_changes(h, g, k, mi, before, chg), nights);
-	free(chg);
-	return noise;
 }
 
 void history_release(struct history *h)

@@ -265,4 +265,16 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
  */
 void history_print(const struct history *h, FILE *f, int every_step);
 
+/* The parts of history_learn in files of their own, for history.c:
+ * history_cells.c keys a cell by every dimension's name and value (sorted
+ * by name; malloc'd, NULL out of memory), finds a key among a group's
+ * cells (SIZE_MAX: none) and adds a cell to a group (its key taken over;
+ * -1 out of memory); history_noise.c learns every point's noise from the
+ * runs of its group before its own (-1 out of memory). */
+char *history_cell_key(const struct report *r, const struct rcell *c);
+size_t history_find_key(const struct hist_group *g, const char *key);
+int history_add_cell(struct hist_group *g, size_t *cap, const struct report *r,
+		     const struct rcell *c, char *key);
+int history_learn_noise(struct history *h);
+
 #endif

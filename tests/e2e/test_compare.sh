@@ -291,7 +291,7 @@ Y
 	run_matrix report out -q --compare spin=0us:1us; expect_rc 1
 	expect_all out/ab.csv verdict regressed
 	expect_all out/ab.csv rounds 7
-	expect_all out/ab.csv test signed-rank
+	expect_all out/ab.csv test sign
 	csvq out/ab.csv metric change | grep -q '^rtt_p50_us	0.1$' ||
 		die "the paired change is not +10%: $(csvq out/ab.csv metric change)"
 	[ -e out/look2 ] && die "report made a second look"

@@ -184,7 +184,7 @@ ab_csv() {
 	echo 'label,metric,base_cell,new_cell,base_n,new_n,base_median,new_median,change,change_lo,change_hi,ci_level,p_worse,q_worse,p_better,q_better,verdict,why,rounds,look,test' >"$f"
 	for row in "$@"; do
 		set -- $row
-		echo "size=16,$2,9,$1,7,7,1,1,0,0,0,0.9,1,1,1,1,$3,,7,1,signed-rank" >>"$f"
+		echo "size=16,$2,9,$1,7,7,1,1,0,0,0,0.9,1,1,1,1,$3,,7,1,sign" >>"$f"
 	done
 }
 

@@ -276,5 +276,5 @@ Y
 		die "ab.md does not say why it is not paired"
 	# one run of the same matrix is paired
 	run_matrix run m.yaml -o one -q --compare spin=0us:1us
-	expect_all one/ab.csv test signed-rank
+	expect_all one/ab.csv test sign
 }
