@@ -235,6 +235,11 @@ inrun() {
 
 # separate KIND REPEAT N BASE NEW: two separate runs compared (2 when a run
 # failed)
+# --history HIST once it holds a run (the first pair has none)
+hist_args() {
+	[ -z "$(ls -A "$HIST" 2>/dev/null)" ] || printf -- '--history %s' "$HIST"
+}
+
 # scale FOLDER FACTOR: the candidate cells' (nodelay false's, or every
 # cell's with FACTOR's third word "all") rtt_p50_us times FACTOR and
 # msgs_per_s over it, in FOLDER/results.csv
@@ -307,7 +312,7 @@ separate_scaled() {
 	local d="$OUT/runs/$CASE-r$1-cmp-scaled-$2"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
 		cp -r "$n" "$s" && rm -f "$s"/compare.* && scale "$s" "$(calc "1 + $SLOWDOWN / 100")" all &&
-			mx compare "$b" "$s" -o "$d" --history "$HIST" "${cmp_args[@]}" >/dev/null \
+			mx compare "$b" "$s" -o "$d" $(hist_args) "${cmp_args[@]}" >/dev/null \
 				2>>"$LOG" || rc=$?
 	else
 		rc=2
@@ -318,7 +323,7 @@ separate_scaled() {
 separate() {
 	local rc=0 b="$OUT/runs/$CASE-$4" n="$OUT/runs/$CASE-$5" d="$OUT/runs/$CASE-r$2-cmp-$1-$3"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
-		mx compare "$b" "$n" -o "$d" --history "$HIST" "${cmp_args[@]}" >/dev/null \
+		mx compare "$b" "$n" -o "$d" $(hist_args) "${cmp_args[@]}" >/dev/null \
 			2>>"$LOG" || rc=$?
 	else
 		rc=2

@@ -107,32 +107,36 @@ static double normal(uint64_t *s)
  * COMPARE_ALPHA, a false alarm when either rejects.  Pocock's level keeps
  * the overall rate at most 5% (the signed-rank test is discrete, so it is
  * below); the same looks at 5% each would not. */
+/* Two looks under the null, the second on (1 + COMPARE_LOOK2_TIMES) n
+ * values, each at COMPARE_ALPHA, a false alarm when either rejects: at
+ * most 5% overall, for the paired sign test and for separate runs (the
+ * baseline's n stay, the new side grows); the separate runs' looks at 5%
+ * each would not. */
 static void test_two_looks_keep_five_percent(void **state)
 {
-	enum { TRIALS = 20000, N = 7 };
+	enum { TRIALS = 20000, N = 7, M = (1 + COMPARE_LOOK2_TIMES) * N };
 	uint64_t s = 12345;
-	double d[2 * N], b[N], a[2 * N];
+	double d[M], b[N], a[M];
 	size_t alarm = 0, alarm_mw = 0, naive_mw = 0;
 
 	(void)state;
 	for (int t = 0; t < TRIALS; t++) {
-		for (size_t i = 0; i < 2 * N; i++)
+		for (size_t i = 0; i < M; i++)
 			d[i] = normal(&s);
-		double p1 = sign_p_upper(d, N), p2 = sign_p_upper(d, 2 * N);
+		double p1 = sign_p_upper(d, N), p2 = sign_p_upper(d, M);
 		alarm += p1 < COMPARE_ALPHA || p2 < COMPARE_ALPHA;
-		/* separate runs: the baseline's N stay, the new side grows */
 		for (size_t i = 0; i < N; i++)
 			b[i] = normal(&s);
-		for (size_t i = 0; i < 2 * N; i++)
+		for (size_t i = 0; i < M; i++)
 			a[i] = normal(&s);
-		double q1 = compare_mw_p_smaller(b, N, a, N), q2 = compare_mw_p_smaller(b, N, a, 2 * N);
+		double q1 = compare_mw_p_smaller(b, N, a, N), q2 = compare_mw_p_smaller(b, N, a, M);
 		alarm_mw += q1 < COMPARE_ALPHA || q2 < COMPARE_ALPHA;
 		naive_mw += q1 < 0.05 || q2 < 0.05;
 	}
 	double rate = (double)alarm / TRIALS, rate_mw = (double)alarm_mw / TRIALS;
 	double naive_rate = (double)naive_mw / TRIALS, se = sqrt(0.05 * 0.95 / TRIALS);
-	print_message("two looks: paired %.4f, separate %.4f; separate at 5%% each %.4f\n", rate,
-		      rate_mw, naive_rate);
+	print_message("two looks (%d and %d): paired %.4f, separate %.4f; separate at 5%% each "
+		      "%.4f\n", N, M, rate, rate_mw, naive_rate);
 	if (rate > 0.05 + 3 * se || rate_mw > 0.05 + 3 * se)
 		fail_msg("two looks at %g: false alarms %.4f (paired), %.4f (separate)",
 			 COMPARE_ALPHA, rate, rate_mw);
