@@ -54,10 +54,12 @@
 #                    slower while its matrix stayed the same, as in a nightly
 #                    run; the measurements are untouched
 #   in-run scaled    an exact +SLOWDOWN% per message on the machine's real
-#                    paired noise: an in-run A/A of 2 x REPEAT rounds (its
-#                    own judgement at a threshold of 900%, which decides at
-#                    once), split into a run folder of its first REPEAT
-#                    rounds and a second look (RUN/look2) of the others,
+#                    paired noise: an in-run A/A of as many rounds as the
+#                    two looks take (REPEAT, then COMPARE_LOOK2_TIMES x
+#                    REPEAT; its own judgement at a threshold of 900%,
+#                    which decides at once), split into a run folder of its
+#                    first REPEAT rounds and a second look (RUN/look2) of
+#                    the others,
 #                    the candidate cells' rtt_p50_us multiplied by 1 +
 #                    SLOWDOWN/100 and their msgs_per_s divided by it, then
 #                    judged by `matrix report --compare`, both looks as a
@@ -92,6 +94,8 @@ MATRIX_BIN=${MATRIX_BIN:-$PWD/matrix}
 PAIRS=${PAIRS:-20}
 REPEATS=${REPEATS:-7}
 CASES=${CASES:-quiet loaded}
+LOOK2_TIMES=$(sed -n 's/^#define COMPARE_LOOK2_TIMES \([0-9]*\).*/\1/p' gate/compare.h)
+LOOK2_TIMES=${LOOK2_TIMES:-2}
 HOG_SEED=${HOG_SEED:-1}
 WINDOW_MS=${WINDOW_MS:-75}
 SLOWDOWN=${SLOWDOWN:-10}
@@ -258,22 +262,22 @@ csv.writer(open(path, "w", newline=""), lineterminator="\n").writerows(rows)
 PY
 }
 
-# split RUN OUT N: OUT holds RUN's rounds 1..N, OUT/look2 its rounds N+1..2N
-# renumbered from 1, each with RUN's matrix.yaml and meta.csv
+# split RUN OUT N: OUT holds RUN's rounds 1..N, OUT/look2 all its later
+# ones renumbered from 1, each with RUN's matrix.yaml and meta.csv
 split_looks() {
 	python3 - "$1" "$2" "$3" <<'PY'
 import csv, os, shutil, sys
 src, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
 rows = list(csv.reader(open(os.path.join(src, "results.csv"), newline="")))
 rep = rows[0].index("rep")
-for d, lo in ((out, 0), (os.path.join(out, "look2"), n)):
+for d, lo, hi in ((out, 0, n), (os.path.join(out, "look2"), n, 1 << 30)):
     os.makedirs(d)
     for f in ("matrix.yaml", "meta.csv"):
         shutil.copy(os.path.join(src, f), d)
     keep = [rows[0]]
     for r in rows[1:]:
         k = int(r[rep])
-        if lo < k <= lo + n:
+        if lo < k <= hi:
             r = list(r)
             r[rep] = str(k - lo)
             keep.append(r)
@@ -282,12 +286,14 @@ for d, lo in ((out, 0), (os.path.join(out, "look2"), n)):
 PY
 }
 
-# inrun_scaled REPEAT N: one 2 x REPEAT round A/A, split into two looks,
-# judged as it is (aa2) and scaled (scaled)
+# inrun_scaled REPEAT N: one A/A of as many rounds as both looks take
+# (REPEAT, then LOOK2_TIMES x REPEAT), split into the two looks, judged as
+# it is (aa2) and scaled (scaled)
 inrun_scaled() {
 	local d="$OUT/runs/$CASE-r$1-inrun-split-$2" rc=0 t0 k f
 	t0=$(now)
-	mx run "$OUT/inrun_aa.yaml" -o "$d" --repeat $((2 * $1)) --compare nodelay=true:false \
+	mx run "$OUT/inrun_aa.yaml" -o "$d" --repeat $(((1 + LOOK2_TIMES) * $1)) \
+		--compare nodelay=true:false \
 		--threshold 900% -q >/dev/null 2>>"$LOG" || rc=$?
 	local secs
 	secs=$(calc "$(now) - $t0")
