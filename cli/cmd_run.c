@@ -133,7 +133,7 @@ static int second_look(const struct common *c, const struct plan *pl, const char
 	if (!sub.cells)
 		return EXIT_BADINPUT;
 	pick_cells(pl, la, lab, &sub);
-	sub.repeat = COMPARE_LOOK2_TIMES * pl->repeat;	/* the looks at n and 3n rounds */
+	sub.repeat = COMPARE_LOOK2_TIMES * pl->repeat;	/* the looks at n and 4n rounds */
 	snprintf(ldir, sizeof(ldir), "%s/%s", dir, COMPARE_LOOK2);
 	size_t rows = la->nrows + lab->nrows;
 	fprintf(stderr, "matrix: a second look at %zu inconclusive row%s: %zu cell%s, %u more "

@@ -199,11 +199,11 @@ Y
 	expect_all out/results.csv status ok
 	[ "$(csvq out/ab.csv --rows)" -eq 4 ] || die "expected 4 rows: 2 sizes x 2 metrics"
 	# 4 paired rounds can never reach p < 0.0304 (2^-4): the second look
-	# runs twice as many more, and 12 can
+	# runs three times as many more, and 16 can
 	csvq out/ab.csv why | grep -qx "too few paired rounds" || die "4 rounds not called too few: $(cat out/ab.csv)"
 	[ -s out/look2/ab.csv ] || die "no second look"
-	csvq out/look2/ab.csv why | grep -q "too few" && die "12 rounds called too few: $(cat out/look2/ab.csv)"
-	expect_all out/look2/ab.csv rounds 12
+	csvq out/look2/ab.csv why | grep -q "too few" && die "16 rounds called too few: $(cat out/look2/ab.csv)"
+	expect_all out/look2/ab.csv rounds 16
 	expect_status_of_verdicts out/ab.csv
 	expect_no_leftovers
 }
@@ -237,12 +237,12 @@ Y
 	# 4 rounds: too few at the first look, decided at the second
 	run_matrix run m.yaml -o few -q --repeat 4; expect_rc 1
 	expect_all few/ab.csv verdict inconclusive
-	expect_err "matrix: a second look at 2 inconclusive rows: 2 cells, 8 more rounds, into few/look2"
-	[ "$(csvq few/look2/results.csv --rows)" -eq 16 ] || die "the second look ran $(csvq few/look2/results.csv --rows) repetitions, not 2 cells x 8"
+	expect_err "matrix: a second look at 2 inconclusive rows: 2 cells, 12 more rounds, into few/look2"
+	[ "$(csvq few/look2/results.csv --rows)" -eq 24 ] || die "the second look ran $(csvq few/look2/results.csv --rows) repetitions, not 2 cells x 12"
 	expect_all few/look2/results.csv status ok
 	expect_all few/look2/ab.csv verdict regressed
 	expect_all few/look2/ab.csv look 2
-	expect_all few/look2/ab.csv rounds 12
+	expect_all few/look2/ab.csv rounds 16
 	# `report` judges both looks again, the same
 	cp few/look2/ab.csv ab.before
 	run_matrix report few -q; expect_rc 1
@@ -392,7 +392,7 @@ Y
 # --set and --baseline together: the second look runs the same
 # overridden matrix, so the same fingerprint.  A new run of 4 repetitions
 # has too few for the order-statistic interval of its median (7 needed);
-# its second look makes 12, and the regression is found.  A baseline of 4
+# its second look makes 16, and the regression is found.  A baseline of 4
 # could never have one: that row is not looked at again.
 t_set_with_baseline_second_look() {
 	mat m.yaml <<'Y'
@@ -427,7 +427,7 @@ P
 	csvq n1/compare.csv why | grep -qx "too few repetitions for an interval: 4 new, 7 needed" ||
 		die "first look: $(cat n1/compare.csv)"
 	expect_all n1/look2/compare.csv verdict regressed
-	expect_all n1/look2/compare.csv new_n 12
+	expect_all n1/look2/compare.csv new_n 16
 	# a baseline of 4: no second look can help
 	run_matrix run m.yaml -o b2 -q --set count=40 --repeat 4; expect_rc 0
 	run_matrix run m.yaml -o n2 -q --set count=40 --baseline b2; expect_rc 3
