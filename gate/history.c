@@ -310,6 +310,19 @@ oom:
 	return -1;
 }
 
+/* A copy of s that h keeps until history_release; NULL out of memory. */
+static const char *own(struct history *h, const char *s)
+{
+	char **ns = realloc(h->strings, (h->nstrings + 1) * sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	h->strings = ns;
+	if (!(ns[h->nstrings] = strdup(s)))
+		return NULL;
+	return ns[h->nstrings++];
+}
+
 /* The verdicts of run i's points whose previous run is prev, from one
  * comparison of the two folders; each row found by its cell's place in
  * the run and its metric's in h->metrics. */
@@ -337,7 +350,15 @@ static int judge_pair(struct history *h, size_t i, size_t prev, const int *metri
 		p->compared = row->verdict;
 		p->change = row->change;
 		p->prev_median = row->base_median;
-		p->why = row->why;	/* a string constant */
+		/* a string constant, or the row's own text (the guard's reason,
+		 * the counts of too few repetitions), which goes with c */
+		p->why = row->why == row->guard_why || row->why == row->whybuf ? own(h, row->why)
+										 : row->why;
+		if (!p->why) {
+			compare_release(&c);
+			snprintf(err, errlen, "out of memory");
+			return -1;
+		}
 	}
 	compare_release(&c);
 	return 0;

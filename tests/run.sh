@@ -36,7 +36,9 @@
 # otherwise, each entry FILE (every test of it) or FILE:t_NAME:
 #
 #   ONCE   tests that do not depend on the build (they read the sources and
-#          the release build's objects): run in the first build only.
+#          the release build's objects), or whose subject is the same in
+#          every build (a page in a browser, the README's text): run in the
+#          first build only.
 #   ALONE  tests that time what they run against bounds another test's CPU
 #          use beside them could break: run after the others, one at a
 #          time, with no other test beside them.
@@ -53,7 +55,12 @@
 set -u
 cd "$(dirname "$0")/.."
 
-ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh}
+# run once too: what a browser makes of a report page, and the README's
+# examples and claims against the release binary (the same bytes and the
+# same commands in every build; the sanitized builds run those commands in
+# the other tests)
+ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh test_readme.sh
+test_html.sh:t_default_matrix_page_in_chromium test_html.sh:t_hostile_text_stays_text_in_chromium}
 # upper bounds on times a neighbour's CPU use stretches: a 2 ms link's
 # fastest round trip, paced schedules kept, latencies from the schedule,
 # round trips around a known server delay

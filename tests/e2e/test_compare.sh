@@ -126,7 +126,7 @@ t_compare_bad_input() {
 t_in_run_ab_and_baseline() {
 	mat m.yaml <<'Y'
 name: ab
-repeat: 5
+repeat: 7
 warmup: 5
 matrix:
   pattern: pingpong

@@ -101,10 +101,10 @@ programs:
     ready: 'listen address='
 matrix:
   pattern: pingpong
-  transport: [unix, tcp]
+  transport: unix
   size: 64
   server: [good, new]
-  count: 2000
+  count: 500
 report:
   compare: {dimension: server, baseline: good, candidate: new}
 Y
