@@ -132,7 +132,7 @@ matrix:
   pattern: pingpong
   transport: [unix, tcp]
   size: 16
-  count: 300
+  count: 100
 report:
   compare: {dimension: transport, baseline: unix, candidate: tcp, threshold: 10%}
 Y
@@ -143,7 +143,7 @@ Y
 	expect_all out/results.csv status ok
 	expect_status_of_verdicts out/ab.csv run.err
 	[ "$(csvq out/ab.csv --rows)" -eq 2 ] || die "expected 2 rows (msgs_per_s, rtt_p50_us)"
-	expect_all out/ab.csv label "pattern=pingpong size=16 count=300"
+	expect_all out/ab.csv label "pattern=pingpong size=16 count=100"
 	grep -qF 'compare: ' run.err || die "no verdict line on stderr"
 	grep -qF "In-run A/B in \`out\` along \`transport\`." out/ab.md || die "compare.md header"
 	# the same from the folder, the other way round, by flag
