@@ -9,8 +9,9 @@
 # (The README's example images in reports/example/ are made by hand.)  With
 # --check (tests/e2e/test_readme.sh) the runs are small and quick, and each
 # block of the README must have the shape of the fresh one: the same lines
-# once every number is N and the marks that vary from run to run (~ ‡ † ᵖ,
-# a confidence ≥N%, a short window's note) are dropped.  A block in one and not the other fails
+# once every number is N, every time's unit T, and the marks that vary
+# from run to run (~ ‡ † ᵖ, a confidence ≥N%, a short window's note) are
+# dropped.  A block in one and not the other fails
 # too; each README given is checked against the same fresh blocks.
 # MATRIX_BIN: the binary (default build/release/matrix).
 set -eu
@@ -118,6 +119,9 @@ def shape(s):
         line = re.sub(r"(, )?≥\d+%", "", line)
         line = re.sub(r"[~‡†ᵖ]", "", line)
         line = re.sub(r"\d+(\.\d+)?[kMG]?", "N", line)
+        # a time's unit moves with the load: 900 µs one run, 1.2 ms the next
+        line = re.sub(r"N (ns|µs|ms|s)\b", "N T", line)
+        line = re.sub(r"(?<![A-Za-z])(ns|µs|ms)(?![A-Za-z])", "T", line)
         line = re.sub(r"\s+", " ", line).strip()
         out.append(line)
     return out
