@@ -154,10 +154,16 @@ t_machine_state_around_each_repetition() {
 	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus " ] ||
 		die "header ends: $(csvq a/results.csv --header | tail -6 | tr '\n' ' ')"
 	expect_sane_state a
-	# a window under 0.1 s is mostly the counters' rounding: no figures
+	# a window under 0.1 s is mostly the counters' rounding: no figures.
+	# The window is the whole repetition (spawn to reap), which a loaded
+	# machine can stretch past 0.1 s even for 10 ms of traffic: only the
+	# rows whose repetition took under 80 ms are held to it (on a quiet
+	# machine, all of them)
 	run_matrix run m.yaml -o short --set duration=10ms --quiet; expect_rc 0
-	[ -z "$(csvq short/results.csv steal_pct iowait_pct other_cpus | tr -d '\t\n')" ] ||
-		die "10 ms windows have figures: $(csvq short/results.csv steal_pct iowait_pct other_cpus)"
+	local bad
+	bad=$(csvq short/results.csv wall_s steal_pct iowait_pct other_cpus |
+		awk -F'\t' '$1 < 0.08 && ($2 != "" || $3 != "" || $4 != "")')
+	[ -z "$bad" ] || die "windows under 0.1 s have figures: $bad"
 	[ "$(csvq short/results.csv runnable | grep -c '^[0-9]')" -eq 4 ] ||
 		die "runnable missing: $(csvq short/results.csv runnable)"
 }
