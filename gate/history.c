@@ -310,19 +310,6 @@ oom:
 	return -1;
 }
 
-/* A copy of s that h keeps until history_release; NULL out of memory. */
-static const char *own(struct history *h, const char *s)
-{
-	char **ns = realloc(h->strings, (h->nstrings + 1) * sizeof(*ns));
-
-	if (!ns)
-		return NULL;
-	h->strings = ns;
-	if (!(ns[h->nstrings] = strdup(s)))
-		return NULL;
-	return ns[h->nstrings++];
-}
-
 /* The verdicts of run i's points whose previous run is prev, from one
  * comparison of the two folders; each row found by its cell's place in
  * the run and its metric's in h->metrics. */
@@ -352,7 +339,7 @@ static int judge_pair(struct history *h, size_t i, size_t prev, const int *metri
 		p->prev_median = row->base_median;
 		/* a string constant, or the row's own text (the guard's reason,
 		 * the counts of too few repetitions), which goes with c */
-		p->why = row->why == row->guard_why || row->why == row->whybuf ? own(h, row->why)
+		p->why = row->why == row->guard_why || row->why == row->whybuf ? history_own(h, row->why)
 										 : row->why;
 		if (!p->why) {
 			compare_release(&c);

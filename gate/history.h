@@ -276,5 +276,8 @@ size_t history_find_key(const struct hist_group *g, const char *key);
 int history_add_cell(struct hist_group *g, size_t *cap, const struct report *r,
 		     const struct rcell *c, char *key);
 int history_learn_noise(struct history *h);
+/* A copy of s that h keeps until history_release (history_cells.c); NULL
+ * out of memory. */
+const char *history_own(struct history *h, const char *s);
 
 #endif

@@ -99,3 +99,15 @@ size_t history_cell_of(const struct history *h, size_t g, const struct report *r
 	return k;
 }
 
+/* A copy of s that h keeps until history_release; NULL out of memory. */
+const char *history_own(struct history *h, const char *s)
+{
+	char **ns = realloc(h->strings, (h->nstrings + 1) * sizeof(*ns));
+
+	if (!ns)
+		return NULL;
+	h->strings = ns;
+	if (!(ns[h->nstrings] = strdup(s)))
+		return NULL;
+	return ns[h->nstrings++];
+}

@@ -26,13 +26,7 @@ static const char *keep(struct history *h, const char *s)
 	for (size_t i = 0; i < h->nstrings; i++)
 		if (!strcmp(h->strings[i], s))
 			return h->strings[i];
-	char **ns = realloc(h->strings, (h->nstrings + 1) * sizeof(*ns));
-	if (!ns)
-		return NULL;
-	h->strings = ns;
-	if (!(ns[h->nstrings] = strdup(s)))
-		return NULL;
-	return ns[h->nstrings++];
+	return history_own(h, s);
 }
 
 /* The columns a gate file is read by. */
