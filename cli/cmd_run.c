@@ -60,7 +60,7 @@ static const char usage_run[] =
 "                        N folders\n"
 "\n"
 "With --baseline or --compare, the rows the first judgement leaves inconclusive\n"
-"run three times as many rounds again into DIR/look2 and are judged on all of\n"
+"run four times as many rounds again into DIR/look2 and are judged on all of\n"
 "them (a second look; README \"Regression gating\").\n"
 "\n"
 "The run folder's path is the last line on stdout (all else is on stderr).\n"
@@ -137,7 +137,7 @@ static int second_look(const struct common *c, const struct plan *pl, const char
 	if (!sub.cells)
 		return EXIT_BADINPUT;
 	pick_cells(pl, la, lab, &sub);
-	sub.repeat = COMPARE_LOOK2_TIMES * pl->repeat;	/* the looks at n and 4n rounds */
+	sub.repeat = COMPARE_LOOK2_TIMES * pl->repeat;	/* the looks at n and 5n rounds */
 	snprintf(ldir, sizeof(ldir), "%s/%s", dir, COMPARE_LOOK2);
 	size_t rows = la->nrows + lab->nrows;
 	fprintf(stderr, "matrix: a second look at %zu inconclusive row%s: %zu cell%s, %u more "

@@ -61,7 +61,7 @@
  * judged once more on all their rounds (compare_*_more), the rows the
  * first look decided keeping its verdict.  Each look judges at
  * COMPARE_ALPHA = 0.0304, Pocock's nominal level for two equally spaced
- * looks at an overall one-sided 5%, which holds for looks at n and 4n
+ * looks at an overall one-sided 5%, which holds for looks at n and 5n
  * rounds too (tests/unit/test_signtest.c simulates both: the tests are
  * discrete, and their levels below it);
  * `compare` and `report` judge at the same level, so a folder's verdicts
@@ -83,7 +83,7 @@
 #define COMPARE_ALPHA 0.0304		/* each look's: two looks at 5% overall */
 #define COMPARE_OVERALL_ALPHA 0.05
 #define COMPARE_LOOK2 "look2"		/* a run folder's second look: RUN/look2 */
-#define COMPARE_LOOK2_TIMES 3		/* its rounds: three times the first look's */
+#define COMPARE_LOOK2_TIMES 4		/* its rounds: four times the first look's */
 #define COMPARE_DEFAULT_THRESHOLD 0.05
 
 enum verdict {

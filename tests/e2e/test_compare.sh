@@ -199,11 +199,11 @@ Y
 	expect_all out/results.csv status ok
 	[ "$(csvq out/ab.csv --rows)" -eq 4 ] || die "expected 4 rows: 2 sizes x 2 metrics"
 	# 4 paired rounds can never reach p < 0.0304 (2^-4): the second look
-	# runs three times as many more, and 16 can
+	# runs four times as many more, and 20 can
 	csvq out/ab.csv why | grep -qx "too few paired rounds" || die "4 rounds not called too few: $(cat out/ab.csv)"
 	[ -s out/look2/ab.csv ] || die "no second look"
-	csvq out/look2/ab.csv why | grep -q "too few" && die "16 rounds called too few: $(cat out/look2/ab.csv)"
-	expect_all out/look2/ab.csv rounds 16
+	csvq out/look2/ab.csv why | grep -q "too few" && die "20 rounds called too few: $(cat out/look2/ab.csv)"
+	expect_all out/look2/ab.csv rounds 20
 	expect_status_of_verdicts out/ab.csv
 	expect_no_leftovers
 }
@@ -237,12 +237,12 @@ Y
 	# 4 rounds: too few at the first look, decided at the second
 	run_matrix run m.yaml -o few -q --repeat 4; expect_rc 1
 	expect_all few/ab.csv verdict inconclusive
-	expect_err "matrix: a second look at 2 inconclusive rows: 2 cells, 12 more rounds, into few/look2"
-	[ "$(csvq few/look2/results.csv --rows)" -eq 24 ] || die "the second look ran $(csvq few/look2/results.csv --rows) repetitions, not 2 cells x 12"
+	expect_err "matrix: a second look at 2 inconclusive rows: 2 cells, 16 more rounds, into few/look2"
+	[ "$(csvq few/look2/results.csv --rows)" -eq 32 ] || die "the second look ran $(csvq few/look2/results.csv --rows) repetitions, not 2 cells x 16"
 	expect_all few/look2/results.csv status ok
 	expect_all few/look2/ab.csv verdict regressed
 	expect_all few/look2/ab.csv look 2
-	expect_all few/look2/ab.csv rounds 16
+	expect_all few/look2/ab.csv rounds 20
 	# `report` judges both looks again, the same
 	cp few/look2/ab.csv ab.before
 	run_matrix report few -q; expect_rc 1
@@ -434,7 +434,7 @@ Y
 	csvq n1/compare.csv why | grep -qx "too few repetitions for an interval: 4 new, 7 needed" ||
 		die "first look: $(cat n1/compare.csv)"
 	expect_all n1/look2/compare.csv verdict regressed
-	expect_all n1/look2/compare.csv new_n 16
+	expect_all n1/look2/compare.csv new_n 20
 	# a baseline of 4: no second look can help (its machine state blanked
 	# too, so that the guard's reason does not stand before this one)
 	run_matrix run m.yaml -o b2 -q --set count=40 --repeat 4; expect_rc 0
