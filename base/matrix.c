@@ -55,7 +55,7 @@ static const struct dimspec dimspecs[] = {
 	{ "server", VK_PROGRAM, 0, 0 },
 	{ "client", VK_PROGRAM, 0, 0 },
 	{ "interval", VK_DURATION, 0, 0 },
-	{ "spin", VK_DURATION, 0, 1 },
+	{ "spin", VK_DURATION, MATRIX_MAX_SPIN_NS, 1 },
 	{ "rate", VK_RATE, 0, 0 },
 	{ "record", VK_RECORD, 0, 0 },
 	{ "poll", VK_POLL, 0, 0 },

@@ -7,7 +7,8 @@
  *   name: af_unix_vs_inet        required, [A-Za-z0-9_.-]+
  *   description: text            optional
  *   repeat: 7                    repetitions per cell (default 7), or auto
- *   warmup: 100                  messages per connection before timing (default 100, 0 allowed)
+ *   warmup: 100                  messages per connection before timing (default 100, 0 allowed,
+ *                                at most 100M)
  *   timeout: 60s                 per cell repetition (default 60s)
  *   matrix:                      mapping; each value a scalar or a flow/block list
  *     pattern: echo              echo | pingpong | stream
@@ -34,7 +35,8 @@
  *                                microseconds; 0us (default) sets nothing
  *     spin: 0us                  a test aid: the server busy-waits this long per
  *                                request (pingpong, echo) or received message
- *                                (stream); default 0, the one duration that may be 0
+ *                                (stream); default 0, the one duration that may be 0;
+ *                                at most 1s
  *     cpu: [none, same, split]   where the workers run: none (default), same (all on
  *                                the first allowed CPU), split (server on it, clients
  *                                on the others), or {server: [0], clients: [1, 2]}
@@ -344,6 +346,28 @@ int matrix_word_uses(const char *word, const char *name);
 char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
 			    size_t whylen);
 
+/* The checks every regex of a matrix file gets before regcomp (ready:,
+ * result:, timeline:), so that no line of a program's output can keep the
+ * runner matching for long: repetitions nest at most MATRIX_MAX_REGEX_NEST
+ * deep and expand to at most MATRIX_MAX_REGEX_PARTS parts; no
+ * back-reference (\1 to \9: glibc backtracks); nothing that can match
+ * the empty string repeated ("(a?)+": glibc's regexec, asked for groups,
+ * loops on some such for ever); no anchor (^ $ \< \> \b \B) inside a
+ * repeated group (glibc places them wrongly there, and the reverse search
+ * below would disagree with it).  0, or -1 with the reason in why. */
+int matrix_regex_check(const char *re, char *why, size_t whylen);
+/* The regex that matches the reverse of what re matches (POSIX extended,
+ * as the loader took it: no back-references), into out (strlen(re) + 1
+ * bytes): every branch's pieces in reverse order, each group's inside
+ * reversed, ^ and $, \< and \>, \` and \' swapped; a piece's
+ * repetitions stay after it.  "a(bc|d)*$" gives "^(cb|d)*a". */
+void matrix_regex_reverse(const char *re, char *out);
+/* "^.*(REVERSE)" for regcomp(REG_EXTENDED) (malloc'd; NULL: out of
+ * memory): on a line written backwards, its longest match ends where
+ * the line's first match of re starts, counted from the line's end, found
+ * in one pass where regexec(re) tries every start (cell/outlog.h). */
+char *matrix_regex_reverse_search(const char *re);
+
 /* The longest cpu: value, as placement_format writes it, plus one. */
 #define MATRIX_MAX_PLACEMENT 512
 #define MATRIX_DEFAULT_REPEAT 7	/* the fewest whose median and ratio intervals reach 95% */
@@ -353,20 +377,25 @@ char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t 
 #define MATRIX_MAX_FILE (1 << 20)
 /* The deepest nesting of lists and mappings read (the schema needs 5). */
 #define MATRIX_MAX_DEPTH 32
-/* A ready: or result: regex: repetitions nested at most this deep ("(x+)+"
- * is 2; regcomp's time grows exponentially with it), and at most this many
- * parts once regcomp has copied what each repetition applies to. */
 /* The most entries of exclude:, programs: and report: ratios: (each is
  * looked at for every cell). */
 #define MATRIX_MAX_ENTRIES 1000
 #define MATRIX_MAX_STEPS 100	/* a program's setup: (and teardown:) steps */
+/* A ready:, result: or timeline: regex: repetitions nested at most this
+ * deep ("(x+)+" is 2; regcomp's time grows exponentially with it), and at
+ * most this many parts once regcomp has copied what each repetition
+ * applies to.  The parts bound the time a matching line takes (glibc
+ * finds a match's groups in time about its length times the parts): the
+ * worst we found at 256, "(a+){1,127}b" on a 4 KiB line, 40 ms here. */
 #define MATRIX_MAX_REGEX_NEST 2
-#define MATRIX_MAX_REGEX_PARTS 1000
+#define MATRIX_MAX_REGEX_PARTS 256
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_MAX_REPEAT 100000	/* repeat: N, repeat: {max}, --repeat */
 #define MATRIX_AUTO_MAX 30
 #define MATRIX_AUTO_WIDTH 0.10
 #define MATRIX_DEFAULT_WARMUP 100
+#define MATRIX_MAX_WARMUP 100000000u	/* warmup: messages per connection (100M) */
+#define MATRIX_MAX_SPIN_NS 1000000000ull	/* spin: per request or message (1s) */
 #define MATRIX_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
 
 /* Load and validate path.  On success returns 0 and m owns its memory

@@ -132,9 +132,15 @@ static int load_value(struct loader *L, struct dimension *d,
 	}
 	v.pos = ml_node_pos(val);
 	d->values[d->nvalues++] = v;
-	if (spec->max && v.num > spec->max)
-		return error_node(L, val, "%s: '%s' is too large: at most %llu",
-				  d->key, v.text, (unsigned long long)spec->max);
+	if (spec->max && v.num > spec->max) {
+		char most[32];
+		if (spec->kind == VK_DURATION)
+			units_format_duration(spec->max, most, sizeof(most));
+		else
+			snprintf(most, sizeof(most), "%llu", (unsigned long long)spec->max);
+		return error_node(L, val, "%s: '%s' is too large: at most %s", d->key, v.text,
+				  most);
+	}
 	dup = ml_seen_add(seen, ml_hash(NULL, v.num), d->nvalues - 1, same_value, d);
 	if (dup != SIZE_MAX)
 		return error_node(L, val, "%s: duplicate value '%s' (same as '%s' at line %d)",

@@ -168,6 +168,9 @@ static int load_warmup(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 		return error_node(L, at(key, val), "warmup: missing value");
 	if (units_parse_count(s, &L->m->warmup, why, sizeof why))
 		return error_node(L, val, "warmup: invalid count '%s': %s", s, why);
+	if (L->m->warmup > MATRIX_MAX_WARMUP)
+		return error_node(L, val, "warmup: '%s' is too large: at most %u messages per "
+				  "connection", s, MATRIX_MAX_WARMUP);
 	L->m->warmup_pos = ml_node_pos(val);
 	return 0;
 }

@@ -7,6 +7,7 @@
 #include "cell_start.h"
 #include "cell_stop.h"
 #include "clock.h"
+#include "netns.h"
 #include "outlog.h"
 #include "program.h"
 #include "remote.h"
@@ -49,11 +50,18 @@ static void timeline_rows(struct cell_rep *r)
 }
 
 /* The descriptors to wait on: each running worker's report pipe (until its
- * end of file) and pidfd (until it is reaped), owner[i] the slot of pfd[i].
- * Returns how many. */
+ * end of file) and pidfd (until it is reaped), owner[i] the slot of pfd[i];
+ * first, while workers run, the link process's control socket (owner
+ * NULL), that reads at its end.  Returns how many. */
 static nfds_t poll_set(struct cell_rep *r, struct pollfd *pfd, struct cell_slot **owner)
 {
 	nfds_t n = 0;
+	int link = netns_link_fd(r->ctx->net);
+
+	if (link >= 0) {
+		pfd[n] = (struct pollfd){ .fd = link, .events = POLLIN };
+		owner[n++] = NULL;
+	}
 
 	for (unsigned i = 0; i < r->nslots; i++) {
 		struct cell_slot *s = &r->slots[i];
@@ -107,23 +115,30 @@ static int poll_ms(const struct cell_rep *r, uint64_t now, uint64_t deadline)
  * no worker is left to wait for. */
 static int wait_workers(struct cell_rep *r, uint64_t deadline)
 {
-	struct pollfd pfd[2 * 1025];
-	struct cell_slot *owner[2 * 1025];
+	struct pollfd pfd[2 * 1025 + 1];
+	struct cell_slot *owner[2 * 1025 + 1];
 	uint64_t now = clock_now_ns();
 	nfds_t n = poll_set(r, pfd, owner);
+	nfds_t first = n && !owner[0];	/* past the link's */
+	char why[256];
 
-	if (!n)
+	if (n == first)		/* no worker left */
 		return 0;
 	if (poll(pfd, n, poll_ms(r, now, deadline)) < 0 && errno != EINTR)
 		cell_rep_fail(r, NULL, 3, "poll failed", "poll: %s", strerror(errno));
+	/* the link process gone: nothing crosses any more, so the workers
+	 * would wait for the timeout; failed now, before what it makes them
+	 * say (a worker's error ranks below) */
+	if (first && pfd[0].revents && netns_link_lost(r->ctx->net, why, sizeof(why)))
+		cell_rep_fail(r, NULL, 2, "link failed", "%s", why);
 	/* exits first, so a crash is seen before the errors it causes in peers;
 	 * without pidfds any exit means every worker is looked at (spawn.h) */
 	int exited = spawn_exits_pending();
-	for (nfds_t i = 0; i < n; i++)
+	for (nfds_t i = first; i < n; i++)
 		if (pfd[i].fd == owner[i]->ch.pidfd && (pfd[i].revents || exited) &&
 		    spawn_reap(&owner[i]->ch))
 			cell_judge_exit(r, owner[i]);
-	for (nfds_t i = 0; i < n; i++)
+	for (nfds_t i = first; i < n; i++)
 		if (pfd[i].fd == owner[i]->ch.report_fd && pfd[i].revents)
 			cell_judge_reports(r, owner[i]);
 		else if (pfd[i].fd == owner[i]->out.fd && pfd[i].revents)

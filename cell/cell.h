@@ -45,7 +45,7 @@ struct cell_ctx {
 	volatile sig_atomic_t *interrupted;
 	void (*tick)(void *arg);	/* called about 5 times a second, may be NULL */
 	void *tick_arg;
-	const struct netns *net;	/* topology: netns (netns.h); NULL: none */
+	struct netns *net;		/* topology: netns (netns.h); NULL: none */
 };
 
 struct cell_outcome {

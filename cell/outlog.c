@@ -2,6 +2,7 @@
 #include "outlog.h"
 #include "arrays.h"
 #include "clock.h"
+#include "matrix.h"
 
 #include <errno.h>
 #include <math.h>
@@ -16,6 +17,8 @@
 
 /* the line read in part, then a chunk: matched in place */
 static char buf[OUTLOG_LINE + CHUNK + 1];
+static uint64_t read_ns;	/* when the chunk in buf was read */
+static char rbuf[OUTLOG_LINE + 1];	/* the line being matched, backwards */
 
 int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen)
 {
@@ -36,10 +39,26 @@ int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen)
 	return p[1];
 }
 
+/* re into *fwd (as matched on a line) and its reverse search into *rev
+ * (matrix.h).  0, or -1: both freed. */
+static int compile(const char *re, regex_t *fwd, regex_t *rev)
+{
+	char *back = matrix_regex_reverse_search(re);
+	int rc = -1;
+
+	if (back && !regcomp(fwd, re, REG_EXTENDED | REG_NEWLINE)) {
+		rc = regcomp(rev, back, REG_EXTENDED) ? -1 : 0;
+		if (rc)
+			regfree(fwd);
+	}
+	free(back);
+	return rc;
+}
+
 int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen)
 {
 	for (size_t i = 0; i < n && i < OUTLOG_MAX_RE; i++) {
-		if (regcomp(&o->re[i], re[i], REG_EXTENDED | REG_NEWLINE)) {
+		if (compile(re[i], &o->re[i], &o->rev[i])) {
 			snprintf(err, errlen, "bad regex '%s'", re[i]);
 			return -1;
 		}
@@ -50,7 +69,7 @@ int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, s
 
 int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, size_t errlen)
 {
-	if (regcomp(&o->every, re, REG_EXTENDED | REG_NEWLINE)) {
+	if (compile(re, &o->every, &o->every_rev)) {
 		snprintf(err, errlen, "bad regex '%s'", re);
 		return -1;
 	}
@@ -58,12 +77,30 @@ int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, 
 		snprintf(err, errlen, "regex '%s' has no group %d", re,
 			 g0 < 1 || (size_t)g0 > o->every.re_nsub ? g0 : g1);
 		regfree(&o->every);
+		regfree(&o->every_rev);
 		return -1;
 	}
 	o->collecting = 1;
 	o->group[0] = g0;
 	o->group[1] = g1;
 	return 0;
+}
+
+/* The first match of re in the line text (len bytes; rbuf holds it
+ * backwards), m[0] the whole and up to nm - 1 groups: its start found by
+ * one pass of rev over rbuf, then re run from there alone (REG_STARTEND),
+ * where regexec(re) by itself would try every start of the line, a cost
+ * that grows with the square of its length.  0, or REG_NOMATCH. */
+static int first_match(const regex_t *re, const regex_t *rev, const char *text, size_t len,
+		       size_t nm, regmatch_t *m)
+{
+	regmatch_t r;
+
+	if (regexec(rev, rbuf, 1, &r, 0))
+		return REG_NOMATCH;
+	m[0].rm_so = (regoff_t)len - r.rm_eo;
+	m[0].rm_eo = (regoff_t)len;
+	return regexec(re, text, nm, m, REG_STARTEND);
 }
 
 /* A group of a match as a number, NaN when it took no part or is none. */
@@ -78,17 +115,16 @@ static double group_value(const char *text, const regmatch_t *g)
 	return end == num ? NAN : v;
 }
 
-/* Every line of text (whole lines, NUL ended) that the collected regex
- * matches, as a point stamped now; past the cap, counted. */
-static void collect(struct outlog *o, const char *text)
+/* One line (len bytes) that the collected regex matches, as a point
+ * stamped with its read; past the cap, counted. */
+static void collect(struct outlog *o, const char *text, size_t len)
 {
 	regmatch_t m[16], *mm = m;	/* the groups up to the later of the two */
 	size_t want = (size_t)(o->group[0] > o->group[1] ? o->group[0] : o->group[1]) + 1;
-	uint64_t now = clock_now_ns();
 
 	if (want > ARRAY_SIZE(m) && !(mm = malloc(want * sizeof(*mm))))
 		return;
-	for (const char *p = text; *p && !regexec(&o->every, p, want, mm, 0); ) {
+	if (!first_match(&o->every, &o->every_rev, text, len, want, mm)) {
 		if (o->npoints == o->room && o->npoints < OUTLOG_MAX_POINTS) {
 			size_t room = o->room ? o->room * 2 : 64;
 			room = room > OUTLOG_MAX_POINTS ? OUTLOG_MAX_POINTS : room;
@@ -100,29 +136,24 @@ static void collect(struct outlog *o, const char *text)
 		}
 		if (o->npoints < o->room)
 			o->points[o->npoints++] = (struct outlog_point){
-				{ group_value(p, &mm[o->group[0]]), group_value(p, &mm[o->group[1]]) },
-				now };
+				{ group_value(text, &mm[o->group[0]]), group_value(text, &mm[o->group[1]]) },
+				read_ns };
 		else
 			o->points_dropped++;
-		/* one point a line: on from the line after the match's start */
-		const char *nl = strchr(p + mm[0].rm_so, '\n');
-		if (!nl)
-			break;
-		p = nl + 1;
 	}
 	if (mm != m)
 		free(mm);
 }
 
-/* Matches every regex not matched yet against text (whole lines, NUL
- * ended): the first match anywhere in it is the earliest. */
-static void match(struct outlog *o, const char *text)
+/* Matches every regex not matched yet against one line (len bytes): the
+ * first line that matches is the earliest. */
+static void match(struct outlog *o, const char *text, size_t len)
 {
 	if (o->collecting)
-		collect(o, text);
+		collect(o, text, len);
 	for (size_t i = 0; i < o->nre && o->left; i++) {
 		regmatch_t m[2];
-		if (o->found[i] || regexec(&o->re[i], text, 2, m, 0))
+		if (o->found[i] || first_match(&o->re[i], &o->rev[i], text, len, 2, m))
 			continue;
 		const regmatch_t *g = o->re[i].re_nsub ? &m[1] : &m[0];
 		if (g->rm_so >= 0)	/* else a group that took no part: "" */
@@ -187,8 +218,22 @@ static void finish_log(struct outlog *o)
 	}
 }
 
+/* One line at text (len bytes, the byte after it writable): matched on
+ * its first OUTLOG_LINE bytes at most, so that no regexec runs on more
+ * (the bound README "Bring your own programs" states). */
+static void match_line(struct outlog *o, char *text, size_t len)
+{
+	len = len < OUTLOG_LINE ? len : OUTLOG_LINE;
+	text[len] = '\0';
+	for (size_t i = 0; i < len; i++)
+		rbuf[i] = text[len - 1 - i];
+	rbuf[len] = '\0';
+	match(o, text, len);
+}
+
 /* One chunk read (buf + ncarry, n bytes): kept, then matched line by line;
- * the last line, still open, is carried. */
+ * the last line, still open, is carried.  A line that reaches OUTLOG_LINE
+ * bytes is matched then, and the rest of it skipped up to its newline. */
 static void take(struct outlog *o, size_t n)
 {
 	keep(o, buf + o->ncarry, n);
@@ -196,34 +241,41 @@ static void take(struct outlog *o, size_t n)
 		o->ncarry = 0;	/* nothing more to look for */
 		return;
 	}
-	size_t total = o->ncarry + n;
+	read_ns = clock_now_ns();
+	size_t total = o->ncarry + n, start = 0;
 	for (size_t i = o->ncarry; i < total; i++)
 		if (!buf[i])
 			buf[i] = ' ';	/* a NUL would end the text early */
-	char *nl = memrchr(buf, '\n', total);
-	size_t lines = nl ? (size_t)(nl - buf) + 1 : 0;
-	if (lines) {
-		buf[lines - 1] = '\0';
-		match(o, buf);
+	for (char *nl; start < total && (nl = memchr(buf + start, '\n', total - start));
+	     start = (size_t)(nl - buf) + 1) {
+		if (!o->skip)
+			match_line(o, buf + start, (size_t)(nl - buf) - start);
+		o->skip = 0;
 	}
-	o->ncarry = total - lines;
-	if (o->ncarry >= OUTLOG_LINE) {	/* a line too long: matched as it is */
-		buf[total] = '\0';
-		match(o, buf + lines);
+	o->ncarry = o->skip ? 0 : total - start;
+	if (o->ncarry >= OUTLOG_LINE) {	/* a line too long: its first bytes */
+		match_line(o, buf + start, o->ncarry);
 		o->ncarry = 0;
+		o->skip = 1;
 	}
-	memcpy(o->carry, buf + lines, o->ncarry);
+	memcpy(o->carry, buf + start, o->ncarry);
 }
 
-/* Reads until the pipe is empty, at its end, or budget bytes are read.
- * 1 while open, 0 at end of file (the pipe is closed). */
-static int read_some(struct outlog *o, size_t budget)
+/* Reads until the pipe is empty, at its end, budget bytes are read or
+ * ms milliseconds have gone by (checked between chunks: one chunk's
+ * matching is the most it runs over).  1 while open, 0 at end of file (the
+ * pipe is closed). */
+static int read_some(struct outlog *o, size_t budget, unsigned ms)
 {
+	uint64_t until = clock_now_ns() + (uint64_t)ms * 1000000u;
 	size_t got = 0;
 
-	while (o->fd >= 0 && got < budget) {
+	while (o->fd >= 0 && got < budget && (!got || clock_now_ns() < until)) {
+		/* while regexes look, a line's worth a read: the time is checked
+		 * after at most two lines' matching */
+		size_t want = o->left || o->collecting ? OUTLOG_LINE : CHUNK;
 		memcpy(buf, o->carry, o->ncarry);
-		ssize_t n = read(o->fd, buf + o->ncarry, CHUNK);
+		ssize_t n = read(o->fd, buf + o->ncarry, want);
 		if (n < 0 && errno == EINTR)
 			continue;
 		if (n < 0 && errno == EAGAIN)
@@ -241,22 +293,23 @@ static int read_some(struct outlog *o, size_t budget)
 
 int outlog_read(struct outlog *o)
 {
-	return read_some(o, READ_BUDGET);
+	return read_some(o, READ_BUDGET, OUTLOG_READ_MS);
 }
 
 void outlog_drain(struct outlog *o)
 {
-	read_some(o, READ_BUDGET);
+	read_some(o, READ_BUDGET, OUTLOG_DRAIN_MS);
 	if (o->fd >= 0) {
 		close(o->fd);
 		o->fd = -1;
 	}
 	if (o->ncarry && (o->left || o->collecting)) {	/* the last line, without its newline */
 		memcpy(buf, o->carry, o->ncarry);
-		buf[o->ncarry] = '\0';
-		match(o, buf);
+		read_ns = clock_now_ns();
+		match_line(o, buf, o->ncarry);
 	}
 	o->ncarry = 0;
+	o->skip = 0;
 	finish_log(o);
 }
 
@@ -271,10 +324,14 @@ void outlog_close(struct outlog *o)
 		finish_log(o);
 	if (o->fd >= 0)
 		close(o->fd);
-	for (size_t i = 0; i < o->nre; i++)
+	for (size_t i = 0; i < o->nre; i++) {
 		regfree(&o->re[i]);
-	if (o->collecting)
+		regfree(&o->rev[i]);
+	}
+	if (o->collecting) {
 		regfree(&o->every);
+		regfree(&o->every_rev);
+	}
 	free(o->points);
 	free(o->carry);
 	memset(o, 0, sizeof(*o));

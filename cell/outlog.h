@@ -18,9 +18,20 @@
  * The log holds the first OUTLOG_CAP bytes and then, when more came,
  *   [matrix: log cut at 1 MiB; N more bytes dropped]
  * The regexes (POSIX extended, REG_NEWLINE: `^`, `$` and `.` stay within a
- * line) are matched line by line over everything the program printed; a
- * line longer than OUTLOG_LINE is matched in pieces of that size.  The
- * first match of each regex is kept.
+ * line) are matched line by line over everything the program printed, one
+ * regexec per line and regex; a line longer than OUTLOG_LINE is matched on
+ * its first OUTLOG_LINE bytes only, the rest of it is kept in the log but
+ * never matched.  A line is matched in two passes, each a single start:
+ * the regex's reverse search (matrix.h) over the line backwards says
+ * whether and where its first match starts, then the regex itself runs
+ * from there for its groups.  With the loader's checks
+ * (matrix_regex_check: no back-references, no repeated empty match or
+ * anchor, nesting and size bounded) that keeps a line's matching to
+ * milliseconds, where glibc's regexec alone tries every start of a line
+ * (its time the square of the line's length); outlog_read also stops
+ * after about OUTLOG_READ_MS of work, so that the runner's loop keeps its
+ * deadline and sees a signal at once.  The first match of each regex is
+ * kept.
  *
  * outlog_collect adds one regex whose every matching line is kept (a
  * program's timeline: lines): two of its groups as numbers, and when the
@@ -36,8 +47,10 @@
 #include <stdint.h>
 
 #define OUTLOG_CAP (1u << 20)	/* bytes of a program's output kept in its log */
-#define OUTLOG_LINE 4096	/* the longest line matched whole */
+#define OUTLOG_LINE 4096	/* a line is matched on its first OUTLOG_LINE bytes */
 #define OUTLOG_MAX_RE 16
+#define OUTLOG_READ_MS 50	/* the work one outlog_read does at most, about */
+#define OUTLOG_DRAIN_MS 1000	/* and outlog_drain, after the program's exit */
 #define OUTLOG_MAX_POINTS 100000	/* lines outlog_collect keeps (24 bytes each) */
 
 /* A line the collected regex matched: its two groups (NaN when one took
@@ -56,13 +69,15 @@ struct outlog {
 	int last_nl;			/* the last byte written was a newline */
 	char *carry;			/* the line read in part, OUTLOG_LINE bytes */
 	size_t ncarry;
+	int skip;			/* in a line past OUTLOG_LINE: not matched */
 	regex_t re[OUTLOG_MAX_RE];
+	regex_t rev[OUTLOG_MAX_RE];	/* each one's reverse search (matrix.h) */
 	size_t nre, left;		/* regexes watched, those not matched yet */
 	int found[OUTLOG_MAX_RE];
 	char match[OUTLOG_MAX_RE][64];	/* each one's first match: group 1, else
 					 * the whole match */
 	int collecting;			/* outlog_collect was called */
-	regex_t every;
+	regex_t every, every_rev;
 	int group[2];
 	struct outlog_point *points;
 	size_t npoints, room;
@@ -84,12 +99,14 @@ int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, s
  * 0, or -1 with a message. */
 int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, size_t errlen);
 
-/* Reads what the pipe holds (at most a few MiB a call, so no program
- * starves the others).  1 while the pipe is open, 0 at its end of file. */
+/* Reads what the pipe holds (at most a few MiB or about OUTLOG_READ_MS a
+ * call, so no program starves the others, and the caller's loop keeps its
+ * deadlines).  1 while the pipe is open, 0 at its end of file. */
 int outlog_read(struct outlog *o);
 
-/* The program has exited: reads what is left (bounded: a child of its
- * that writes on is cut off), matches the last line, closes the pipe. */
+/* The program has exited: reads what is left (bounded, in bytes and in
+ * time, OUTLOG_DRAIN_MS: a child of its that writes on is cut off),
+ * matches the last line, closes the pipe. */
 void outlog_drain(struct outlog *o);
 
 /* The first match of regex i, or NULL. */

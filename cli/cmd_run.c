@@ -293,8 +293,10 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			c.shard.n, m.repeat_min ? pl.ncells : pl.ncells * pl.repeat,
 			m.repeat_min ? "cells (repeat: auto)" : "cell repetitions", c.shard.n);
 	status = run_plan(&pl, &o, err, sizeof(err));
-	if (status == EXIT_BADINPUT) {
-		fprintf(stderr, "matrix: %s\n", err);
+	if (status == EXIT_BADINPUT) {	/* "FILE:LINE:COL: ..." as the loader's, first */
+		size_t at = strlen(m.path);
+		fprintf(stderr, "%s%s\n", strncmp(err, m.path, at) || err[at] != ':' ? "matrix: " : "",
+			err);
 	} else if (dir[0]) {
 		status = run_verdict(&c, &pl, dir, &o, status);
 		if (c.export_json)

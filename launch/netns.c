@@ -313,13 +313,18 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 }
 
 /* 1 with err when the link process has ended (killed, say): no cell can
- * cross the link any more (its TUN devices went with it). */
-static int link_ended(struct netns *n, char *err, size_t errlen)
+ * cross the link any more (its TUN devices went with it).  wait: it is
+ * known to be exiting (its end of ctl closed), reaped as soon as it is. */
+static int link_ended(struct netns *n, int wait, char *err, size_t errlen)
 {
 	char how[128];
+	pid_t got = 0;
 	int st;
 
-	if (!n->link_ended[0] && n->link_pid > 0 && waitpid(n->link_pid, &st, WNOHANG) == n->link_pid) {
+	while (!n->link_ended[0] && n->link_pid > 0 &&
+	       (got = waitpid(n->link_pid, &st, wait ? 0 : WNOHANG)) < 0 && errno == EINTR)
+		;
+	if (!n->link_ended[0] && n->link_pid > 0 && got == n->link_pid) {
 		spawn_describe_status(st, how, sizeof(how));
 		snprintf(n->link_ended, sizeof(n->link_ended), "the link process (pid %ld) %s: "
 			 "no packet crosses the link any more", (long)n->link_pid, how);
@@ -329,6 +334,25 @@ static int link_ended(struct netns *n, char *err, size_t errlen)
 	return n->link_ended[0] != 0;
 }
 
+int netns_link_fd(const struct netns *n)
+{
+	return n && n->on && !n->link_ended[0] ? n->ctl : -1;
+}
+
+int netns_link_lost(struct netns *n, char *err, size_t errlen)
+{
+	char c;
+
+	if (!n || !n->on)
+		return 0;
+	/* only its answers to netns_apply come on ctl, each read there (one
+	 * that came after netns_apply gave up is dropped now): an end of
+	 * file is a link process that is exiting */
+	if (!n->link_ended[0] && recv(n->ctl, &c, 1, MSG_DONTWAIT) == 0)
+		return link_ended(n, 1, err, errlen);
+	return link_ended(n, 0, err, errlen);
+}
+
 int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen)
 {
 	struct pollfd pf = { .fd = n->ctl, .events = POLLIN };
@@ -336,7 +360,7 @@ int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t 
 
 	if (!n->on)
 		return 0;
-	if (link_ended(n, err, errlen))
+	if (link_ended(n, 0, err, errlen))
 		return -1;
 	if (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link)))
 		return 0;

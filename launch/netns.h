@@ -68,6 +68,15 @@ void netns_sweep(void);
 int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen);
 /* 0, or -1 with err; nothing to do when !n->on. */
 int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen);
+/* The descriptor a cell repetition polls (POLLIN) to learn at once that
+ * the link process ended (its end of the control socket closed); -1
+ * without a link, or once netns_link_lost said it ended. */
+int netns_link_fd(const struct netns *n);
+/* When netns_link_fd polled ready: 1 with err ("the link process (pid N)
+ * crashed: SIGKILL: no packet crosses the link any more") once the link
+ * process has ended, reaped; every later netns_apply fails with the same.
+ * 0 while it runs; nothing to do when n is NULL or !n->on. */
+int netns_link_lost(struct netns *n, char *err, size_t errlen);
 /* Idempotent; safe on a struct never opened (zeroed). */
 void netns_close(struct netns *n);
 /* The namespace a worker of role ("server", "client") enters; NULL without

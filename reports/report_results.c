@@ -56,19 +56,55 @@ static int cmp_cell(const void *a, const void *b)
 	return (x->number > y->number) - (x->number < y->number);
 }
 
-/* First failure status of a cell, and how many failed. */
-static int set_status(struct rcell *c, const char *first_failure)
-{
-	char buf[512];
-	size_t ok = c->reps - c->failed;
+/* A cell's failed repetitions by status: the first STATUS_REASONS distinct
+ * ones, in the order met, each with its count; the rest counted. */
+#define STATUS_REASONS 3
+struct failures {
+	const char *why[STATUS_REASONS];
+	size_t n[STATUS_REASONS], nwhy, others;
+};
 
+static void failures_add(struct failures *f, const char *why)
+{
+	size_t i = 0;
+
+	while (i < f->nwhy && strcmp(f->why[i], why))
+		i++;
+	if (i < f->nwhy) {
+		f->n[i]++;
+	} else if (f->nwhy < STATUS_REASONS) {
+		f->why[f->nwhy] = why;
+		f->n[f->nwhy++] = 1;
+	} else {
+		f->others++;
+	}
+}
+
+/* "ok"; "ok, 1 of 3 failed (timeout)"; every repetition failed: the
+ * reason, "timeout (all 3)", "timeout ×2; exit 1 ×1 (all 3)", with at
+ * most STATUS_REASONS reasons named (each cut at 80 bytes: 3 fit in why),
+ * then "other reasons ×K". */
+static int set_status(struct rcell *c, const struct failures *f)
+{
+	char buf[512], why[400] = "";
+	size_t ok = c->reps - c->failed, o = 0;
+
+	for (size_t i = 0; i < f->nwhy && o < sizeof(why); i++)
+		if (f->nwhy > 1 || f->others)	/* counted only beside another */
+			o += (size_t)snprintf(why + o, sizeof(why) - o, "%s%.80s ×%zu", i ? "; " : "",
+					      f->why[i], f->n[i]);
+		else
+			o += (size_t)snprintf(why + o, sizeof(why) - o, "%.80s", f->why[i]);
+	if (f->others && o < sizeof(why))
+		snprintf(why + o, sizeof(why) - o, "; other reasons ×%zu", f->others);
 	if (!c->failed)
 		snprintf(buf, sizeof(buf), "ok");
+	else if (!ok && c->reps == 1)
+		snprintf(buf, sizeof(buf), "%s", why);
 	else if (!ok)
-		snprintf(buf, sizeof(buf), "%s", first_failure);
+		snprintf(buf, sizeof(buf), "%s (all %zu)", why, c->reps);
 	else
-		snprintf(buf, sizeof(buf), "ok, %zu of %zu failed (%s)", c->failed, c->reps,
-			 first_failure);
+		snprintf(buf, sizeof(buf), "ok, %zu of %zu failed (%s)", c->failed, c->reps, why);
 	c->status = strdup(buf);
 	return c->status ? 0 : -1;
 }
@@ -268,10 +304,9 @@ static int add_ok_rep(struct rcell *c, char **row, size_t line, const struct col
 }
 
 /* One row of results.csv (line `line`) into its cell; a failed one counted,
- * and its status kept in first_fail (by cell index) when it is the cell's
- * first failure.  -1 with err. */
+ * and its status in fails (by cell index).  -1 with err. */
 static int add_row(struct report *r, char **row, size_t line, const struct columns *col,
-		   char **first_fail, const char *path, char *err, size_t errlen)
+		   struct failures *fails, const char *path, char *err, size_t errlen)
 {
 	char *end;
 
@@ -300,8 +335,8 @@ static int add_row(struct report *r, char **row, size_t line, const struct colum
 		snprintf(c->placement, sizeof(c->placement), "mixed");
 	c->reps++;
 	if (strcmp(row[col->status], "ok")) {
-		if (!c->failed++)
-			first_fail[c - r->cells] = row[col->status];
+		c->failed++;
+		failures_add(&fails[c - r->cells], row[col->status]);
 		return 0;
 	}
 	return add_ok_rep(c, row, line, col, path, err, errlen);
@@ -312,7 +347,7 @@ int report_results_load(struct report *r, char *err, size_t errlen)
 	struct csv_table t;
 	struct columns col;
 	char path[4096];
-	char **first_fail = NULL;
+	struct failures *fails = NULL;
 	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/results.csv", r->dir);
@@ -320,16 +355,16 @@ int report_results_load(struct report *r, char *err, size_t errlen)
 		return -1;
 	if (read_columns(r, &t, path, &col, err, errlen) < 0)
 		goto out;
-	first_fail = calloc(t.nrows + 1, sizeof(*first_fail));
-	if (!first_fail) {
+	fails = calloc(t.nrows + 1, sizeof(*fails));
+	if (!fails) {
 		out_of_memory(path, err, errlen);
 		goto out;
 	}
 	for (size_t i = 0; i < t.nrows; i++)
-		if (add_row(r, t.rows[i], i + 2, &col, first_fail, path, err, errlen) < 0)
+		if (add_row(r, t.rows[i], i + 2, &col, fails, path, err, errlen) < 0)
 			goto out;
 	for (size_t i = 0; i < r->ncells; i++)
-		if (set_status(&r->cells[i], first_fail[i] ? first_fail[i] : "")) {
+		if (set_status(&r->cells[i], &fails[i])) {
 			out_of_memory(path, err, errlen);
 			goto out;
 		}
@@ -337,7 +372,7 @@ int report_results_load(struct report *r, char *err, size_t errlen)
 		qsort(r->cells, r->ncells, sizeof(*r->cells), cmp_cell);
 	rc = 0;
 out:
-	free(first_fail);
+	free(fails);
 	csv_table_release(&t);
 	return rc;
 }

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 
 #define TICK_MS 200
@@ -25,24 +26,33 @@ int setup_init(struct setups *su, const struct matrix *m, char *err, size_t errl
 	const char *env = getenv("MATRIX_SETUP_TIMEOUT");
 	char why[256];
 
+	size_t steps = 0;
+
 	memset(su, 0, sizeof(*su));
 	su->m = m;
 	su->timeout_ns = m->timeout_ns > SETUP_STEP_TIMEOUT_NS ? m->timeout_ns
 							       : SETUP_STEP_TIMEOUT_NS;
-	if (env && *env) {
+	for (size_t i = 0; i < m->nprograms; i++)
+		steps += m->programs[i].nsetup + m->programs[i].nteardown;
+	/* read only where it is used: a stray value in the environment fails
+	 * no matrix without steps */
+	if (steps && env && *env) {
 		if (units_parse_duration(env, &su->timeout_ns, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s: %s", env, why);
+			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s (the environment's time limit "
+				 "of a setup: or teardown: step): %s", env, why);
 			return -1;
 		}
 		if (!su->timeout_ns) {
-			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s: must be more than 0", env);
+			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s (the environment's time limit "
+				 "of a setup: or teardown: step): must be more than 0", env);
 			return -1;
 		}
 	}
 	su->state = calloc(m->nprograms + 1, 1);
 	su->used = calloc(m->nprograms + 1, 1);
 	su->why = calloc(m->nprograms + 1, sizeof(*su->why));
-	if (!su->state || !su->used || !su->why) {
+	su->log = calloc(m->nprograms + 1, sizeof(*su->log));
+	if (!su->state || !su->used || !su->why || !su->log) {
 		setup_release(su);
 		snprintf(err, errlen, "out of memory");
 		return -1;
@@ -55,8 +65,10 @@ void setup_release(struct setups *su)
 	free(su->state);
 	free(su->used);
 	free(su->why);
+	free(su->log);
 	su->state = su->used = NULL;
 	su->why = NULL;
+	su->log = NULL;
 }
 
 void setup_format_words(char *const *words, size_t n, char *buf, size_t len)
@@ -184,6 +196,20 @@ static int setup_run_step(struct setups *su, const struct spawn_argv *a, struct 
 	return !(WIFEXITED(ch.status) && WEXITSTATUS(ch.status) == 0);
 }
 
+/* The log of pr's steps of kind: logs/KIND-NAME.log, or when a run before
+ * this one (resumed) left it, KIND-NAME.log.2, .3 and on: the first free
+ * name, so that nothing an earlier run wrote is lost.  No program's name
+ * makes these (each first log ends in .log). */
+static void log_path(const struct setups *su, const char *kind, const struct program *pr,
+		     char *path, size_t len)
+{
+	struct stat st;
+
+	snprintf(path, len, "%s/%s-%s.log", su->logdir, kind, pr->name);
+	for (unsigned k = 2; lstat(path, &st) == 0 && k < 1000; k++)
+		snprintf(path, len, "%s/%s-%s.log.%u", su->logdir, kind, pr->name, k);
+}
+
 /* The setup (or teardown) steps of program pr, in order, until one fails.
  * 0; 1 with why ("setup of program NAME failed: ..."); -1 interrupted. */
 static int setup_run_steps(struct setups *su, const struct program *pr, int teardown,
@@ -193,10 +219,12 @@ static int setup_run_steps(struct setups *su, const struct program *pr, int tear
 	const struct program_step *steps = teardown ? pr->teardown : pr->setup;
 	size_t n = teardown ? pr->nteardown : pr->nsetup;
 	char path[PATH_MAX], st[512], words[1024];
+	const char *base;
 	struct outlog o;
 	int rc = 0, wr;
 
-	snprintf(path, sizeof(path), "%s/%s-%s.log", su->logdir, kind, pr->name);
+	log_path(su, kind, pr, path, sizeof(path));
+	base = strrchr(path, '/') ? strrchr(path, '/') + 1 : path;
 	if ((wr = outlog_open(&o, path, st, sizeof(st))) < 0) {
 		snprintf(why, len, "%s of program %s failed: %s", kind, pr->name, st);
 		return 1;
@@ -221,9 +249,13 @@ static int setup_run_steps(struct setups *su, const struct program *pr, int tear
 		if (rc) {
 			log_line(&o, wr, "[matrix: %s]\n", st);
 			setup_format_words(steps[i].argv, steps[i].argc, words, sizeof(words));
-			snprintf(why, len, "%s of program %s failed: step %zu of %zu (%.300s): %.200s; "
-				 "log: logs/%s-%s.log", kind, pr->name, i + 1, n, words, st, kind,
-				 pr->name);
+			if (snprintf(why, len, "%s of program %s failed: step %zu of %zu (%.300s): "
+				     "%.200s; log: logs/%s", kind, pr->name, i + 1, n, words, st,
+				     base) >= (int)len && len > 4)
+				memcpy(why + len - 4, "...", 4);	/* cut: said */
+			if (!teardown)
+				snprintf(su->log[pr - su->m->programs], sizeof(*su->log), "%s",
+					 path);
 		}
 	}
 	close(wr);
@@ -252,7 +284,7 @@ int setup_cell(struct setups *su, const struct cell *c, char *err, size_t errlen
 				return -1;
 			su->state[i] = rc ? SETUP_FAILED : SETUP_OK;
 			if (rc)
-				snprintf(log, loglen, "%s/setup-%s.log", su->logdir, pr->name);
+				snprintf(log, loglen, "%s", su->log[i]);
 		}
 		su->used[i] = 1;
 		if (su->state[i] == SETUP_NOT_YET)

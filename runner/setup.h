@@ -18,7 +18,8 @@
  * when the step ends (and by the guard if the runner dies).  Its output
  * goes to logs/setup-NAME.log (teardown-NAME.log), every step of the
  * program into one file, each after a line "$ WORDS" (its words as run),
- * capped as a program's log is (outlog.h).  Each step has
+ * capped as a program's log is (outlog.h); a resumed run whose folder has
+ * that file already writes setup-NAME.log.2 (then .3, ...) beside it.  Each step has
  * setup_step_timeout(): SIGTERM to its group then, SIGKILL a second later.
  * A step that fails (exit status, signal, missing command, timeout) ends
  * the program's setup: its remaining steps do not run.  An interrupt kills
@@ -28,6 +29,7 @@
 #ifndef MATRIX_SETUP_H
 #define MATRIX_SETUP_H
 
+#include <limits.h>
 #include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -55,10 +57,13 @@ struct setups {
 	unsigned char *state;		/* per program of m: enum setup_state */
 	unsigned char *used;		/* per program: its teardown is due */
 	char (*why)[768];		/* per program: why its setup failed */
+	char (*log)[PATH_MAX];		/* per program: its setup's log (a resumed run
+					 * numbers a new one: setup-NAME.log.2) */
 };
 
-/* The step time limit for m into su, nothing run.  0, or -1 with
- * "MATRIX_SETUP_TIMEOUT=...: reason" in err. */
+/* The step time limit for m into su, nothing run; MATRIX_SETUP_TIMEOUT is
+ * read only when a program of m has steps.  0, or -1 with
+ * "MATRIX_SETUP_TIMEOUT=... (the environment's ...): reason" in err. */
 int setup_init(struct setups *su, const struct matrix *m, char *err, size_t errlen);
 
 /* Before a repetition of cell c: runs the setup of each of its programs

@@ -61,10 +61,9 @@ int zmqlib_load(char *err, size_t errlen)
 		name = ZMQLIB_SONAME;
 	if (!loaded && !(lib = dlopen(name, RTLD_NOW | RTLD_LOCAL))) {
 		/* the reason last, as a row's status shows it ("bind: cannot
-		 * load libzmq"); dlerror's own colons made commas */
+		 * load libzmq": the text after the last colon); dlerror's own
+		 * colons, in the parentheses before it, kept as they are */
 		snprintf(why, sizeof(why), "dlopen %s (%s): cannot load libzmq", name, dlerror());
-		for (char *c = why; (c = strstr(c, ": ")) && strcmp(c, ": cannot load libzmq");)
-			*c = ',';
 		loaded = -1;
 	}
 	for (size_t i = 0; !loaded && i < ARRAY_SIZE(syms); i++)

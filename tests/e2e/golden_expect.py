@@ -134,7 +134,7 @@ class Cell:
     def __init__(self, number, dims):
         self.number, self.dims = number, dims
         self.reps = self.failed = 0
-        self.first_failure = None
+        self.failures = {}	# status -> count, in the order first met
         self.vals = {m: [] for m in METRICS}
 
 
@@ -155,8 +155,7 @@ def load_results(d):
         c.reps += 1
         if r["status"] != "ok":
             c.failed += 1
-            if c.first_failure is None:
-                c.first_failure = r["status"]
+            c.failures[r["status"]] = c.failures.get(r["status"], 0) + 1
             continue		# figures of a failed row count for nothing
         v = {m: float(r[m]) for m in METRICS if r.get(m, "") != ""}
         # a file from before cpu_us_per_rtt kept a round trip's CPU in
@@ -171,11 +170,21 @@ def load_results(d):
 
 
 def status_of(c):
+    # the first 3 distinct reasons, each counted when there are several
+    # (reports/report_results.c set_status)
     if not c.failed:
         return "ok"
+    named = list(c.failures.items())[:3]
+    others = c.failed - sum(n for _, n in named)
+    if len(named) > 1 or others:
+        why = "; ".join("%s ×%d" % (w[:80], n) for w, n in named)
+    else:
+        why = named[0][0][:80]
+    if others:
+        why += "; other reasons ×%d" % others
     if c.failed == c.reps:
-        return c.first_failure
-    return "ok, %d of %d failed (%s)" % (c.failed, c.reps, c.first_failure)
+        return why if c.reps == 1 else "%s (all %d)" % (why, c.reps)
+    return "ok, %d of %d failed (%s)" % (c.failed, c.reps, why)
 
 
 def close(exp, got, rel):

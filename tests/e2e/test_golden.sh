@@ -97,7 +97,7 @@ t_golden7_summary_csv_values() {
 	# an older file: its pingpong cpu_us_per_msg (77.9) was per round trip
 	expect_at $s cell=3 cpu_us_per_rtt_max 77.9
 	expect_at $s cell=3 cpu_us_per_msg_max 38.95
-	expect_at $s cell=4 status timeout
+	expect_at $s cell=4 status "timeout (all 12)"
 	expect_at $s cell=4 ok 0
 	expect_at $s cell=4 failed 12
 	expect_at $s cell=4 msgs_per_s_n 0
@@ -186,12 +186,12 @@ t_golden7_summary_md_tables() {
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
 | 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 94.3 (88.4–97.6) µs ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout | - |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### 1KiB/16 (msgs_per_s over size)
 | transport | 1KiB/16 |
@@ -253,18 +253,18 @@ t_golden7_lost_requests_noted() {
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
 | 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 94.3 (88.4–97.6) µs † ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout | - |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ### round-trip time, p99
 | size | unix | tcp |
 | 16B | 198 (185–205) µs † ~ ‡ | 409 (388–423) µs ~ (10/12 ok) |
-| 1KiB | 213 (208–221) µs (11/12 ok) | failed: timeout |
+| 1KiB | 213 (208–221) µs (11/12 ok) | failed: timeout (all 12) |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ## stream
@@ -296,7 +296,7 @@ t_golden7_default_ratios_and_flags() {
 ### messages per second
 | size | unix | tcp | tcp/unix |
 | 16B | 10.4k (10.0k–11.0k) msg/s ‡ | 5.08k (4.90k–5.30k) msg/s (10/12 ok) | 0.49× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
 ## Ratios, geometric mean per pattern
 | ratio | metric | pattern | geometric mean | range | cell pairs measured |
 | tcp/unix | msgs_per_s | pingpong | 0.49× | - | 1 |
@@ -356,12 +356,12 @@ t_golden_old_layout_values() {
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
 | 16B | 1.10k (1.00k–1.20k) msg/s | 550 (500–900) msg/s ~ | 2.00× (*, ≥56%) |
-| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout | - |
+| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout (all 3) | - |
 Intervals of the median: 75% confidence with 3 repetitions, 50% with 2 (95% needs 6 or more).
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 11.0 (10.0–12.0) µs | 22.0 (20.0–24.0) µs | 0.50× (*, ≥56%) |
-| 1KiB | 21.0 (20.0–22.0) µs (2/3 ok) | failed: timeout | - |
+| 1KiB | 21.0 (20.0–22.0) µs (2/3 ok) | failed: timeout (all 3) | - |
 ## Ratios, geometric mean per pattern
 | ratio | metric | pattern | geometric mean | range | cell pairs measured |
 | UNIX/TCP | msgs_per_s | pingpong | 2.00× | - | 1 |

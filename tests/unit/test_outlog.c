@@ -74,28 +74,36 @@ static void test_cap_marker_and_late_match(void **state)
 	fclose(f);
 }
 
+/* A line is matched on its first OUTLOG_LINE bytes: what comes later in
+ * it is kept in the log, never matched; the next line is matched again. */
 static void test_long_line_and_first_match(void **state)
 {
 	static char line[3 * OUTLOG_LINE];
-	const char *re[] = { "v=([0-9]+)" };
+	const char *re[] = { "v=([0-9]+)", "w=([0-9]+)", "^x+z$" };
 	struct outlog o;
 	char err[256];
 
 	(void)state;
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 1, err, sizeof(err)), 0);
+	assert_int_equal(outlog_watch(&o, re, 3, err, sizeof(err)), 0);
 	memset(line, 'x', sizeof(line));
+	memcpy(line + 100, "w=3", 3);				/* in its first bytes */
 	memcpy(line + sizeof(line) - 8, "v=7 v=8\n", 8);	/* at the end of a 12 KiB line */
 	unit_feed(&o, wr, line, sizeof(line));
+	memset(line, 'x', OUTLOG_LINE);
+	memcpy(line + OUTLOG_LINE - 2, "z\n", 2);		/* OUTLOG_LINE - 1 bytes and a newline */
+	unit_feed(&o, wr, line, OUTLOG_LINE);
 	unit_feed(&o, wr, "v=9\n", 4);
 	close(wr);
 	outlog_drain(&o);
-	assert_string_equal(outlog_match(&o, 0), "7");
+	assert_string_equal(outlog_match(&o, 0), "9");
+	assert_string_equal(outlog_match(&o, 1), "3");
+	assert_non_null(outlog_match(&o, 2));
 	outlog_close(&o);
 	struct stat st;
 	assert_int_equal(stat(path, &st), 0);
-	assert_int_equal(st.st_size, sizeof(line) + 4);	/* under the cap: all, no marker */
+	assert_int_equal(st.st_size, sizeof(line) + OUTLOG_LINE + 4);	/* under the cap: all */
 }
 
 static void test_runner_state(void **state)

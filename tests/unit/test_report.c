@@ -70,7 +70,7 @@ static void test_golden_cells_and_pairs(void **state)
 	assert_float_equal(r.cells[1].st[0].median, 950, 1e-9);
 	/* an older results.csv, without `lost` or `rtt_samples`: no loss to tell */
 	assert_true(isnan(r.cells[0].lost) && isnan(r.cells[0].rtt_samples));
-	assert_string_equal(r.cells[3].status, "timeout");
+	assert_string_equal(r.cells[3].status, "timeout (all 3)");
 	assert_int_equal(r.cells[3].st[0].n, 0);
 	assert_true(isnan(r.cells[3].st[0].median));
 	/* cell 3 (500, 550, 900) is noisy in msgs_per_s; cell 1 is not */
@@ -149,7 +149,7 @@ static void test_golden_markdown_page(void **state)
 	 * more, a lower bound shown rounded down */
 	int pivot = strstr(got, "| size | unix | tcp | UNIX/TCP |\n|---|---:|---:|---:|\n"
 			   "| 16B | 1.10k (1.00k–1.20k) msg/s | 550 (500–900) msg/s ~ | 2.00× (1.11–2.40, ≥56%) |\n"
-			   "| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout | - |\n") != NULL;
+			   "| 1KiB | 950 (900–1000) msg/s (2/3 ok) | failed: timeout (all 3) | - |\n") != NULL;
 	free(got);
 	free(want);
 	remove_tree(dir);
