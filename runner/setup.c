@@ -38,13 +38,13 @@ int setup_init(struct setups *su, const struct matrix *m, char *err, size_t errl
 	 * no matrix without steps */
 	if (steps && env && *env) {
 		if (units_parse_duration(env, &su->timeout_ns, why, sizeof(why)) < 0) {
-			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s (the environment's time limit "
-				 "of a setup: or teardown: step): %s", env, why);
+			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s: %s (the environment's time "
+				 "limit of a setup: or teardown: step)", env, why);
 			return -1;
 		}
 		if (!su->timeout_ns) {
-			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s (the environment's time limit "
-				 "of a setup: or teardown: step): must be more than 0", env);
+			snprintf(err, errlen, "MATRIX_SETUP_TIMEOUT=%s: must be more than 0 (the "
+				 "environment's time limit of a setup: or teardown: step)", env);
 			return -1;
 		}
 	}

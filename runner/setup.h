@@ -63,7 +63,7 @@ struct setups {
 
 /* The step time limit for m into su, nothing run; MATRIX_SETUP_TIMEOUT is
  * read only when a program of m has steps.  0, or -1 with
- * "MATRIX_SETUP_TIMEOUT=... (the environment's ...): reason" in err. */
+ * "MATRIX_SETUP_TIMEOUT=...: reason (the environment's ...)" in err. */
 int setup_init(struct setups *su, const struct matrix *m, char *err, size_t errlen);
 
 /* Before a repetition of cell c: runs the setup of each of its programs

@@ -82,7 +82,7 @@ t_golden7_summary_csv_values() {
 	expect_at $s cell=2 msgs_per_s_ci_hi 9220
 	expect_at $s cell=2 ci_level 0.988281		# 1 - 2 * 12/2048
 	expect_at $s cell=2 noisy ""
-	expect_at $s cell=3 status "ok, 2 of 12 failed (crashed: SIGKILL)"
+	expect_at $s cell=3 status "ok, 2 of 12 failed (crashed: SIGKILL ×1; exit 3 ×1)"
 	expect_at $s cell=3 msgs_per_s_n 10
 	expect_at $s cell=3 msgs_per_s_median 5080
 	expect_at $s cell=3 msgs_per_s_ci_lo 4900
@@ -97,14 +97,14 @@ t_golden7_summary_csv_values() {
 	# an older file: its pingpong cpu_us_per_msg (77.9) was per round trip
 	expect_at $s cell=3 cpu_us_per_rtt_max 77.9
 	expect_at $s cell=3 cpu_us_per_msg_max 38.95
-	expect_at $s cell=4 status "timeout (all 12)"
+	expect_at $s cell=4 status "timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12)"
 	expect_at $s cell=4 ok 0
 	expect_at $s cell=4 failed 12
 	expect_at $s cell=4 msgs_per_s_n 0
 	expect_at $s cell=4 msgs_per_s_median ""
 	expect_at $s cell=4 rtt_p50_us_mean ""
 	expect_at $s cell=4 ci_level ""
-	expect_at $s cell=6 status "ok, 4 of 12 failed (crashed: SIGSEGV)"
+	expect_at $s cell=6 status "ok, 4 of 12 failed (crashed: SIGSEGV ×1; timeout ×3)"
 	expect_at $s cell=6 msgs_per_s_median 459700
 	expect_at $s cell=6 msgs_per_s_ci_lo 430000
 	expect_at $s cell=6 msgs_per_s_ci_hi 512000
@@ -186,12 +186,12 @@ t_golden7_summary_md_tables() {
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
 | 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 94.3 (88.4–97.6) µs ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout (all 12) | - |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### 1KiB/16 (msgs_per_s over size)
 | transport | 1KiB/16 |
@@ -253,18 +253,18 @@ t_golden7_lost_requests_noted() {
 ### messages per second
 | size | unix | tcp | UNIX/TCP |
 | 16B | 10.4k (10.0k–11.0k) msg/s ~ ‡ | 5.08k (4.90k–5.30k) msg/s ~ (10/12 ok) | 2.04× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 ### round-trip time, median (p50)
 | size | unix | tcp | UNIX/TCP p50 |
 | 16B | 94.3 (88.4–97.6) µs † ~ ‡ | 195 (185–202) µs ~ (10/12 ok) | 0.48× (*) |
-| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout (all 12) | - |
+| 1KiB | 101 (99–105) µs (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) | - |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ### round-trip time, p99
 | size | unix | tcp |
 | 16B | 198 (185–205) µs † ~ ‡ | 409 (388–423) µs ~ (10/12 ok) |
-| 1KiB | 213 (208–221) µs (11/12 ok) | failed: timeout (all 12) |
+| 1KiB | 213 (208–221) µs (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) |
 Intervals of the median: 96.14% confidence with 12 repetitions, 98.83% with 11, 97.85% with 10.
 † unix, size 16B: 1,200 requests lost (no reply within loss_timeout), summed over its 12 successful repetitions, are not in these round-trip times, which are of the 12,000 answered round trips.
 ## stream
@@ -296,7 +296,7 @@ t_golden7_default_ratios_and_flags() {
 ### messages per second
 | size | unix | tcp | tcp/unix |
 | 16B | 10.4k (10.0k–11.0k) msg/s ‡ | 5.08k (4.90k–5.30k) msg/s (10/12 ok) | 0.49× (*) |
-| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout (all 12) | - |
+| 1KiB | 9.02k (8.70k–9.22k) msg/s (11/12 ok) | failed: timeout ×11; connect 127.0.0.1:40123: Connection refused ×1 (all 12) | - |
 ## Ratios, geometric mean per pattern
 | ratio | metric | pattern | geometric mean | range | cell pairs measured |
 | tcp/unix | msgs_per_s | pingpong | 0.49× | - | 1 |

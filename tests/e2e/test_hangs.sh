@@ -232,7 +232,8 @@ matrix:
   server: srv
 Y
 	MATRIX_SETUP_TIMEOUT=soon run_matrix plan steps.yaml; expect_rc 2
-	expect_err "MATRIX_SETUP_TIMEOUT=soon (the environment's time limit of a setup: or teardown: step): "
+	expect_err "MATRIX_SETUP_TIMEOUT=soon: "
+	expect_err "(the environment's time limit of a setup: or teardown: step)"
 }
 
 # --resume sets a program up again: its first log is kept, the second run's
