@@ -152,8 +152,10 @@ static void match(struct outlog *o, const char *text, size_t len)
 	if (o->collecting)
 		collect(o, text, len);
 	for (size_t i = 0; i < o->nre && o->left; i++) {
-		regmatch_t m[2];
-		if (o->found[i] || first_match(&o->re[i], &o->rev[i], text, len, 2, m))
+		regmatch_t m[2];	/* group 1 only when there is one: without,
+					 * glibc skips the costly pass for groups */
+		if (o->found[i] || first_match(&o->re[i], &o->rev[i], text, len,
+					       o->re[i].re_nsub ? 2 : 1, m))
 			continue;
 		const regmatch_t *g = o->re[i].re_nsub ? &m[1] : &m[0];
 		if (g->rm_so >= 0)	/* else a group that took no part: "" */
@@ -239,6 +241,7 @@ static void take(struct outlog *o, size_t n)
 	keep(o, buf + o->ncarry, n);
 	if (!o->left && !o->collecting) {
 		o->ncarry = 0;	/* nothing more to look for */
+		o->skip = 0;
 		return;
 	}
 	read_ns = clock_now_ns();

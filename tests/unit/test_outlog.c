@@ -16,6 +16,7 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+#include "matrix.h"
 #include "outlog.h"
 #include "procinfo.h"
 #include "unit.h"
@@ -106,6 +107,42 @@ static void test_long_line_and_first_match(void **state)
 	assert_int_equal(st.st_size, sizeof(line) + OUTLOG_LINE + 4);	/* under the cap: all */
 }
 
+/* The reverse of a regex (base/matrix.h), and the first match of each
+ * regex in a line as outlog finds it with it: the leftmost, its groups
+ * as regexec on the whole line gives them; and the loader's refusals. */
+static void test_reverse_search_finds_the_first_match(void **state)
+{
+	static const char *const pairs[][2] = {
+		{ "a(bc|d)*$", "^(cb|d)*a" }, { "\\<x[]a-]y{2,3}\\'", "\\`y{2,3}[]a-]x\\>" },
+		{ "(ab|c)|d+e", "(ba|c)|ed+" }, { "\\.[0-9]+", "[0-9]+\\." }, { "", "" },
+	};
+	const char *re[] = { "v=([0-9]+)", "^(ab|a)(bc|c)?$", "b$|^ab", "(x+x+)+y" };
+	char out[64], err[256], why[512];
+	struct outlog o;
+
+	(void)state;
+	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
+		matrix_regex_reverse(pairs[i][0], out);
+		assert_string_equal(out, pairs[i][1]);
+	}
+	int wr = outlog_open(&o, path, err, sizeof(err));
+	assert_true(wr >= 0);
+	assert_int_equal(outlog_watch(&o, re, 4, err, sizeof(err)), 0);
+	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\n";
+	unit_feed(&o, wr, text, strlen(text));
+	close(wr);
+	outlog_drain(&o);
+	assert_string_equal(outlog_match(&o, 0), "7");		/* the leftmost */
+	assert_string_equal(outlog_match(&o, 1), "ab");		/* longest, group 1 first */
+	assert_string_equal(outlog_match(&o, 2), "ab");		/* "b$" is not on line 2 */
+	assert_string_equal(outlog_match(&o, 3), "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	outlog_close(&o);
+	assert_int_equal(matrix_regex_check("^(a*)*\\1$", why, sizeof(why)), -1);
+	assert_int_equal(matrix_regex_check("(^a|b?)+", why, sizeof(why)), -1);
+	assert_int_equal(matrix_regex_check("a(a|^b){0,2}a", why, sizeof(why)), -1);
+	assert_int_equal(matrix_regex_check("[\\1]|(a+|b)*c|\\<x$", why, sizeof(why)), 0);
+}
+
 static void test_runner_state(void **state)
 {
 	unsigned long long start;
@@ -130,6 +167,8 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cap_marker_and_late_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_line_and_first_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_reverse_search_finds_the_first_match, setup,
+						teardown),
 		cmocka_unit_test(test_runner_state),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
