@@ -19,8 +19,9 @@
  * goes to logs/setup-NAME.log (teardown-NAME.log), every step of the
  * program into one file, each after a line "$ WORDS" (its words as run),
  * capped as a program's log is (outlog.h); a resumed run whose folder has
- * that file already writes setup-NAME.log.2 (then .3, ...) beside it.  Each step has
- * setup_step_timeout(): SIGTERM to its group then, SIGKILL a second later.
+ * that file already writes setup-NAME.log.2 (then .3, ...) beside it.
+ * Each step has setup_step_timeout(): SIGTERM to its group then, SIGKILL a
+ * second later.
  * A step that fails (exit status, signal, missing command, timeout) ends
  * the program's setup: its remaining steps do not run.  An interrupt kills
  * a setup step; a teardown step is killed by a signal that comes while the
