@@ -212,7 +212,7 @@ bench: deps
 
 # How often the regression gate cries wolf (A/A pairs) and how often it
 # catches a 10% slowdown (injected with the `spin` key), in-run and across
-# two runs: bench/gate.sh.  Not part of `make test`; about 5 minutes here.
+# two runs: bench/gate.sh.  Not part of `make test`; about 15 minutes here.
 bench-gate: deps
 	$(MAKE) matrix
 	bash bench/gate.sh
