@@ -124,16 +124,18 @@ t_plots_link_is_never_followed() {
 }
 
 # A copy of R as a run interrupted before its last row (as
-# test_reliability.sh makes one), in D; "CELL REP" of that row in $last.
+# test_reliability.sh makes one), in D; the cell and repetition of that
+# row in $lc and $lr.
 interrupted_copy() {
 	rm -rf D
 	cp -a R D
 	sed -i 's/^status,ok$/status,interrupted/' D/meta.csv
-	last=$(csvq D/results.csv cell rep | tail -n 1)
+	read -r lc lr <<<"$(csvq D/results.csv cell rep | tail -n 1)"
 	head -n -1 D/results.csv >r.tmp && mv r.tmp D/results.csv
 	# its hist.csv rows run again too
-	awk -F, -v c="${last%% *}" -v r="${last##* }" 'NR == 1 || $1 != c || $2 != r' \
-		D/hist.csv >h.tmp && mv h.tmp D/hist.csv
+	awk -F, -v c="$lc" -v r="$lr" 'NR == 1 || $1 != c || $2 != r' D/hist.csv >h.tmp &&
+		mv h.tmp D/hist.csv
+	[ "$(wc -l <D/hist.csv)" -lt "$(wc -l <R/hist.csv)" ] || die "no hist.csv row of cell $lc rep $lr"
 }
 
 # Item 6: --resume refuses a folder whose .lock, results.csv, hist.csv,
@@ -146,7 +148,7 @@ t_resume_never_writes_through_links() {
 	for how in lock results hist logdir log; do
 		interrupted_copy
 		case $how in
-		lock) ln -s "$T/decoy/victim" D/.lock; want="D/.lock: a symbolic link" ;;
+		lock) rm -f D/.lock; ln -s "$T/decoy/victim" D/.lock; want="D/.lock: a symbolic link" ;;
 		results) cp D/results.csv decoy/results.csv; rm D/results.csv
 			ln -s "$T/decoy/results.csv" D/results.csv
 			want="D/results.csv: a symbolic link" ;;
@@ -155,11 +157,11 @@ t_resume_never_writes_through_links() {
 			want="D/hist.csv: a symbolic link" ;;
 		logdir) rm -rf D/logs; ln -s "$T/decoy" D/logs; want="D/logs: a symbolic link" ;;
 		log) mkdir -p D/logs
-			ln -s "$T/decoy/log" "D/logs/cell${last%% *}-rep${last##* }-server.log"
-			want="D/logs/cell${last%% *}-rep${last##* }-server.log: a symbolic link" ;;
+			ln -s "$T/decoy/log" "D/logs/cell$lc-rep$lr-server.log"
+			want="D/logs/cell$lc-rep$lr-server.log: a symbolic link" ;;
 		esac
 		snap decoy >decoy.snap
-		cp -P D/results.csv d.results
+		rm -f d.results && cp D/results.csv d.results
 		run_matrix run --resume D -q; expect_rc 2
 		expect_err "matrix: --resume D: $want"
 		expect_same_snap decoy.snap decoy
