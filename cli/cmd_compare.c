@@ -1,7 +1,7 @@
 /* `matrix compare`, and the comparisons `run` and `report` make: see
  * cmd_compare.h. */
 #include "cmd_compare.h"
-#include "cmd_common.h"
+#include "cmd_guard.h"
 #include "history_runs.h"
 #include "compare.h"
 #include "gnuplot.h"

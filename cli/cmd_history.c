@@ -1,5 +1,5 @@
 /* `matrix history`: see cmd_history.h. */
-#include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
 #include "history_runs.h"

@@ -1,6 +1,7 @@
 /* `matrix merge`: see cmd_merge.h. */
 #include "cmd_merge.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "lock.h"

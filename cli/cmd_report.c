@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "arrays.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "gnuplot.h"
 #include "headline.h"
 #include "html.h"
@@ -216,9 +217,10 @@ int cmd_report_export_json(const struct run_json *j, const char *path, const cha
 }
 
 /* -o DIR and --export-json FILE, before anything is written: never a
- * file of the run folder (or of DIR) that the report reads or writes.
- * -1 after saying which. */
-static int report_check_outputs(const char *dir, const char *outdir, const char *json)
+ * file of the run folder (or of DIR) that the report reads or writes;
+ * then DIR taken (take_report_dir).  0, 1 when DIR was made here, or -1
+ * after saying why. */
+static int report_take_outputs(const char *dir, const char *outdir, const char *json)
 {
 	static const char *const written[] = {
 		"summary.csv", "ratios.csv", "summary.md", "report.html", "timeline.csv",
@@ -234,7 +236,7 @@ static int report_check_outputs(const char *dir, const char *outdir, const char 
 	if (!rc)
 		rc = cmd_guard_check(&g, "--export-json", json);
 	cmd_guard_release(&g);
-	return rc;
+	return rc < 0 ? -1 : outdir ? take_report_dir(outdir) : 0;
 }
 
 /* The metric table, for `report --help`: each metric's name, unit and
@@ -320,11 +322,7 @@ int cmd_report(int argc, char **argv)
 	}
 	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json,
 				  .outdir = outdir };
-	if (report_check_outputs(argv[optind], outdir, json_path) < 0) {
-		run_json_free(ca.json);
-		return EXIT_BADINPUT;
-	}
-	int made = outdir ? take_report_dir(outdir) : 0;
+	int made = report_take_outputs(argv[optind], outdir, json_path);
 	if (made < 0) {
 		run_json_free(ca.json);
 		return EXIT_BADINPUT;

@@ -1,6 +1,7 @@
 /* `matrix run`: see cmd_run.h. */
 #include "cmd_run.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "json.h"

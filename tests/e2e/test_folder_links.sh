@@ -61,6 +61,10 @@ t_export_json_never_replaces_what_the_command_reads() {
 	run_matrix report R -q --export-json rlink/meta.csv; expect_rc 2
 	expect_same_snap R.snap R
 	[ -L out.json ] || die "out.json was replaced"
+	# -o DIR whose files would land among the folder's own
+	run_matrix report R -q -o R/plots/new; expect_rc 2
+	expect_err "matrix report: -o R/plots/new: its summary.csv would be plots/new/summary.csv of the run folder R, which report writes"
+	expect_same_snap R.snap R
 	# run: the matrix file, the new run folder's files, the baseline's
 	cp m.yaml m.orig
 	run_matrix run m.yaml -o N -q --export-json m.yaml; expect_rc 2
