@@ -43,8 +43,8 @@ static int real_path(const char *path, char *out)
 		return -1;
 	while (!realpath(*head ? head : ".", out)) {
 		char *slash = strrchr(head, '/');
-		if ((errno != ENOENT && errno != ENOTDIR) || !strcmp(head, "/"))
-			return -1;
+		if ((errno != ENOENT && errno != ENOTDIR) || !*head || !strcmp(head, "/"))
+			return -1;	/* not even the current folder or the root */
 		if (snprintf(tmp, sizeof(tmp), "%s%s%s", slash ? slash + 1 : head, *rest ? "/" : "",
 			     rest) >= (int)sizeof(tmp))
 			return -1;

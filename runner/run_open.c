@@ -78,11 +78,11 @@ static int check_resumed_folder(const char *dir, char *err, size_t errlen)
 		return 0;
 	while (!rc && (e = readdir(d))) {
 		snprintf(path, sizeof(path), "%s/logs/%s", dir, e->d_name);
-		if (e->d_name[0] == '.' || (lstat(path, &st) == 0 && S_ISREG(st.st_mode)))
+		if (e->d_name[0] == '.' || lstat(path, &st) < 0 || S_ISREG(st.st_mode))
 			continue;
-		snprintf(err, errlen, "%.800s: %s", path, lstat(path, &st) == 0 && S_ISLNK(st.st_mode) ?
-			 "a symbolic link: refused (a run's logs are written there; remove the "
-			 "link)" : "not a regular file");
+		snprintf(err, errlen, "%.800s: %s", path, S_ISLNK(st.st_mode) ? "a symbolic link: "
+			 "refused (a run's logs are written there; remove the link)"
+			 : "not a regular file");
 		rc = -1;
 	}
 	closedir(d);

@@ -120,8 +120,12 @@ t_plots_link_is_never_followed() {
 	ln -sf "$T/decoy/gnuplot.log" R/plots/gnuplot.log
 	ln -sf "$T/decoy/victim" R/plots/throughput.svg
 	ln -sf "$T/decoy/latency-9.svg" R/plots/latency-9.svg
+	# a report file that is a link: renamed over, the link replaced
+	rm R/summary.csv
+	ln -s "$T/decoy/throughput.gp" R/summary.csv
 	run_matrix report R -q; expect_rc 0
 	expect_same_snap decoy.snap decoy
+	[ -f R/summary.csv ] && [ ! -L R/summary.csv ] || die "R/summary.csv is still a link"
 	[ -f R/plots/throughput.svg ] && [ ! -L R/plots/throughput.svg ] ||
 		die "R/plots/throughput.svg is not the new image"
 	grep -q '</svg>' R/plots/throughput.svg || die "R/plots/throughput.svg is no image"
