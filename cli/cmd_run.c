@@ -286,10 +286,10 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	/* what is compared after the run is checked before it */
 	char probe[PATH_MAX + 16];
 	snprintf(probe, sizeof(probe), "%s/results.csv", c.baseline ? c.baseline : "");
-	if (run_check_outputs(&c, &m) < 0 || cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
+	if (cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
 	    (c.baseline && access(probe, R_OK) < 0 &&
 	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
-		     probe, strerror(errno)))) {
+		     probe, strerror(errno))) || run_check_outputs(&c, &m) < 0) {
 		free(cmdline);
 		plan_release(&pl);
 		matrix_release(&m);
