@@ -15,6 +15,7 @@
 
 #include <csv.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -24,32 +25,48 @@
 #include <unistd.h>
 #include <sys/stat.h>
 
+/* A file that grows row by row, in a run folder that may come from
+ * anywhere: never opened through a link (O_NOFOLLOW: results.csv linked
+ * elsewhere would be appended to there), and only a regular file (a FIFO
+ * would block, a device take the rows; O_NONBLOCK until it is checked). */
 int csv_out_open(struct csv_out *w, const char *path, const char *mode,
 		 char *err, size_t errlen)
 {
-	const char *m;
+	int flags = O_WRONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC, fd, e;
 	struct stat st;
 
 	memset(w, 0, sizeof(*w));
 	if (strcmp(mode, "w") == 0) {
-		m = "we";
+		flags |= O_CREAT | O_TRUNC;
 	} else if (strcmp(mode, "a") == 0) {
-		m = "ae";
+		flags |= O_CREAT | O_APPEND;
 	} else {
 		snprintf(err, errlen, "%s: bad open mode '%s'", path, mode);
 		errno = EINVAL;
 		return -1;
 	}
-	w->f = fopen(path, m);
-	if (!w->f) {
-		int e = errno;
-
+	if ((fd = open(path, flags, 0666)) < 0) {
+		e = errno;
+		snprintf(err, errlen, "%s: %s", path, outfile_strerror(e));
+		errno = e;
+		return -1;
+	}
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a regular file", path);
+		close(fd);
+		errno = EINVAL;
+		return -1;
+	}
+	if (fcntl(fd, F_SETFL, flags & O_APPEND) < 0 ||
+	    !(w->f = fdopen(fd, *mode == 'a' ? "a" : "w"))) {
+		e = errno;
 		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		close(fd);
 		errno = e;
 		return -1;
 	}
 	/* appending: a row cut short is cut back to what was there */
-	if (*mode == 'a' && fstat(fileno(w->f), &st) == 0)
+	if (*mode == 'a')
 		w->good = st.st_size;
 	return 0;
 }

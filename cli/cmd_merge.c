@@ -1,6 +1,7 @@
 /* `matrix merge`: see cmd_merge.h. */
 #include "cmd_merge.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "lock.h"
@@ -66,6 +67,26 @@ static int check_out(const char *out)
 	if (!empty)
 		fprintf(stderr, "matrix merge: -o %s: exists and is not an empty directory\n", out);
 	return empty ? 0 : -1;
+}
+
+/* OUT, once renamed, holds a run folder's files: none of them may be a
+ * file of a shard it reads (-o inside a shard's logs/, say).  -1 after
+ * saying which. */
+static int check_out_files(char *const *dirs, int n, const char *out)
+{
+	static const char *const written[] = {
+		"results.csv", "meta.csv", "matrix.yaml", "hist.csv", "timeline.csv",
+		"summary.csv", "report.html", NULL
+	};
+	struct cmd_guard g = { .cmd = "merge" };
+	int rc = 0;
+
+	for (int i = 0; i < n && !rc; i++)
+		rc = cmd_guard_add(&g, dirs[i], CMD_READS | CMD_WRITES);
+	if (!rc)
+		rc = cmd_guard_check_dir(&g, "-o", out, written);
+	cmd_guard_release(&g);
+	return rc;
 }
 
 /* Every folder ran on the first one's machine, with its matrix.yaml
@@ -228,7 +249,7 @@ int cmd_merge(int argc, char **argv)
 			: "expected -o OUT", usage_merge);
 		return EXIT_BADINPUT;
 	}
-	if (check_out(out) < 0)
+	if (check_out(out) < 0 || check_out_files(argv + optind, argc - optind, out) < 0)
 		return EXIT_BADINPUT;
 	struct run_lock lock = { .fd = -1 };
 	if (open_shards(&mg, argv + optind, (size_t)(argc - optind)) < 0 || check_rows(&mg) < 0 ||

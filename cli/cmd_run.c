@@ -1,6 +1,7 @@
 /* `matrix run`: see cmd_run.h. */
 #include "cmd_run.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "json.h"
@@ -222,6 +223,29 @@ static int export_run_json(const struct common *c, const struct matrix *m, const
 	return status == 1 ? 1 : EXIT_BADINPUT;
 }
 
+/* --export-json FILE, before anything runs: never the matrix file, nor a
+ * file of the run folder (-o DIR, --resume DIR, or the one to be made in
+ * results/NAME/) or of the baseline that the run reads or writes.  -1
+ * after saying which. */
+static int run_check_outputs(const struct common *c, const struct matrix *m)
+{
+	struct cmd_guard g = { .cmd = "run", .matrix = c->file };
+	char stamped[PATH_MAX];
+	const char *dir = c->resume ? c->resume : c->outdir;
+	int rc;
+
+	if (!c->export_json)
+		return 0;
+	snprintf(stamped, sizeof(stamped), "results/%s", m->name);
+	rc = cmd_guard_add(&g, dir ? dir : stamped, dir ? CMD_READS | CMD_WRITES : CMD_RUNS_IN);
+	if (!rc && c->baseline)
+		rc = cmd_guard_add(&g, c->baseline, CMD_READS);
+	if (!rc)
+		rc = cmd_guard_check(&g, "--export-json", c->export_json);
+	cmd_guard_release(&g);
+	return rc;
+}
+
 /* An in-run A/B (--compare DIM=..., else the matrix's report: compare:)
  * runs its pairs side by side, ABBA (order.h): its dimension into o. */
 static void pair_by(const struct common *c, const struct matrix *m, struct run_opts *o)
@@ -265,7 +289,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
 	    (c.baseline && access(probe, R_OK) < 0 &&
 	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
-		     probe, strerror(errno)))) {
+		     probe, strerror(errno))) || run_check_outputs(&c, &m) < 0) {
 		free(cmdline);
 		plan_release(&pl);
 		matrix_release(&m);

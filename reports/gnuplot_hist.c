@@ -288,7 +288,7 @@ static void remove_old(const char *dir)
 		     strcmp(dot, ".log")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", plots, e->d_name);
-		unlink(path);
+		outfile_remove(path);	/* a regular file only, never through a link */
 	}
 	closedir(d);
 }

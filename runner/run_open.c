@@ -7,7 +7,9 @@
 #include "run_signal.h"
 #include "spawn.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +21,72 @@
 static int write_matrix(const struct plan *pl, const struct run_opts *o, const char *to,
 			char *err, size_t errlen)
 {
-	FILE *f;
+	FILE *f = NULL;
+	int fd;
 
 	if (!o->sets || !o->sets->text)
 		return outfile_copy_new(pl->m->path, to, err, errlen);
-	if (!(f = fopen(to, "we")) ||
+	/* a new file, never through a link */
+	if ((fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0 ||
+	    !(f = fdopen(fd, "w")) ||
 	    (fwrite(o->sets->text, 1, o->sets->len, f) != o->sets->len) | (fclose(f) != 0)) {
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		snprintf(err, errlen, "%s: %s", to, outfile_strerror(errno));
+		if (fd >= 0 && !f)
+			close(fd);
 		return -1;
 	}
 	return 0;
+}
+
+/* --resume DIR: what it reads, appends to or writes there, checked before
+ * anything is touched.  A folder may come from anywhere: a file that is a
+ * symbolic link would have its file elsewhere appended to, truncated or
+ * given our pid; a FIFO or a device would block or take the rows.  Each
+ * must be a regular file (or absent); logs/ and plots/ folders of the
+ * run's own (not links), and every log in logs/ a regular file (a log
+ * not yet written that is a link would get a program's output).  0, or
+ * -1 with err naming the first that is not. */
+static int check_resumed_folder(const char *dir, char *err, size_t errlen)
+{
+	static const char *const files[] = {
+		".lock", "matrix.yaml", "meta.csv", "results.csv", "timeline.csv", "hist.csv",
+	};
+	static const char *const dirs[] = { "logs", "plots" };
+	char path[PATH_MAX + 300];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(files) + ARRAY_SIZE(dirs); i++) {
+		int isdir = i >= ARRAY_SIZE(files);
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 isdir ? dirs[i - ARRAY_SIZE(files)] : files[i]);
+		if (isdir && outfile_own_dir(path, 0, err, errlen) < 0)
+			return -1;
+		if (isdir || lstat(path, &st) < 0)
+			continue;	/* absent: made anew */
+		if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%.800s: %s", path, S_ISLNK(st.st_mode) ? "a symbolic "
+				 "link: refused (a run folder's files are its own; remove the link)"
+				 : "not a regular file");
+			return -1;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/logs", dir);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!rc && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/logs/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || lstat(path, &st) < 0 || S_ISREG(st.st_mode))
+			continue;
+		snprintf(err, errlen, "%.800s: %s", path, S_ISLNK(st.st_mode) ? "a symbolic link: "
+			 "refused (a run's logs are written there; remove the link)"
+			 : "not a regular file");
+		rc = -1;
+	}
+	closedir(d);
+	return rc;
 }
 
 /* After a failed start: what open_fresh made goes, and only that (a
@@ -152,7 +210,8 @@ static int open_resumed(struct run_state *s, const struct run_opts *o, char *err
 	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
 	/* a finished run is said before the lock, whose file would change */
 	if ((rc = resume_open(&s->res, s->dir, why, sizeof(why))) == 0) {
-		if (lock_take(&s->lock, s->dir, &holder, why, sizeof(why)) < 0)
+		if (check_resumed_folder(s->dir, why, sizeof(why)) < 0 ||
+		    lock_take(&s->lock, s->dir, &holder, why, sizeof(why)) < 0)
 			rc = -1;
 		else if ((rc = resume_read(&s->res, s->dir, s->pl, why, sizeof(why))) != 0)
 			lock_release(&s->lock);
