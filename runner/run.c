@@ -146,6 +146,20 @@ static size_t *pair_groups(const struct plan *pl, const struct run_opts *o, size
 	return g;
 }
 
+/* The programs' setup: and teardown: steps of the run (setup.h); -1 with
+ * err. */
+static int setups_start(struct run_state *s, char *err, size_t errlen)
+{
+	if (setup_init(&s->setups, s->pl->m, err, errlen) < 0)
+		return -1;
+	s->setups.logdir = s->logdir;
+	s->setups.tmp = s->sockdir;
+	s->setups.interrupted = &run_interrupted;
+	s->setups.signals = &run_signals;
+	s->setups.prog = &s->prog;
+	return 0;
+}
+
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
 	struct run_state *s = running = calloc(1, sizeof(*s));
@@ -174,20 +188,15 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		status = 2;
 		goto out;
 	}
-	s->reports = o->report != NULL;
+	s->reports = o->report != NULL;	/* `reporting` until they are whole (run.h) */
 	if (o->resume && (status = finish_reports(s, o, err, errlen)) >= 0)
 		goto out;
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
-	if (setup_init(&s->setups, pl->m, err, errlen) < 0) {
+	if (setups_start(s, err, errlen) < 0) {
 		status = 2;
 		goto out;
 	}
-	s->setups.logdir = s->logdir;
-	s->setups.tmp = s->sockdir;
-	s->setups.interrupted = &run_interrupted;
-	s->setups.signals = &run_signals;
-	s->setups.prog = &s->prog;
 	run_signal_install();	/* a signal while the folder is made: an interrupted run */
 	netns_sweep();
 	status = netns_open(&s->net, pl->m, err, errlen) < 0 ? -1 : run_open(s, o, err, errlen);
