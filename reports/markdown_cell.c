@@ -10,7 +10,8 @@ static int alnum(char c)
 	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
 }
 
-/* The start of a line at s (spaces and tabs skipped), escaped where it
+/* The start of a line at s, its spaces and tabs left out (four would
+ * make a code block, which shows escapes as they are), escaped where it
  * would begin a block: a list (- + or digits then . or )), a rule or a
  * heading's underline (- =), a heading (#, escaped anyway).  Returns where
  * the rest of the line starts (after what was written). */
@@ -18,7 +19,6 @@ static const char *line_start(FILE *f, const char *s)
 {
 	size_t sp = strspn(s, " \t"), dig = strspn(s + sp, "0123456789");
 
-	fwrite(s, 1, sp, f);
 	s += sp;
 	if (*s == '-' || *s == '+' || *s == '=') {
 		fprintf(f, "\\%c", *s);

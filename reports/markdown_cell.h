@@ -32,8 +32,8 @@ struct rcell;
  * \ ` * [ ] | ~ # ! backslash-escaped (no code, emphasis, link, image,
  * table cell, strikethrough or heading), and _ where it could be emphasis
  * (not between two letters or digits: rtt_p50_us stays as it is); at its
- * start, after spaces, a - + = or the . or ) after digits too (no list,
- * no rule, no heading underline).  ( and ) stay: they make a link only
+ * start (its spaces and tabs left out), a - + = or the . or ) after
+ * digits too (no list, no rule, no heading underline, no code block).  ( and ) stay: they make a link only
  * after a ], which is escaped.  A newline or CR becomes a space. */
 void markdown_text(FILE *f, const char *s);
 
