@@ -160,6 +160,8 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 		report_release(&r);
 		return 1;
 	}
+	if (!ask->outdir)	/* what a writer killed mid-report left (-o: the folder as it was) */
+		report_sweep_tmp(dir);
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);

@@ -104,6 +104,22 @@ static int judge_run(const struct common *c, const char *dir, struct run_json *j
 	return rc ? rc : *cmp < 0 && *base < 0 ? ask.chart_failed : 0;
 }
 
+/* The run's report and its first judgement (judge_run), made while its
+ * meta.csv says `reporting` (run.h, run_opts.report), for run_verdict. */
+struct judged {
+	const struct common *c;
+	int done, rc, cmp, base;
+	struct look_again la, lab;
+};
+
+static void report_run(void *arg, const char *dir)
+{
+	struct judged *j = arg;
+
+	j->done = 1;
+	j->rc = judge_run(j->c, dir, j->c->ca.json, &j->cmp, &j->base, &j->la, &j->lab);
+}
+
 /* The cells of the plan numbered in la or lab, into sub (pl's cells). */
 static void pick_cells(const struct plan *pl, const struct look_again *la,
 		       const struct look_again *lab, struct plan *sub)
@@ -177,17 +193,19 @@ static int second_look(const struct common *c, const struct plan *pl, const char
 }
 
 /* After a run: its report (read back from the folder, as `matrix report`
- * does), then the comparisons asked for at their first look, then the
- * second look at what they left inconclusive.  Without a comparison, the
+ * does), then the comparisons asked for at their first look (both in j,
+ * made by run_plan: report_run), then the second look at what they left
+ * inconclusive.  Without a comparison, the
  * run's status (1 when the report failed too); with one, compare's: 1 a
  * regression, else 2 a failed repetition or tool, else 3 inconclusive,
  * else 0. */
 static int run_verdict(const struct common *c, const struct plan *pl, const char *dir,
-		       const struct run_opts *ro, int status)
+		       const struct run_opts *ro, int status, struct judged *j)
 {
-	struct look_again la = { 0 }, lab = { 0 };
-	int cmp, base;
-	int rc = judge_run(c, dir, c->ca.json, &cmp, &base, &la, &lab);
+	if (!j->done)
+		report_run(j, dir);
+	struct look_again la = j->la, lab = j->lab;
+	int cmp = j->cmp, base = j->base, rc = j->rc;
 
 	if (status != 130 && (cmp >= 0 || base >= 0) && (la.ncells || lab.ncells)) {
 		int look = second_look(c, pl, dir, ro, &la, &lab, &cmp, &base);
@@ -310,6 +328,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
 			      .resume = c.resume, .shard = c.shard };
+	struct judged judged = { .c = &c };
+	o.report = report_run;
+	o.report_arg = &judged;
 	pair_by(&c, &m, &o);
 	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
 		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
@@ -320,7 +341,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	if (status == EXIT_BADINPUT) {
 		fprintf(stderr, "matrix: %s\n", err);
 	} else if (dir[0]) {
-		status = run_verdict(&c, &pl, dir, &o, status);
+		status = run_verdict(&c, &pl, dir, &o, status, &judged);
 		if (c.export_json)
 			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */

@@ -99,10 +99,19 @@ enum proc_state stale_check(const char *dir, const char *cmd)
 	    csv_table_load(&t, path, err, sizeof(err)) < 0)
 		return PROC_UNKNOWN;
 	int k = csv_table_col(&t, "key"), v = csv_table_col(&t, "value");
-	if (k >= 0 && v >= 0 && !strcmp(fact(&t, k, v, "status"), "running"))
+	int reporting = k >= 0 && v >= 0 && !strcmp(fact(&t, k, v, "status"), "reporting");
+	if (k >= 0 && v >= 0 && (reporting || !strcmp(fact(&t, k, v, "status"), "running")))
 		st = proc_state_of(fact(&t, k, v, "runner_pid"), fact(&t, k, v, "runner_start"),
 				   fact(&t, k, v, "boot_id"));
-	if (st == PROC_ALIVE)
+	if (reporting && st == PROC_ALIVE)
+		fprintf(stderr, "matrix %s: %s: its run has ended and is still writing its reports "
+			"(runner pid %s)\n", cmd, dir, fact(&t, k, v, "runner_pid"));
+	else if (reporting && st == PROC_GONE)
+		fprintf(stderr, "matrix %s: %s: its run was killed while its reports were written: "
+			"its runner (pid %s) is gone, after the run had ended (%s); `matrix run "
+			"--resume %s` finishes them\n", cmd, dir, fact(&t, k, v, "runner_pid"),
+			fact(&t, k, v, "run_status"), dir);
+	else if (st == PROC_ALIVE)
 		fprintf(stderr, "matrix %s: %s: its run is still going (runner pid %s)\n", cmd, dir,
 			fact(&t, k, v, "runner_pid"));
 	else if (st == PROC_GONE) {

@@ -17,7 +17,11 @@
  * finished run, or an older folder without the facts.  PROC_ALIVE: says
  * "matrix CMD: DIR: its run is still going (runner pid N)".  PROC_GONE:
  * says "matrix CMD: DIR: its run was killed: ..." and removes the run's
- * socket folder (socket_dir in meta.csv) if it is still there. */
+ * socket folder (socket_dir in meta.csv) if it is still there.  A folder
+ * whose meta.csv says `reporting` (runner/run.h: the run ended, its
+ * reports were being written) is told apart the same way, and said so:
+ * "... is still writing its reports", "... was killed while its reports
+ * were written: ...". */
 enum proc_state stale_check(const char *dir, const char *cmd);
 
 /* Removes a run's private socket folder (TMPDIR/matrix.XXXXXX): the

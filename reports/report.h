@@ -156,8 +156,13 @@ struct report {
 	int before_stream_fix;
 	/* meta.csv says `running`: PROC_ALIVE when its runner still runs,
 	 * PROC_GONE when it was killed (its status then reads "killed: ..."),
-	 * PROC_UNKNOWN for a finished run or an older folder */
+	 * PROC_UNKNOWN for a finished run or an older folder.  With
+	 * reporting set, meta.csv says `reporting` (runner/run.h): the run
+	 * ended and its reports were being written by that runner, still
+	 * alive or killed (then they were cut short; its status reads
+	 * "killed while its reports were written: ...") */
 	enum proc_state runner;
+	int reporting;
 	size_t *dimcol;			/* results.csv's column of each of dimnames */
 	/* the machine around every repetition, failed ones too (results.csv's
 	 * loadavg_before and loadavg_after, other_cpus, steal_pct): for each,
@@ -179,6 +184,13 @@ struct report {
  * dropped_row set: the caller says so. */
 int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		char *err, size_t errlen);
+/* The temporary files (outfile.h: .NAME.PID.tmp, .NAME.PID.tmp.EXT) in
+ * DIR and DIR/plots whose writer is gone, removed: a runner killed while
+ * it wrote its reports left them.  A file is its writer's while a process
+ * of that pid runs that started before the file was last written; this
+ * process's own are kept, links and anything not a regular file too, and
+ * plots/ is not followed when it is a link.  Nothing is said. */
+void report_sweep_tmp(const char *dir);
 /* The writers write into r->dir, the run folder read; `matrix report -o
  * DIR` points it at DIR once the folder is read.  0, or -1 (no memory). */
 int report_set_outdir(struct report *r, const char *dir);

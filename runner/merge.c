@@ -462,13 +462,48 @@ static char *shard_hosts(const struct merge *mg)
 	return s;
 }
 
+/* Shard i's value of key, "" when its meta.csv has none. */
+static const char *fact_of(const struct merge *mg, size_t i, const char *key)
+{
+	const char *v = merge_meta(&mg->src[i].meta, key);
+
+	return v ? v : "";
+}
+
+/* What is true of the merged folder's key (order, seed) when its shards'
+ * differ: "per shard: " and each one's in shard order ("-" for none);
+ * NULL when they agree (shard 1's is then every one's), or out of memory
+ * (*oom set). */
+static char *per_shard(const struct merge *mg, const char *key, int *oom)
+{
+	size_t len = sizeof("per shard:"), same = 1;
+	char *s, *p;
+
+	for (size_t i = 0; i < mg->nsrc; i++) {
+		same &= !strcmp(fact_of(mg, i, key), fact_of(mg, 0, key));
+		len += strlen(fact_of(mg, i, key)) + 2;
+	}
+	if (same)
+		return NULL;
+	if (!(s = p = malloc(len))) {
+		*oom = 1;
+		return NULL;
+	}
+	p += sprintf(p, "per shard:");
+	for (size_t i = 0; i < mg->nsrc; i++)
+		p += sprintf(p, " %s", *fact_of(mg, i, key) ? fact_of(mg, i, key) : "-");
+	return s;
+}
+
 /* out/meta.csv: shard 1's (merge.h).  0, or -1 with err. */
 static int merge_meta_file(const struct merge *mg, const char *out, const char *merged_from,
 			   char *err, size_t errlen)
 {
 	const struct csv_table *t = &mg->src[0].meta;
 	const char *start = NULL, *end = NULL;
+	int oom = 0;
 	char path[4096], *hosts = shard_hosts(mg);
+	char *order = per_shard(mg, "order", &oom), *seed = per_shard(mg, "seed", &oom);
 	struct csv_out w;
 	int rc = 0;
 
@@ -479,10 +514,12 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 		end = e && (!end || strcmp(e, end) > 0) ? e : end;
 	}
 	snprintf(path, sizeof(path), "%s/meta.csv", out);
-	if (!hosts || csv_out_create(&w, path, err, errlen) < 0) {
-		if (!hosts)
+	if (!hosts || oom || csv_out_create(&w, path, err, errlen) < 0) {
+		if (!hosts || oom)
 			snprintf(err, errlen, "out of memory");
 		free(hosts);
+		free(order);
+		free(seed);
 		return -1;
 	}
 	csv_out_field(&w, "key");
@@ -498,6 +535,10 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 			v = mg->failed ? "some repetitions failed" : "ok";
 		if (!strcmp(k, "host"))
 			v = hosts;
+		if (!strcmp(k, "order") && order)
+			v = order;
+		if (!strcmp(k, "seed") && seed)
+			v = seed;
 		csv_out_field(&w, k);
 		csv_out_field(&w, v);
 		csv_out_end_row(&w);
@@ -510,6 +551,8 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 		rc = -1;
 	}
 	free(hosts);
+	free(order);
+	free(seed);
 	return rc;
 }
 

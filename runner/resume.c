@@ -118,6 +118,9 @@ static int add_arg(struct resume_args *a, size_t *used, const char *s, size_t n)
 static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *used,
 		      char *err, size_t errlen)
 {
+	/* a finished run runs nothing: its order and seed do not matter, and
+	 * a merged folder's may be its shards' ("per shard: 7 9", merge.h) */
+	int done = finished(meta_value(t, "status"));
 	const char *order = meta_value(t, "order"), *seed = meta_value(t, "seed");
 	const char *reps = meta_value(t, "repetitions"), *only = meta_value(t, "only");
 	int bad = 0;
@@ -127,8 +130,9 @@ static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *
 			 "(a run of an older matrix?): cannot tell what ran");
 		return -1;
 	}
-	bad |= add_arg(a, used, "--order", 7) | add_arg(a, used, order, strlen(order));
-	if (*seed)
+	if (!done)
+		bad |= add_arg(a, used, "--order", 7) | add_arg(a, used, order, strlen(order));
+	if (*seed && !done)
 		bad |= add_arg(a, used, "--seed", 6) | add_arg(a, used, seed, strlen(seed));
 	if (!meta_value(t, "repeat_auto"))	/* --repeat N turns repeat: auto off */
 		bad |= add_arg(a, used, "--repeat", 8) | add_arg(a, used, reps, strlen(reps));
@@ -482,6 +486,29 @@ void resume_meta(const struct resume *r, struct meta *m)
 	}
 	meta_utc_now(now, sizeof(now));
 	meta_set(m, "resumed_utc", "%s%s%s", was ? was : "", was && *was ? " " : "", now);
+}
+
+int resume_reports_only(struct resume *r, const char *dir, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (load_meta(&r->meta, dir, err, errlen) < 0)
+		return -1;
+	const char *status = meta_value(&r->meta, "status");
+	return status && !strcmp(status, "reporting") && finished(meta_value(&r->meta, "run_status"));
+}
+
+void resume_meta_all(const struct resume *r, struct meta *m)
+{
+	for (size_t i = 0; i < r->meta.nrows; i++)
+		meta_set(m, r->meta.rows[i][0], "%s", r->meta.rows[i][1]);
+	resume_meta(r, m);
+}
+
+const char *resume_fact(const struct resume *r, const char *key)
+{
+	const char *v = meta_value(&r->meta, key);
+
+	return v ? v : "";
 }
 
 const char *resume_status(const struct resume *r)

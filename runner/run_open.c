@@ -328,9 +328,13 @@ int run_close(struct run_state *s, char *err, size_t errlen)
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "end_utc", "%s", now);
 	meta_runner_costs(&s->meta, s->overhead_ms, s->noverhead);
-	meta_set(&s->meta, "status", "%s", run_interrupted ? "interrupted" : s->write_failed ?
-		 "stopped: a file could not be written" : s->failed ?
-		 "some repetitions failed" : "ok");
+	s->end_status = run_interrupted ? "interrupted" : s->write_failed ?
+			"stopped: a file could not be written" : s->failed ?
+			"some repetitions failed" : "ok";
+	/* with reports to come (run.h), the folder says so until they are whole */
+	meta_set(&s->meta, "status", "%s", s->reports ? "reporting" : s->end_status);
+	if (s->reports)
+		meta_set(&s->meta, "run_status", "%s", s->end_status);
 	if (meta_write(&s->meta, s->dir, err, errlen) < 0) {
 		fprintf(stderr, "matrix: %s\n", err);
 		status = status ? status : 1;
