@@ -129,6 +129,16 @@ t_plots_link_is_never_followed() {
 	[ -f R/plots/throughput.svg ] && [ ! -L R/plots/throughput.svg ] ||
 		die "R/plots/throughput.svg is not the new image"
 	grep -q '</svg>' R/plots/throughput.svg || die "R/plots/throughput.svg is no image"
+	# a chart of another name that is a link: report.html shows it could
+	# not be shown, and never takes in the file it points to
+	cp R/plots/throughput.svg decoy-secret.svg
+	sed -i 's/<title>/<title>SECRET-OUTSIDE /' decoy-secret.svg
+	grep -q SECRET-OUTSIDE decoy-secret.svg || die "no marker in the decoy image"
+	ln -s "$T/decoy-secret.svg" R/plots/extra.svg
+	run_matrix report R -q; expect_rc 0
+	grep -q SECRET-OUTSIDE R/report.html && die "report.html took in a linked image from outside"
+	grep -q 'id="c-extra"' R/report.html || die "the linked chart is not named in report.html"
+	return 0
 }
 
 # A copy of R as a run interrupted before its last row (as
