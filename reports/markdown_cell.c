@@ -82,10 +82,12 @@ void markdown_code(FILE *f, const char *s)
 	fprintf(f, "`%s`", s);
 }
 
+/* Inside a table's cell nothing begins a block: "0.1.0" or "-5" stays as
+ * it is, only the inline escapes apply. */
 void markdown_cell(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	markdown_text(f, s);
+	escape_inline(f, s, s, 0);
 	fputc(' ', f);
 }
 

@@ -47,7 +47,7 @@ void markdown_lines(FILE *f, const char *s);
 void markdown_code(FILE *f, const char *s);
 
 /* A table cell of user text, "| s ", its text escaped as markdown_text
- * does. */
+ * does but for its start: nothing begins a block inside a cell. */
 void markdown_cell(FILE *f, const char *s);
 
 /* Our own text (a figure and its marks, a metric's or a pattern's name),
