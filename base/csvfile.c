@@ -307,17 +307,20 @@ static int grow(void **p, size_t *cap, size_t need, size_t size)
 /* The field being read is longer than a field may be. */
 static void too_long(struct loader *l)
 {
-	char msg[160];
+	char msg[224];
 
-	snprintf(msg, sizeof(msg), "field %zu is longer than %d bytes (%d KiB, the most a field "
-		 "of a run folder's file may hold)", l->nf + 1, CSV_FIELD_MAX, CSV_FIELD_MAX / 1024);
+	snprintf(msg, sizeof(msg), "field %zu%s%.40s%s is longer than %d bytes (%d KiB, the most "
+		 "a field of a run folder's file may hold)", l->nf + 1,
+		 l->header && l->nf < l->ncols ? " (" : "",
+		 l->header && l->nf < l->ncols ? l->header[l->nf] : "",
+		 l->header && l->nf < l->ncols ? ")" : "", CSV_FIELD_MAX, CSV_FIELD_MAX / 1024);
 	load_fail(l, l->row_line, msg);
 }
 
 static void on_field(void *s, size_t len, void *data)
 {
 	struct loader *l = data;
-	char msg[160];
+	char msg[224];
 
 	l->since = 0;
 	if (l->failed)
@@ -327,7 +330,10 @@ static void on_field(void *s, size_t len, void *data)
 		return;
 	}
 	if (len && memchr(s, '\0', len)) {
-		snprintf(msg, sizeof(msg), "field %zu holds a NUL byte: not text", l->nf + 1);
+		snprintf(msg, sizeof(msg), "field %zu%s%.40s%s holds a NUL byte: not text", l->nf + 1,
+			 l->header && l->nf < l->ncols ? " (" : "",
+			 l->header && l->nf < l->ncols ? l->header[l->nf] : "",
+			 l->header && l->nf < l->ncols ? ")" : "");
 		load_fail(l, l->row_line, msg);
 		return;
 	}

@@ -73,7 +73,7 @@ int fieldnum_parse(const char *s, enum fieldnum_kind k, double *v, const char **
 		return -1;
 	}
 	if (*v < 0 && k != FIELDNUM_SIGNED) {
-		*why = "is negative";
+		*why = "is negative: no such figure is";
 		return -1;
 	}
 	if (k == FIELDNUM_WHOLE && *v != floor(*v)) {

@@ -282,9 +282,14 @@ static int whole(const struct loading *ld, const char *s, const char *name, unsi
 
 	if (fieldnum_read(s, FIELDNUM_WHOLE, 0, &v, ld->path, line, name, err, errlen) < 0)
 		return -1;
-	if (v < least || v > UINT32_MAX) {
-		snprintf(err, errlen, "%s:%lu: %s %.0f is not a %s number (%u to %u)", ld->path, line,
-			 name, v, name, least, UINT32_MAX);
+	if (v < least) {
+		snprintf(err, errlen, "%s:%lu: %s %.0f: repetitions count from %u", ld->path, line,
+			 name, v, least);
+		return -1;
+	}
+	if (v > UINT32_MAX) {
+		snprintf(err, errlen, "%s:%lu: %s %.0f is above %u, the most it can be", ld->path,
+			 line, name, v, UINT32_MAX);
 		return -1;
 	}
 	*out = (unsigned)v;

@@ -32,7 +32,7 @@ static int open_src(struct merge_src *s, char *err, size_t errlen)
 		return -1;
 	}
 	if (s->meta.ncols != 2 || strcmp(s->meta.header[0], "key")) {
-		snprintf(err, errlen, "%s: not a run folder's meta.csv (columns key, value)", path);
+		snprintf(err, errlen, "%s:1: not a run folder's meta.csv (columns key, value)", path);
 		return -1;
 	}
 	const char *status = merge_meta(&s->meta, "status"), *shard = merge_meta(&s->meta, "shard");

@@ -70,7 +70,7 @@ static int load_meta(struct csv_table *t, const char *dir, char *err, size_t err
 	if (csv_table_load(t, path, err, errlen) < 0)
 		return -1;
 	if (t->ncols != 2 || strcmp(t->header[0], "key") || strcmp(t->header[1], "value")) {
-		snprintf(err, errlen, "%s: not a run folder's meta.csv (columns key, value)", path);
+		snprintf(err, errlen, "%s:1: not a run folder's meta.csv (columns key, value)", path);
 		csv_table_release(t);
 		return -1;
 	}
