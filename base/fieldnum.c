@@ -81,7 +81,7 @@ int fieldnum_parse(const char *s, enum fieldnum_kind k, double *v, const char **
 		return -1;
 	}
 	if (k == FIELDNUM_WHOLE && *v > FIELDNUM_WHOLE_MAX) {
-		*why = "is above 2^53 (9007199254740992), more than it can be";
+		*why = "is 2^53 (9007199254740992) or more, more than it can be";
 		return -1;
 	}
 	if (*v == 0)

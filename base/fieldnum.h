@@ -20,8 +20,8 @@
  *                    before its first sender's)
  *   FIELDNUM_AMOUNT  a number >= 0: every measured figure, a count, a
  *                    rate, a time, a duration, a load
- *   FIELDNUM_WHOLE   a whole number >= 0 and at most FIELDNUM_WHOLE_MAX
- *                    (2^53, the largest a double holds exactly): a cell
+ *   FIELDNUM_WHOLE   a whole number >= 0 and below 2^53 (FIELDNUM_WHOLE_MAX:
+ *                    up to there a double holds every one exactly): a cell
  *                    or repetition number, a histogram bucket's count
  */
 #ifndef MATRIX_FIELDNUM_H
@@ -31,12 +31,12 @@
 
 enum fieldnum_kind { FIELDNUM_SIGNED, FIELDNUM_AMOUNT, FIELDNUM_WHOLE };
 
-#define FIELDNUM_WHOLE_MAX 9007199254740992.0	/* 2^53 */
+#define FIELDNUM_WHOLE_MAX 9007199254740991.0	/* 2^53 - 1 */
 
 /* s as a number of kind k into *v: 0, or -1 with why it is none in *why,
  * static text that ends a sentence about it: "is not a number (decimal
  * digits only)", "is not a number: hex is not read, decimal digits only",
- * "is negative", "is not a whole number", "is above 2^53 ...", "is too
+ * "is negative", "is not a whole number", "is 2^53 or more ...", "is too
  * large for a double ...", "is empty". */
 int fieldnum_parse(const char *s, enum fieldnum_kind k, double *v, const char **why);
 

@@ -27,7 +27,7 @@ struct hist_load {
 };
 
 /* The most round trips a repetition can hold: a count above it is no
- * count of ours (fieldnum.h reads a whole number up to 2^53, which a
+ * count of ours (fieldnum.h reads a whole number below 2^53, which a
  * double holds exactly; a repetition of 2^53 round trips would take a
  * hundred days at one a nanosecond). */
 #define MOST_ROUND_TRIPS FIELDNUM_WHOLE_MAX
