@@ -265,11 +265,10 @@ static int on_header(void *ctx, char **fields, size_t n, char *err, size_t errle
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		if (ld->col.metric[m] >= 0)
 			ld->number[ld->col.metric[m]] = 1;
-	for (size_t k = 0; k < ARRAY_SIZE(number_cols); k++) {
-		int c = csv_table_col(&hdr, number_cols[k]);
-		if (c > ld->col.rep)
-			ld->number[c] = 1;
-	}
+	/* after rep: a dimension may have a figure's name (nodelay) */
+	for (size_t c = (size_t)ld->col.rep + 1; c < n; c++)
+		for (size_t k = 0; k < ARRAY_SIZE(number_cols); k++)
+			ld->number[c] |= !strcmp(fields[c], number_cols[k]);
 	return 0;
 }
 

@@ -170,18 +170,21 @@ assert cell["stats"]["msgs_per_s"]["min"] < 1e-300, cell["stats"]["msgs_per_s"]
 P
 }
 
-# meta.csv keeps its values whole: a command line, a matrix path and
-# --only flags of more than 512 bytes (they were cut there).
+# meta.csv keeps its values whole: a command line, a matrix path, --set
+# and --only flags of more than 512 bytes (they were cut there).
 t_meta_values_kept_whole() {
-	local a b only="" i
+	local a b z only="" sets i
 	a=$(printf 'a%.0s' $(seq 200)); b=$(printf 'b%.0s' $(seq 200))
+	z=$(printf '0%.0s' $(seq 240))
 	mkdir -p "$a/$b/$a"
 	cp "$GOOD_DIR/matrix.yaml" "$a/$b/$a/m.yaml"
 	for i in $(seq 30); do only="$only --only transport=unix"; done
+	sets="--set count=${z}100 --set warmup=${z}5 --set timeout=${z}30s"
 	# shellcheck disable=SC2086
-	run_matrix run "$a/$b/$a/m.yaml" -o d -q --repeat 1 $only; expect_rc 0
+	run_matrix run "$a/$b/$a/m.yaml" -o d -q --repeat 1 $sets $only; expect_rc 0
+	[ "$(grep '^set,' d/meta.csv)" = "set,$sets" ] || die "set cut: $(grep ^set, d/meta.csv | wc -c) bytes"
 	grep -qxF "matrix_file,$a/$b/$a/m.yaml" d/meta.csv || die "matrix_file cut: $(grep ^matrix_file d/meta.csv | wc -c)"
-	grep -q "^command_line,.* -o d -q --repeat 1 .*--only transport=unix$" d/meta.csv ||
+	grep -q "^command_line,.* -o d -q --repeat 1 --set .*--only transport=unix$" d/meta.csv ||
 		die "command_line cut: $(grep ^command_line d/meta.csv | tail -c 80)"
 	[ "$(grep '^only,' d/meta.csv)" = "only,${only# }" ] || die "only cut: $(grep ^only d/meta.csv | wc -c) bytes"
 }
