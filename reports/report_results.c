@@ -215,7 +215,9 @@ struct loading {
 	double *vals;		/* by column: the row's figure, NaN when empty */
 	struct dimvals *dv;	/* by dimension (r->dimnames) */
 	char **first_fail;	/* by cell index: the status of its first failure */
+	unsigned long *first_line;	/* by cell index: the line of its first row */
 	size_t cells_cap, reps_cap;
+	struct nmap dims;	/* a hash of a cell's dimension values -> its index */
 	struct nmap cells;	/* cell number -> index into r->cells */
 	struct nmap reps;	/* cell << 32 | rep -> index into r->reps */
 };
@@ -334,39 +336,85 @@ static int check_dims(const struct loading *ld, char **row, unsigned long line, 
 	return 0;
 }
 
-/* The index of cell `number` in r->cells, made from the row when it is
- * new; SIZE_MAX when out of memory. */
-static size_t cell_for(struct loading *ld, unsigned number, char **row)
+/* FNV-1a of a row's dimension values, each with its NUL. */
+static uint64_t dims_hash(const struct report *r, char **row)
+{
+	uint64_t h = 0xcbf29ce484222325ull;
+
+	for (size_t d = 0; d < r->ndims; d++)
+		for (const char *p = row[r->dimcol[d]];; p++) {
+			h = (h ^ (unsigned char)*p) * 0x100000001b3ull;
+			if (!*p)
+				break;
+		}
+	return h;
+}
+
+/* A new cell's dimension values are no other cell's: a plan gives each
+ * cell values of its own, so two numbers of one cell are rows of
+ * another run or an edit (and would draw two lines where one is).  -1
+ * with err. */
+static int own_dims(struct loading *ld, char **row, unsigned number, unsigned long line,
+		    char *err, size_t errlen)
+{
+	const struct report *r = ld->r;
+	uint64_t h = dims_hash(r, row);
+	size_t j = nmap_get(&ld->dims, h), d = 0;
+
+	while (j != SIZE_MAX && d < r->ndims && !strcmp(r->cells[j].dims[d], row[r->dimcol[d]]))
+		d++;
+	if (j != SIZE_MAX && d == r->ndims) {
+		snprintf(err, errlen, "%s:%lu: cell %u has the dimension values of cell %u (line "
+			 "%lu): one cell under two numbers, rows of another run or an edit", ld->path,
+			 line, number, r->cells[j].number, ld->first_line[j]);
+		return -1;
+	}
+	/* a hash two cells share (never seen) leaves the second unchecked */
+	if (j == SIZE_MAX && nmap_put(&ld->dims, h, r->ncells) < 0)
+		return out_of_memory(ld->path, err, errlen);
+	return 0;
+}
+
+/* The index of cell `number` in r->cells, made from the row (line
+ * `line`) when it is new, into *ci; -1 with err. */
+static int cell_for(struct loading *ld, unsigned number, char **row, unsigned long line,
+		    size_t *ci, char *err, size_t errlen)
 {
 	struct report *r = ld->r;
-	size_t i = nmap_get(&ld->cells, number);
 
-	if (i != SIZE_MAX)
-		return i;
+	if ((*ci = nmap_get(&ld->cells, number)) != SIZE_MAX)
+		return 0;
+	if (own_dims(ld, row, number, line, err, errlen) < 0)
+		return -1;
 	if (r->ncells == ld->cells_cap) {
 		size_t cap = ld->cells_cap ? 2 * ld->cells_cap : 16;
 		struct rcell *cells = realloc(r->cells, cap * sizeof(*cells));
 		char **ff = cells ? realloc(ld->first_fail, cap * sizeof(*ff)) : NULL;
+		unsigned long *fl = ff ? realloc(ld->first_line, cap * sizeof(*fl)) : NULL;
 		if (cells)
 			r->cells = cells;
 		if (ff)
 			ld->first_fail = ff;
-		if (!cells || !ff)
-			return SIZE_MAX;
+		if (fl)
+			ld->first_line = fl;
+		if (!cells || !ff || !fl)
+			return out_of_memory(ld->path, err, errlen);
 		ld->cells_cap = cap;
 	}
 	struct rcell *c = &r->cells[r->ncells];
 	memset(c, 0, sizeof(*c));
 	ld->first_fail[r->ncells] = NULL;
+	ld->first_line[r->ncells] = line;
 	c->number = number;
 	c->lost = c->rtt_samples = NAN;
 	r->ncells++;	/* report_release frees what it holds from here on */
 	if (!(c->dims = calloc(r->ndims + 1, sizeof(*c->dims))))
-		return SIZE_MAX;
+		return out_of_memory(ld->path, err, errlen);
 	for (size_t d = 0; d < r->ndims; d++)
 		if (!(c->dims[d] = strdup(row[r->dimcol[d]])))
-			return SIZE_MAX;
-	return nmap_put(&ld->cells, number, r->ncells - 1) < 0 ? SIZE_MAX : r->ncells - 1;
+			return out_of_memory(ld->path, err, errlen);
+	*ci = r->ncells - 1;
+	return nmap_put(&ld->cells, number, *ci) < 0 ? out_of_memory(ld->path, err, errlen) : 0;
 }
 
 /* The row's repetition into r->reps, refused when the file has it
@@ -468,9 +516,9 @@ static int on_row(void *ctx, char **row, unsigned long line, char *err, size_t e
 	    whole(ld, row[col->rep], "rep", 1, line, &rep, err, errlen) < 0 ||
 	    read_figures(ld, row, line, err, errlen) < 0 || check_dims(ld, row, line, err, errlen) < 0)
 		return -1;
-	size_t ci = cell_for(ld, number, row);
-	if (ci == SIZE_MAX)
-		return out_of_memory(ld->path, err, errlen);
+	size_t ci;
+	if (cell_for(ld, number, row, line, &ci, err, errlen) < 0)
+		return -1;
 	struct rcell *c = &r->cells[ci];
 	for (size_t d = 0; d < r->ndims; d++)
 		if (strcmp(c->dims[d], row[r->dimcol[d]])) {
@@ -566,12 +614,14 @@ static void loading_release(struct loading *ld)
 	for (size_t i = 0; ld->first_fail && i < ld->r->ncells; i++)
 		free(ld->first_fail[i]);
 	free(ld->first_fail);
+	free(ld->first_line);
 	free(ld->dv);
 	free(ld->names);
 	free(ld->number);
 	free(ld->vals);
 	nmap_release(&ld->cells);
 	nmap_release(&ld->reps);
+	nmap_release(&ld->dims);
 }
 
 int report_results_load(struct report *r, char *err, size_t errlen)

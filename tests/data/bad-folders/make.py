@@ -59,6 +59,7 @@ DEFECTS = {
     'rep-hex': ('results.csv', set_field('rep', 3, '0x1')),
     'cell-negative': ('results.csv', set_field('cell', 4, '-3')),
     'unknown-transport': ('results.csv', set_field('transport', 5, '"tcp\n..."')),
+    'one-cell-two-numbers': ('results.csv', set_field('cell', 9, '5')),
     'other-transport': ('results.csv', set_field('transport', 2, 'udp')),
     'short-row': ('results.csv', lambda t: t + '1,pingpong,unix\n'),
     'stray-quote': ('results.csv', set_field('error', 3, 'a"b')),
