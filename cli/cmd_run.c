@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
@@ -280,6 +281,28 @@ static void pair_by(const struct common *c, const struct matrix *m, struct run_o
 		}
 }
 
+/* --resume DIR: the folder read first as `matrix report` reads it, before
+ * anything of it is touched: one report refuses (a row twice, a figure
+ * that is no number, a fifo, a field past its bound) is refused here, and
+ * stays as it was.  A folder killed before its results.csv was made has
+ * nothing to read.  0, or -1 after saying why. */
+static int resume_readable(const char *dir)
+{
+	char path[PATH_MAX + 16], err[1024];
+	struct report r;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	if (report_load(&r, dir, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix run: --resume %s: %s\n", dir, err);
+		return -1;
+	}
+	report_release(&r);
+	return 0;
+}
+
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct common c = { 0 };
@@ -305,6 +328,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	char probe[PATH_MAX + 16];
 	snprintf(probe, sizeof(probe), "%s/results.csv", c.baseline ? c.baseline : "");
 	if (cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
+	    (c.resume && resume_readable(c.resume) < 0) ||
 	    (c.baseline && access(probe, R_OK) < 0 &&
 	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
 		     probe, strerror(errno))) || run_check_outputs(&c, &m) < 0) {

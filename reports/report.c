@@ -4,6 +4,7 @@
 #include "report_ratios.h"
 #include "report_results.h"
 #include "report_state.h"
+#include "report_timeline.h"
 #include "csvfile.h"
 
 #include <dirent.h>
@@ -15,25 +16,42 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
-static void load_meta(struct report *r)
+/* meta.csv's facts into r->meta; a folder without one (an older run) has
+ * none.  A meta.csv that is there is read as every file of the folder is
+ * (csvfile.h: a fifo, a field over the bound, a NUL are refused).  0, or
+ * -1 with err. */
+static int load_meta(struct report *r, char *err, size_t errlen)
 {
 	struct csv_table t;
-	char path[4096], err[256];
+	char path[4096];
+	int rc = -1;
 
 	snprintf(path, sizeof(path), "%s/meta.csv", r->dir);
-	if (csv_table_load(&t, path, err, sizeof(err)) < 0)
-		return;	/* optional: a report without host facts */
+	if (access(path, F_OK) < 0 && errno == ENOENT)
+		return 0;	/* optional: a report without host facts */
+	if (csv_table_load(&t, path, err, errlen) < 0)
+		return -1;
 	int k = csv_table_col(&t, "key"), v = csv_table_col(&t, "value");
-	if (k >= 0 && v >= 0 && (r->meta = calloc(t.nrows + 1, sizeof(*r->meta)))) {
-		for (size_t i = 0; i < t.nrows; i++) {
+	if (k < 0 || v < 0) {
+		snprintf(err, errlen, "%s:1: not a run folder's meta.csv (columns key, value)", path);
+	} else if (!(r->meta = calloc(t.nrows + 1, sizeof(*r->meta)))) {
+		snprintf(err, errlen, "%s: out of memory", path);
+	} else {
+		rc = 0;
+		for (size_t i = 0; i < t.nrows && !rc; i++) {
 			r->meta[r->nmeta].key = strdup(t.rows[i][k]);
 			r->meta[r->nmeta].value = strdup(t.rows[i][v]);
-			if (r->meta[r->nmeta].key && r->meta[r->nmeta].value)
-				r->nmeta++;
+			r->nmeta++;	/* report_release frees them */
+			if (!r->meta[r->nmeta - 1].key || !r->meta[r->nmeta - 1].value) {
+				snprintf(err, errlen, "%s: out of memory", path);
+				rc = -1;
+			}
 		}
 	}
 	csv_table_release(&t);
+	return rc;
 }
 
 /* meta.csv's fact i taken out of r->meta. */
@@ -226,7 +244,8 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		r->dir = NULL;
 		return -1;
 	}
-	load_meta(r);
+	if (load_meta(r, err, errlen) < 0)
+		goto fail;
 	judge_running(r);
 	if (report_results_load(r, err, errlen) < 0)
 		goto fail;
@@ -237,7 +256,7 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 			goto fail;
 		}
 	summarize(r);
-	if (report_hist_load(r, err, errlen) < 0)
+	if (report_hist_load(r, err, errlen) < 0 || report_timeline_load(r, err, errlen) < 0)
 		goto fail;
 	if (report_ratios_define(r, o, err, errlen) < 0)
 		goto fail;
@@ -279,6 +298,7 @@ void report_release(struct report *r)
 		free(r->meta[i].value);
 	}
 	free(r->meta);
+	free(r->reps);
 	free(r->defs);
 	free(r->pairs);
 	free(r->dimnames);

@@ -108,6 +108,12 @@ struct rcell {
 	struct rstate state;
 	struct rstate *states;
 	size_t nstates;
+	/* timeline.csv's rows of the successful repetitions (report_timeline.h):
+	 * how many, the most one repetition has, the highest rate
+	 * (messages / covered_s) among them, the end of the last interval and
+	 * the earliest start (0 when none starts before 0) */
+	size_t tl_rows, tl_most;
+	double tl_top, tl_end, tl_begin;
 };
 
 struct rratio_def {
@@ -148,6 +154,20 @@ struct report {
 	size_t npairs;
 	struct { char *key, *value; } *meta;
 	size_t nmeta;
+	/* every row of results.csv, by cell number and repetition
+	 * (report_find_rep, report_results.h), for the readers of hist.csv
+	 * and timeline.csv */
+	struct rrep {
+		unsigned cell, rep;
+		unsigned long line;	/* its row's line in results.csv */
+		size_t ci;		/* its cell: index into cells */
+		long ok;		/* index into the cell's okreps; -1: it failed */
+		double rtt_samples;	/* its rtt_samples; NaN when it has none */
+	} *reps;
+	size_t nreps;
+	/* timeline.csv (report_timeline.h) was read: each cell's tl_* say
+	 * what it holds; 0 when the folder has none */
+	int have_timeline;
 	int dropped_row;		/* results.csv ended in a row cut short */
 	/* results.csv has no cpu_us_per_rtt column: it was written before the
 	 * stream rate was fixed, when a receiver's msgs_per_s and mib_per_s

@@ -64,6 +64,7 @@ const char *resume_folder(const char *arg);
 struct resume_row {
 	size_t ci;			/* index into the plan's cells */
 	unsigned rep;
+	unsigned long line;		/* its line in results.csv */
 	unsigned char ok, skipped, stop;	/* status ok; skipped: ...; repeat_stop set */
 	double msgs_per_s, wall_s;
 };

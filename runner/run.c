@@ -228,6 +228,7 @@ out:
 	netns_close(&s->net);
 	setup_release(&s->setups);
 	resume_release(&s->res);
+	meta_release(&s->meta);
 	for (size_t i = 0; s->vals && i < pl->ncells; i++)
 		free(s->vals[i]);
 	free(s->vals);

@@ -121,13 +121,16 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
 	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
 	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
-	char set[512] = "";
+	/* every --set whole (MATRIX_MAX_SETS of MATRIX_SET_MAX_VALUE at most) */
+	char set[MATRIX_MAX_SETS * (MATRIX_SET_MAX_VALUE + 80)] = "";
 	if (o->sets)
 		matrix_sets_join(o->sets, set, sizeof(set));
 	meta_set(&s->meta, "set", "%s", set);
-	/* the --only flags, as `set`: what --resume runs again */
-	char only[512] = "";
+	/* the --only flags, as `set`: what --resume runs again, whole or not
+	 * at all (meta.csv keeps META_VALUE_MAX of a value) */
+	static char only[META_VALUE_MAX];
 	size_t len = 0;
+	only[0] = '\0';
 	for (size_t i = 0; i < o->nonly && len < sizeof(only); i++)
 		len += (size_t)snprintf(only + len, sizeof(only) - len, "%s--only %s", i ? " " : "",
 					o->only[i]);
