@@ -24,6 +24,18 @@
  * were written: ...". */
 enum proc_state stale_check(const char *dir, const char *cmd);
 
+/* The owner file in a run's private socket folder: "PID START\n", the
+ * runner that made it (its pid and start time, procinfo.h), so that a
+ * later command removes that folder only for the runner a folder's
+ * meta.csv names, never another live run's that a forged meta.csv
+ * points at. */
+#define STALE_OWNER "owner"
+/* Writes dir's owner file for this process; -1 with errno set. */
+int stale_sockdir_claim(const char *dir);
+/* The run's own end: its owner file, then the folder when that left it
+ * empty. */
+void stale_sockdir_release(const char *dir);
+
 /* Removes a run's private socket folder (TMPDIR/matrix.XXXXXX): the
  * socket files and FIFOs its workers named cN-rR.sock*, then the folder
  * if that left it empty.  Anything else in it stays, and so does the

@@ -6,6 +6,7 @@
 #include "run_folder.h"
 #include "run_signal.h"
 #include "spawn.h"
+#include "stale.h"
 
 #include <dirent.h>
 #include <errno.h>
@@ -105,7 +106,7 @@ static void unmake_run(struct run_state *s)
 		snprintf(path, sizeof(path), "%s/%s", s->dir, made[i]);
 		remove(path);
 	}
-	rmdir(s->sockdir);
+	stale_sockdir_release(s->sockdir);
 	lock_release(&s->lock);
 	run_folder_unmake(s->dir, s->made);
 }
@@ -291,16 +292,22 @@ int run_open(struct run_state *s, const struct run_opts *o, char *err, size_t er
 			 strerror(errno));
 		return -1;
 	}
+	if (stale_sockdir_claim(s->sockdir) < 0) {
+		snprintf(err, errlen, "%s/%s: cannot write: %s", s->sockdir, STALE_OWNER,
+			 strerror(errno));
+		rmdir(s->sockdir);
+		return -1;
+	}
 	/* the guard kills what the runner's programs fork, however it ends;
 	 * forked before the run folder's lock, so it never holds that */
 	if (spawn_guard_start(s->sockdir, err, errlen) < 0) {
-		rmdir(s->sockdir);
+		stale_sockdir_release(s->sockdir);
 		return -1;
 	}
 	rc = o->resume ? open_resumed(s, o, err, errlen) : open_fresh(s, o, err, errlen);
 	if (rc != 0) {
 		spawn_guard_stop();
-		rmdir(s->sockdir);
+		stale_sockdir_release(s->sockdir);
 	}
 	else if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
@@ -320,7 +327,7 @@ int run_close(struct run_state *s, char *err, size_t errlen)
 		meta_set(&s->meta, "teardown", "%s", teardown);
 	remote_masters_stop();
 	spawn_kill_all();	/* nothing should be left; make sure */
-	rmdir(s->sockdir);
+	stale_sockdir_release(s->sockdir);
 	spawn_guard_stop();
 	rmdir(s->logdir);	/* only when empty */
 	if (results_close(&s->rw) < 0 && !s->write_failed) {
