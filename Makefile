@@ -67,14 +67,15 @@ BENCH_BIN   := $(BUILD)/bench/floor $(BUILD)/bench/table
 
 FIXTURES    := pass fail skip killed quits leak overflow ubsan noplan exit1
 
-# libFuzzer targets, tests/fuzz/fuzz_*.c, over the layers below reports/
-# (the loader and the wire parser need nothing above workers/).
+# libFuzzer targets, tests/fuzz/fuzz_*.c, over the layers below plan/ and
+# reports/ (the loader and the wire parser need nothing above workers/,
+# the run-folder reader nothing but base/ and reports/).
 FUZZ_CC      ?= clang
 FUZZ_BUILD   := build/fuzz
 FUZZ_SECONDS ?= 120
 FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recover=undefined \
                 -fno-omit-frame-pointer
-FUZZ_LIB_OBJ := $(foreach d,base transports workers,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
+FUZZ_LIB_OBJ := $(foreach d,base transports workers reports,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
 .PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
@@ -143,8 +144,9 @@ $(FUZZ_BUILD)/fuzz_%: $(FUZZ_BUILD)/tests/fuzz/fuzz_%.o $(FUZZ_LIB_OBJ)
 fuzz-build: $(FUZZ_BIN)
 
 # Each fuzz target for FUZZ_SECONDS (a few minutes in all), its corpus kept
-# in build/fuzz/corpus/ between runs and seeded from matrices/, tests/bad/
-# and tests/fuzz/seeds/; a crash fails with the input saved (tests/fuzz/run.sh).
+# in build/fuzz/corpus/ between runs and seeded from matrices/, tests/bad/,
+# tests/fuzz/seeds/ and the run folders of tests/data/; a crash fails with
+# the input saved (tests/fuzz/run.sh).
 fuzz: test-deps
 	$(MAKE) fuzz-build
 	@for t in $(FUZZ_BIN); do sh tests/fuzz/run.sh $$t $(FUZZ_SECONDS) || exit 1; done
@@ -212,7 +214,7 @@ bench: deps
 
 # How often the regression gate cries wolf (A/A pairs) and how often it
 # catches a 10% slowdown (injected with the `spin` key), in-run and across
-# two runs: bench/gate.sh.  Not part of `make test`; about 5 minutes here.
+# two runs: bench/gate.sh.  Not part of `make test`; about 15 minutes here.
 bench-gate: deps
 	$(MAKE) matrix
 	bash bench/gate.sh

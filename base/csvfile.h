@@ -19,8 +19,17 @@
  * csv_out_end_row() and csv_out_close() report it (-1, errno set to it),
  * so a caller that checks only the close still learns of it.
  *
- * Reading: csv_table_load() reads a whole file (first row = header) into
- * memory; every row must have as many fields as the header.
+ * Reading: a run folder's file may come from anywhere, so it is read as
+ * untrusted input.  csv_read() hands on one row at a time (first row =
+ * header; every row must have as many fields as the header), holding
+ * nothing of the file but that row; csv_table_load() keeps every row
+ * (each in one block: its pointers, then its text).  Refused, with
+ * "PATH:LINE: message" or "PATH: message": anything but a regular file
+ * (a fifo, a device such as /dev/zero, a folder: opened without waiting,
+ * O_NONBLOCK, and checked before a byte is read), a file above
+ * CSV_FILE_MAX, a field above CSV_FIELD_MAX (found before libcsv holds
+ * more of it), a row of more than CSV_MAX_FIELDS fields, and a field with
+ * a NUL byte in it ("8\0" is not the text 8).
  */
 #ifndef MATRIX_CSVFILE_H
 #define MATRIX_CSVFILE_H
@@ -70,21 +79,41 @@ void csv_out_cut_to(struct csv_out *w, off_t at);
  * temporary file is then removed).  Safe to call twice. */
 int csv_out_close(struct csv_out *w);
 
+#define CSV_FIELD_MAX (64 * 1024)		/* bytes in a field */
+#define CSV_FILE_MAX (1024LL * 1024 * 1024)	/* bytes in a file */
+#define CSV_FILE_MAX_TEXT "1 GiB"
+#define CSV_MAX_FIELDS 4096			/* fields in a row */
+
+/* With CSV_DROP_UNFINISHED, a last row without its line end, or one that
+ * stops inside a quoted field (a row an interrupted write cut short,
+ * wherever the cut fell), is left out, and *dropped says so. */
+#define CSV_DROP_UNFINISHED 1
+
+/* What csv_read hands each row to: header() gets the first row, row()
+ * every other, with the line it starts on (1-based).  The fields live
+ * until the call returns.  Each returns 0 to go on, or -1 with its own
+ * message in err to stop the reading (csv_read then returns -1). */
+struct csv_rows {
+	int (*header)(void *ctx, char **fields, size_t n, char *err, size_t errlen);
+	int (*row)(void *ctx, char **fields, unsigned long line, char *err, size_t errlen);
+	void *ctx;
+};
+/* Reads path a row at a time (above).  0, or -1 with err. */
+int csv_read(const char *path, int flags, const struct csv_rows *cb, int *dropped,
+	     char *err, size_t errlen);
+
 struct csv_table {
 	char **header;
 	size_t ncols;
 	char ***rows;		/* rows[r][c], NUL-terminated strings */
+	unsigned long *lines;	/* lines[r]: the line row r starts on */
 	size_t nrows;
 };
 
-/* -1 with "PATH:LINE: message" in err on I/O or parse error or a row of the
- * wrong width. */
+/* The whole file in memory; -1 with "PATH:LINE: message" in err on I/O or
+ * parse error, a row of the wrong width or a bound passed (above). */
 int csv_table_load(struct csv_table *t, const char *path, char *err, size_t errlen);
-/* As csv_table_load; with CSV_DROP_UNFINISHED, a last row without its
- * line end, or one that stops inside a quoted field (a row an interrupted
- * write cut short, wherever the cut fell), is left out, and *dropped says
- * so. */
-#define CSV_DROP_UNFINISHED 1
+/* As csv_table_load, with csv_read's flags. */
 int csv_table_load_opts(struct csv_table *t, const char *path, int flags, int *dropped,
 			char *err, size_t errlen);
 int csv_table_col(const struct csv_table *t, const char *name);	/* -1 if absent */

@@ -5,6 +5,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 void outfile_tmp_name(const char *path, const char *ext, char *buf, size_t len)
 {
@@ -19,18 +20,107 @@ void outfile_tmp_name(const char *path, const char *ext, char *buf, size_t len)
 static int fail(const char *path, int e, char *err, size_t errlen)
 {
 	if (err)
-		snprintf(err, errlen, "%s: %s", path, strerror(e));
+		snprintf(err, errlen, "%s: %s", path, e == ELOOP ? "a symbolic link (not followed)"
+			 : strerror(e));
 	errno = e;
 	return -1;
 }
 
+const char *outfile_strerror(int e)
+{
+	return e == ELOOP ? "a symbolic link (not followed)" : strerror(e);
+}
+
+int outfile_remove(const char *path)
+{
+	struct stat st;
+
+	if (lstat(path, &st) < 0)
+		return errno == ENOENT ? 0 : -1;
+	if (!S_ISREG(st.st_mode) && !S_ISLNK(st.st_mode)) {
+		errno = EISDIR;
+		return -1;
+	}
+	return unlink(path) < 0 && errno != ENOENT ? -1 : 0;
+}
+
+/* A new file at path, never through a link: O_EXCL fails on whatever is
+ * there, a link included.  A regular file or a link there (a temporary
+ * file of a writer of this pid that died, a link planted at its name)
+ * goes, once, without being followed.  The descriptor, or -1 with errno. */
+static int create_new(const char *path)
+{
+	for (int tries = 0; tries < 2; tries++) {
+		int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666);
+		if (fd >= 0 || errno != EEXIST)
+			return fd;
+		if (outfile_remove(path) < 0)
+			return -1;
+	}
+	errno = EEXIST;
+	return -1;
+}
+
+int outfile_tmp_create(const char *tmp, char *err, size_t errlen)
+{
+	int fd = create_new(tmp);
+
+	if (fd < 0) {
+		int e = errno;
+		snprintf(err, errlen, "%s: %s", tmp, outfile_strerror(e));
+		errno = e;
+		return -1;
+	}
+	close(fd);
+	return 0;
+}
+
+int outfile_own_dir(const char *path, int make, char *err, size_t errlen)
+{
+	struct stat st;
+
+	if (make && mkdir(path, 0755) == 0)
+		return 0;
+	if (make && errno != EEXIST)
+		return fail(path, errno, err, errlen);
+	if (lstat(path, &st) < 0) {
+		if (!make && errno == ENOENT)
+			return 0;
+		return fail(path, errno, err, errlen);
+	}
+	if (S_ISLNK(st.st_mode)) {
+		snprintf(err, errlen, "%s: a symbolic link: refused (matrix writes and removes "
+			 "files only in a folder of its own, never through a link; remove the "
+			 "link)", path);
+		errno = ELOOP;
+		return -1;
+	}
+	if (!S_ISDIR(st.st_mode)) {
+		snprintf(err, errlen, "%s: not a directory", path);
+		errno = ENOTDIR;
+		return -1;
+	}
+	return 0;
+}
+
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 {
+	int fd;
+
 	snprintf(o->path, sizeof(o->path), "%s", path);
 	outfile_tmp_name(path, NULL, o->tmp, sizeof(o->tmp));
-	o->f = fopen(o->tmp, "we");
-	if (!o->f)
-		return fail(path, errno, err, errlen);
+	o->f = NULL;
+	if ((fd = create_new(o->tmp)) < 0) {
+		int e = errno;
+		/* a link planted at the temporary name is said as that name */
+		return fail(e == ELOOP ? o->tmp : path, e, err, errlen);
+	}
+	if (!(o->f = fdopen(fd, "w"))) {
+		int e = errno;
+		close(fd);
+		unlink(o->tmp);
+		return fail(path, e, err, errlen);
+	}
 	return 0;
 }
 
@@ -77,7 +167,7 @@ void outfile_abort(struct outfile *o)
 
 int outfile_sync_rename(const char *tmp, const char *path, char *err, size_t errlen)
 {
-	int fd = open(tmp, O_RDONLY | O_CLOEXEC), e = 0;
+	int fd = open(tmp, O_RDONLY | O_NOFOLLOW | O_CLOEXEC), e = 0;
 
 	if (fd < 0)
 		e = errno;
@@ -119,7 +209,8 @@ int outfile_copy_new(const char *from, const char *to, char *err, size_t errlen)
 	char buf[8192];
 	ssize_t n = 0;
 
-	if (in < 0 || (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644)) < 0)
+	if (in < 0 || (out = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC,
+								   0644)) < 0)
 		e = errno;
 	while (!e && (n = read(in, buf, sizeof(buf))) != 0)
 		if ((n < 0 && errno != EINTR) || (n > 0 && write_all(out, buf, (size_t)n) < 0))

@@ -43,7 +43,7 @@ static int open_log(struct cell_rep *r, struct cell_slot *s, char *err, size_t e
 		}
 		return fd;
 	}
-	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	fd = open(s->log, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (fd < 0)
 		snprintf(err, errlen, "cannot create %.400s: %s", s->log, strerror(errno));
 	return fd;

@@ -175,7 +175,8 @@ static void keep(struct outlog *o, const char *p, size_t n)
 	size_t w = n < room ? n : room;
 
 	if (w && o->logfd == -1)
-		o->logfd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+		o->logfd = open(o->path, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC,
+				0644);
 	if (w && o->logfd < 0)
 		o->logfd = -2;	/* cannot be made: all is dropped */
 	if (w && o->logfd >= 0) {
@@ -212,7 +213,7 @@ static void finish_log(struct outlog *o)
 			      "at %u lines; %llu more matching lines dropped]\n",
 			      o->last_nl || n ? "" : "\n", OUTLOG_MAX_POINTS,
 			      (unsigned long long)o->points_dropped);
-	int fd = open(o->path, O_WRONLY | O_APPEND | O_CLOEXEC);
+	int fd = open(o->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		if (write(fd, marker, (size_t)n) == n)
 			o->marked = 1;

@@ -273,6 +273,14 @@ static int printed_figures(const struct program_result *res, size_t n, const cha
 				 program_figure_name(res[i].metric), res[i].regex);
 			return -1;
 		}
+		/* no figure of ours is below 0, and a report refuses a run
+		 * folder's negative one (fieldnum.h) */
+		if (v * res[i].scale < 0) {
+			snprintf(err, errlen, "printed a negative %s (%.6g) for the %s regex '%s'",
+				 program_figure_name(res[i].metric), v, program_figure_name(res[i].metric),
+				 res[i].regex);
+			return -1;
+		}
 		printed[res[i].metric] = v * res[i].scale;
 	}
 	return 0;

@@ -1,6 +1,7 @@
 /* `matrix compare`, and the comparisons `run` and `report` make: see
  * cmd_compare.h. */
 #include "cmd_compare.h"
+#include "cmd_guard.h"
 #include "history_runs.h"
 #include "compare.h"
 #include "gnuplot.h"
@@ -261,6 +262,27 @@ static void apply_noise(struct comparison *c, const struct noise_ref *nr, char (
 	}
 }
 
+/* Before anything is read or written: -o DIR's files are none of the
+ * folders' own, and the charts' folders of out (plots/, look2/plots/) are
+ * never links.  -1 after saying why. */
+static int check_out(const char *base, const char *cand, const char *flag_out,
+		     const char *out, const char *cmd)
+{
+	static const char *const written[] = {
+		"compare.csv", "compare.md", "plots/compare.gp", "plots/compare.svg",
+		"plots/compare.png", "plots/compare.log", NULL
+	};
+	struct cmd_guard g = { .cmd = cmd };
+	int rc = cmd_guard_add(&g, base, CMD_READS);
+
+	if (!rc)
+		rc = cmd_guard_add(&g, cand, CMD_READS);
+	if (!rc && flag_out)
+		rc = cmd_guard_check_dir(&g, "-o", flag_out, written);
+	cmd_guard_release(&g);
+	return rc < 0 ? -1 : cmd_check_own_dirs(cmd, out);
+}
+
 /* Baseline folder against a new one: loads both, checks their
  * fingerprints, judges, writes; then, when the new folder holds a second
  * look (NEW/look2), judges again on its rounds too and writes that into
@@ -275,6 +297,8 @@ int cmd_compare_dirs(const char *base, const char *cand, const struct compare_ar
 	const char *out = a->out ? a->out : cand;
 	int rc = 2, has_more = look2_dir(cand, more, sizeof(more)) == 0;
 
+	if (check_out(base, cand, a->out, out, cmd) < 0)
+		return 2;
 	if (report_load(&rb, base, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "matrix %s: %s\n", cmd, err);
 		return 2;

@@ -1,4 +1,5 @@
 /* `matrix history`: see cmd_history.h. */
+#include "cmd_guard.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
 #include "history_runs.h"
@@ -132,6 +133,25 @@ static int write_history(struct report *runs, size_t n, const struct compare_arg
 	return rc;
 }
 
+/* -o DIR: none of the files history writes there is a file of a run
+ * folder it reads; and plots/ there never a link.  -1 after saying why. */
+static int check_out(const struct history_runs *hr, const char *flag, const char *out)
+{
+	static const char *const written[] = {
+		"history.csv", "history.md", "plots/history.gp", "plots/history.svg",
+		"plots/history.png", "plots/history.log", NULL
+	};
+	struct cmd_guard g = { .cmd = "history" };
+	int rc = 0;
+
+	for (size_t i = 0; i < hr->n && !rc; i++)
+		rc = cmd_guard_add(&g, hr->runs[i].dir, CMD_READS);
+	if (!rc && flag)
+		rc = cmd_guard_check_dir(&g, flag, out, written);
+	cmd_guard_release(&g);
+	return rc < 0 ? -1 : cmd_check_own_dirs("history", out);
+}
+
 int cmd_history(int argc, char **argv)
 {
 	struct history_args a = { .ca = { .threshold = COMPARE_DEFAULT_THRESHOLD } };
@@ -141,9 +161,11 @@ int cmd_history(int argc, char **argv)
 	int pr = parse_args(argc, argv, &a);
 	if (pr)
 		return pr > 0 ? 0 : EXIT_BADINPUT;
-	if (cmd_history_load("history", "", argc - a.first, argv + a.first, &hr) == 0)
-		rc = write_history(hr.runs, hr.n, &a.ca,
-				   a.ca.out ? a.ca.out : hr.parent ? argv[a.first] : ".");
+	if (cmd_history_load("history", "", argc - a.first, argv + a.first, &hr) == 0) {
+		const char *out = a.ca.out ? a.ca.out : hr.parent ? argv[a.first] : ".";
+		if (check_out(&hr, a.ca.out ? "-o" : NULL, out) == 0)
+			rc = write_history(hr.runs, hr.n, &a.ca, out);
+	}
 	cmd_history_release(&hr);
 	return rc;
 }

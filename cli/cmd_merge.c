@@ -1,6 +1,7 @@
 /* `matrix merge`: see cmd_merge.h. */
 #include "cmd_merge.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "lock.h"
@@ -11,6 +12,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -41,6 +43,33 @@ static const char usage_merge[] =
 "exit status: 0 every repetition ok, 1 some failed (or the report could not\n"
 "be written), 2 refused or bad input\n";
 
+/* A folder OUT (st) the merged folder cannot be renamed over (rename(2)
+ * fails EBUSY or EINVAL): the current folder or one above it, the root,
+ * a mount point.  1 after saying so, 0. */
+static int cannot_replace(const char *out, const struct stat *st)
+{
+	char real[PATH_MAX], cwd[PATH_MAX], up[PATH_MAX + 8];
+	struct stat pst;
+
+	if (realpath(out, real) && getcwd(cwd, sizeof(cwd))) {
+		size_t n = strlen(real);
+		if (!strcmp(real, "/") || (!strncmp(cwd, real, n) && (!cwd[n] || cwd[n] == '/'))) {
+			fprintf(stderr, "matrix merge: -o %s: is the current folder (or one above "
+				"it): the merged folder is renamed into place when whole, which cannot "
+				"replace it; name a new folder\n", out);
+			return 1;
+		}
+	}
+	snprintf(up, sizeof(up), "%s/..", out);
+	if (stat(up, &pst) == 0 && pst.st_dev != st->st_dev) {
+		fprintf(stderr, "matrix merge: -o %s: is a mount point: the merged folder is "
+			"renamed into place when whole, which cannot replace it; name a new folder\n",
+			out);
+		return 1;
+	}
+	return 0;
+}
+
 /* OUT: must not exist or be an empty folder (not a link to one: it is
  * renamed over); -1 after saying why. */
 static int check_out(const char *out)
@@ -56,6 +85,8 @@ static int check_out(const char *out)
 	}
 	if (lstat(out, &st) < 0)
 		return 0;
+	if (S_ISDIR(st.st_mode) && cannot_replace(out, &st))
+		return -1;
 	if (!S_ISDIR(st.st_mode) || !(d = opendir(out))) {
 		fprintf(stderr, "matrix merge: -o %s: exists and is not an empty directory\n", out);
 		return -1;
@@ -66,6 +97,26 @@ static int check_out(const char *out)
 	if (!empty)
 		fprintf(stderr, "matrix merge: -o %s: exists and is not an empty directory\n", out);
 	return empty ? 0 : -1;
+}
+
+/* OUT, once renamed, holds a run folder's files: none of them may be a
+ * file of a shard it reads (-o inside a shard's logs/, say).  -1 after
+ * saying which. */
+static int check_out_files(char *const *dirs, int n, const char *out)
+{
+	static const char *const written[] = {
+		"results.csv", "meta.csv", "matrix.yaml", "hist.csv", "timeline.csv",
+		"summary.csv", "report.html", NULL
+	};
+	struct cmd_guard g = { .cmd = "merge" };
+	int rc = 0;
+
+	for (int i = 0; i < n && !rc; i++)
+		rc = cmd_guard_add(&g, dirs[i], CMD_READS | CMD_WRITES);
+	if (!rc)
+		rc = cmd_guard_check_dir(&g, "-o", out, written);
+	cmd_guard_release(&g);
+	return rc;
 }
 
 /* Every folder ran on the first one's machine, with its matrix.yaml
@@ -141,16 +192,33 @@ static int check_rows(struct merge *mg)
 	return rc;
 }
 
-/* The folders given, in shard order, for meta.csv's merged_from. */
+/* The folders given, in shard order, for meta.csv's merged_from (merge.h):
+ * separated by spaces, a name with a space, tab, newline or " in it (or
+ * none) double-quoted with its " doubled, so each can be read back. */
 static char *merged_from(const struct merge *mg)
 {
 	size_t len = 1;
 
 	for (size_t i = 0; i < mg->nsrc; i++)
-		len += strlen(mg->src[i].dir) + 1;
+		len += 2 * strlen(mg->src[i].dir) + 3;
 	char *s = malloc(len), *p = s;
-	for (size_t i = 0; s && i < mg->nsrc; i++)
-		p += sprintf(p, "%s%s", i ? " " : "", mg->src[i].dir);
+	for (size_t i = 0; s && i < mg->nsrc; i++) {
+		const char *d = mg->src[i].dir;
+		int quote = !*d || strpbrk(d, " \t\n\r\"") != NULL;
+		if (i)
+			*p++ = ' ';
+		if (quote)
+			*p++ = '"';
+		for (; *d; d++) {
+			if (*d == '"')
+				*p++ = '"';
+			*p++ = *d;
+		}
+		if (quote)
+			*p++ = '"';
+	}
+	if (s)
+		*p = '\0';
 	return s;
 }
 
@@ -228,7 +296,7 @@ int cmd_merge(int argc, char **argv)
 			: "expected -o OUT", usage_merge);
 		return EXIT_BADINPUT;
 	}
-	if (check_out(out) < 0)
+	if (check_out(out) < 0 || check_out_files(argv + optind, argc - optind, out) < 0)
 		return EXIT_BADINPUT;
 	struct run_lock lock = { .fd = -1 };
 	if (open_shards(&mg, argv + optind, (size_t)(argc - optind)) < 0 || check_rows(&mg) < 0 ||

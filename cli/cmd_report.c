@@ -2,6 +2,7 @@
 #include "cmd_report.h"
 #include "arrays.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "gnuplot.h"
 #include "headline.h"
 #include "html.h"
@@ -147,6 +148,11 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 		fprintf(stderr, "matrix %s: %s\n", ask->cmd, err);
 		return EXIT_BADINPUT;
 	}
+	/* before anything is written: charts never go through a link */
+	if (!ask->outdir && cmd_check_own_dirs(ask->cmd, dir) < 0) {
+		report_release(&r);
+		return EXIT_BADINPUT;
+	}
 	run_json_add_report(ask->json, &r);	/* run_dir: the run folder, before -o */
 	if (ask->outdir && (report_set_outdir(&r, ask->outdir) < 0 ||
 			    copy_chart_data(dir, ask->outdir, err, sizeof(err)) < 0)) {
@@ -154,6 +160,8 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 		report_release(&r);
 		return 1;
 	}
+	if (!ask->outdir)	/* what a writer killed mid-report left (-o: the folder as it was) */
+		report_sweep_tmp(dir);
 	if (r.dropped_row)
 		fprintf(stderr, "matrix %s: %s/results.csv ends in a row an interrupted write "
 			"cut short; it is left out\n", ask->cmd, dir);
@@ -208,6 +216,29 @@ int cmd_report_export_json(const struct run_json *j, const char *path, const cha
 	if (!quiet)
 		fprintf(stderr, "matrix: JSON in %s\n", path);
 	return 0;
+}
+
+/* -o DIR and --export-json FILE, before anything is written: never a
+ * file of the run folder (or of DIR) that the report reads or writes;
+ * then DIR taken (take_report_dir).  0, 1 when DIR was made here, or -1
+ * after saying why. */
+static int report_take_outputs(const char *dir, const char *outdir, const char *json)
+{
+	static const char *const written[] = {
+		"summary.csv", "ratios.csv", "summary.md", "report.html", "timeline.csv",
+		"hist.csv", "plots/throughput.gp", NULL
+	};
+	struct cmd_guard g = { .cmd = "report" };
+	int rc = cmd_guard_add(&g, dir, CMD_READS | CMD_WRITES);
+
+	if (!rc && outdir)
+		rc = cmd_guard_check_dir(&g, "-o", outdir, written);
+	if (!rc && outdir)
+		rc = cmd_guard_add(&g, outdir, CMD_WRITES);
+	if (!rc)
+		rc = cmd_guard_check(&g, "--export-json", json);
+	cmd_guard_release(&g);
+	return rc < 0 ? -1 : outdir ? take_report_dir(outdir) : 0;
 }
 
 /* The metric table, for `report --help`: each metric's name, unit and
@@ -293,7 +324,7 @@ int cmd_report(int argc, char **argv)
 	}
 	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json,
 				  .outdir = outdir };
-	int made = outdir ? take_report_dir(outdir) : 0;
+	int made = report_take_outputs(argv[optind], outdir, json_path);
 	if (made < 0) {
 		run_json_free(ca.json);
 		return EXIT_BADINPUT;

@@ -1,6 +1,7 @@
 /* `matrix run`: see cmd_run.h. */
 #include "cmd_run.h"
 #include "cmd_common.h"
+#include "cmd_guard.h"
 #include "cmd_report.h"
 #include "compare.h"
 #include "json.h"
@@ -15,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 
 static const char usage_run[] =
 "usage: matrix run FILE [-o DIR] [--repeat N] [--only KEY=VALUE ...] [--quiet]\n"
@@ -103,6 +105,22 @@ static int judge_run(const struct common *c, const char *dir, struct run_json *j
 	return rc ? rc : *cmp < 0 && *base < 0 ? ask.chart_failed : 0;
 }
 
+/* The run's report and its first judgement (judge_run), made while its
+ * meta.csv says `reporting` (run.h, run_opts.report), for run_verdict. */
+struct judged {
+	const struct common *c;
+	int done, rc, cmp, base;
+	struct look_again la, lab;
+};
+
+static void report_run(void *arg, const char *dir)
+{
+	struct judged *j = arg;
+
+	j->done = 1;
+	j->rc = judge_run(j->c, dir, j->c->ca.json, &j->cmp, &j->base, &j->la, &j->lab);
+}
+
 /* The cells of the plan numbered in la or lab, into sub (pl's cells). */
 static void pick_cells(const struct plan *pl, const struct look_again *la,
 		       const struct look_again *lab, struct plan *sub)
@@ -176,17 +194,19 @@ static int second_look(const struct common *c, const struct plan *pl, const char
 }
 
 /* After a run: its report (read back from the folder, as `matrix report`
- * does), then the comparisons asked for at their first look, then the
- * second look at what they left inconclusive.  Without a comparison, the
+ * does), then the comparisons asked for at their first look (both in j,
+ * made by run_plan: report_run), then the second look at what they left
+ * inconclusive.  Without a comparison, the
  * run's status (1 when the report failed too); with one, compare's: 1 a
  * regression, else 2 a failed repetition or tool, else 3 inconclusive,
  * else 0. */
 static int run_verdict(const struct common *c, const struct plan *pl, const char *dir,
-		       const struct run_opts *ro, int status)
+		       const struct run_opts *ro, int status, struct judged *j)
 {
-	struct look_again la = { 0 }, lab = { 0 };
-	int cmp, base;
-	int rc = judge_run(c, dir, c->ca.json, &cmp, &base, &la, &lab);
+	if (!j->done)
+		report_run(j, dir);
+	struct look_again la = j->la, lab = j->lab;
+	int cmp = j->cmp, base = j->base, rc = j->rc;
 
 	if (status != 130 && (cmp >= 0 || base >= 0) && (la.ncells || lab.ncells)) {
 		int look = second_look(c, pl, dir, ro, &la, &lab, &cmp, &base);
@@ -222,6 +242,29 @@ static int export_run_json(const struct common *c, const struct matrix *m, const
 	return status == 1 ? 1 : EXIT_BADINPUT;
 }
 
+/* --export-json FILE, before anything runs: never the matrix file, nor a
+ * file of the run folder (-o DIR, --resume DIR, or the one to be made in
+ * results/NAME/) or of the baseline that the run reads or writes.  -1
+ * after saying which. */
+static int run_check_outputs(const struct common *c, const struct matrix *m)
+{
+	struct cmd_guard g = { .cmd = "run", .matrix = c->file };
+	char stamped[PATH_MAX];
+	const char *dir = c->resume ? c->resume : c->outdir;
+	int rc;
+
+	if (!c->export_json)
+		return 0;
+	snprintf(stamped, sizeof(stamped), "results/%s", m->name);
+	rc = cmd_guard_add(&g, dir ? dir : stamped, dir ? CMD_READS | CMD_WRITES : CMD_RUNS_IN);
+	if (!rc && c->baseline)
+		rc = cmd_guard_add(&g, c->baseline, CMD_READS);
+	if (!rc)
+		rc = cmd_guard_check(&g, "--export-json", c->export_json);
+	cmd_guard_release(&g);
+	return rc;
+}
+
 /* An in-run A/B (--compare DIM=..., else the matrix's report: compare:)
  * runs its pairs side by side, ABBA (order.h): its dimension into o. */
 static void pair_by(const struct common *c, const struct matrix *m, struct run_opts *o)
@@ -236,6 +279,28 @@ static void pair_by(const struct common *c, const struct matrix *m, struct run_o
 			o->paired = 1;
 			o->pair_dim = d;
 		}
+}
+
+/* --resume DIR: the folder read first as `matrix report` reads it, before
+ * anything of it is touched: one report refuses (a row twice, a figure
+ * that is no number, a fifo, a field past its bound) is refused here, and
+ * stays as it was.  A folder killed before its results.csv was made has
+ * nothing to read.  0, or -1 after saying why. */
+static int resume_readable(const char *dir)
+{
+	char path[PATH_MAX + 16], err[1024];
+	struct report r;
+	struct stat st;
+
+	snprintf(path, sizeof(path), "%s/results.csv", dir);
+	if (lstat(path, &st) < 0 && errno == ENOENT)
+		return 0;
+	if (report_load(&r, dir, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix run: --resume %s: %s\n", dir, err);
+		return -1;
+	}
+	report_release(&r);
+	return 0;
 }
 
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
@@ -263,9 +328,10 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 	char probe[PATH_MAX + 16];
 	snprintf(probe, sizeof(probe), "%s/results.csv", c.baseline ? c.baseline : "");
 	if (cmd_compare_check_spec(&m, c.ab, "run") < 0 ||
+	    (c.resume && resume_readable(c.resume) < 0) ||
 	    (c.baseline && access(probe, R_OK) < 0 &&
 	     fprintf(stderr, "matrix run: --baseline %s: not a run folder (%s: %s)\n", c.baseline,
-		     probe, strerror(errno)))) {
+		     probe, strerror(errno))) || run_check_outputs(&c, &m) < 0) {
 		free(cmdline);
 		plan_release(&pl);
 		matrix_release(&m);
@@ -286,6 +352,9 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			      .command_line = cmdline, .order = c.order, .has_seed = c.has_seed,
 			      .seed = c.seed, .sets = &c.sets, .only = c.only, .nonly = c.nonly,
 			      .resume = c.resume, .shard = c.shard };
+	struct judged judged = { .c = &c };
+	o.report = report_run;
+	o.report_arg = &judged;
 	pair_by(&c, &m, &o);
 	if (c.shard.n && !c.quiet && !shard_count(&c.shard, &pl))
 		fprintf(stderr, "matrix run: shard %u/%u runs nothing: the plan has %zu %s for %u "
@@ -298,7 +367,7 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 		fprintf(stderr, "%s%s\n", strncmp(err, m.path, at) || err[at] != ':' ? "matrix: " : "",
 			err);
 	} else if (dir[0]) {
-		status = run_verdict(&c, &pl, dir, &o, status);
+		status = run_verdict(&c, &pl, dir, &o, status, &judged);
 		if (c.export_json)
 			status = export_run_json(&c, &m, dir, status);
 		printf("%s\n", dir);	/* the last line on stdout: dir=$(matrix run ...) */

@@ -48,14 +48,16 @@ static void paths_release(struct paths *p)
 	free(p->v);
 }
 
-/* Is dir a run folder: does it hold a results.csv? */
+/* Is dir a run folder: does it hold a results.csv?  Whatever it is: one
+ * that is no regular file (a fifo) is refused by report_load, by name,
+ * rather than passed over. */
 static int has_results(const char *dir)
 {
 	char path[PATH_MAX + 16];
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/results.csv", dir);
-	return stat(path, &st) == 0 && S_ISREG(st.st_mode);
+	return lstat(path, &st) == 0;
 }
 
 static int cmp_str(const void *a, const void *b)

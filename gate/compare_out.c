@@ -131,7 +131,7 @@ static void md_rows(const struct comparison *c, FILE *f)
 					 : (higher ? r->q_better : r->q_worse);
 		snprintf(p, sizeof(p), isnan(q) ? "-" : "%.3g", q);
 		fputs("| ", f);
-		markdown_text(f, r->label, "");
+		markdown_text(f, r->label);
 		fprintf(f, " | %s | %s | %s | %s | %s | **%s**%s%s%s |\n", name, b, a, ch, p,
 			compare_verdict_names[r->verdict], r->why[0] ? " (" : "", r->why,
 			r->why[0] ? ")" : "");
@@ -150,11 +150,11 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 		return -1;
 	f = out.f;
 	fprintf(f, "# %s\n\n", c->along < 0 ? "compare" : "in-run A/B");
-	if (c->along < 0)
-		fprintf(f, "Baseline `%s`, new `%s`.\n\n", c->base->dir, c->cand->dir);
-	else
-		fprintf(f, "In-run A/B in `%s` along `%s`.\n\n", c->base->dir,
-			c->base->dimnames[c->along]);
+	fputs(c->along < 0 ? "Baseline " : "In-run A/B in ", f);
+	markdown_code(f, c->base->dir);
+	fputs(c->along < 0 ? ", new " : " along ", f);
+	markdown_code(f, c->along < 0 ? c->cand->dir : c->base->dimnames[c->along]);
+	fputs(".\n\n", f);
 	fprintf(f, "**%zu regressed, %zu improved, %zu unchanged, %zu inconclusive**",
 		c->count[V_REGRESSED], c->count[V_IMPROVED], c->count[V_UNCHANGED],
 		c->count[V_INCONCLUSIVE]);
@@ -197,7 +197,7 @@ static int write_md(const struct comparison *c, const char *dir, const char *nam
 	for (size_t i = 0; i < c->nrows; i++)
 		if (c->rows[i].metric < 0) {
 			fprintf(f, "\n- %s: ", compare_verdict_names[c->rows[i].verdict]);
-			markdown_text(f, c->rows[i].label, "");
+			markdown_text(f, c->rows[i].label);
 		}
 	if (c->count[V_ADDED] || c->count[V_REMOVED])
 		fputc('\n', f);

@@ -75,7 +75,7 @@ int guard_judge(const struct report *base, const struct rcell *b, const struct r
 	}
 	if (x->cpu_mhz > 0 && y->cpu_mhz > 0 && fabs(y->cpu_mhz / x->cpu_mhz - 1) > GUARD_MHZ_CHANGE) {
 		int n = y->cpu_mhz < x->cpu_mhz;
-		snprintf(why, len, "%s CPUs ran at a lower clock: %.0f MHz against %.0f MHz",
+		snprintf(why, len, "%s machine ran its CPUs at a lower clock: %.0f MHz against %.0f MHz",
 			 side(n), n ? y->cpu_mhz : x->cpu_mhz, n ? x->cpu_mhz : y->cpu_mhz);
 		return 1;
 	}

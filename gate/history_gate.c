@@ -4,6 +4,7 @@
  * history_read_gate). */
 #include "arrays.h"
 #include "csvfile.h"
+#include "fieldnum.h"
 #include "history.h"
 
 #include <errno.h>
@@ -104,23 +105,26 @@ static int read_file(struct history *h, size_t i, const char *const *names, char
 	if (!has)
 		return 0;
 	for (size_t r = 0; r < t.nrows; r++) {
-		char **f = t.rows[r], *end;
+		char **f = t.rows[r];
 		int v = verdict_of(f[col[COL_VERDICT]]);
 		int m = matrix_metric_index(f[col[COL_METRIC]]);
 		size_t mi;
 		if (v < 0) {
-			snprintf(err, errlen, "%s/%s: row %zu: unknown verdict '%s'", run->r->dir, name,
-				 r + 2, f[col[COL_VERDICT]]);
+			char shown[256];
+			snprintf(err, errlen, "%s/%s:%lu: unknown verdict '%s'", run->r->dir, name,
+				 t.lines[r], fieldnum_show(f[col[COL_VERDICT]], shown, sizeof(shown)));
 			goto out;
 		}
 		for (mi = 0; m >= 0 && mi < h->nmetrics && h->metrics[mi] != m; mi++)
 			;
 		if (v == V_ADDED || v == V_REMOVED || m < 0 || mi == h->nmetrics)
 			continue;
-		errno = 0;
-		unsigned long n = strtoul(f[col[COL_NEW_CELL]], &end, 10);
-		const struct rcell *c = errno || end == f[col[COL_NEW_CELL]] || *end ? NULL
-					: cell_numbered(run->r, n);
+		/* a row of a cell the new run has not (added, removed) has no
+		 * new_cell; one that is no cell number is none either */
+		double n;
+		const char *why;
+		const struct rcell *c = fieldnum_parse(f[col[COL_NEW_CELL]], FIELDNUM_WHOLE, &n, &why) < 0
+					|| n > UINT32_MAX ? NULL : cell_numbered(run->r, (unsigned long)n);
 		size_t k = c ? history_cell_of(h, run->group - 1, run->r, c) : SIZE_MAX;
 		size_t pi = k == SIZE_MAX ? SIZE_MAX : run->point_of[k * h->nmetrics + mi];
 		if (pi == SIZE_MAX || h->points[pi].gate[0])

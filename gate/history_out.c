@@ -181,7 +181,7 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (h->runs[i].group == g + 1) {
 			fputc(' ', f);
-			markdown_text(f, h->runs[i].name, "`");
+			markdown_text(f, h->runs[i].name);
 			fputs(" |", f);
 		}
 	fputs("\n|---|", f);
@@ -192,7 +192,7 @@ static void md_table(const struct history *h, FILE *f, size_t g, int m)
 		if (!hg->cells[k].has[metric_pos(h, m)])
 			continue;
 		fputs("| ", f);
-		markdown_text(f, hg->cells[k].label, "`");
+		markdown_text(f, hg->cells[k].label);
 		fputs(" |", f);
 		for (size_t i = 0; i < h->nruns; i++) {
 			if (h->runs[i].group != g + 1)
@@ -230,14 +230,16 @@ static void md_steps(const struct history *h, FILE *f, size_t g)
 			continue;
 		units_format_metric(metrics[p->metric].name, p->prev_median, b, sizeof(b));
 		units_format_metric(metrics[p->metric].name, p->median, a, sizeof(a));
-		fprintf(f, "- `%s` %s%s ", h->runs[p->run].name,
-			p->verdict == V_REGRESSED ? MARK_WORSE : MARK_BETTER,
+		fputs("- ", f);
+		markdown_code(f, h->runs[p->run].name);
+		fprintf(f, " %s%s ", p->verdict == V_REGRESSED ? MARK_WORSE : MARK_BETTER,
 			p->call == NOISE_UNKNOWN ? MARK_EARLY : "");
-		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
+		markdown_text(f, h->groups[g].cells[p->cell].label);
 		point_why(p, why, sizeof(why));
-		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against `%s`%s%s)", metrics[p->metric].name,
-			b, a, p->change * 100, compare_verdict_names[p->verdict], h->runs[p->prev].name,
-			*why ? "; " : "", why);
+		fprintf(f, ": %s %s → %s, %+.1f%%, **%s** (against ", metrics[p->metric].name,
+			b, a, p->change * 100, compare_verdict_names[p->verdict]);
+		markdown_code(f, h->runs[p->prev].name);
+		fprintf(f, "%s%s)", *why ? "; " : "", why);
 		if (p->night != p->verdict)
 			fprintf(f, "; not marked: the night's own gate (%s) says **%s**", p->gate,
 				compare_verdict_names[p->night]);
@@ -264,11 +266,13 @@ static void md_gates(const struct history *h, FILE *f, size_t g)
 		if (p->group != g || !gate_mark(p))
 			continue;
 		units_format_metric(metrics[p->metric].name, p->median, a, sizeof(a));
-		fprintf(f, "- `%s`%s ", h->runs[p->run].name, mark_of(p));
-		markdown_text(f, h->groups[g].cells[p->cell].label, "`");
+		fputs("- ", f);
+		markdown_code(f, h->runs[p->run].name);
+		fprintf(f, "%s ", mark_of(p));
+		markdown_text(f, h->groups[g].cells[p->cell].label);
 		fprintf(f, ": %s %s, **%s** (%s%s", metrics[p->metric].name, a,
 			compare_verdict_names[p->night], p->gate, *p->gate_why ? ": " : "");
-		markdown_text(f, p->gate_why, "");
+		markdown_text(f, p->gate_why);
 		fputs(")\n", f);
 		lines++;
 	}
@@ -303,15 +307,17 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 
 	fprintf(f, "## Group %zu: %zu run%s, %zu step%s\n\n", g + 1, hg->nruns,
 		hg->nruns == 1 ? "" : "s", hg->nsteps, hg->nsteps == 1 ? "" : "s");
-	fputs("Kernel `", f);
-	markdown_text(f, report_meta(r, "kernel"), "`");
-	fputs("`, CPU `", f);
-	markdown_text(f, report_meta(r, "cpu_model"), "`");
-	fprintf(f, "`, %s cores, governor `", report_meta(r, "cores"));
-	markdown_text(f, report_meta(r, "governor"), "`");
-	fputs("`, tool version `", f);
-	markdown_text(f, report_meta(r, "tool_version"), "`");
-	fputs("`.\n\n", f);
+	fputs("Kernel ", f);
+	markdown_code(f, report_meta(r, "kernel"));
+	fputs(", CPU ", f);
+	markdown_code(f, report_meta(r, "cpu_model"));
+	fputs(", ", f);
+	markdown_text(f, report_meta(r, "cores"));
+	fputs(" cores, governor ", f);
+	markdown_code(f, report_meta(r, "governor"));
+	fputs(", tool version ", f);
+	markdown_code(f, report_meta(r, "tool_version"));
+	fputs(".\n\n", f);
 	if (g)
 		fprintf(f, "Differs from group 1 in:\n\n```\n%s```\n\n", hg->differs);
 	md_noise(h, f, g);
@@ -319,9 +325,12 @@ static void md_group(const struct history *h, FILE *f, size_t g)
 	for (size_t i = 0; i < h->nruns; i++)
 		if (h->runs[i].group == g + 1) {
 			fprintf(f, "| %zu | ", h->runs[i].index);
-			markdown_text(f, h->runs[i].name, "`");
+			markdown_text(f, h->runs[i].name);
 			fputs(" | ", f);
-			markdown_text(f, *h->runs[i].start ? h->runs[i].start : "-", "`");
+			if (*h->runs[i].start)
+				markdown_text(f, h->runs[i].start);
+			else
+				fputc('-', f);
 			fputs(" |\n", f);
 		}
 	fputc('\n', f);
@@ -486,7 +495,7 @@ static void chart_tables(FILE *f, const struct history *h, size_t *cells)
 static void chart_x_axis(FILE *f, const struct history *h, size_t g)
 {
 	const struct hist_group *hg = &h->groups[g];
-	char q[600];
+	char q[2400];
 	int first = 1;
 
 	fprintf(f, "set xrange [0.5:%zu.5]\n", hg->nruns);
@@ -498,8 +507,7 @@ static void chart_x_axis(FILE *f, const struct history *h, size_t g)
 	for (size_t i = 0; i < h->nruns; i++) {
 		if (h->runs[i].group != g + 1)
 			continue;
-		if (gnuplot_quote(h->runs[i].name, q, sizeof(q)) < 0)
-			snprintf(q, sizeof(q), "'%zu'", h->runs[i].index);
+		gnuplot_quote_tic(h->runs[i].name, q, sizeof(q));	/* a tick label: a format */
 		fprintf(f, "%s%s %zu", first ? "" : ", ", q, h->runs[i].index);
 		first = 0;
 	}

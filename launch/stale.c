@@ -1,8 +1,11 @@
 /* Run folders of killed runners: see stale.h. */
 #include "stale.h"
 #include "csvfile.h"
+#include "procinfo.h"
 
 #include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -27,6 +30,62 @@ static int our_socket_name(const char *name)
 	return !strncmp(p, ".sock", 5) && (p[5] == '\0' || p[5] == '.');
 }
 
+int stale_sockdir_claim(const char *dir)
+{
+	char path[PATH_MAX];
+	unsigned long long start = 0;
+
+	if (snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) >= (int)sizeof(path)) {
+		errno = ENAMETOOLONG;
+		return -1;
+	}
+	if (proc_start_time(getpid(), &start) < 0)
+		return -1;
+	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
+	if (fd < 0)
+		return -1;
+	int ok = dprintf(fd, "%ld %llu\n", (long)getpid(), start) > 0;
+	int e = errno;
+	if (close(fd) < 0 || !ok) {
+		errno = ok ? errno : e;
+		unlink(path);
+		return -1;
+	}
+	return 0;
+}
+
+void stale_sockdir_release(const char *dir)
+{
+	char path[PATH_MAX];
+
+	if (snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) < (int)sizeof(path))
+		unlink(path);
+	rmdir(dir);
+}
+
+/* Does dir's owner file name the runner pid that started at start (both
+ * as meta.csv writes them)? */
+static int owned_by(const char *dir, const char *pid, const char *start)
+{
+	char path[PATH_MAX], buf[64], want[64];
+	ssize_t n = -1;
+
+	if (!*pid || !*start || snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) >=
+	    (int)sizeof(path))
+		return 0;
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
+		n = read(fd, buf, sizeof(buf) - 1);
+	if (fd >= 0)
+		close(fd);
+	if (n <= 0)
+		return 0;
+	buf[n] = '\0';
+	snprintf(want, sizeof(want), "%.20s %.24s\n", pid, start);
+	return !strcmp(buf, want);
+}
+
 void stale_sockdir_remove(const char *dir)
 {
 	char path[PATH_MAX];
@@ -36,7 +95,7 @@ void stale_sockdir_remove(const char *dir)
 	if (!d)
 		return;
 	while ((e = readdir(d)))
-		if (our_socket_name(e->d_name) &&
+		if ((our_socket_name(e->d_name) || !strcmp(e->d_name, STALE_OWNER)) &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
 			unlink(path);
 	closedir(d);
@@ -67,16 +126,19 @@ void stale_sockdir_remove_all(const char *dir)
 }
 
 /* The socket folder a killed run named, removed only when it is surely
- * one we made: TMPDIR-like parent, name matrix.XXXXXX, a real folder (no
- * link), this user's, mode 0700 as mkdtemp makes it. */
-static void remove_its_sockdir(const char *dir)
+ * the one that run made: name matrix.XXXXXX, a real folder (no link),
+ * this user's, mode 0700 as mkdtemp makes it, and its owner file naming
+ * the runner meta.csv names (gone: the caller checked), so that a
+ * forged meta.csv never removes another live run's sockets. */
+static void remove_its_sockdir(const char *dir, const char *pid, const char *start)
 {
 	const char *base = strrchr(dir, '/');
 	struct stat st;
 
 	base = base ? base + 1 : dir;
 	if (strncmp(base, "matrix.", 7) || strlen(base) != 13 || lstat(dir, &st) < 0 ||
-	    !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0777) != 0700)
+	    !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0777) != 0700 ||
+	    !owned_by(dir, pid, start))
 		return;
 	stale_sockdir_remove(dir);
 }
@@ -99,10 +161,19 @@ enum proc_state stale_check(const char *dir, const char *cmd)
 	    csv_table_load(&t, path, err, sizeof(err)) < 0)
 		return PROC_UNKNOWN;
 	int k = csv_table_col(&t, "key"), v = csv_table_col(&t, "value");
-	if (k >= 0 && v >= 0 && !strcmp(fact(&t, k, v, "status"), "running"))
+	int reporting = k >= 0 && v >= 0 && !strcmp(fact(&t, k, v, "status"), "reporting");
+	if (k >= 0 && v >= 0 && (reporting || !strcmp(fact(&t, k, v, "status"), "running")))
 		st = proc_state_of(fact(&t, k, v, "runner_pid"), fact(&t, k, v, "runner_start"),
 				   fact(&t, k, v, "boot_id"));
-	if (st == PROC_ALIVE)
+	if (reporting && st == PROC_ALIVE)
+		fprintf(stderr, "matrix %s: %s: its run has ended and is still writing its reports "
+			"(runner pid %s)\n", cmd, dir, fact(&t, k, v, "runner_pid"));
+	else if (reporting && st == PROC_GONE)
+		fprintf(stderr, "matrix %s: %s: its run was killed while its reports were written: "
+			"its runner (pid %s) is gone, after the run had ended (%s); `matrix run "
+			"--resume %s` finishes them\n", cmd, dir, fact(&t, k, v, "runner_pid"),
+			fact(&t, k, v, "run_status"), dir);
+	else if (st == PROC_ALIVE)
 		fprintf(stderr, "matrix %s: %s: its run is still going (runner pid %s)\n", cmd, dir,
 			fact(&t, k, v, "runner_pid"));
 	else if (st == PROC_GONE) {
@@ -110,7 +181,8 @@ enum proc_state stale_check(const char *dir, const char *cmd)
 			"and meta.csv still says running; results.csv holds the repetitions it "
 			"finished\n", cmd, dir, fact(&t, k, v, "runner_pid"));
 		if (*fact(&t, k, v, "socket_dir"))
-			remove_its_sockdir(fact(&t, k, v, "socket_dir"));
+			remove_its_sockdir(fact(&t, k, v, "socket_dir"), fact(&t, k, v, "runner_pid"),
+					   fact(&t, k, v, "runner_start"));
 	}
 	csv_table_release(&t);
 	return st;

@@ -17,8 +17,24 @@
  * finished run, or an older folder without the facts.  PROC_ALIVE: says
  * "matrix CMD: DIR: its run is still going (runner pid N)".  PROC_GONE:
  * says "matrix CMD: DIR: its run was killed: ..." and removes the run's
- * socket folder (socket_dir in meta.csv) if it is still there. */
+ * socket folder (socket_dir in meta.csv) if it is still there.  A folder
+ * whose meta.csv says `reporting` (runner/run.h: the run ended, its
+ * reports were being written) is told apart the same way, and said so:
+ * "... is still writing its reports", "... was killed while its reports
+ * were written: ...". */
 enum proc_state stale_check(const char *dir, const char *cmd);
+
+/* The owner file in a run's private socket folder: "PID START\n", the
+ * runner that made it (its pid and start time, procinfo.h), so that a
+ * later command removes that folder only for the runner a folder's
+ * meta.csv names, never another live run's that a forged meta.csv
+ * points at. */
+#define STALE_OWNER "owner"
+/* Writes dir's owner file for this process; -1 with errno set. */
+int stale_sockdir_claim(const char *dir);
+/* The run's own end: its owner file, then the folder when that left it
+ * empty. */
+void stale_sockdir_release(const char *dir);
 
 /* Removes a run's private socket folder (TMPDIR/matrix.XXXXXX): the
  * socket files and FIFOs its workers named cN-rR.sock*, then the folder

@@ -22,6 +22,7 @@ void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 {
 	va_list ap;
 	size_t i;
+	char *v = NULL;
 
 	for (i = 0; i < m->n; i++)
 		if (!strcmp(m->key[i], key))
@@ -29,11 +30,33 @@ void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	if (i == m->n) {
 		if (m->n == META_MAX)
 			return;
-		m->key[m->n++] = key;
+		m->key[m->n] = key;
+		m->value[m->n++] = NULL;
 	}
 	va_start(ap, fmt);
-	vsnprintf(m->value[i], sizeof(m->value[i]), fmt, ap);
+	int n = vasprintf(&v, fmt, ap);
 	va_end(ap);
+	if (n < 0)
+		v = NULL;
+	if (v && n > META_VALUE_MAX) {	/* cut, and said so (meta.h) */
+		static const char tail[] = " [cut: %d bytes more]";
+		int keep = META_VALUE_MAX - (int)sizeof(tail) - 16;
+		snprintf(v + keep, (size_t)n - (size_t)keep + 1, tail, n - keep);
+	}
+	free(m->value[i]);
+	m->value[i] = v;
+}
+
+const char *meta_text(const struct meta *m, size_t i)
+{
+	return i < m->n && m->value[i] ? m->value[i] : "";
+}
+
+void meta_release(struct meta *m)
+{
+	for (size_t i = 0; i < m->n; i++)
+		free(m->value[i]);
+	m->n = 0;
 }
 
 void meta_collect_host(struct meta *m)
@@ -159,7 +182,7 @@ int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen)
 	csv_out_end_row(&w);
 	for (size_t i = 0; i < m->n; i++) {
 		csv_out_field(&w, m->key[i]);
-		csv_out_field(&w, m->value[i]);
+		csv_out_field(&w, meta_text(m, i));
 		csv_out_end_row(&w);
 	}
 	if (csv_out_close(&w) < 0) {	/* any failed row above included */

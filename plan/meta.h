@@ -30,10 +30,15 @@
 #include <stddef.h>
 
 #define META_MAX 64
+/* The longest value kept whole: a field of a run folder's file
+ * (CSV_FIELD_MAX, csvfile.h), so that what is written reads back.  A
+ * longer one (a command line of more than 64 KiB) keeps its first bytes
+ * and ends in " [cut: N bytes more]", which says so. */
+#define META_VALUE_MAX (64 * 1024)
 
 struct meta {
 	const char *key[META_MAX];
-	char value[META_MAX][512];
+	char *value[META_MAX];	/* each whole (up to META_VALUE_MAX), malloc'd; NULL: "" */
 	size_t n;
 };
 
@@ -72,9 +77,14 @@ void meta_timeline_interval(struct meta *m, const struct matrix *mx);
  * ms (n figures, milliseconds) is sorted in place; n 0: both overheads
  * empty. */
 void meta_runner_costs(struct meta *m, double *ms, size_t n);
-/* Sets (or replaces) one fact. */
+/* Sets (or replaces) one fact, whole (above); out of memory, it is left
+ * empty. */
 void meta_set(struct meta *m, const char *key, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
+/* A fact's value, "" when it has none. */
+const char *meta_text(const struct meta *m, size_t i);
+/* Frees the values (the keys are the callers' static strings). */
+void meta_release(struct meta *m);
 /* Writes DIR/meta.csv (replacing it atomically). */
 int meta_write(const struct meta *m, const char *dir, char *err, size_t errlen);
 

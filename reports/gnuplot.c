@@ -7,15 +7,13 @@
 #include "gnuplot_hist.h"
 #include "gnuplot_style.h"
 #include "gnuplot_timeline.h"
+#include "outfile.h"
 #include "report.h"
 #include "pattern.h"
 
-#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
-#include <sys/stat.h>
 
 static const char *const chart_names[] = { "throughput", "rtt", "cpu", "ratios", "timeline" };
 
@@ -116,18 +114,22 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 	struct chart_item *items = calloc(cap, sizeof(*items));
 
 	snprintf(dir, sizeof(dir), "%s/plots", r->dir);
-	if (!items || (mkdir(dir, 0755) < 0 && errno != EEXIST)) {
-		snprintf(err, errlen, "%s: %s", dir, items ? strerror(errno) : "out of memory");
+	/* plots/ of the folder's own, never a link to a folder elsewhere
+	 * whose files it would replace and remove */
+	if (!items || outfile_own_dir(dir, 1, err, errlen) < 0) {
+		if (!items)
+			snprintf(err, errlen, "%s: out of memory", dir);
 		free(items);
 		return -1;
 	}
-	/* a re-sliced report must not keep a chart this run no longer has */
+	/* a re-sliced report must not keep a chart this run no longer has
+	 * (regular files only: a link there is not ours to remove) */
 	for (size_t i = 0; i < ARRAY_SIZE(chart_names); i++) {
 		static const char *const ext[] = { "gp", "svg", "png" };
 		for (size_t e = 0; e < 3; e++) {
 			char path[4200];
 			snprintf(path, sizeof(path), "%s/%s.%s", dir, chart_names[i], ext[e]);
-			unlink(path);
+			outfile_remove(path);
 		}
 	}
 	/* the first script that cannot be written stops the rest */

@@ -53,6 +53,10 @@
  * never by matrix-file text, and its tables ($d0_1_2, a published ratio's
  * $r0_1_2, its numbers only) are named by index.
  * Every script and image is written whole or not at all (outfile.h).
+ * Nothing goes through a link: plots/ must be a folder of the run's own
+ * (outfile_own_dir), gnuplot's images and log are drawn into temporary
+ * files made here first (O_EXCL, O_NOFOLLOW) and renamed, and only a
+ * script that is a regular file is drawn (gnuplot runs what it reads).
  */
 #ifndef MATRIX_GNUPLOT_H
 #define MATRIX_GNUPLOT_H
@@ -62,8 +66,11 @@
 
 struct report;
 
-/* Creates DIR/plots if needed, removes every chart's .gp, .svg and .png
- * there (a re-sliced report must not keep a chart it no longer has), then
+/* Creates DIR/plots if needed (one that is a symbolic link, or no
+ * folder, is refused: its files elsewhere would be replaced and
+ * removed), removes every chart's .gp, .svg and .png there (a re-sliced
+ * report must not keep a chart it no longer has; a regular file or a
+ * link, never what a link points to), then
  * writes the plots/NAME.gp scripts for the charts this run has.  -1 with
  * err ("PATH: reason") when plots/ cannot be made, out of memory, or a
  * script cannot be written (it is not left behind; the rest are not

@@ -271,14 +271,14 @@ static void x_label(const struct chart *c, size_t i, char *label, size_t len)
 static void write_x_axis(struct chart *c)
 {
 	FILE *f = c->f;
-	char label[512], qlabel[1100];
+	char label[512], qlabel[2400];
 	int size = report_dim(c->r, "size");
 
 	fprintf(f, "%s\n%sset xtics (", c->sweep ? "set logscale x 2" : "unset logscale x",
 		c->cv.rotated ? GNUPLOT_XTICS_ROTATED : "");
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : c->nseries); i++) {
 		x_label(c, i, label, sizeof(label));
-		gnuplot_quote_line(label, qlabel, sizeof(qlabel));
+		gnuplot_quote_tic(label, qlabel, sizeof(qlabel));
 		if (c->sweep)
 			fprintf(f, "%s%s %s", i ? ", " : "", qlabel, c->xs[i]);
 		else

@@ -180,7 +180,7 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		       double height, int rotated)
 {
 	static const char *const q[][2] = { { "50", "p50" }, { "99", "p99" }, { "999", "p99.9" } };
-	char label[256], ql[600];
+	char label[256], ql[1200];
 
 	fprintf(f, "unset logscale x\nunset logscale y\nunset grid\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
 		"set ytics autofreq\nset format y '%%g'\nset xlabel ''\nset ylabel 'µs'\n"
@@ -188,7 +188,8 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		"unset key\nset xtics %s(", s->n, rotated ? "rotate by 45 right " : "norotate ");
 	for (size_t k = 0; k < s->n; k++) {
 		line_label(r, cdim, &r->cells[s->cell[k]], label, sizeof(label));
-		fprintf(f, "%s%s %zu", k ? ", " : "", quoted(label, ql, sizeof(ql)), k + 1);
+		gnuplot_quote_tic(label, ql, sizeof(ql));	/* a tick label: a format */
+		fprintf(f, "%s%s %zu", k ? ", " : "", ql, k + 1);
 	}
 	fprintf(f, ")\n");
 	for (size_t i = 0; i < 3; i++) {
@@ -288,7 +289,7 @@ static void remove_old(const char *dir)
 		     strcmp(dot, ".log")))
 			continue;
 		snprintf(path, sizeof(path), "%s/%s", plots, e->d_name);
-		unlink(path);
+		outfile_remove(path);	/* a regular file only, never through a link */
 	}
 	closedir(d);
 }

@@ -249,6 +249,20 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 	char e1[8192];
 	int rc = 0;
 
+	/* gnuplot opens its output itself, following a link: each image's
+	 * temporary name is made here first, a new regular file, never
+	 * through a link (outfile_tmp_create) */
+	for (size_t i = 0; i < n; i++) {
+		char tmp[4400];
+		snprintf(tmp, sizeof(tmp), "%s/%s", dir, jobs[i].tmp);
+		if (outfile_tmp_create(tmp, err, errlen) < 0) {
+			while (i--) {
+				snprintf(tmp, sizeof(tmp), "%s/%s", dir, jobs[i].tmp);
+				unlink(tmp);
+			}
+			return -2;
+		}
+	}
 	run_jobs(gp, dir, jobs, n, logfd);
 	for (size_t i = 0; i < n; i++) {
 		int r = job_finish(dir, &jobs[i], e1, sizeof(e1));
@@ -264,29 +278,51 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 	return rc;
 }
 
-/* plots/NAME.log or plots/gnuplot.log, for gnuplot's messages */
-static int open_log(const char *log, char *err, size_t errlen)
+/* plots/NAME.log or plots/gnuplot.log, for gnuplot's messages: written
+ * under a temporary name made here (never through a link: a log linked
+ * elsewhere would be truncated there), renamed into place when gnuplot
+ * said something.  The descriptor, or -1 with err. */
+static int open_log(const char *log, char *tmp, size_t len, char *err, size_t errlen)
 {
-	int fd = open(log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	int fd = -1;
 
-	if (fd < 0)
-		snprintf(err, errlen, "%s: %s", log, strerror(errno));
+	outfile_tmp_name(log, NULL, tmp, len);
+	if (outfile_tmp_create(tmp, err, errlen) == 0 &&
+	    (fd = open(tmp, O_WRONLY | O_NOFOLLOW | O_CLOEXEC)) < 0) {
+		snprintf(err, errlen, "%s: %s", tmp, strerror(errno));
+		unlink(tmp);
+	}
 	return fd;
 }
 
-static void close_log(int fd, const char *log)
+/* An empty log goes, and the one of an earlier rendering with it (it no
+ * longer says anything true); else it replaces that one. */
+static void close_log(int fd, const char *tmp, const char *log)
 {
 	struct stat st;
+	int empty = fstat(fd, &st) == 0 && st.st_size == 0;
 
 	close(fd);
-	if (stat(log, &st) == 0 && st.st_size == 0)
-		unlink(log);
+	if (empty || rename(tmp, log) < 0)
+		unlink(tmp);
+	if (empty)
+		outfile_remove(log);
+}
+
+/* dir/plots, a folder of the run's own (outfile_own_dir): -2 with err
+ * when it is a link or no folder. */
+static int check_plots(const char *dir, char *err, size_t errlen)
+{
+	char plots[4200];
+
+	snprintf(plots, sizeof(plots), "%s/plots", dir);
+	return outfile_own_dir(plots, 0, err, errlen) < 0 ? -2 : 0;
 }
 
 int gnuplot_render_chart(const char *dir, const char *name, const char *data, char *err,
 			 size_t errlen)
 {
-	char gp[4200], log[4200];
+	char gp[4200], log[4200], tmp[4300];
 	struct gp_job jobs[2];
 	int logfd, rc;
 
@@ -296,12 +332,13 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 		return 1;
 	}
 	snprintf(log, sizeof(log), "%s/plots/%s.log", dir, name);
-	if ((logfd = open_log(log, err, errlen)) < 0)
+	if (check_plots(dir, err, errlen) < 0 ||
+	    (logfd = open_log(log, tmp, sizeof(tmp), err, errlen)) < 0)
 		return -2;
 	job_set(&jobs[0], name, data, "svg");
 	job_set(&jobs[1], name, data, "png");
 	rc = render_jobs(gp, dir, jobs, draw_png() ? 2 : 1, logfd, log, err, errlen);
-	close_log(logfd, log);
+	close_log(logfd, tmp, log);
 	return rc;
 }
 
@@ -315,7 +352,9 @@ static int jobs_add(const char *dir, const char *name, const char *data, struct 
 	struct stat st;
 
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", dir, name);
-	if (stat(path, &st) < 0)
+	/* a script the tool wrote, a regular file: gnuplot runs what it is
+	 * given, so never one a link names */
+	if (lstat(path, &st) < 0 || !S_ISREG(st.st_mode))
 		return 0;
 	if (*n + 2 > *cap) {
 		size_t c = *cap ? *cap * 2 : 16;
@@ -358,7 +397,7 @@ static int jobs_of_folder(const char *dir, struct gp_job **jobs, size_t *n)
 
 int gnuplot_render(const char *dir, char *err, size_t errlen)
 {
-	char gp[4200], log[4200];
+	char gp[4200], log[4200], tmp[4300];
 	struct gp_job *jobs;
 	size_t n;
 	int logfd, rc = 0;
@@ -369,18 +408,20 @@ int gnuplot_render(const char *dir, char *err, size_t errlen)
 			 "plots/throughput.svg", dir, dir);
 		return 1;
 	}
+	if (check_plots(dir, err, errlen) < 0)
+		return -2;
 	if (jobs_of_folder(dir, &jobs, &n) < 0) {
 		free(jobs);
 		snprintf(err, errlen, "%s/plots: out of memory", dir);
 		return -2;
 	}
 	snprintf(log, sizeof(log), "%s/plots/gnuplot.log", dir);
-	if ((logfd = open_log(log, err, errlen)) < 0) {
+	if ((logfd = open_log(log, tmp, sizeof(tmp), err, errlen)) < 0) {
 		free(jobs);
 		return -2;
 	}
 	rc = render_jobs(gp, dir, jobs, n, logfd, log, err, errlen);
-	close_log(logfd, log);
+	close_log(logfd, tmp, log);
 	free(jobs);
 	return rc;
 }

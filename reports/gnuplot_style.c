@@ -152,6 +152,24 @@ void gnuplot_quote_line(const char *in, char *out, size_t outlen)
 		snprintf(out, outlen, "''");
 }
 
+void gnuplot_quote_tic(const char *in, char *out, size_t outlen)
+{
+	char clean[512], doubled[1024];
+	size_t i, o = 0;
+
+	for (i = 0; in[i] && i + 1 < sizeof(clean); i++)
+		clean[i] = ((unsigned char)in[i] < 0x20 || in[i] == 0x7f) ? ' ' : in[i];
+	clean[i] = '\0';
+	for (i = 0; clean[i]; i++) {	/* at most 2 x 511 bytes */
+		if (clean[i] == '%')
+			doubled[o++] = '%';
+		doubled[o++] = clean[i];
+	}
+	doubled[o] = '\0';
+	if (gnuplot_quote(doubled, out, outlen) < 0)
+		snprintf(out, outlen, "''");
+}
+
 int gnuplot_quote(const char *in, char *out, size_t outlen)
 {
 	size_t o = 0;

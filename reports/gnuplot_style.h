@@ -27,6 +27,13 @@ int gnuplot_quote(const char *in, char *out, size_t outlen);
  * 511 bytes only; '' when out is too small. */
 void gnuplot_quote_line(const char *in, char *out, size_t outlen);
 
+/* A tick label of `set xtics ('LABEL' POS, ...)` as gnuplot_quote_line
+ * makes it, its every % doubled: gnuplot reads such a label as a format
+ * for the tick's position (a '%d' prints it, a '%' alone fails the
+ * chart), so that a ratio named 100% shows as 100%.  Only for a tick
+ * list's labels: a title, a key entry or a label has no format. */
+void gnuplot_quote_tic(const char *in, char *out, size_t outlen);
+
 /* The head of every chart script: its comment, the terminal by the
  * output's extension (ARG2), comma-separated data, v(COL) for a figure
  * that may be empty (NaN, a gap); `what` is its description, w x h its

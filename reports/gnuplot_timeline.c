@@ -1,6 +1,5 @@
 /* plots/timeline.gp: see gnuplot_timeline.h. */
 #include "gnuplot_timeline.h"
-#include "csvfile.h"
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
@@ -14,44 +13,6 @@
 
 #define MAXP 12		/* panels */
 #define FEW 12		/* intervals per repetition drawn with points too */
-
-/* The most intervals any repetition of cell `number` has in timeline.csv
- * (0 when the file cannot be read: then points are drawn), the highest
- * rate among them into *top, the end of the last into *end and the
- * earliest start into *begin (0 when none, or none before 0: a program's
- * timeline may start before its first sender, prog_timeline.h). */
-static size_t most_intervals(const struct csv_table *t, unsigned number, double *top,
-			     double *end, double *begin)
-{
-	int cc = csv_table_col(t, "cell"), rc = csv_table_col(t, "rep");
-	int mc = csv_table_col(t, "messages"), sc = csv_table_col(t, "covered_s");
-	int xc = csv_table_col(t, "interval_start_s"), ic = csv_table_col(t, "interval_s");
-	size_t most = 0;
-
-	*top = *end = *begin = 0;
-	if (cc < 0 || rc < 0 || mc < 0 || sc < 0 || xc < 0 || ic < 0)
-		return 0;
-	for (size_t i = 0; i < t->nrows; i++) {
-		if (strtoul(t->rows[i][cc], NULL, 10) != number)
-			continue;
-		double s = strtod(t->rows[i][sc], NULL), rate = strtod(t->rows[i][mc], NULL) / s;
-		if (s > 0 && isfinite(rate) && rate > *top)
-			*top = rate;
-		double e = strtod(t->rows[i][xc], NULL) + strtod(t->rows[i][ic], NULL);
-		if (isfinite(e) && e > *end)
-			*end = e;
-		double b = strtod(t->rows[i][xc], NULL);
-		if (isfinite(b) && b < *begin)
-			*begin = b;
-		size_t n = 0;
-		for (size_t j = 0; j < t->nrows; j++)
-			n += !strcmp(t->rows[j][cc], t->rows[i][cc]) &&
-			     !strcmp(t->rows[j][rc], t->rows[i][rc]);
-		if (n > most)
-			most = n;
-	}
-	return most;
-}
 
 /* "cell 3: stream, transport unix, size 64 KiB, concurrency 1": the cell
  * by its pattern, transport, size and concurrency, and any other
@@ -102,31 +63,22 @@ static int same_but_programs(const struct report *r, const struct rcell *a,
 	return 1;
 }
 
-/* An ok stream cell with rows in timeline.csv t (any, when t could not
- * be read): a program receiver without timeline: has none. */
-static int drawn(const struct rcell *c, int pd, const struct csv_table *t)
+/* An ok stream cell with rows in timeline.csv (any, when the folder has
+ * none: r->have_timeline): a program receiver without timeline: has none. */
+static int drawn(const struct report *r, const struct rcell *c, int pd)
 {
-	int cc = t ? csv_table_col(t, "cell") : -1;
-	char num[16];
-
 	if (pd < 0 || !pattern_named_one_way(c->dims[pd]) || !c->nokreps)
 		return 0;
-	if (cc < 0)
-		return 1;
-	snprintf(num, sizeof(num), "%u", c->number);
-	for (size_t i = 0; i < t->nrows; i++)
-		if (!strcmp(t->rows[i][cc], num))
-			return 1;
-	return 0;
+	return !r->have_timeline || c->tl_rows > 0;
 }
 
 /* Cell i starts a panel: drawn, and not in an earlier cell's. */
-static int leads(const struct report *r, size_t i, int pd, const struct csv_table *t)
+static int leads(const struct report *r, size_t i, int pd)
 {
-	if (!drawn(&r->cells[i], pd, t))
+	if (!drawn(r, &r->cells[i], pd))
 		return 0;
 	for (size_t j = 0; j < i; j++)
-		if (drawn(&r->cells[j], pd, t) && same_but_programs(r, &r->cells[j], &r->cells[i]))
+		if (drawn(r, &r->cells[j], pd) && same_but_programs(r, &r->cells[j], &r->cells[i]))
 			return 0;
 	return 1;
 }
@@ -143,14 +95,13 @@ static int program_timeline(const struct report *r, const struct rcell *c)
 
 /* The cells of the panel cell `first` leads: it, and every later cell
  * drawn that differs from it only in its programs (64 at most); how many. */
-static size_t panel_cells(const struct report *r, size_t first, const struct csv_table *t,
-			  const struct rcell **cells)
+static size_t panel_cells(const struct report *r, size_t first, const struct rcell **cells)
 {
 	int pd = report_dim(r, "pattern");
 	size_t n = 0;
 
 	for (size_t i = first; i < r->ncells && n < 64; i++)
-		if (drawn(&r->cells[i], pd, t) && same_but_programs(r, &r->cells[first], &r->cells[i]))
+		if (drawn(r, &r->cells[i], pd) && same_but_programs(r, &r->cells[first], &r->cells[i]))
 			cells[n++] = &r->cells[i];
 	return n;
 }
@@ -245,21 +196,21 @@ static void write_lines(FILE *f, const struct report *r, const struct rcell *con
 /* One panel: cell `first`, and after it every later cell that differs
  * from it only in its programs (panel_cells), each in a colour of its own
  * with its name in the key. */
-static void cell_panel(FILE *f, const struct report *r, size_t first,
-		       const struct csv_table *t)
+static void cell_panel(FILE *f, const struct report *r, size_t first)
 {
 	const struct rcell *c = &r->cells[first], *cells[64];
 	char label[1024], q[2400];
 	int sd = report_dim(r, "server"), kd = report_dim(r, "client"), from_spawn = 0, sv = 0, cv = 0;
-	size_t n = panel_cells(r, first, t, cells), most[64];
+	size_t n = panel_cells(r, first, cells), most[64];
 	double top = 0, end = 0, begin = 0;
 
 	for (size_t i = 0; i < n; i++) {
-		double ct = 0, ce = 0, cb = 0;
-		most[i] = t ? most_intervals(t, cells[i]->number, &ct, &ce, &cb) : 0;
-		top = ct > top ? ct : top;
-		end = ce > end ? ce : end;
-		begin = cb < begin ? cb : begin;
+		/* timeline.csv's intervals of the cell (report_timeline.h); none
+		 * read: points are drawn */
+		most[i] = cells[i]->tl_most;
+		top = cells[i]->tl_top > top ? cells[i]->tl_top : top;
+		end = cells[i]->tl_end > end ? cells[i]->tl_end : end;
+		begin = cells[i]->tl_begin < begin ? cells[i]->tl_begin : begin;
 		from_spawn += program_timeline(r, cells[i]);
 		sv |= sd >= 0 && strcmp(cells[i]->dims[sd], c->dims[sd]);
 		cv |= kd >= 0 && strcmp(cells[i]->dims[kd], c->dims[kd]);
@@ -296,17 +247,17 @@ static void cell_panel(FILE *f, const struct report *r, size_t first,
 
 /* A column's width: 600 pixels, wider for a panel's title (of the first
  * `panels`). */
-static size_t column_width(const struct report *r, const struct csv_table *t, size_t panels)
+static size_t column_width(const struct report *r, size_t panels)
 {
 	const struct rcell *cells[64];
 	char label[1024];
 	size_t w = 600, done = 0;
 
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		if (!leads(r, i, report_dim(r, "pattern"), t))
+		if (!leads(r, i, report_dim(r, "pattern")))
 			continue;
 		done++;
-		cell_title(r, cells, panel_cells(r, i, t, cells), label, sizeof(label));
+		cell_title(r, cells, panel_cells(r, i, cells), label, sizeof(label));
 		size_t need = gnuplot_chars(label) * GNUPLOT_CHAR_PX + 40;
 		w = need > w ? need : w;
 	}
@@ -316,11 +267,10 @@ static size_t column_width(const struct report *r, const struct csv_table *t, si
 /* The script, to f: panels in two columns (one for one panel), as wide as
  * column_width and the chart's title (up to 1000 pixels; wider, its
  * lines), each 300 pixels high. */
-static void write_timeline(FILE *f, const struct report *r, const struct csv_table *t, size_t n,
-			   int grouped)
+static void write_timeline(FILE *f, const struct report *r, size_t n, int grouped)
 {
 	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
-	size_t rows = (panels + cols - 1) / cols, cw = column_width(r, t, panels);
+	size_t rows = (panels + cols - 1) / cols, cw = column_width(r, panels);
 	char label[600], q[2400];
 
 	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval, a "
@@ -339,10 +289,10 @@ static void write_timeline(FILE *f, const struct report *r, const struct csv_tab
 		1 - (75.0 + GNUPLOT_LINE_PX * (double)(tl - 1)) / h, 85.0 / w, 95.0 / h);
 	size_t done = 0;
 	for (size_t i = 0; i < r->ncells && done < panels; i++) {
-		if (!leads(r, i, report_dim(r, "pattern"), t))
+		if (!leads(r, i, report_dim(r, "pattern")))
 			continue;
 		done++;
-		cell_panel(f, r, i, t);
+		cell_panel(f, r, i);
 	}
 	fprintf(f, "unset multiplot\n");
 }
@@ -350,24 +300,18 @@ static void write_timeline(FILE *f, const struct report *r, const struct csv_tab
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 {
 	struct outfile out;
-	struct csv_table t = { 0 };
-	int pd = report_dim(r, "pattern"), have = 0, grouped = 0, rc = 0;
-	char path[4096], e[512];
+	int pd = report_dim(r, "pattern"), grouped = 0, rc = 0;
+	char path[4096];
 	size_t n = 0;
 
-	snprintf(path, sizeof(path), "%s/timeline.csv", r->dir);
-	have = csv_table_load(&t, path, e, sizeof(e)) == 0;
-	const struct csv_table *tp = have ? &t : NULL;
 	for (size_t i = 0; i < r->ncells; i++)
-		n += leads(r, i, pd, tp);
+		n += leads(r, i, pd);
 	for (size_t i = 0; i < r->ncells; i++)
-		grouped |= drawn(&r->cells[i], pd, tp) && !leads(r, i, pd, tp);
+		grouped |= drawn(r, &r->cells[i], pd) && !leads(r, i, pd);
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
 	if (n && (rc = outfile_open(&out, path, err, errlen)) == 0) {
-		write_timeline(out.f, r, tp, n, grouped);
+		write_timeline(out.f, r, n, grouped);
 		rc = outfile_commit(&out, err, errlen);
 	}
-	if (have)
-		csv_table_release(&t);
 	return rc;
 }

@@ -8,6 +8,8 @@
 #include "outfile.h"
 
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,15 +49,33 @@ static const char css[] =
 	".missing{color:#8a2b0e}\n"
 	"footer{margin-top:2em;color:#4a5261;font-size:.9em}\n";
 
-/* The whole file at path (NUL-terminated), or NULL with errno set. */
+/* The most of a chart or summary.md the page takes in: gnuplot's SVGs
+ * here are tens of KiB, a summary.md of a thousand cells a few MiB. */
+#define HTML_MAX_INPUT (64u << 20)
+
+/* The whole file at path (NUL-terminated), or NULL with errno set: a
+ * regular file only, never through a link (ELOOP), so a planted
+ * plots/x.svg pointing outside the folder never copies that file into
+ * the page, and a FIFO never blocks it; at most HTML_MAX_INPUT bytes
+ * (EFBIG). */
 static char *slurp(const char *path, size_t *n)
 {
-	FILE *f = fopen(path, "re");
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	struct stat st;
+	FILE *f = NULL;
 	char *buf = NULL;
 	size_t cap = 0, len = 0, got;
 
-	if (!f)
+	if (fd < 0)
 		return NULL;
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) || st.st_size > HTML_MAX_INPUT ||
+	    !(f = fdopen(fd, "r"))) {
+		int e = errno;
+		e = !S_ISREG(st.st_mode) ? EINVAL : st.st_size > HTML_MAX_INPUT ? EFBIG : e;
+		close(fd);
+		errno = e;
+		return NULL;
+	}
 	do {
 		if (cap - len < 65536) {
 			char *nb = realloc(buf, cap = cap * 2 + 65536);
@@ -69,7 +89,7 @@ static char *slurp(const char *path, size_t *n)
 		}
 		got = fread(buf + len, 1, cap - len - 1, f);
 		len += got;
-	} while (got);
+	} while (got && len <= HTML_MAX_INPUT);
 	if (ferror(f)) {
 		free(buf);
 		fclose(f);

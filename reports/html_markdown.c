@@ -33,15 +33,40 @@ void html_text(FILE *f, const char *s, size_t n)
 	}
 }
 
-/* Inline text: `code`, **bold**, \X as X; the rest as text. */
+/* The character an entity at s (n bytes) stands for, those summary.md's
+ * user text is written with (markdown_cell.h: &amp; &lt; &gt;), in *c;
+ * its length, 0 when there is none. */
+static size_t entity(const char *s, size_t n, char *c)
+{
+	static const struct { const char *name; char c; } ents[] = {
+		{ "&amp;", '&' }, { "&lt;", '<' }, { "&gt;", '>' },
+	};
+
+	for (size_t k = 0; k < sizeof(ents) / sizeof(ents[0]); k++) {
+		size_t len = strlen(ents[k].name);
+		if (n >= len && !memcmp(s, ents[k].name, len)) {
+			*c = ents[k].c;
+			return len;
+		}
+	}
+	return 0;
+}
+
+/* Inline text: `code`, **bold**, \X as X, &amp; &lt; &gt; as & < >; the
+ * rest as text. */
 static void inline_md(FILE *f, const char *s, size_t n)
 {
-	size_t i = 0, run = 0;
+	size_t i = 0, run = 0, ent;
 	int bold = 0;
+	char c;
 
 	while (i < n) {
 		const char *close;
-		if (s[i] == '\\' && i + 1 < n && ispunct((unsigned char)s[i + 1])) {
+		if (s[i] == '&' && (ent = entity(s + i, n - i, &c))) {
+			html_text(f, s + run, i - run);
+			html_text(f, &c, 1);
+			i = run = i + ent;
+		} else if (s[i] == '\\' && i + 1 < n && ispunct((unsigned char)s[i + 1])) {
 			html_text(f, s + run, i - run);
 			run = i + 1;	/* the escaped character starts the next run */
 			i += 2;

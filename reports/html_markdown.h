@@ -19,7 +19,9 @@ void html_text(FILE *f, const char *s, size_t n);
  * with id="s1", "s2"... in order), paragraphs, "- " lists, tables (a
  * "|---|---:|" line under the first row makes it the head and sets each
  * column's alignment; a head of empty cells is left out), and inline
- * `code`, **bold** and backslash escapes.  All text through html_text(). */
+ * `code`, **bold**, backslash escapes and the entities &amp; &lt; &gt;
+ * (markdown_cell.h writes user text with them).  All text through
+ * html_text(). */
 void html_markdown(FILE *f, const char *md, size_t n);
 
 #endif

@@ -43,13 +43,30 @@ void run_json_free(struct run_json *j)
 	free(j);
 }
 
+/* obj[key] = v, with a key from the run folder's files (a meta.csv key, a
+ * results.csv column) made UTF-8 as jsonout_string makes a value: JSON
+ * text is UTF-8, and libjansson refuses a key that is not. */
+static void set_text_key(json_t *obj, const char *key, json_t *v, int *bad)
+{
+	json_t *k = jsonout_string(key);
+	const char *safe = k ? json_string_value(k) : NULL;
+
+	if (!safe) {
+		json_decref(v);
+		(*bad)++;
+	} else {
+		jsonout_set(obj, safe, v, bad);
+	}
+	json_decref(k);
+}
+
 /* meta.csv as an object, in its order; every value a string, as written */
 static json_t *meta_object(const struct report *r, int *bad)
 {
 	json_t *o = json_object();
 
 	for (size_t i = 0; o && i < r->nmeta; i++)
-		jsonout_set(o, r->meta[i].key, jsonout_string(r->meta[i].value), bad);
+		set_text_key(o, r->meta[i].key, jsonout_string(r->meta[i].value), bad);
 	return o;
 }
 
@@ -86,7 +103,7 @@ static json_t *params_object(const struct report *r, const struct rcell *c, long
 
 	for (size_t d = 0; o && d < r->ndims; d++)
 		if ((long)d != skip)
-			jsonout_set(o, r->dimnames[d], param_value(r, d, c->dims[d]), bad);
+			set_text_key(o, r->dimnames[d], param_value(r, d, c->dims[d]), bad);
 	return o;
 }
 
@@ -162,7 +179,7 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 		jsonout_set(o, "noisy", noisy, bad);
 		jsonout_set(o, "window_s", jsonout_number(c->window_s), bad);
 		jsonout_set(o, "short_window", json_boolean(c->short_window), bad);
-		jsonout_set(o, "measured_by", c->measured_by[0] ? json_string(c->measured_by)
+		jsonout_set(o, "measured_by", c->measured_by[0] ? jsonout_string(c->measured_by)
 			    : json_null(), bad);
 		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
 		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
@@ -207,7 +224,7 @@ static json_t *pair_object(const struct report *r, const struct rratio_def *def,
 	if (report_pair_reference(r, p, &ref, &label)) {	/* the matrix file's reference: */
 		json_t *rf = json_object();
 		if (rf) {
-			jsonout_set(rf, "label", json_string(label), bad);
+			jsonout_set(rf, "label", jsonout_string(label), bad);
 			jsonout_set(rf, "ratio", jsonout_number(ref), bad);
 		}
 		jsonout_set(o, "reference", rf, bad);
@@ -313,13 +330,17 @@ int run_json_write(const struct run_json *j, const char *path, char *err, size_t
 		snprintf(err, errlen, "%s: not written: the run folder could not be read", path);
 		return -1;
 	}
+	/* every text from the folder is made UTF-8 on its way in (jsonout.h),
+	 * so what is left to fail is libjansson's memory */
 	if (j->bad) {
-		snprintf(err, errlen, "%s: not written: out of memory while building it", path);
+		snprintf(err, errlen, "%s: not written: libjansson failed to add a part of it "
+			 "(out of memory?)", path);
 		return -1;
 	}
 	/* the verdicts last, whatever the order of the calls */
 	if (json_object_set(j->doc, "verdicts", j->verdicts) < 0) {
-		snprintf(err, errlen, "%s: not written: out of memory while building it", path);
+		snprintf(err, errlen, "%s: not written: libjansson failed to add its verdicts "
+			 "(out of memory?)", path);
 		return -1;
 	}
 	return jsonout_write(j->doc, path, err, errlen);

@@ -103,14 +103,16 @@ static int leaves_out_lost(const struct rcell *c, int m)
 }
 
 
-/* A ratio's text, marked when a side's figure is whole-process or an
- * upper bound, and the published ratio the matrix file sets beside it
- * ("; source 5.7×"). */
-static void ratio_text(const struct report *r, const struct rpair *p, char *buf, size_t len)
+/* A ratio's table cell: its text, marked when a side's figure is
+ * whole-process or an upper bound, and the published ratio the matrix
+ * file sets beside it ("; source 5.7×", the label user text). */
+static void ratio_cell(FILE *f, const struct report *r, const struct rpair *p)
 {
 	double ref;
 	const char *label;
 	int m = p ? r->defs[p->def].metric : -1;
+	char buf[128];
+	size_t len = sizeof(buf);
 
 	headline_ratio_text(r, p, buf, len);
 	if (p && !isnan(p->ratio) && (report_whole_process(p->num, m) ||
@@ -119,13 +121,21 @@ static void ratio_text(const struct report *r, const struct rpair *p, char *buf,
 	if (p && !isnan(p->ratio) && (report_upper_bound(r, p->num, m) ||
 				      report_upper_bound(r, p->den, m)))
 		snprintf(buf + strlen(buf), len - strlen(buf), " " UPPER_MARK);
-	if (p && report_pair_reference(r, p, &ref, &label))
-		snprintf(buf + strlen(buf), len - strlen(buf), "; %s %.3g×", label, ref);
+	fputs("| ", f);
+	markdown_own(f, buf);
+	if (p && report_pair_reference(r, p, &ref, &label)) {
+		fputs("; ", f);
+		markdown_text(f, label);
+		fprintf(f, " %.3g×", ref);
+	}
+	fputc(' ', f);
 }
 
 
-static void cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
-		      size_t len)
+/* The figure of a cell, or when none succeeded its status (user text:
+ * results.csv's): 1 then. */
+static int cell_text(const struct report *r, const struct rcell *c, int m, char *buf,
+		     size_t len)
 {
 	size_t ok = c->reps - c->failed;
 	const struct stat_summary *s = &c->st[m];
@@ -134,7 +144,7 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 	if (!ok) {
 		snprintf(buf, len, "%s%s", strncmp(c->status, "skipped", 7) ? "failed: " : "",
 			 c->status);
-		return;
+		return 1;
 	}
 	/* one repetition has no interval to speak of (stats.h) */
 	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
@@ -157,6 +167,7 @@ static void cell_text(const struct report *r, const struct rcell *c, int m, char
 		snprintf(marks + strlen(marks), sizeof(marks) - strlen(marks), " (%zu/%zu ok)", ok,
 			 c->reps);
 	snprintf(buf + strlen(buf), len - strlen(buf), "%s", marks);
+	return 0;
 }
 
 
@@ -210,8 +221,10 @@ static void lost_notes(const struct page *p, int m)
 		if (!leaves_out_lost(c, m))
 			continue;
 		cell_label(p, c, label, sizeof(label));
-		fprintf(p->f, "\n† %s: %s %s lost (no reply within loss_timeout), summed over its "
-			"%zu successful repetition%s, %s not in these round-trip times", label,
+		fputs("\n† ", p->f);
+		markdown_text(p->f, label);
+		fprintf(p->f, ": %s %s lost (no reply within loss_timeout), summed over its "
+			"%zu successful repetition%s, %s not in these round-trip times",
 			count_text(c->lost, lost, sizeof(lost)), c->lost == 1 ? "request" : "requests",
 			c->nokreps, c->nokreps == 1 ? "" : "s", c->lost == 1 ? "is" : "are");
 		if (c->rtt_samples > 0)
@@ -248,9 +261,11 @@ static void behind_notes(const struct page *p, int m)
 		const struct pattern_info *pi = pattern_find(p->pattern);
 		cell_label(p, c, label, sizeof(label));
 		/* the share rounded down, as "under 95%" reads */
-		fprintf(p->f, "\n" BEHIND_MARK " %s: the schedule was not kept: %s asked per "
+		fputs("\n" BEHIND_MARK " ", p->f);
+		markdown_text(p->f, label);
+		fprintf(p->f, ": the schedule was not kept: %s asked per "
 			"connection, %s achieved (%.0f%%, the median repetition's; %zu of %zu "
-			"repetition%s under %.0f%%)", label,
+			"repetition%s under %.0f%%)",
 			units_format_rate((uint64_t)llround(s.asked), asked, sizeof(asked)),
 			rate_text(s.achieved, got, sizeof(got)),
 			floor(s.achieved / s.asked * 100 + 1e-9), s.behind, s.reps,
@@ -351,11 +366,12 @@ static void table(struct page *p, int m)
 				if (same_row(p, p->cells[j], c) &&
 				    (p->col < 0 || !strcmp(p->cells[j]->dims[p->col], colv[v])))
 					hit = p->cells[j];
+			int user = 0;
 			if (hit)
-				cell_text(r, hit, m, buf, sizeof(buf));
+				user = cell_text(r, hit, m, buf, sizeof(buf));
 			else
 				snprintf(buf, sizeof(buf), "not run");
-			markdown_cell(f, buf);
+			(user ? markdown_cell : markdown_cell_own)(f, buf);
 		}
 		for (size_t d = 0; d < ndefs; d++) {
 			const struct rpair *hit = NULL;
@@ -363,8 +379,7 @@ static void table(struct page *p, int m)
 				if (r->pairs[j].def == defs[d] && same_row(p, r->pairs[j].num, c) &&
 				    !strcmp(cell_pattern(r->pairs[j].num, p->pattern_dim), p->pattern))
 					hit = &r->pairs[j];
-			ratio_text(r, hit, buf, sizeof(buf));
-			markdown_cell(f, buf);
+			ratio_cell(f, r, hit);
 		}
 		fputs("|\n", f);
 	}
@@ -381,14 +396,16 @@ static void ratio_table(struct page *p, size_t di)
 	const struct rratio_def *def = &r->defs[di];
 	int dims[32];
 	size_t nd = 0;
-	char buf[128];
 	FILE *f = p->f;
 
 	for (size_t d = 0; d < r->ndims && nd < 32; d++)
 		if (d != def->dim && (int)d != p->pattern_dim && varies(p, d))
 			dims[nd++] = (int)d;
-	fprintf(f, "\n### %s (%s over %s)\n\n", def->name, matrix_metrics[def->metric],
-		r->dimnames[def->dim]);
+	fputs("\n### ", f);
+	markdown_text(f, def->name);
+	fprintf(f, " (%s over ", matrix_metrics[def->metric]);
+	markdown_text(f, r->dimnames[def->dim]);
+	fputs(")\n\n", f);
 	for (size_t k = 0; k < nd; k++)
 		markdown_cell(f, r->dimnames[dims[k]]);
 	if (!nd)
@@ -406,8 +423,7 @@ static void ratio_table(struct page *p, size_t di)
 			markdown_cell(f, human(r, (size_t)dims[k], pr->num->dims[dims[k]]));
 		if (!nd)
 			markdown_cell(f, p->pattern);
-		ratio_text(r, pr, buf, sizeof(buf));
-		markdown_cell(f, buf);
+		ratio_cell(f, r, pr);
 		fputs("|\n", f);
 	}
 }
@@ -441,8 +457,10 @@ static void pattern_section(struct page *p)
 	for (size_t d = 0; d < r->ndims; d++) {
 		if ((int)d == p->pattern_dim || varies(p, d) || (int)d == p->col)
 			continue;
-		fprintf(f, "%s%s %s", first ? "Same in every cell: " : ", ", r->dimnames[d],
-			human(r, d, p->cells[0]->dims[d]));
+		fputs(first ? "Same in every cell: " : ", ", f);
+		markdown_text(f, r->dimnames[d]);
+		fputc(' ', f);
+		markdown_text(f, human(r, d, p->cells[0]->dims[d]));
 		first = 0;
 	}
 	if (!first)
@@ -488,20 +506,20 @@ static void geomeans(const struct report *r, FILE *f)
 			"geometric mean | range | cell pairs measured |\n|---|---|---|---:|---:|---:|\n");
 	for (size_t i = 0; i < n; i++) {
 		markdown_cell(f, r->defs[g[i].def].name);
-		markdown_cell(f, matrix_metrics[r->defs[g[i].def].metric]);
+		markdown_cell_own(f, matrix_metrics[r->defs[g[i].def].metric]);
 		markdown_cell(f, g[i].pattern);
 		if (isnan(g[i].geomean))
 			snprintf(buf, sizeof(buf), "-");
 		else
 			snprintf(buf, sizeof(buf), "%.2f×", g[i].geomean);
-		markdown_cell(f, buf);
+		markdown_cell_own(f, buf);
 		if (g[i].npairs < 2)
 			snprintf(buf, sizeof(buf), "-");
 		else
 			snprintf(buf, sizeof(buf), "%.2f× to %.2f×", g[i].min, g[i].max);
-		markdown_cell(f, buf);
+		markdown_cell_own(f, buf);
 		snprintf(buf, sizeof(buf), "%zu", g[i].npairs);
-		markdown_cell(f, buf);
+		markdown_cell_own(f, buf);
 		fputs("|\n", f);
 	}
 	free(g);

@@ -5,20 +5,105 @@
 #include <stdio.h>
 #include <string.h>
 
-/* Markdown table cells must not hold '|' or a newline. */
-void markdown_text(FILE *f, const char *s, const char *also)
+static int alnum(char c)
+{
+	return (c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z');
+}
+
+/* The start of a line at s, its spaces and tabs left out (four would
+ * make a code block, which shows escapes as they are), escaped where it
+ * would begin a block: a list (- + or digits then . or )), a rule or a
+ * heading's underline (- =), a heading (#, escaped anyway).  Returns where
+ * the rest of the line starts (after what was written). */
+static const char *line_start(FILE *f, const char *s)
+{
+	size_t sp = strspn(s, " \t"), dig = strspn(s + sp, "0123456789");
+
+	s += sp;
+	if (*s == '-' || *s == '+' || *s == '=') {
+		fprintf(f, "\\%c", *s);
+		return s + 1;
+	}
+	if (dig && (s[dig] == '.' || s[dig] == ')')) {
+		fprintf(f, "%.*s\\%c", (int)dig, s, s[dig]);
+		return s + dig + 1;
+	}
+	return s;
+}
+
+/* s up to a newline (or its end, when lines is 0: a newline is then a
+ * space), escaped (markdown_cell.h); returns where it stopped. */
+static const char *escape_inline(FILE *f, const char *start, const char *s, int lines)
+{
+	for (; *s && !(lines && *s == '\n'); s++) {
+		char c = *s;
+		if (c == '&')
+			fputs("&amp;", f);
+		else if (c == '<')
+			fputs("&lt;", f);
+		else if (c == '>')
+			fputs("&gt;", f);
+		else if (strchr("\\`*[]|~#!", c) ||
+			 (c == '_' && !(s > start && alnum(s[-1]) && alnum(s[1]))))
+			fprintf(f, "\\%c", c);
+		else if (c == '\r' && lines && s[1] == '\n')
+			;	/* the line's end */
+		else
+			fputc(c == '\n' || c == '\r' ? ' ' : c, f);
+	}
+	return s;
+}
+
+void markdown_text(FILE *f, const char *s)
+{
+	escape_inline(f, s, line_start(f, s), 0);
+}
+
+void markdown_lines(FILE *f, const char *s)
+{
+	const char *start = s;
+
+	for (;;) {
+		s = escape_inline(f, start, line_start(f, s), 1);
+		if (!*s)
+			return;
+		fputc('\n', f);
+		s++;
+	}
+}
+
+void markdown_code(FILE *f, const char *s)
+{
+	for (const char *p = s; *p; p++)
+		if (*p == '`' || *p == '|' || (unsigned char)*p < 0x20 || *p == 0x7f) {
+			markdown_text(f, s);
+			return;
+		}
+	fprintf(f, "`%s`", s);
+}
+
+/* Inside a table's cell nothing begins a block: "0.1.0" or "-5" stays as
+ * it is, only the inline escapes apply. */
+void markdown_cell(FILE *f, const char *s)
+{
+	fputs("| ", f);
+	escape_inline(f, s, s, 0);
+	fputc(' ', f);
+}
+
+void markdown_own(FILE *f, const char *s)
 {
 	for (; *s; s++)
-		if (*s == '|' || *s == '\\' || (*also && strchr(also, *s)))
+		if (*s == '|' || *s == '\\')
 			fprintf(f, "\\%c", *s);
 		else
 			fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-void markdown_cell(FILE *f, const char *s)
+void markdown_cell_own(FILE *f, const char *s)
 {
 	fputs("| ", f);
-	markdown_text(f, s, "");
+	markdown_own(f, s);
 	fputc(' ', f);
 }
 

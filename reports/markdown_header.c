@@ -129,7 +129,7 @@ static void headline(const struct report *r, FILE *f)
 	fputs("## Headline\n\n", f);
 	for (size_t i = 0; i < h.nlines; i++) {
 		fputs("- ", f);
-		markdown_text(f, h.lines[i], "");
+		markdown_text(f, h.lines[i]);
 		fputc('\n', f);
 	}
 	if (h.more)
@@ -202,9 +202,13 @@ static void hosts_rows(const struct report *r, FILE *f)
 
 void markdown_header(const struct report *r, FILE *f)
 {
-	fprintf(f, "# %s\n\n", r->m.name);
-	if (r->m.description && *r->m.description)
-		fprintf(f, "%s\n\n", r->m.description);
+	fputs("# ", f);
+	markdown_text(f, r->m.name);
+	fputs("\n\n", f);
+	if (r->m.description && *r->m.description) {
+		markdown_lines(f, r->m.description);
+		fputs("\n\n", f);
+	}
 	headline(r, f);
 	fprintf(f, "| | |\n|---|---|\n");
 	const char *rows[][2] = {
@@ -236,7 +240,13 @@ void markdown_header(const struct report *r, FILE *f)
 	}
 	hosts_rows(r, f);
 	placement_row(r, f);
-	if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
+	if (r->reporting && r->runner == PROC_GONE)
+		fputs("\n**Reports cut short:** its runner was killed while it wrote them, after "
+		      "the run had ended; `matrix run --resume` finishes them.\n", f);
+	else if (r->reporting && r->runner == PROC_ALIVE)
+		fputs("\n**Reports being written:** the run has ended and its runner is still "
+		      "writing its reports.\n", f);
+	else if (r->runner == PROC_GONE || r->runner == PROC_ALIVE)
 		fprintf(f, "\n**A partial run:** %s; these are the repetitions it had finished.\n",
 			r->runner == PROC_GONE ? "its runner was killed before the end"
 			: "it is still running");

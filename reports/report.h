@@ -55,7 +55,7 @@ struct rcell {
 	size_t reps, failed;
 	unsigned *okreps;		/* the repetitions that succeeded */
 	size_t nokreps;
-	char *status;			/* "ok", "ok, 1 of 3 failed (timeout)", "timeout" */
+	char *status;			/* "ok", "ok, 1 of 3 failed (timeout)", "timeout (all 3)" */
 	double *vals[MATRIX_NMETRICS];	/* one per successful repetition */
 	unsigned *valrep[MATRIX_NMETRICS];	/* the repetition (round) of each of vals */
 	struct stat_summary st[MATRIX_NMETRICS];
@@ -108,6 +108,12 @@ struct rcell {
 	struct rstate state;
 	struct rstate *states;
 	size_t nstates;
+	/* timeline.csv's rows of the successful repetitions (report_timeline.h):
+	 * how many, the most one repetition has, the highest rate
+	 * (messages / covered_s) among them, the end of the last interval and
+	 * the earliest start (0 when none starts before 0) */
+	size_t tl_rows, tl_most;
+	double tl_top, tl_end, tl_begin;
 };
 
 struct rratio_def {
@@ -148,6 +154,20 @@ struct report {
 	size_t npairs;
 	struct { char *key, *value; } *meta;
 	size_t nmeta;
+	/* every row of results.csv, by cell number and repetition
+	 * (report_find_rep, report_results.h), for the readers of hist.csv
+	 * and timeline.csv */
+	struct rrep {
+		unsigned cell, rep;
+		unsigned long line;	/* its row's line in results.csv */
+		size_t ci;		/* its cell: index into cells */
+		long ok;		/* index into the cell's okreps; -1: it failed */
+		double rtt_samples;	/* its rtt_samples; NaN when it has none */
+	} *reps;
+	size_t nreps;
+	/* timeline.csv (report_timeline.h) was read: each cell's tl_* say
+	 * what it holds; 0 when the folder has none */
+	int have_timeline;
 	int dropped_row;		/* results.csv ended in a row cut short */
 	/* results.csv has no cpu_us_per_rtt column: it was written before the
 	 * stream rate was fixed, when a receiver's msgs_per_s and mib_per_s
@@ -156,8 +176,13 @@ struct report {
 	int before_stream_fix;
 	/* meta.csv says `running`: PROC_ALIVE when its runner still runs,
 	 * PROC_GONE when it was killed (its status then reads "killed: ..."),
-	 * PROC_UNKNOWN for a finished run or an older folder */
+	 * PROC_UNKNOWN for a finished run or an older folder.  With
+	 * reporting set, meta.csv says `reporting` (runner/run.h): the run
+	 * ended and its reports were being written by that runner, still
+	 * alive or killed (then they were cut short; its status reads
+	 * "killed while its reports were written: ...") */
 	enum proc_state runner;
+	int reporting;
 	size_t *dimcol;			/* results.csv's column of each of dimnames */
 	/* the machine around every repetition, failed ones too (results.csv's
 	 * loadavg_before and loadavg_after, other_cpus, steal_pct): for each,
@@ -179,6 +204,13 @@ struct report {
  * dropped_row set: the caller says so. */
 int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		char *err, size_t errlen);
+/* The temporary files (outfile.h: .NAME.PID.tmp, .NAME.PID.tmp.EXT) in
+ * DIR and DIR/plots whose writer is gone, removed: a runner killed while
+ * it wrote its reports left them.  A file is its writer's while a process
+ * of that pid runs that started before the file was last written; this
+ * process's own are kept, links and anything not a regular file too, and
+ * plots/ is not followed when it is a link.  Nothing is said. */
+void report_sweep_tmp(const char *dir);
 /* The writers write into r->dir, the run folder read; `matrix report -o
  * DIR` points it at DIR once the folder is read.  0, or -1 (no memory). */
 int report_set_outdir(struct report *r, const char *dir);

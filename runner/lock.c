@@ -46,12 +46,19 @@ static int still_there(int fd, const char *path)
 {
 	struct stat a, b;
 
-	return fstat(fd, &a) == 0 && stat(path, &b) == 0 && a.st_dev == b.st_dev &&
+	return fstat(fd, &a) == 0 && lstat(path, &b) == 0 && a.st_dev == b.st_dev &&
 	       a.st_ino == b.st_ino;
 }
 
 static int take_once(struct run_lock *l, const char *dir, pid_t *holder, char *err,
 		     size_t errlen);
+
+static int regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
+}
 
 int lock_take(struct run_lock *l, const char *dir, pid_t *holder, char *err, size_t errlen)
 {
@@ -76,13 +83,24 @@ static int take_once(struct run_lock *l, const char *dir, pid_t *holder, char *e
 	l->created = 0;
 	*holder = -1;
 	snprintf(l->path, sizeof(l->path), "%s/.lock", dir);
-	l->fd = open(l->path, O_RDWR | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+	/* never through a link (its file elsewhere would be truncated and get
+	 * our pid), and only a regular file: a FIFO or a device is refused
+	 * (O_NONBLOCK: opening one never waits) */
+	l->fd = open(l->path, O_RDWR | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
 	if (l->fd >= 0)
 		l->created = 1;
 	else if (errno == EEXIST)
-		l->fd = open(l->path, O_RDWR | O_CLOEXEC);
+		l->fd = open(l->path, O_RDWR | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
 	if (l->fd < 0) {
-		snprintf(err, errlen, "%s: %s", l->path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", l->path, errno == ELOOP ?
+			 "a symbolic link: refused (a run folder's lock is a file of its own)"
+			 : strerror(errno));
+		return -1;
+	}
+	if (!regular(l->fd)) {
+		snprintf(err, errlen, "%s: not a regular file: refused", l->path);
+		close(l->fd);
+		l->fd = -1;
 		return -1;
 	}
 	if (fcntl(l->fd, F_OFD_SETLK, &fl) < 0) {
@@ -121,9 +139,9 @@ pid_t lock_holder(const char *dir)
 	int fd;
 
 	snprintf(path, sizeof(path), "%s/.lock", dir);
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) < 0)
+	if ((fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC)) < 0)
 		return -1;
-	if (fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
+	if (regular(fd) && fcntl(fd, F_OFD_GETLK, &fl) == 0 && fl.l_type != F_UNLCK)
 		pid = read_pid(fd);
 	close(fd);
 	return pid;

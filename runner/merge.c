@@ -1,6 +1,7 @@
 /* Shards joined into one run folder: see merge.h. */
 #include "merge.h"
 #include "arrays.h"
+#include "fieldnum.h"
 #include "outfile.h"
 
 #include <dirent.h>
@@ -31,7 +32,7 @@ static int open_src(struct merge_src *s, char *err, size_t errlen)
 		return -1;
 	}
 	if (s->meta.ncols != 2 || strcmp(s->meta.header[0], "key")) {
-		snprintf(err, errlen, "%s: not a run folder's meta.csv (columns key, value)", path);
+		snprintf(err, errlen, "%s:1: not a run folder's meta.csv (columns key, value)", path);
 		return -1;
 	}
 	const char *status = merge_meta(&s->meta, "status"), *shard = merge_meta(&s->meta, "shard");
@@ -150,13 +151,13 @@ static int row_order(const void *a, const void *b)
 	return x->row < y->row ? -1 : x->row > y->row;
 }
 
-/* A whole number field, 0 when it is none. */
+/* A whole number field, 0 when it is none (fieldnum.h). */
 static unsigned field_number(const char *s)
 {
-	char *end;
-	unsigned long v = strtoul(s, &end, 10);
+	const char *why;
+	double v;
 
-	return end == s || *end || v > 0xffffffffu ? 0 : (unsigned)v;
+	return fieldnum_parse(s, FIELDNUM_WHOLE, &v, &why) < 0 || v > 0xffffffffu ? 0 : (unsigned)v;
 }
 
 /* The rows of src i's table t appended to *rows (cell and rep in columns
@@ -228,14 +229,18 @@ static int check_placed(const struct merge *mg, const struct plan *pl, char *err
 		const struct merge_row *r = &mg->rows[i];
 		const struct merge_src *s = &mg->src[r->src];
 		if (plan_cell_index(pl, r->cell) < 0 || r->rep < 1 || r->rep > pl->repeat) {
-			snprintf(err, errlen, "%s/results.csv row %zu: cell %s repetition %s is not "
-				 "one of the run's", s->dir, r->row + 1, s->results.rows[r->row][0],
-				 s->results.rows[r->row][csv_table_col(&s->results, "rep")]);
+			char c[256], k[256];
+			snprintf(err, errlen, "%s/results.csv:%lu: cell '%s' repetition '%s' is not "
+				 "one of the run's", s->dir, s->results.lines[r->row],
+				 fieldnum_show(s->results.rows[r->row][0], c, sizeof(c)),
+				 fieldnum_show(s->results.rows[r->row][csv_table_col(&s->results, "rep")],
+					       k, sizeof(k)));
 			return -1;
 		}
 		if (i && r->cell == r[-1].cell && r->rep == r[-1].rep && r->src == r[-1].src) {
-			snprintf(err, errlen, "%s/results.csv has cell %u repetition %u twice (rows "
-				 "%zu and %zu)", s->dir, r->cell, r->rep, r[-1].row + 1, r->row + 1);
+			snprintf(err, errlen, "%s/results.csv:%lu: cell %u repetition %u again: line "
+				 "%lu has it already", s->dir, s->results.lines[r->row], r->cell, r->rep,
+				 s->results.lines[r[-1].row]);
 			return -1;
 		}
 		if (i && r->cell == r[-1].cell && r->rep == r[-1].rep) {
@@ -462,13 +467,48 @@ static char *shard_hosts(const struct merge *mg)
 	return s;
 }
 
+/* Shard i's value of key, "" when its meta.csv has none. */
+static const char *fact_of(const struct merge *mg, size_t i, const char *key)
+{
+	const char *v = merge_meta(&mg->src[i].meta, key);
+
+	return v ? v : "";
+}
+
+/* What is true of the merged folder's key (order, seed) when its shards'
+ * differ: "per shard: " and each one's in shard order ("-" for none);
+ * NULL when they agree (shard 1's is then every one's), or out of memory
+ * (*oom set). */
+static char *per_shard(const struct merge *mg, const char *key, int *oom)
+{
+	size_t len = sizeof("per shard:"), same = 1;
+	char *s, *p;
+
+	for (size_t i = 0; i < mg->nsrc; i++) {
+		same &= !strcmp(fact_of(mg, i, key), fact_of(mg, 0, key));
+		len += strlen(fact_of(mg, i, key)) + 2;
+	}
+	if (same)
+		return NULL;
+	if (!(s = p = malloc(len))) {
+		*oom = 1;
+		return NULL;
+	}
+	p += sprintf(p, "per shard:");
+	for (size_t i = 0; i < mg->nsrc; i++)
+		p += sprintf(p, " %s", *fact_of(mg, i, key) ? fact_of(mg, i, key) : "-");
+	return s;
+}
+
 /* out/meta.csv: shard 1's (merge.h).  0, or -1 with err. */
 static int merge_meta_file(const struct merge *mg, const char *out, const char *merged_from,
 			   char *err, size_t errlen)
 {
 	const struct csv_table *t = &mg->src[0].meta;
 	const char *start = NULL, *end = NULL;
+	int oom = 0;
 	char path[4096], *hosts = shard_hosts(mg);
+	char *order = per_shard(mg, "order", &oom), *seed = per_shard(mg, "seed", &oom);
 	struct csv_out w;
 	int rc = 0;
 
@@ -479,10 +519,12 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 		end = e && (!end || strcmp(e, end) > 0) ? e : end;
 	}
 	snprintf(path, sizeof(path), "%s/meta.csv", out);
-	if (!hosts || csv_out_create(&w, path, err, errlen) < 0) {
-		if (!hosts)
+	if (!hosts || oom || csv_out_create(&w, path, err, errlen) < 0) {
+		if (!hosts || oom)
 			snprintf(err, errlen, "out of memory");
 		free(hosts);
+		free(order);
+		free(seed);
 		return -1;
 	}
 	csv_out_field(&w, "key");
@@ -498,6 +540,10 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 			v = mg->failed ? "some repetitions failed" : "ok";
 		if (!strcmp(k, "host"))
 			v = hosts;
+		if (!strcmp(k, "order") && order)
+			v = order;
+		if (!strcmp(k, "seed") && seed)
+			v = seed;
 		csv_out_field(&w, k);
 		csv_out_field(&w, v);
 		csv_out_end_row(&w);
@@ -510,6 +556,8 @@ static int merge_meta_file(const struct merge *mg, const char *out, const char *
 		rc = -1;
 	}
 	free(hosts);
+	free(order);
+	free(seed);
 	return rc;
 }
 

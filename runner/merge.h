@@ -18,8 +18,13 @@
  * once per shard: the later ones as NAME.shardK), and meta.csv: shard
  * 1's, without `shard`, with host the shards' (each once, in shard
  * order), start_utc the earliest, end_utc the latest, status `some
- * repetitions failed` when a shard's is, and merged_from the folders in
- * shard order.
+ * repetitions failed` when a shard's is, order and seed each shard's when
+ * they differ ("per shard: 7 9", "-" for a sequential shard's seed; the
+ * shards' own when they agree), and merged_from the folders in shard
+ * order, separated by spaces, each that holds a space, a tab, a newline
+ * or a double quote, or is empty, double-quoted with its " doubled as in
+ * CSV ("s 1" "s ""2"""), so that every name can be read back (a folder
+ * from before has names without spaces, as they read).
  */
 #ifndef MATRIX_MERGE_H
 #define MATRIX_MERGE_H

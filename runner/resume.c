@@ -1,9 +1,11 @@
 /* `matrix run --resume DIR`: see resume.h. */
 #include "resume.h"
 #include "arrays.h"
+#include "fieldnum.h"
 #include "results.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -14,20 +16,34 @@
 
 int resume_hash_file(const char *path, char *out, size_t len)
 {
-	FILE *f = fopen(path, "re");
+	/* opened without waiting: a fifo in a folder is refused, not read */
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	unsigned char buf[8192];
 	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits */
-	size_t n;
+	struct stat st;
+	ssize_t n;
 	int rc = 0;
 
-	if (!f)
+	if (fd < 0)
 		return -1;
-	while ((n = fread(buf, 1, sizeof(buf), f)) > 0)
-		for (size_t i = 0; i < n; i++)
+	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
+		int e = errno;
+		close(fd);
+		errno = S_ISREG(st.st_mode) ? e : EINVAL;
+		return -1;
+	}
+	while ((n = read(fd, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0) {
+			rc = -1;
+			break;
+		}
+		for (ssize_t i = 0; i < n; i++)
 			h = (h ^ buf[i]) * 0x100000001b3ull;
-	if (ferror(f))
-		rc = -1;
-	fclose(f);
+	}
+	close(fd);
 	snprintf(out, len, "fnv1a64:%016llx", (unsigned long long)h);
 	return rc;
 }
@@ -54,7 +70,7 @@ static int load_meta(struct csv_table *t, const char *dir, char *err, size_t err
 	if (csv_table_load(t, path, err, errlen) < 0)
 		return -1;
 	if (t->ncols != 2 || strcmp(t->header[0], "key") || strcmp(t->header[1], "value")) {
-		snprintf(err, errlen, "%s: not a run folder's meta.csv (columns key, value)", path);
+		snprintf(err, errlen, "%s:1: not a run folder's meta.csv (columns key, value)", path);
 		csv_table_release(t);
 		return -1;
 	}
@@ -74,15 +90,17 @@ static int check_same(const struct csv_table *t, const char *dir, char *err, siz
 	const char *ntv = "?", *ngr = "?";
 	for (size_t i = 0; i < now.n; i++) {
 		if (!strcmp(now.key[i], "tool_version"))
-			ntv = now.value[i];
+			ntv = meta_text(&now, i);
 		if (!strcmp(now.key[i], "git_revision"))
-			ngr = now.value[i];
+			ngr = meta_text(&now, i);
 	}
 	if (!tv || !gr || strcmp(tv, ntv) || strcmp(gr, ngr)) {
 		snprintf(err, errlen, "matrix %s (%s) made it, this is matrix %s (%s): a run is "
 			 "resumed by the build that started it", tv ? tv : "?", gr ? gr : "?", ntv, ngr);
+		meta_release(&now);
 		return -1;
 	}
+	meta_release(&now);
 	snprintf(path, sizeof(path), "%s/matrix.yaml", dir);
 	if (!hash) {
 		snprintf(err, errlen, "meta.csv has no matrix_hash: cannot tell whether %s changed",
@@ -90,7 +108,8 @@ static int check_same(const struct csv_table *t, const char *dir, char *err, siz
 		return -1;
 	}
 	if (resume_hash_file(path, h, sizeof(h)) < 0) {
-		snprintf(err, errlen, "%s: %s", path, strerror(errno));
+		snprintf(err, errlen, "%s: %s", path, errno == EINVAL ? "not a regular file" :
+			 strerror(errno));
 		return -1;
 	}
 	if (strcmp(h, hash)) {
@@ -118,6 +137,9 @@ static int add_arg(struct resume_args *a, size_t *used, const char *s, size_t n)
 static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *used,
 		      char *err, size_t errlen)
 {
+	/* a finished run runs nothing: its order and seed do not matter, and
+	 * a merged folder's may be its shards' ("per shard: 7 9", merge.h) */
+	int done = finished(meta_value(t, "status"));
 	const char *order = meta_value(t, "order"), *seed = meta_value(t, "seed");
 	const char *reps = meta_value(t, "repetitions"), *only = meta_value(t, "only");
 	int bad = 0;
@@ -127,8 +149,9 @@ static int meta_flags(struct resume_args *a, const struct csv_table *t, size_t *
 			 "(a run of an older matrix?): cannot tell what ran");
 		return -1;
 	}
-	bad |= add_arg(a, used, "--order", 7) | add_arg(a, used, order, strlen(order));
-	if (*seed)
+	if (!done)
+		bad |= add_arg(a, used, "--order", 7) | add_arg(a, used, order, strlen(order));
+	if (*seed && !done)
 		bad |= add_arg(a, used, "--seed", 6) | add_arg(a, used, seed, strlen(seed));
 	if (!meta_value(t, "repeat_auto"))	/* --repeat N turns repeat: auto off */
 		bad |= add_arg(a, used, "--repeat", 8) | add_arg(a, used, reps, strlen(reps));
@@ -210,34 +233,48 @@ static int row_cmp(const void *a, const void *b)
 /* The plan's index of cell number text, or -1. */
 static long cell_index(const struct plan *pl, const char *text)
 {
-	char *end;
-	unsigned long n = strtoul(text, &end, 10);
+	const char *why;
+	double n;
 
-	return end == text || *end ? -1 : plan_cell_index(pl, n);
+	return fieldnum_parse(text, FIELDNUM_WHOLE, &n, &why) < 0 || n > UINT32_MAX ? -1 :
+	       plan_cell_index(pl, (unsigned long)n);
 }
 
+/* Repetition number text, 0 when it is none of the plan's. */
 static unsigned rep_number(const struct plan *pl, const char *text)
 {
-	char *end;
-	unsigned long n = strtoul(text, &end, 10);
+	const char *why;
+	double n;
 
-	return end == text || *end || n < 1 || n > pl->repeat ? 0 : (unsigned)n;
+	return fieldnum_parse(text, FIELDNUM_WHOLE, &n, &why) < 0 || n < 1 || n > pl->repeat ? 0
+	       : (unsigned)n;
+}
+
+/* A figure of a kept row, NaN when it has none (report_load has read the
+ * folder strictly before --resume touches it: cmd_run.c). */
+static double figure(const char *text)
+{
+	const char *why;
+	double v;
+
+	return fieldnum_parse(text, FIELDNUM_AMOUNT, &v, &why) < 0 ? NAN : v;
 }
 
 /* results.csv's header is the one this plan writes: -1 with err if not. */
-static int check_header(const struct csv_table *t, const struct plan *pl, char *err,
-			size_t errlen)
+static int check_header(const struct csv_table *t, const char *path, const struct plan *pl,
+			char *err, size_t errlen)
 {
 	const char *want[512];
 	size_t n = results_columns(pl, want, 512);
 
 	if (n > 512 || t->ncols != n) {
-		snprintf(err, errlen, "results.csv: %zu columns, this matrix writes %zu", t->ncols, n);
+		snprintf(err, errlen, "%s:1: %zu columns, this matrix writes %zu", path, t->ncols,
+			 n);
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
 		if (strcmp(t->header[i], want[i])) {
-			snprintf(err, errlen, "results.csv: column %zu is %s, this matrix writes %s",
+			snprintf(err, errlen, "%s:1: column %zu is %s, this matrix writes %s", path,
 				 i + 1, t->header[i], want[i]);
 			return -1;
 		}
@@ -246,29 +283,31 @@ static int check_header(const struct csv_table *t, const struct plan *pl, char *
 
 /* The row of results.csv row i as a resume_row; -1 with err when it is
  * no cell repetition of the plan. */
-static int read_row(const struct csv_table *t, size_t i, const struct plan *pl,
+static int read_row(const struct csv_table *t, const char *path, size_t i, const struct plan *pl,
 		    struct resume_row *out, char *err, size_t errlen)
 {
 	char **f = t->rows[i];
 	const char *status = f[csv_table_col(t, "status")];
 	long ci = cell_index(pl, f[0]);
-	char *end;
 
 	memset(out, 0, sizeof(*out));
 	out->rep = rep_number(pl, f[csv_table_col(t, "rep")]);
 	if (ci < 0 || !out->rep) {
-		snprintf(err, errlen, "results.csv row %zu: cell %s repetition %s is not one of "
-			 "this plan's", i + 1, f[0], f[csv_table_col(t, "rep")]);
+		char c[256], r[256];
+		snprintf(err, errlen, "%s:%lu: cell '%s' repetition '%s' is not one of "
+			 "this plan's", path, t->lines[i], fieldnum_show(f[0], c, sizeof(c)),
+			 fieldnum_show(f[csv_table_col(t, "rep")], r, sizeof(r)));
 		return -1;
 	}
+	out->line = t->lines[i];
 	out->ci = (size_t)ci;
 	out->ok = !strcmp(status, "ok");
 	out->skipped = !strncmp(status, "skipped:", 8);
 	out->stop = f[csv_table_col(t, "repeat_stop")][0] != '\0';
-	out->msgs_per_s = strtod(f[csv_table_col(t, "msgs_per_s")], &end);
-	if (end == f[csv_table_col(t, "msgs_per_s")])
-		out->msgs_per_s = NAN;
-	out->wall_s = strtod(f[csv_table_col(t, "wall_s")], NULL);
+	out->msgs_per_s = figure(f[csv_table_col(t, "msgs_per_s")]);
+	out->wall_s = figure(f[csv_table_col(t, "wall_s")]);
+	if (isnan(out->wall_s))
+		out->wall_s = 0;
 	return 0;
 }
 
@@ -348,8 +387,8 @@ static int trim_side(const struct resume *r, const char *dir, const char *name,
 }
 
 /* The kept rows of res, sorted; -1 with err on a repetition twice. */
-static int collect(struct resume *r, const struct csv_table *res, const unsigned char *keep,
-		   const struct plan *pl, char *err, size_t errlen)
+static int collect(struct resume *r, const struct csv_table *res, const char *path,
+		   const unsigned char *keep, const struct plan *pl, char *err, size_t errlen)
 {
 	r->rows = calloc(res->nrows + 1, sizeof(*r->rows));
 	if (!r->rows) {
@@ -360,7 +399,7 @@ static int collect(struct resume *r, const struct csv_table *res, const unsigned
 		if (!keep[i])
 			continue;
 		struct resume_row *row = &r->rows[r->nrows++];
-		read_row(res, i, pl, row, err, errlen);
+		read_row(res, path, i, pl, row, err, errlen);
 		r->failed += !row->ok && !row->skipped;
 		r->skipped += row->skipped;
 		r->wall_s += row->wall_s;
@@ -368,23 +407,25 @@ static int collect(struct resume *r, const struct csv_table *res, const unsigned
 	qsort(r->rows, r->nrows, sizeof(*r->rows), row_cmp);
 	for (size_t i = 1; i < r->nrows; i++)
 		if (!row_cmp(&r->rows[i - 1], &r->rows[i])) {
-			snprintf(err, errlen, "results.csv: cell %u repetition %u has two rows",
-				 pl->cells[r->rows[i].ci].number, r->rows[i].rep);
+			const struct resume_row *a = &r->rows[i - 1], *b = &r->rows[i];
+			snprintf(err, errlen, "%s:%lu: cell %u repetition %u again: line %lu "
+				 "has it already", path, a->line > b->line ? a->line : b->line,
+				 pl->cells[b->ci].number, b->rep, a->line < b->line ? a->line : b->line);
 			return -1;
 		}
 	return 0;
 }
 
 /* Which rows of res are kept (keep[]): all but `interrupted` ones. */
-static int choose(struct resume *r, const struct csv_table *res, const struct plan *pl,
-		  unsigned char *keep, char *err, size_t errlen)
+static int choose(struct resume *r, const struct csv_table *res, const char *path,
+		  const struct plan *pl, unsigned char *keep, char *err, size_t errlen)
 {
 	struct resume_row row;
 
-	if (check_header(res, pl, err, errlen) < 0)
+	if (check_header(res, path, pl, err, errlen) < 0)
 		return -1;
 	for (size_t i = 0; i < res->nrows; i++) {
-		if (read_row(res, i, pl, &row, err, errlen) < 0)
+		if (read_row(res, path, i, pl, &row, err, errlen) < 0)
 			return -1;
 		keep[i] = strcmp(res->rows[i][csv_table_col(res, "status")], "interrupted") != 0;
 		r->dropped += !keep[i];
@@ -412,8 +453,8 @@ static int read_results(struct resume *r, const char *dir, const struct plan *pl
 	r->dropped = (size_t)cut;
 	if (!keep)
 		snprintf(err, errlen, "out of memory");
-	else if (choose(r, &res, pl, keep, err, errlen) == 0 &&
-		 collect(r, &res, keep, pl, err, errlen) == 0) {
+	else if (choose(r, &res, path, pl, keep, err, errlen) == 0 &&
+		 collect(r, &res, path, keep, pl, err, errlen) == 0) {
 		rc = 0;
 		for (size_t i = 0; i < ARRAY_SIZE(side_files) && !rc; i++)
 			rc = trim_side(r, dir, side_files[i], pl, err, errlen);
@@ -482,6 +523,29 @@ void resume_meta(const struct resume *r, struct meta *m)
 	}
 	meta_utc_now(now, sizeof(now));
 	meta_set(m, "resumed_utc", "%s%s%s", was ? was : "", was && *was ? " " : "", now);
+}
+
+int resume_reports_only(struct resume *r, const char *dir, char *err, size_t errlen)
+{
+	memset(r, 0, sizeof(*r));
+	if (load_meta(&r->meta, dir, err, errlen) < 0)
+		return -1;
+	const char *status = meta_value(&r->meta, "status");
+	return status && !strcmp(status, "reporting") && finished(meta_value(&r->meta, "run_status"));
+}
+
+void resume_meta_all(const struct resume *r, struct meta *m)
+{
+	for (size_t i = 0; i < r->meta.nrows; i++)
+		meta_set(m, r->meta.rows[i][0], "%s", r->meta.rows[i][1]);
+	resume_meta(r, m);
+}
+
+const char *resume_fact(const struct resume *r, const char *key)
+{
+	const char *v = meta_value(&r->meta, key);
+
+	return v ? v : "";
 }
 
 const char *resume_status(const struct resume *r)

@@ -64,6 +64,7 @@ const char *resume_folder(const char *arg);
 struct resume_row {
 	size_t ci;			/* index into the plan's cells */
 	unsigned rep;
+	unsigned long line;		/* its line in results.csv */
 	unsigned char ok, skipped, stop;	/* status ok; skipped: ...; repeat_stop set */
 	double msgs_per_s, wall_s;
 };
@@ -99,6 +100,19 @@ const struct resume_row *resume_find(const struct resume *r, size_t ci, unsigned
  * and adds now to
  * resumed_utc.  m keeps pointers into r. */
 void resume_meta(const struct resume *r, struct meta *m);
+
+/* Reads DIR/meta.csv (into r, as resume_open): 1 when its run ended
+ * whole but its reports were not (status `reporting`, run.h, with
+ * run_status ok or some repetitions failed: its runner was killed while it
+ * wrote them, or is still writing them), 0 when not, -1 with err. */
+int resume_reports_only(struct resume *r, const char *dir, char *err, size_t errlen);
+
+/* Every fact of the folder's meta.csv into m, then resume_meta's
+ * resumed_utc; m keeps pointers into r. */
+void resume_meta_all(const struct resume *r, struct meta *m);
+
+/* A fact of the folder's meta.csv, "" when absent. */
+const char *resume_fact(const struct resume *r, const char *key);
 
 /* The folder's status in meta.csv, "" when none. */
 const char *resume_status(const struct resume *r);

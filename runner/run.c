@@ -8,8 +8,10 @@
 #include "run_state.h"
 #include "run_step.h"
 
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 /* --resume: a repetition the folder holds is not run again, but counts
  * as run for repeat: auto (its msgs_per_s; the cell stopped there). */
@@ -37,6 +39,76 @@ static void resume_progress(struct run_state *s, const struct shard *sh)
 		      "them again)", s->dir, s->res.nrows, s->res.nrows == 1 ? "" : "s",
 		      s->pl->m->repeat_min ? "up to " : "", all > s->res.nrows ? all - s->res.nrows : 0,
 		      s->res.dropped);
+}
+
+/* The folder's final status after its reports (run.h): s->end_status,
+ * run_status gone.  The run's exit status, 1 when meta.csv could not be
+ * written (said; the folder then still says `reporting`, which a later
+ * --resume finishes). */
+static int reported(struct run_state *s, const struct run_opts *o, int status)
+{
+	struct meta *m = malloc(sizeof(*m));
+	char err[1024];
+
+	o->report(o->report_arg, s->dir);
+	if (!m) {
+		fprintf(stderr, "matrix: %s/meta.csv: out of memory\n", s->dir);
+		return status ? status : 1;
+	}
+	m->n = 0;
+	for (size_t i = 0; i < s->meta.n; i++)
+		if (strcmp(s->meta.key[i], "run_status"))
+			meta_set(m, s->meta.key[i], "%s", strcmp(s->meta.key[i], "status") ?
+				 s->meta.value[i] : s->end_status);
+	s->meta = *m;
+	free(m);
+	if (meta_write(&s->meta, s->dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix: %s\n", err);
+		return status ? status : 1;
+	}
+	return status;
+}
+
+/* --resume DIR of a folder whose run had ended whole (resume.h,
+ * resume_reports_only) but whose reports had not been written: the
+ * folder locked, meta.csv `reporting` again with this runner in it, the
+ * reports, the final status; nothing else (no repetition, no host, no
+ * socket folder).  The run's exit status (0 ok, 1 failed repetitions or a
+ * file that could not be written); 2 with err (the folder as it was);
+ * -1 when the folder is no such one: it is resumed as any. */
+static int finish_reports(struct run_state *s, const struct run_opts *o, char *err,
+			  size_t errlen)
+{
+	char why[1024];
+	pid_t holder;
+
+	if (!o->report || resume_reports_only(&s->res, o->resume, why, sizeof(why)) != 1) {
+		resume_release(&s->res);
+		return -1;
+	}
+	if (lock_take(&s->lock, o->resume, &holder, why, sizeof(why)) < 0) {
+		snprintf(err, errlen, "--resume %s: %s", o->resume, why);
+		return 2;
+	}
+	resume_release(&s->res);	/* again, now that the folder is ours */
+	if (resume_reports_only(&s->res, o->resume, why, sizeof(why)) != 1) {
+		lock_release(&s->lock);
+		resume_release(&s->res);
+		return -1;
+	}
+	snprintf(s->dir, sizeof(s->dir), "%s", o->resume);
+	resume_meta_all(&s->res, &s->meta);
+	meta_collect_runner(&s->meta);
+	if (lock_write_pid(&s->lock, err, errlen) < 0 || meta_write(&s->meta, s->dir, err, errlen) < 0) {
+		lock_release(&s->lock);
+		return 2;
+	}
+	s->end_status = resume_fact(&s->res, "run_status");
+	fprintf(stderr, "matrix: %s: the run had ended (%s) but its reports had not been written "
+		"(its runner was killed): writing them\n", s->dir, s->end_status);
+	if (o->dir)
+		snprintf(o->dir, PATH_MAX, "%s", s->dir);
+	return reported(s, o, strcmp(s->end_status, "ok") ? 1 : 0);
 }
 
 /* The state of the run going on, as a root for valgrind in the guard:
@@ -74,6 +146,20 @@ static size_t *pair_groups(const struct plan *pl, const struct run_opts *o, size
 	return g;
 }
 
+/* The programs' setup: and teardown: steps of the run (setup.h); -1 with
+ * err. */
+static int setups_start(struct run_state *s, char *err, size_t errlen)
+{
+	if (setup_init(&s->setups, s->pl->m, err, errlen) < 0)
+		return -1;
+	s->setups.logdir = s->logdir;
+	s->setups.tmp = s->sockdir;
+	s->setups.interrupted = &run_interrupted;
+	s->setups.signals = &run_signals;
+	s->setups.prog = &s->prog;
+	return 0;
+}
+
 int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t errlen)
 {
 	struct run_state *s = running = calloc(1, sizeof(*s));
@@ -102,17 +188,15 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 		status = 2;
 		goto out;
 	}
+	s->reports = o->report != NULL;	/* `reporting` until they are whole (run.h) */
+	if (o->resume && (status = finish_reports(s, o, err, errlen)) >= 0)
+		goto out;
 	s->seed = o->has_seed ? o->seed : order_random_seed();
 	order_init(&s->order, o->order, s->seed);
-	if (setup_init(&s->setups, pl->m, err, errlen) < 0) {
+	if (setups_start(s, err, errlen) < 0) {
 		status = 2;
 		goto out;
 	}
-	s->setups.logdir = s->logdir;
-	s->setups.tmp = s->sockdir;
-	s->setups.interrupted = &run_interrupted;
-	s->setups.signals = &run_signals;
-	s->setups.prog = &s->prog;
 	run_signal_install();	/* a signal while the folder is made: an interrupted run */
 	netns_sweep();
 	status = netns_open(&s->net, pl->m, err, errlen) < 0 ? -1 : run_open(s, o, err, errlen);
@@ -138,10 +222,13 @@ int run_plan(const struct plan *pl, const struct run_opts *o, char *err, size_t 
 				break;
 	}
 	status = run_close(s, err, errlen);
+	if (s->reports)
+		status = reported(s, o, status);
 out:
 	netns_close(&s->net);
 	setup_release(&s->setups);
 	resume_release(&s->res);
+	meta_release(&s->meta);
 	for (size_t i = 0; s->vals && i < pl->ncells; i++)
 		free(s->vals[i]);
 	free(s->vals);

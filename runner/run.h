@@ -43,6 +43,20 @@ struct run_opts {
 	 * each other, in ABBA order (order.h); meta.csv's paired_by names it */
 	int paired;
 	size_t pair_dim;
+	/* The run's reports (cmd_run.c: its report and the comparisons asked
+	 * for), built by report(report_arg, DIR) between the run's end and
+	 * its final status: meta.csv says `reporting`, with the run's own
+	 * status in run_status and this runner in runner_pid, runner_start
+	 * and boot_id, until report has returned, and the run's status
+	 * (run_status gone) after.  A runner killed meanwhile so leaves a
+	 * folder that says its reports are not whole: `matrix report` tells
+	 * (launch/stale.h, reports/report.h), and `--resume` of a folder
+	 * whose run had ended (run_status ok or some repetitions failed)
+	 * runs nothing again but report and the final status, from the
+	 * folder's own meta.csv (an interrupted or stopped one carries on as
+	 * any).  NULL: no reports, the status written at the end. */
+	void (*report)(void *arg, const char *dir);
+	void *report_arg;
 };
 
 /* Runs every cell repetition of pl, in rounds of one repetition of every

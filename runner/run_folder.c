@@ -158,17 +158,61 @@ int run_folder_take_stamped(struct run_state *s, char *err, size_t errlen)
 	return -1;
 }
 
+/* Is latest, a symbolic link with target `to`, the tool's own: as
+ * run_folder_link_latest writes it, the plain name of a run folder beside
+ * it (one holding meta.csv), or of one that was there (a run folder's
+ * name, YYYYMMDDTHHMMSSZ or -N after it, whose folder was removed)?  A
+ * link of the user's (to /etc, to ../elsewhere) is not. */
+static int our_link(const char *name, const char *to)
+{
+	char path[2 * PATH_MAX + 32];
+	struct stat st;
+	int n = 0;
+
+	if (!*to || strchr(to, '/') || !strcmp(to, ".") || !strcmp(to, ".."))
+		return 0;
+	snprintf(path, sizeof(path), "results/%s/%s", name, to);
+	if (lstat(path, &st) == 0) {
+		snprintf(path, sizeof(path), "results/%s/%s/meta.csv", name, to);
+		return S_ISDIR(st.st_mode) && lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+	}
+	/* gone: its name says whether we made it */
+	for (; to[n] && n < 16; n++)
+		if (n == 8 ? to[n] != 'T' : n == 15 ? to[n] != 'Z' : (to[n] < '0' || to[n] > '9'))
+			return 0;
+	if (n < 16)
+		return 0;
+	if (!to[16])
+		return 1;
+	if (to[16] != '-' || !to[17])
+		return 0;
+	for (n = 17; to[n]; n++)
+		if (to[n] < '0' || to[n] > '9')
+			return 0;
+	return 1;
+}
+
 void run_folder_link_latest(const struct run_state *s)
 {
 	const char *name = s->pl->m->name;
-	char link[PATH_MAX], tmp[PATH_MAX];
+	char link[PATH_MAX], tmp[PATH_MAX], to[PATH_MAX];
 	struct stat st;
+	ssize_t n;
 
 	snprintf(link, sizeof(link), "results/%s/latest", name);
 	snprintf(tmp, sizeof(tmp), "results/%s/.latest.%ld", name, (long)getpid());
 	if (lstat(link, &st) == 0 && !S_ISLNK(st.st_mode)) {
 		fprintf(stderr, "matrix: %s is not a link of ours: left as it is\n", link);
 		return;
+	}
+	if (lstat(link, &st) == 0) {	/* a link: ours only when it names a run folder */
+		n = readlink(link, to, sizeof(to) - 1);
+		to[n > 0 ? n : 0] = '\0';
+		if (!our_link(name, to)) {
+			fprintf(stderr, "matrix: %s is not a link of ours (it points to %s): left "
+				"as it is\n", link, to);
+			return;
+		}
 	}
 	stale_check(link, "run");	/* the run before: killed? */
 	unlink(tmp);

@@ -20,8 +20,11 @@ int run_folder_take_outdir(struct run_state *s, const char *dir, char *err, size
  * 0, or -1 with err and nothing left made. */
 int run_folder_take_stamped(struct run_state *s, char *err, size_t errlen);
 /* results/<name>/latest -> <stamp>, replaced atomically, and only when it
- * is our link: a file of the user's is left alone.  Once the run folder is
- * whole: a start that fails leaves latest as it was. */
+ * is our link: the plain name of a run folder beside it (holding
+ * meta.csv), or a run folder's name whose folder is gone.  A file of the
+ * user's, or a link of theirs (to /etc, ../other), is left alone and said
+ * once on stderr.  Once the run folder is whole: a start that fails
+ * leaves latest as it was. */
 void run_folder_link_latest(const struct run_state *s);
 /* Removes the folders of path that the take made (from length made up),
  * each only when it is empty; nothing when made is 0. */

@@ -6,8 +6,11 @@
 #include "run_folder.h"
 #include "run_signal.h"
 #include "spawn.h"
+#include "stale.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -19,16 +22,72 @@
 static int write_matrix(const struct plan *pl, const struct run_opts *o, const char *to,
 			char *err, size_t errlen)
 {
-	FILE *f;
+	FILE *f = NULL;
+	int fd;
 
 	if (!o->sets || !o->sets->text)
 		return outfile_copy_new(pl->m->path, to, err, errlen);
-	if (!(f = fopen(to, "we")) ||
+	/* a new file, never through a link */
+	if ((fd = open(to, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0666)) < 0 ||
+	    !(f = fdopen(fd, "w")) ||
 	    (fwrite(o->sets->text, 1, o->sets->len, f) != o->sets->len) | (fclose(f) != 0)) {
-		snprintf(err, errlen, "%s: %s", to, strerror(errno));
+		snprintf(err, errlen, "%s: %s", to, outfile_strerror(errno));
+		if (fd >= 0 && !f)
+			close(fd);
 		return -1;
 	}
 	return 0;
+}
+
+/* --resume DIR: what it reads, appends to or writes there, checked before
+ * anything is touched.  A folder may come from anywhere: a file that is a
+ * symbolic link would have its file elsewhere appended to, truncated or
+ * given our pid; a FIFO or a device would block or take the rows.  Each
+ * must be a regular file (or absent); logs/ and plots/ folders of the
+ * run's own (not links), and every log in logs/ a regular file (a log
+ * not yet written that is a link would get a program's output).  0, or
+ * -1 with err naming the first that is not. */
+static int check_resumed_folder(const char *dir, char *err, size_t errlen)
+{
+	static const char *const files[] = {
+		".lock", "matrix.yaml", "meta.csv", "results.csv", "timeline.csv", "hist.csv",
+	};
+	static const char *const dirs[] = { "logs", "plots" };
+	char path[PATH_MAX + 300];
+	struct dirent *e;
+	struct stat st;
+	DIR *d;
+	int rc = 0;
+
+	for (size_t i = 0; i < ARRAY_SIZE(files) + ARRAY_SIZE(dirs); i++) {
+		int isdir = i >= ARRAY_SIZE(files);
+		snprintf(path, sizeof(path), "%s/%s", dir,
+			 isdir ? dirs[i - ARRAY_SIZE(files)] : files[i]);
+		if (isdir && outfile_own_dir(path, 0, err, errlen) < 0)
+			return -1;
+		if (isdir || lstat(path, &st) < 0)
+			continue;	/* absent: made anew */
+		if (S_ISLNK(st.st_mode) || !S_ISREG(st.st_mode)) {
+			snprintf(err, errlen, "%.800s: %s", path, S_ISLNK(st.st_mode) ? "a symbolic "
+				 "link: refused (a run folder's files are its own; remove the link)"
+				 : "not a regular file");
+			return -1;
+		}
+	}
+	snprintf(path, sizeof(path), "%s/logs", dir);
+	if (!(d = opendir(path)))
+		return 0;
+	while (!rc && (e = readdir(d))) {
+		snprintf(path, sizeof(path), "%s/logs/%s", dir, e->d_name);
+		if (e->d_name[0] == '.' || lstat(path, &st) < 0 || S_ISREG(st.st_mode))
+			continue;
+		snprintf(err, errlen, "%.800s: %s", path, S_ISLNK(st.st_mode) ? "a symbolic link: "
+			 "refused (a run's logs are written there; remove the link)"
+			 : "not a regular file");
+		rc = -1;
+	}
+	closedir(d);
+	return rc;
 }
 
 /* After a failed start: what open_fresh made goes, and only that (a
@@ -47,7 +106,7 @@ static void unmake_run(struct run_state *s)
 		snprintf(path, sizeof(path), "%s/%s", s->dir, made[i]);
 		remove(path);
 	}
-	rmdir(s->sockdir);
+	stale_sockdir_release(s->sockdir);
 	lock_release(&s->lock);
 	run_folder_unmake(s->dir, s->made);
 }
@@ -63,13 +122,16 @@ static void meta_start(struct run_state *s, const struct run_opts *o)
 	meta_set(&s->meta, "matrix_name", "%s", pl->m->name);
 	meta_set(&s->meta, "matrix_file", "%s", pl->m->path);
 	meta_set(&s->meta, "command_line", "%s", o->command_line ? o->command_line : "");
-	char set[512] = "";
+	/* every --set whole (MATRIX_MAX_SETS of MATRIX_SET_MAX_VALUE at most) */
+	char set[MATRIX_MAX_SETS * (MATRIX_SET_MAX_VALUE + 80)] = "";
 	if (o->sets)
 		matrix_sets_join(o->sets, set, sizeof(set));
 	meta_set(&s->meta, "set", "%s", set);
-	/* the --only flags, as `set`: what --resume runs again */
-	char only[512] = "";
+	/* the --only flags, as `set`: what --resume runs again, whole or not
+	 * at all (meta.csv keeps META_VALUE_MAX of a value) */
+	static char only[META_VALUE_MAX];
 	size_t len = 0;
+	only[0] = '\0';
 	for (size_t i = 0; i < o->nonly && len < sizeof(only); i++)
 		len += (size_t)snprintf(only + len, sizeof(only) - len, "%s--only %s", i ? " " : "",
 					o->only[i]);
@@ -152,7 +214,8 @@ static int open_resumed(struct run_state *s, const struct run_opts *o, char *err
 	snprintf(s->logdir, sizeof(s->logdir), "%s/logs", s->dir);
 	/* a finished run is said before the lock, whose file would change */
 	if ((rc = resume_open(&s->res, s->dir, why, sizeof(why))) == 0) {
-		if (lock_take(&s->lock, s->dir, &holder, why, sizeof(why)) < 0)
+		if (check_resumed_folder(s->dir, why, sizeof(why)) < 0 ||
+		    lock_take(&s->lock, s->dir, &holder, why, sizeof(why)) < 0)
 			rc = -1;
 		else if ((rc = resume_read(&s->res, s->dir, s->pl, why, sizeof(why))) != 0)
 			lock_release(&s->lock);
@@ -229,16 +292,22 @@ int run_open(struct run_state *s, const struct run_opts *o, char *err, size_t er
 			 strerror(errno));
 		return -1;
 	}
+	if (stale_sockdir_claim(s->sockdir) < 0) {
+		snprintf(err, errlen, "%s/%s: cannot write: %s", s->sockdir, STALE_OWNER,
+			 strerror(errno));
+		rmdir(s->sockdir);
+		return -1;
+	}
 	/* the guard kills what the runner's programs fork, however it ends;
 	 * forked before the run folder's lock, so it never holds that */
 	if (spawn_guard_start(s->sockdir, err, errlen) < 0) {
-		rmdir(s->sockdir);
+		stale_sockdir_release(s->sockdir);
 		return -1;
 	}
 	rc = o->resume ? open_resumed(s, o, err, errlen) : open_fresh(s, o, err, errlen);
 	if (rc != 0) {
 		spawn_guard_stop();
-		rmdir(s->sockdir);
+		stale_sockdir_release(s->sockdir);
 	}
 	else if (o->dir)
 		snprintf(o->dir, PATH_MAX, "%s", s->dir);
@@ -258,7 +327,7 @@ int run_close(struct run_state *s, char *err, size_t errlen)
 		meta_set(&s->meta, "teardown", "%s", teardown);
 	remote_masters_stop();
 	spawn_kill_all();	/* nothing should be left; make sure */
-	rmdir(s->sockdir);
+	stale_sockdir_release(s->sockdir);
 	spawn_guard_stop();
 	rmdir(s->logdir);	/* only when empty */
 	if (results_close(&s->rw) < 0 && !s->write_failed) {
@@ -269,9 +338,13 @@ int run_close(struct run_state *s, char *err, size_t errlen)
 	meta_utc_now(now, sizeof(now));
 	meta_set(&s->meta, "end_utc", "%s", now);
 	meta_runner_costs(&s->meta, s->overhead_ms, s->noverhead);
-	meta_set(&s->meta, "status", "%s", run_interrupted ? "interrupted" : s->write_failed ?
-		 "stopped: a file could not be written" : s->failed ?
-		 "some repetitions failed" : "ok");
+	s->end_status = run_interrupted ? "interrupted" : s->write_failed ?
+			"stopped: a file could not be written" : s->failed ?
+			"some repetitions failed" : "ok";
+	/* with reports to come (run.h), the folder says so until they are whole */
+	meta_set(&s->meta, "status", "%s", s->reports ? "reporting" : s->end_status);
+	if (s->reports)
+		meta_set(&s->meta, "run_status", "%s", s->end_status);
 	if (meta_write(&s->meta, s->dir, err, errlen) < 0) {
 		fprintf(stderr, "matrix: %s\n", err);
 		status = status ? status : 1;

@@ -21,8 +21,9 @@
  * finished; -1 with err. */
 int run_open(struct run_state *s, const struct run_opts *o, char *err, size_t errlen);
 /* Everything after the last cell: nothing left running or on disk,
- * results.csv closed, meta.csv final, the last words on stderr.  Returns
- * run_plan's exit status. */
+ * results.csv closed, meta.csv final (s->end_status; `reporting` when
+ * s->reports: run.h), the last words on stderr.  Returns run_plan's exit
+ * status. */
 int run_close(struct run_state *s, char *err, size_t errlen);
 
 #endif

@@ -39,6 +39,8 @@ struct run_state {
 	size_t noverhead, overhead_cap;
 	unsigned failed, skipped;
 	int write_failed;
+	int reports;			/* run_opts.report is set: `reporting` first */
+	const char *end_status;		/* the run's status, once it has ended */
 	struct run_lock lock;		/* held to the end of the process */
 	size_t made;			/* folders made, for run_folder_unmake */
 	int rw_open;

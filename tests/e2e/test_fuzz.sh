@@ -1,6 +1,7 @@
 # Hostile input (issue 11): every file of tests/bad gives its exact first
 # error line, and the fuzz targets of tests/fuzz run briefly on the
-# loader and the wire parser without a crash, a leak or a hang.
+# loader, the wire parser and the run-folder reader (issue 26) without a
+# crash, a leak or a hang.
 
 # FUZZ_TEST_SECONDS per target, in the release pass only (build/fuzz is
 # one build whichever pass runs it)
@@ -60,16 +61,17 @@ fuzz_build() {
 	make -s -C "$REPO" fuzz-build >"$T/build.log" 2>&1 || die "make fuzz-build: $(tail -5 "$T/build.log")"
 }
 
-# fuzz_run NAME: the target for FUZZ_TEST_SECONDS on a fresh corpus
-# seeded as `make fuzz` seeds it; a crash, leak, timeout or OOM fails
+# fuzz_run NAME [SECONDS]: the target for SECONDS (FUZZ_TEST_SECONDS) on a
+# fresh corpus seeded as `make fuzz` seeds it; a crash, leak, timeout or
+# OOM fails
 fuzz_run() {
-	local rc=0
+	local rc=0 secs=${2:-$FUZZ_TEST_SECONDS}
 	# build/fuzz is one build (ASan and UBSan in it) whichever pass runs it
 	case "${BUILD_TAG:-}" in
 	asan) skip "the fuzz targets are one build (build/fuzz), fuzzed in the release pass" ;;
 	esac
 	fuzz_build
-	sh "$REPO/tests/fuzz/run.sh" "$REPO/build/fuzz/fuzz_$1" "$FUZZ_TEST_SECONDS" "$T/corpus" \
+	sh "$REPO/tests/fuzz/run.sh" "$REPO/build/fuzz/fuzz_$1" "$secs" "$T/corpus" \
 		>"$T/fuzz.out" 2>&1 || rc=$?
 	[ "$rc" -eq 0 ] || die "fuzz_$1 found a problem (exit $rc):
 $(tail -25 "$T/fuzz.out")"
@@ -83,4 +85,9 @@ t_fuzz_matrix_loader() {
 
 t_fuzz_wire_parser() {
 	fuzz_run wire
+}
+
+# the run-folder reader (issue 26), briefly: make fuzz runs it at length
+t_fuzz_folder_reader() {
+	fuzz_run folder 4
 }

@@ -201,6 +201,18 @@ Y
 	run_matrix report d
 	expect_err "matrix report: d: its run was killed: its runner (pid $pa) is gone"
 	[ "$(ls -A "$TMPDIR")" = matrix.keepme ] || die "TMPDIR after report: $(ls -A "$TMPDIR")"
+	# a forged meta.csv naming another run's socket folder (this shell's, a
+	# live runner's as far as its owner file says): that folder stays
+	local live="$TMPDIR/matrix.live01"
+	mkdir -m 700 "$live"
+	: >"$live/c1-r1.sock"
+	echo "$$ 1" >"$live/owner"
+	cp -a d forged
+	sed -i "s|^socket_dir,.*|socket_dir,$live|" forged/meta.csv
+	grep -qx "socket_dir,$live" forged/meta.csv || die "no socket_dir in forged/meta.csv"
+	run_matrix report forged
+	expect_err "matrix report: forged: its run was killed"
+	[ -e "$live/c1-r1.sock" ] || die "a forged meta.csv removed another run's socket"
 }
 
 # A program server that serves one connection (socat without fork, our own

@@ -77,7 +77,7 @@ Y
 	run_matrix report out --quiet; expect_rc 0
 	(cd out && for g in plots/*.gp; do gnuplot -c "$g" summary.csv /dev/null; done) >/dev/null 2>&1
 	ls "$T" | grep -q pwned && die "a command ran: $(ls "$T" | grep pwned)"
-	grep -q 'a`touch' out/summary.md || die "ratio name missing from summary.md"
+	grep -qF 'a\`touch' out/summary.md || die "ratio name missing from summary.md"
 	return 0
 }
 

@@ -135,15 +135,15 @@ t_merge_refuses_what_is_not_one_run() {
 	local c r; read -r c r < <(csvq s1/results.csv cell rep | tail -1)
 	refused "cell $c repetition $r is in two folders: s1 and d2" s1 d2 s3
 	cp -r s1 x1 && sed -i '2s/^1,/99,/' x1/results.csv
-	refused "x1/results.csv row 1: cell 99 repetition 1 is not one of the run's" x1 s2 s3
+	refused "x1/results.csv:2: cell '99' repetition '1' is not one of the run's" x1 s2 s3
 	cp -r s1 w1 && tail -1 s1/results.csv >>w1/results.csv
-	refused "w1/results.csv has cell $c repetition $r twice (rows 2 and 3)" w1 s2 s3
+	refused "w1/results.csv:4: cell $c repetition $r again: line 3 has it already" w1 s2 s3
 	refused "d2 (shard 2/3) holds cell $c repetition $r, which is shard 1/3's" m1 d2 s3
 	refused "missing: cell $c repetition $r (shard 1/3, m1)" m1 s2 s3
-	# a side file found wrong only once results.csv is written (the
-	# stream cell's timeline.csv, in s2 and s3): OUT whole or not at all
+	# a side file that is wrong (the stream cell's timeline.csv, in s2 and
+	# s3): refused as the report refuses it, before OUT is begun
 	cp -r s3 t3 && sed -i '1s/interval_s/interval_x/' t3/timeline.csv
-	refused "t3/timeline.csv: its columns are not those of the other shards'" s1 s2 t3
+	refused "t3/timeline.csv:1: not a matrix timeline file: no column interval_s" s1 s2 t3
 	mkdir -p full && touch full/x
 	run_matrix merge s1 s2 s3 -o full; expect_rc 2; expect_err "-o full: exists and is not an empty directory"
 	run_matrix merge s1 s2 s3; expect_rc 2; expect_err "expected -o OUT"

@@ -134,9 +134,9 @@ static void test_cpu_mhz(void **s)
 	state(&n, 0, 0, 0.1, 2099);	/* +4.95% */
 	judge(&b, &n, 0, "");
 	state(&n, 0, 0, 0.1, 1899);	/* -5.05% */
-	judge(&b, &n, 1, "the new run's CPUs ran at a lower clock: 1899 MHz against 2000 MHz");
+	judge(&b, &n, 1, "the new run's machine ran its CPUs at a lower clock: 1899 MHz against 2000 MHz");
 	state(&n, 0, 0, 0.1, 2101);	/* +5.05%: the base ran slower */
-	judge(&b, &n, 1, "the base run's CPUs ran at a lower clock: 2000 MHz against 2101 MHz");
+	judge(&b, &n, 1, "the base run's machine ran its CPUs at a lower clock: 2000 MHz against 2101 MHz");
 	/* a machine that does not say: not checked */
 	n.cell.state.cpu_mhz = NAN;
 	judge(&b, &n, 0, "");
