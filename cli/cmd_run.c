@@ -303,6 +303,16 @@ static int resume_readable(const char *dir)
 	return 0;
 }
 
+/* A run that could not start: "matrix: why", or a matrix file's error
+ * (topology: netns without root) as the loader's, FILE:LINE:COL first. */
+static void print_run_error(const struct matrix *m, const char *err)
+{
+	size_t at = strlen(m->path);
+
+	fprintf(stderr, "%s%s\n", strncmp(err, m->path, at) || err[at] != ':' ? "matrix: " : "",
+		err);
+}
+
 int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 {
 	struct common c = { 0 };
@@ -362,10 +372,8 @@ int cmd_run(int argc, char **argv, int full_argc, char **full_argv)
 			c.shard.n, m.repeat_min ? pl.ncells : pl.ncells * pl.repeat,
 			m.repeat_min ? "cells (repeat: auto)" : "cell repetitions", c.shard.n);
 	status = run_plan(&pl, &o, err, sizeof(err));
-	if (status == EXIT_BADINPUT) {	/* "FILE:LINE:COL: ..." as the loader's, first */
-		size_t at = strlen(m.path);
-		fprintf(stderr, "%s%s\n", strncmp(err, m.path, at) || err[at] != ':' ? "matrix: " : "",
-			err);
+	if (status == EXIT_BADINPUT) {
+		print_run_error(&m, err);
 	} else if (dir[0]) {
 		status = run_verdict(&c, &pl, dir, &o, status, &judged);
 		if (c.export_json)
