@@ -5,7 +5,6 @@
 
 #include <dirent.h>
 #include <errno.h>
-#include <fcntl.h>
 #include <ftw.h>
 #include <limits.h>
 #include <stdio.h>
@@ -30,60 +29,63 @@ static int our_socket_name(const char *name)
 	return !strncmp(p, ".sock", 5) && (p[5] == '\0' || p[5] == '.');
 }
 
+/* dir's owner entry for the runner pid that started at start: PATH, 0 */
+static int owner_path(char *path, size_t len, const char *dir, const char *pid,
+		      const char *start)
+{
+	return snprintf(path, len, "%s/" STALE_OWNER ".%.20s.%.24s", dir, pid, start) < (int)len ?
+	       0 : -1;
+}
+
 int stale_sockdir_claim(const char *dir)
 {
-	char path[PATH_MAX];
-	unsigned long long start = 0;
+	char path[PATH_MAX], pid[24], start[32];
+	unsigned long long ticks = 0;
 
-	if (snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) >= (int)sizeof(path)) {
+	if (proc_start_time(getpid(), &ticks) < 0)
+		return -1;
+	snprintf(pid, sizeof(pid), "%ld", (long)getpid());
+	snprintf(start, sizeof(start), "%llu", ticks);
+	if (owner_path(path, sizeof(path), dir, pid, start) < 0) {
 		errno = ENAMETOOLONG;
 		return -1;
 	}
-	if (proc_start_time(getpid(), &start) < 0)
-		return -1;
-	int fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0600);
-	if (fd < 0)
-		return -1;
-	int ok = dprintf(fd, "%ld %llu\n", (long)getpid(), start) > 0;
-	int e = errno;
-	if (close(fd) < 0 || !ok) {
-		errno = ok ? errno : e;
-		unlink(path);
-		return -1;
-	}
-	return 0;
+	return mkdir(path, 0700);
+}
+
+/* Removes dir's owner entries (owner.PID.START folders, empty). */
+static void remove_owners(const char *dir)
+{
+	char path[PATH_MAX];
+	struct dirent *e;
+	DIR *d = opendir(dir);
+
+	if (!d)
+		return;
+	while ((e = readdir(d)))
+		if (!strncmp(e->d_name, STALE_OWNER ".", sizeof(STALE_OWNER)) &&
+		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
+			rmdir(path);
+	closedir(d);
 }
 
 void stale_sockdir_release(const char *dir)
 {
-	char path[PATH_MAX];
-
-	if (snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) < (int)sizeof(path))
-		unlink(path);
+	remove_owners(dir);
 	rmdir(dir);
 }
 
-/* Does dir's owner file name the runner pid that started at start (both
- * as meta.csv writes them)? */
+/* Does dir hold the owner entry of the runner pid that started at start
+ * (both as meta.csv writes them)? */
 static int owned_by(const char *dir, const char *pid, const char *start)
 {
-	char path[PATH_MAX], buf[64], want[64];
-	ssize_t n = -1;
-
-	if (!*pid || !*start || snprintf(path, sizeof(path), "%s/" STALE_OWNER, dir) >=
-	    (int)sizeof(path))
-		return 0;
-	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+	char path[PATH_MAX];
 	struct stat st;
-	if (fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode))
-		n = read(fd, buf, sizeof(buf) - 1);
-	if (fd >= 0)
-		close(fd);
-	if (n <= 0)
+
+	if (!*pid || !*start || strchr(pid, '/') || strchr(start, '/') ||
+	    owner_path(path, sizeof(path), dir, pid, start) < 0)
 		return 0;
-	buf[n] = '\0';
-	snprintf(want, sizeof(want), "%.20s %.24s\n", pid, start);
-	return !strcmp(buf, want);
+	return lstat(path, &st) == 0 && S_ISDIR(st.st_mode) && st.st_uid == getuid();
 }
 
 void stale_sockdir_remove(const char *dir)
@@ -95,10 +97,11 @@ void stale_sockdir_remove(const char *dir)
 	if (!d)
 		return;
 	while ((e = readdir(d)))
-		if ((our_socket_name(e->d_name) || !strcmp(e->d_name, STALE_OWNER)) &&
+		if (our_socket_name(e->d_name) &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
 			unlink(path);
 	closedir(d);
+	remove_owners(dir);
 	rmdir(dir);
 }
 

@@ -24,15 +24,16 @@
  * were written: ...". */
 enum proc_state stale_check(const char *dir, const char *cmd);
 
-/* The owner file in a run's private socket folder: "PID START\n", the
- * runner that made it (its pid and start time, procinfo.h), so that a
- * later command removes that folder only for the runner a folder's
- * meta.csv names, never another live run's that a forged meta.csv
- * points at. */
+/* The owner entry in a run's private socket folder: an empty folder
+ * owner.PID.START, the runner that made it (its pid and start time,
+ * procinfo.h; a folder, not a file, so that it takes no disk space and
+ * no file-size limit refuses it), so that a later command removes that
+ * socket folder only for the runner a run folder's meta.csv names, never
+ * another live run's that a forged meta.csv points at. */
 #define STALE_OWNER "owner"
-/* Writes dir's owner file for this process; -1 with errno set. */
+/* Makes dir's owner entry for this process; -1 with errno set. */
 int stale_sockdir_claim(const char *dir);
-/* The run's own end: its owner file, then the folder when that left it
+/* The run's own end: its owner entry, then the folder when that left it
  * empty. */
 void stale_sockdir_release(const char *dir);
 

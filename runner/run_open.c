@@ -293,8 +293,8 @@ int run_open(struct run_state *s, const struct run_opts *o, char *err, size_t er
 		return -1;
 	}
 	if (stale_sockdir_claim(s->sockdir) < 0) {
-		snprintf(err, errlen, "%s/%s: cannot write: %s", s->sockdir, STALE_OWNER,
-			 strerror(errno));
+		snprintf(err, errlen, "%s: cannot mark it as this run's (%s.PID.START): %s",
+			 s->sockdir, STALE_OWNER, strerror(errno));
 		rmdir(s->sockdir);
 		return -1;
 	}

@@ -202,11 +202,11 @@ Y
 	expect_err "matrix report: d: its run was killed: its runner (pid $pa) is gone"
 	[ "$(ls -A "$TMPDIR")" = matrix.keepme ] || die "TMPDIR after report: $(ls -A "$TMPDIR")"
 	# a forged meta.csv naming another run's socket folder (this shell's, a
-	# live runner's as far as its owner file says): that folder stays
+	# live runner's as far as its owner entry says): that folder stays
 	local live="$TMPDIR/matrix.live01"
 	mkdir -m 700 "$live"
 	: >"$live/c1-r1.sock"
-	echo "$$ 1" >"$live/owner"
+	mkdir "$live/owner.$$.1"
 	cp -a d forged
 	sed -i "s|^socket_dir,.*|socket_dir,$live|" forged/meta.csv
 	grep -qx "socket_dir,$live" forged/meta.csv || die "no socket_dir in forged/meta.csv"
