@@ -60,6 +60,7 @@ static int reported(struct run_state *s, const struct run_opts *o, int status)
 		if (strcmp(s->meta.key[i], "run_status"))
 			meta_set(m, s->meta.key[i], "%s", strcmp(s->meta.key[i], "status") ?
 				 s->meta.value[i] : s->end_status);
+	meta_release(&s->meta);	/* its values are the run's own copies */
 	s->meta = *m;
 	free(m);
 	if (meta_write(&s->meta, s->dir, err, sizeof(err)) < 0) {
