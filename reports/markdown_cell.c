@@ -13,14 +13,15 @@ static int alnum(char c)
 /* The start of a line at s, its spaces and tabs left out (four would
  * make a code block, which shows escapes as they are), escaped where it
  * would begin a block: a list (- + or digits then . or )), a rule or a
- * heading's underline (- =), a heading (#, escaped anyway).  Returns where
+ * heading's underline (- =), a heading (#: only there, as a kernel's
+ * "#1 SMP" inside a line is text).  Returns where
  * the rest of the line starts (after what was written). */
 static const char *line_start(FILE *f, const char *s)
 {
 	size_t sp = strspn(s, " \t"), dig = strspn(s + sp, "0123456789");
 
 	s += sp;
-	if (*s == '-' || *s == '+' || *s == '=') {
+	if (*s == '-' || *s == '+' || *s == '=' || *s == '#') {
 		fprintf(f, "\\%c", *s);
 		return s + 1;
 	}
@@ -43,7 +44,7 @@ static const char *escape_inline(FILE *f, const char *start, const char *s, int 
 			fputs("&lt;", f);
 		else if (c == '>')
 			fputs("&gt;", f);
-		else if (strchr("\\`*[]|~#!", c) ||
+		else if (strchr("\\`*[]|~!", c) ||
 			 (c == '_' && !(s > start && alnum(s[-1]) && alnum(s[1]))))
 			fprintf(f, "\\%c", c);
 		else if (c == '\r' && lines && s[1] == '\n')

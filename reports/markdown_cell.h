@@ -29,11 +29,11 @@ struct rcell;
  * wherever it stands (a paragraph, a list item, a heading, a table cell),
  * on a forge as in report.html (html_markdown.h): & < > as the character
  * references &amp; &lt; &gt; (no tag, no entity of the text's own);
- * \ ` * [ ] | ~ # ! backslash-escaped (no code, emphasis, link, image,
- * table cell, strikethrough or heading), and _ where it could be emphasis
- * (not between two letters or digits: rtt_p50_us stays as it is); at its
- * start (its spaces and tabs left out), a - + = or the . or ) after
- * digits too (no list, no rule, no heading underline, no code block).  ( and ) stay: they make a link only
+ * \ ` * [ ] | ~ ! backslash-escaped (no code, emphasis, link, image,
+ * table cell or strikethrough), and _ where it could be emphasis (not
+ * between two letters or digits: rtt_p50_us stays as it is); at its start
+ * (its spaces and tabs left out), a # - + = or the . or ) after digits too
+ * (no heading, list, rule, heading underline or code block).  ( and ) stay: they make a link only
  * after a ], which is escaped.  A newline or CR becomes a space. */
 void markdown_text(FILE *f, const char *s);
 

@@ -144,7 +144,7 @@ Y
 		die "server fingerprint: $(cat s/meta.csv)"
 	[ -z "$(meta_value s client_kernel)" ] || die "a local role has no fingerprint keys"
 	grep -qF "| server | ssh://root@127.0.0.1:2222: $(meta_value s kernel), " s/summary.md ||
-		die "summary.md does not say where the server ran"
+		die "summary.md does not say where the server ran: $(grep -F "| server |" s/summary.md)"
 	grep -qF "| client | local |" s/summary.md || die "summary.md: the client"
 	# across the two hosts a stream's rates are upper bounds (ᵘ, and the
 	# key under the header); a round trip's are the clients' own, unmarked
