@@ -136,7 +136,7 @@ contiguous() {
 # test with nothing beside it, a ONCE file in the first build only; the
 # counts exact, each job's lines together.
 t_files_run_two_at_a_time_counted_whole() {
-	TEST_ALONE=fixture_pool_a.sh:t_a_alone TEST_ONCE=fixture_once.sh drive_pool
+	TEST_JOBS=2 TEST_ALONE=fixture_pool_a.sh:t_a_alone TEST_ONCE=fixture_once.sh drive_pool
 	# one: a 2 passed 1 failed, b 1 passed 1 skipped, once 1 passed;
 	# two: the same without once
 	expect_summary "7 passed, 2 failed, 2 skipped" 1
