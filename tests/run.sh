@@ -60,8 +60,12 @@ cd "$(dirname "$0")/.."
 # run once too: what a browser makes of a report page, and the README's
 # examples and claims against the release binary (the same bytes and the
 # same commands in every build; the sanitized builds run those commands in
-# the other tests)
-ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh test_readme.sh
+# the other tests); what gnuplot draws of our charts (test_charts: its
+# time is gnuplot's drawing and the images read back; the scripts are
+# written by the code test_report, test_marks and test_html run under
+# ASan) and the source experiments rerun (test_seeds: Go, Java and
+# Python toolchains, the seeds' matrices run in other files' shapes)
+ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh test_readme.sh test_charts.sh test_seeds.sh
 test_html.sh:t_default_matrix_page_in_chromium test_html.sh:t_hostile_text_stays_text_in_chromium}
 # upper bounds on times a neighbour's CPU use stretches: a 2 ms link's
 # fastest round trip, paced schedules kept, latencies from the schedule,
