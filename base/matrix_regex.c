@@ -211,6 +211,27 @@ static const char *backref(const char *re)
 	return NULL;
 }
 
+/* The first ')' no '(' before it opened (glibc reads it as a literal
+ * character, which the reversed regex of the runner's first pass would
+ * read as a group's end), outside bracket expressions; NULL when none. */
+static const char *unmatched_close(const char *re)
+{
+	size_t depth = 0;
+
+	for (const char *c = re; *c; c++)
+		if (*c == '[')
+			c = bracket_end(c);
+		else if (*c == '\\' && c[1])
+			c++;
+		else if (*c == '(')
+			depth++;
+		else if (*c == ')' && !depth)
+			return c;
+		else if (*c == ')')
+			depth--;
+	return NULL;
+}
+
 static int nullable(const char *b, const char *e);
 
 /* The atom [b, ae) matches the empty string: an anchor (^ $ \< \> \b \B
@@ -292,6 +313,9 @@ int matrix_regex_check(const char *re, char *why, size_t whylen)
 		snprintf(why, whylen, "back-reference '\\%c': refused, as its matching time has no "
 			 "bound (one line of output can take minutes); match the text itself "
 			 "instead", br[1]);
+	else if ((er = unmatched_close(re)))
+		snprintf(why, whylen, "')' at offset %zu closes no group: write '\\)' for the "
+			 "character itself", (size_t)(er - re));
 	else if ((er = empty_repeat(re, re + n)))
 		snprintf(why, whylen, "'%.*s' repeats what can match nothing: refused, as glibc's "
 			 "regexec can loop on it for ever (\"(^a|b?)+\" on \"bbab\"); repeat only "

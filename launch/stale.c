@@ -141,8 +141,8 @@ static void remove_its_sockdir(const char *dir, const char *pid, const char *sta
 	base = base ? base + 1 : dir;
 	if (strncmp(base, "matrix.", 7) || strlen(base) != 13 || lstat(dir, &st) < 0 ||
 	    !S_ISDIR(st.st_mode) || st.st_uid != getuid() || (st.st_mode & 0777) != 0700 ||
-	    !owned_by(dir, pid, start))
-		return;
+	    !owned_by(dir, pid, start) || proc_state_of(pid, start, NULL) != PROC_GONE)
+		return;	/* the runner's liveness on this boot, whatever boot_id the folder says */
 	stale_sockdir_remove(dir);
 }
 

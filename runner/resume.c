@@ -26,11 +26,12 @@ int resume_hash_file(const char *path, char *out, size_t len)
 
 	if (fd < 0)
 		return -1;
-	if (fstat(fd, &st) < 0 || !S_ISREG(st.st_mode) ||
+	int got = fstat(fd, &st);
+	if (got < 0 || !S_ISREG(st.st_mode) ||
 	    fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) < 0) {
 		int e = errno;
 		close(fd);
-		errno = S_ISREG(st.st_mode) ? e : EINVAL;
+		errno = got < 0 || S_ISREG(st.st_mode) ? e : EINVAL;
 		return -1;
 	}
 	while ((n = read(fd, buf, sizeof(buf))) != 0) {

@@ -59,7 +59,7 @@ static int reported(struct run_state *s, const struct run_opts *o, int status)
 	for (size_t i = 0; i < s->meta.n; i++)
 		if (strcmp(s->meta.key[i], "run_status"))
 			meta_set(m, s->meta.key[i], "%s", strcmp(s->meta.key[i], "status") ?
-				 s->meta.value[i] : s->end_status);
+				 meta_text(&s->meta, i) : s->end_status);
 	meta_release(&s->meta);	/* its values are the run's own copies */
 	s->meta = *m;
 	free(m);

@@ -213,6 +213,18 @@ Y
 	run_matrix report forged
 	expect_err "matrix report: forged: its run was killed"
 	[ -e "$live/c1-r1.sock" ] || die "a forged meta.csv removed another run's socket"
+	# a forged meta.csv naming a live runner (this shell) and its own socket
+	# folder, with another boot_id: the runner is alive on this boot, so
+	# its folder stays
+	local start
+	start=$(sed 's/^.*) //' /proc/$$/stat | cut -d' ' -f20)
+	mkdir "$live/owner.$$.$start"
+	sed -i -e "s|^runner_pid,.*|runner_pid,$$|" -e "s|^runner_start,.*|runner_start,$start|" \
+		-e "s|^boot_id,.*|boot_id,another-boot|" forged/meta.csv
+	grep -qx "runner_start,$start" forged/meta.csv || die "no runner_start in forged/meta.csv"
+	run_matrix report forged
+	[ -e "$live/c1-r1.sock" ] || die "a forged boot_id removed a live runner's socket"
+	return 0
 }
 
 # A program server that serves one connection (socat without fork, our own

@@ -115,8 +115,9 @@ static void test_reverse_search_finds_the_first_match(void **state)
 	static const char *const pairs[][2] = {
 		{ "a(bc|d)*$", "^(cb|d)*a" }, { "\\<x[]a-]y{2,3}\\'", "\\`y{2,3}[]a-]x\\>" },
 		{ "(ab|c)|d+e", "(ba|c)|ed+" }, { "\\.[0-9]+", "[0-9]+\\." }, { "", "" },
+		{ "ok :-\\)", "\\)-: ko" },
 	};
-	const char *re[] = { "v=([0-9]+)", "^(ab|a)(bc|c)?$", "b$|^ab", "(x+x+)+y" };
+	const char *re[] = { "v=([0-9]+)", "^(ab|a)(bc|c)?$", "b$|^ab", "(x+x+)+y", "a\\)b" };
 	char out[64], err[256], why[512];
 	struct outlog o;
 
@@ -127,8 +128,8 @@ static void test_reverse_search_finds_the_first_match(void **state)
 	}
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 4, err, sizeof(err)), 0);
-	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\n";
+	assert_int_equal(outlog_watch(&o, re, 5, err, sizeof(err)), 0);
+	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\nxa)b\n";
 	unit_feed(&o, wr, text, strlen(text));
 	close(wr);
 	outlog_drain(&o);
@@ -136,10 +137,15 @@ static void test_reverse_search_finds_the_first_match(void **state)
 	assert_string_equal(outlog_match(&o, 1), "ab");		/* longest, group 1 first */
 	assert_string_equal(outlog_match(&o, 2), "ab");		/* "b$" is not on line 2 */
 	assert_string_equal(outlog_match(&o, 3), "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
+	assert_string_equal(outlog_match(&o, 4), "a)b");		/* an escaped ')' */
 	outlog_close(&o);
 	assert_int_equal(matrix_regex_check("^(a*)*\\1$", why, sizeof(why)), -1);
 	assert_int_equal(matrix_regex_check("(^a|b?)+", why, sizeof(why)), -1);
 	assert_int_equal(matrix_regex_check("a(a|^b){0,2}a", why, sizeof(why)), -1);
+	/* glibc reads an unopened ')' as the character; the reverse would end
+	 * a group with it */
+	assert_int_equal(matrix_regex_check("ok :-)", why, sizeof(why)), -1);
+	assert_int_equal(matrix_regex_check("[)](a)\\)", why, sizeof(why)), 0);
 	assert_int_equal(matrix_regex_check("[\\1]|(a+|b)*c|\\<x$", why, sizeof(why)), 0);
 }
 
