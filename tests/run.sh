@@ -64,8 +64,12 @@ cd "$(dirname "$0")/.."
 # time is gnuplot's drawing and the images read back; the scripts are
 # written by the code test_report, test_marks and test_html run under
 # ASan) and the source experiments rerun (test_seeds: Go, Java and
-# Python toolchains, the seeds' matrices run in other files' shapes)
+# Python toolchains, the seeds' matrices run in other files' shapes); a
+# night beside two CPU hogs of the test's own (its subject is what the
+# guard makes of the machine; its commands run under ASan in test_nightly's
+# other tests and test_compare's busy-machine pair)
 ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh test_readme.sh test_charts.sh test_seeds.sh
+test_nightly.sh:t_same_build_on_a_busier_night_is_no_alarm
 test_html.sh:t_default_matrix_page_in_chromium test_html.sh:t_hostile_text_stays_text_in_chromium}
 # upper bounds on times a neighbour's CPU use stretches: a 2 ms link's
 # fastest round trip, paced schedules kept, latencies from the schedule,
