@@ -53,8 +53,9 @@ int stale_sockdir_claim(const char *dir)
 	return mkdir(path, 0700);
 }
 
-/* Removes dir's owner entries (owner.PID.START folders, empty). */
-static void remove_owners(const char *dir)
+/* One pass over dir: its owner entries (owner.PID.START folders, empty)
+ * removed, and with sockets its cN-rR.sock* files too. */
+static void sweep(const char *dir, int sockets)
 {
 	char path[PATH_MAX];
 	struct dirent *e;
@@ -62,16 +63,18 @@ static void remove_owners(const char *dir)
 
 	if (!d)
 		return;
-	while ((e = readdir(d)))
-		if (!strncmp(e->d_name, STALE_OWNER ".", sizeof(STALE_OWNER)) &&
+	while ((e = readdir(d))) {
+		int owner = !strncmp(e->d_name, STALE_OWNER ".", sizeof(STALE_OWNER));
+		if ((owner || (sockets && our_socket_name(e->d_name))) &&
 		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
-			rmdir(path);
+			(owner ? rmdir : unlink)(path);
+	}
 	closedir(d);
 }
 
 void stale_sockdir_release(const char *dir)
 {
-	remove_owners(dir);
+	sweep(dir, 0);
 	rmdir(dir);
 }
 
@@ -90,18 +93,7 @@ static int owned_by(const char *dir, const char *pid, const char *start)
 
 void stale_sockdir_remove(const char *dir)
 {
-	char path[PATH_MAX];
-	struct dirent *e;
-	DIR *d = opendir(dir);
-
-	if (!d)
-		return;
-	while ((e = readdir(d)))
-		if (our_socket_name(e->d_name) &&
-		    snprintf(path, sizeof(path), "%s/%s", dir, e->d_name) < (int)sizeof(path))
-			unlink(path);
-	closedir(d);
-	remove_owners(dir);
+	sweep(dir, 1);
 	rmdir(dir);
 }
 
