@@ -219,11 +219,11 @@ bench-gate: deps
 	$(MAKE) matrix
 	bash bench/gate.sh
 
-# The README's example blocks, from fresh runs (tests/tools/readme_examples.sh;
+# The example blocks of the README and docs/*.md, from fresh runs (tests/tools/readme_examples.sh;
 # about a minute); test_readme.sh checks that they have the shape it makes.
 readme-examples: deps
 	$(MAKE) matrix
-	MATRIX_BIN=$(CURDIR)/build/release/matrix bash tests/tools/readme_examples.sh README.md
+	MATRIX_BIN=$(CURDIR)/build/release/matrix bash tests/tools/readme_examples.sh README.md docs/*.md
 
 install: matrix
 	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix

@@ -289,8 +289,8 @@ t_json_feeds_dashboards_with_the_readme_jq() {
 	run_matrix report out -q --export-json r.json; expect_rc 0
 	# the lines as the README writes them
 	local gh bmf
-	gh=$(sed -n 's/^    jq --arg better higher \(.*\) run.json > bigger.json$/\1/p' "$REPO/README.md")
-	bmf=$(sed -n 's/^    jq \(.*\) run.json > bmf.json$/\1/p' "$REPO/README.md")
+	gh=$(sed -n 's/^    jq --arg better higher \(.*\) run.json > bigger.json$/\1/p' "$REPO/docs/reference.md")
+	bmf=$(sed -n 's/^    jq \(.*\) run.json > bmf.json$/\1/p' "$REPO/docs/reference.md")
 	[ -n "$gh" ] && [ -n "$bmf" ] || die "the README's jq lines were not found"
 	eval "jq --arg better higher $gh r.json" >bigger.json || die "jq (bigger) failed"
 	eval "jq --arg better lower $gh r.json" >smaller.json || die "jq (smaller) failed"

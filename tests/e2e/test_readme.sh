@@ -32,7 +32,8 @@ t_slice_progress_names_the_matrix_cell() {
 	[ "$progress" = "3 4 " ] || die "progress lines name cells '$progress': $(head -4 "$T/.err")"
 	[ "$(grep -c '^\[cell ' "$T/.err")" -eq 4 ] || die "4 progress lines expected: $(cat "$T/.err")"
 	grep -qE '^\[[0-9]+/[0-9]+ ' "$T/.err" && die "a progress line starts with a count: $(head -2 "$T/.err")"
-	grep -qF '[cell 9 rep 1/2; 1 of 12]' "$REPO/README.md" || die "README does not show the progress line"
+	cat "$REPO/README.md" "$REPO"/docs/*.md | grep -qF '[cell 9 rep 1/2; 1 of 12]' ||
+		die "neither the README nor docs/ shows the progress line"
 	return 0
 }
 
@@ -201,7 +202,8 @@ t_shipped_matrices_say_what_they_do() {
 			[ "$n" = "$rep" ] || die "$(basename "$f") says $n repetitions, runs $rep"
 		done
 	done
-	grep -q '`plots/gnuplot.log`\|`gnuplot.log`' "$REPO/README.md" || die "README does not explain plots/gnuplot.log"
+	cat "$REPO/README.md" "$REPO"/docs/*.md | grep -q '`plots/gnuplot.log`\|`gnuplot.log`' ||
+		die "neither the README nor docs/ explains plots/gnuplot.log"
 }
 
 # The README's example blocks have the shape a fresh run gives them
@@ -210,12 +212,13 @@ t_shipped_matrices_say_what_they_do() {
 # readme-examples` has put it into the README.
 t_readme_examples_have_the_shape_of_a_fresh_run() {
 	# a stale copy beside it: a column too many, the old progress line
+	cat "$REPO/README.md" "$REPO"/docs/*.md >all.md
 	sed 's/^| server | client builtin |/| server | extra | client builtin |/;
-	     s/^    \[cell \([0-9]*\) rep/    [\1\/4 cell \1 rep/' "$REPO/README.md" >stale.md
-	cmp -s stale.md "$REPO/README.md" && die "the stale copy is the README"
+	     s/^    \[cell \([0-9]*\) rep/    [\1\/4 cell \1 rep/' all.md >stale.md
+	cmp -s stale.md all.md && die "the stale copy is the README"
 	rc=0
 	MATRIX_BIN=$MATRIX_BIN bash "$REPO/tests/tools/readme_examples.sh" --check \
-		"$REPO/README.md" stale.md >"$T/.out" 2>"$T/.err" || rc=$?
+		"$REPO/README.md" "$REPO"/docs/*.md stale.md >"$T/.out" 2>"$T/.err" || rc=$?
 	expect_rc 1
 	grep -v '^readme_examples: stale.md: \|^  line \|skipped: no socat' "$T/.err" | grep . &&
 		die "the README's examples: $(cat "$T/.err")"

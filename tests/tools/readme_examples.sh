@@ -1,9 +1,10 @@
 #!/bin/bash
-# readme_examples.sh [README] | --check README...: the README's examples,
-# from real runs of the matrix binary, so that they cannot go stale.
+# readme_examples.sh [FILE...] | --check FILE...: the examples of the README
+# and docs/*.md, from real runs of the matrix binary, so that they cannot go
+# stale.
 #
-# Each example is a block of README.md between `<!-- example:NAME -->` and
-# `<!-- /example -->`, made by the function ex_NAME below: what a command
+# Each example is a block of one of the files (README.md, docs/*.md)
+# between `<!-- example:NAME -->` and `<!-- /example -->`, made by the function ex_NAME below: what a command
 # printed, or an excerpt of the summary.md a run wrote.  Without --check
 # (`make readme-examples`) every block is replaced by a fresh run's output.
 # (The README's example images in reports/example/ are made by hand.)  With
@@ -19,8 +20,7 @@ set -eu
 mode=write
 if [ "${1:-}" = --check ]; then mode=check; shift; fi
 repo=$(cd "$(dirname "$0")/../.." && pwd)
-[ $# -gt 0 ] || set -- "$repo/README.md"
-[ "$mode" = check ] || [ $# -eq 1 ] || { echo "readme_examples: one README to write" >&2; exit 2; }
+[ $# -gt 0 ] || set -- "$repo/README.md" "$repo"/docs/*.md
 M=${MATRIX_BIN:-$repo/build/release/matrix}
 case $M in /*) ;; *) M=$PWD/$M ;; esac
 [ -x "$M" ] || { echo "readme_examples: no binary $M (make matrix)" >&2; exit 2; }
@@ -137,10 +137,6 @@ def check(readme, text):
     for n in sorted(found - set(names)):
         print(f"readme_examples: {readme}: block {n} has no generator", file=sys.stderr)
         bad = 1
-    for n in names:
-        if n not in found:
-            print(f"readme_examples: {readme}: no <!-- example:{n} --> block", file=sys.stderr)
-            bad = 1
     if bad or mode == "write":
         return bad
     for m in block_re.finditer(text):
@@ -161,9 +157,18 @@ def check(readme, text):
                     break
     return bad
 
+# every generator's block is in one of the files at least (the README and
+# docs/ share them out)
 bad = 0
+texts = {r: open(r, encoding="utf-8").read() for r in readmes}
+everywhere = {m.group(2) for s in texts.values() for m in block_re.finditer(s)}
+for n in names:
+    if n not in everywhere:
+        print(f"readme_examples: no <!-- example:{n} --> block in {' '.join(readmes)}",
+              file=sys.stderr)
+        bad = 1
 for readme in readmes:
-    text = open(readme, encoding="utf-8").read()
+    text = texts[readme]
     if check(readme, text):
         bad = 1
     elif mode == "write":
