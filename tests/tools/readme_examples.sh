@@ -94,7 +94,17 @@ ex_compare_line() {
 		2>&1 >/dev/null | head -1 | sed 's/^/    /'
 }
 
-names="plan_error run_console af_summary byo_summary compare_line"
+# every command's usage lines, as its --help prints them: the synopsis
+ex_synopsis() {
+	local c
+	for c in run merge plan report compare history transports worker; do
+		"$M" "$c" --help 2>&1 | awk '/^usage:/ { on = 1 } on && /^$/ { exit }
+			on { sub(/^usage: /, "       "); print "    " substr($0, 8) }'
+	done
+	echo '    matrix --help | COMMAND --help | --version'
+}
+
+names="plan_error run_console af_summary byo_summary compare_line synopsis"
 for n in $names; do
 	if [ "$n" = byo_summary ] && ! command -v socat >/dev/null; then
 		[ "$mode" = check ] || { echo "readme_examples: byo_summary needs socat" >&2; exit 2; }
