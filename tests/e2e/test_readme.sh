@@ -225,3 +225,24 @@ t_readme_examples_have_the_shape_of_a_fresh_run() {
 	expect_err "stale.md: block run_console is stale"
 	if command -v socat >/dev/null; then expect_err "stale.md: block byo_summary is stale"; fi
 }
+
+# The README is what a newcomer reads in five minutes: under 300 lines, and
+# every file it sends the reader to (docs/, man pages' sources) is there;
+# every guide in docs/ is named in it
+t_readme_is_short_and_its_links_lead_somewhere() {
+	local n f
+	n=$(wc -l <"$REPO/README.md")
+	[ "$n" -lt 300 ] || die "README.md has $n lines: 300 at most (the rest belongs in docs/)"
+	for f in $(grep -o '](docs/[^)#]*' "$REPO/README.md" | sed 's/^](//'; grep -o '](reports/[^)]*' "$REPO/README.md" | sed 's/^](//'); do
+		[ -e "$REPO/$f" ] || die "README.md links to $f, which is not there"
+	done
+	for f in "$REPO"/docs/*.md; do
+		grep -qF "](docs/${f##*/})" "$REPO/README.md" || die "README.md does not send the reader to docs/${f##*/}"
+	done
+	# the guides' own links between them and to the source
+	for f in "$REPO"/docs/*.md; do
+		grep -o '](\.\./[^)#]*\|](\([a-zA-Z-]*\.md\)' "$f" | sed 's/^](//' | while read -r l; do
+			[ -e "$REPO/docs/$l" ] || die "${f##*/} links to $l, which is not there"
+		done
+	done
+}
