@@ -254,8 +254,11 @@ INSTALLED   := $(BINDIR)/matrix \
                $(EXAMPLES:%=$(SHAREDIR)/%) $(SHAREDIR)/nightly.sh \
                $(BASHCOMPDIR)/matrix $(ZSHCOMPDIR)/_matrix
 
-install: matrix man
-	install -D -m 0755 matrix $(DESTDIR)$(BINDIR)/matrix
+# INSTALL_BIN: the binary installed (tests/e2e/test_install.sh installs
+# the build it tests, and builds nothing).
+INSTALL_BIN ?= matrix
+install: $(INSTALL_BIN) man
+	install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/matrix
 	@for m in $(MAN_OUT); do \
 		s=$${m##*.}; echo "install $$m $(DESTDIR)$(MANDIR)/man$$s/"; \
 		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/$${m##*/} || exit 1; \
