@@ -24,11 +24,12 @@ DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-
 # through an sshd of its own; `hosts:` needs ssh only when a matrix has
 # a remote host), iproute2 (its network namespace; test_netns.sh's too:
 # topology: netns runs need it and say so when it is missing, so it is in
-# DEPS_DEB as well), man-db and scdoc (test_install.sh builds the man
-# pages, installs them and renders each with man -l; `make install`
-# installs scdoc itself when it is missing).
+# DEPS_DEB as well), man-db, scdoc and zsh (test_install.sh builds the
+# man pages, installs them and renders each with man -l, and checks the
+# zsh completion's syntax; `make install` installs scdoc itself when it
+# is missing).
 TEST_DEB    := clang valgrind jq chromium openssh-server openssh-client iproute2 \
-               man-db scdoc
+               man-db scdoc zsh
 # What only `make seeds` needs: the source experiments' programs
 # (matrices/seeds/) are Go (built by gc and by gccgo), Java (javac; JeroMQ,
 # ZeroMQ in pure Java) and Python over pyzmq (Debian's /usr/bin/python3).
