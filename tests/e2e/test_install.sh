@@ -126,6 +126,7 @@ t_make_install_then_uninstall() {
 	check_bash_completion "$root/usr"
 	if command -v zsh >/dev/null; then
 		zsh -n "$root/usr/share/zsh/site-functions/_matrix" || die "_matrix: zsh syntax"
+		check_zsh_completion "$root/usr"
 	fi
 
 	make -s -C "$REPO" uninstall DESTDIR="$root" PREFIX=/usr >"$T/uninstall.log" 2>&1 ||
@@ -172,4 +173,34 @@ check_bash_completion() {
 	out=$(complete_words "$prefix" matrix report runs/)
 	grep -qx runs/r1 <<<"$out" || die "matrix report runs/<TAB>: $out"
 	grep -qx tcp <<<"$(complete_words "$prefix" matrix worker -t t)" || die "worker -t t<TAB>"
+}
+
+# The zsh completion's answers, with zsh's completion builtins replaced by
+# functions that print what they are given (no terminal, no compinit):
+# WORDS... the command line, the last word the one being completed.
+zsh_complete() {
+	local prefix=$1; shift
+	(cd "$T" && PATH=$prefix/bin:$PATH zsh -fc '
+		compadd() { print -rl -- "$@"; }
+		_describe() { print -rl -- "${(@P)4}"; }
+		_files() { print -r -- "_files $*"; }
+		_message() { :; }
+		f=$1; shift
+		eval "$(sed "\$d" "$f")"	# the file but its last line, which calls _matrix
+		words=("$@"); CURRENT=$#; PREFIX=${words[-1]}
+		_matrix' _ "$prefix/share/zsh/site-functions/_matrix" "$@")
+}
+
+check_zsh_completion() {
+	local prefix=$1 out
+	out=$(zsh_complete "$prefix" matrix '')
+	grep -q '^run:run every cell' <<<"$out" && grep -qx -- --version <<<"$out" ||
+		die "zsh: matrix <TAB>: $out"
+	grep -qx -- --repeat <<<"$(zsh_complete "$prefix" matrix run --)" || die "zsh: matrix run --<TAB>"
+	out=$(zsh_complete "$prefix" matrix run --only b)
+	grep -qx busy_poll <<<"$out" || die "zsh: --only b<TAB>: $out"
+	grep -qx repeat <<<"$out" && die "zsh: --only offers repeat"
+	grep -qx repeat <<<"$(zsh_complete "$prefix" matrix run --set r)" || die "zsh: --set r<TAB>"
+	grep -qF '_files -g *.(yaml|yml)' <<<"$(zsh_complete "$prefix" matrix run '')" || die "zsh: matrix run <TAB>"
+	grep -qx zmq <<<"$(zsh_complete "$prefix" matrix worker -t '')" || die "zsh: worker -t <TAB>"
 }
