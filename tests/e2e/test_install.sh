@@ -1,6 +1,7 @@
 # Installed like a tool: the man pages agree with --help and with the
 # keys the loader takes, make install puts every file where it belongs,
-# the pages render, the bash completion completes, and make uninstall
+# the pages render, the bash and zsh completions complete, every column
+# of a run folder is in matrix-run-folder(5), and make uninstall
 # takes back exactly what install put there.
 
 MAN1=$REPO/docs/man/matrix.1.scd
@@ -203,4 +204,40 @@ check_zsh_completion() {
 	grep -qx repeat <<<"$(zsh_complete "$prefix" matrix run --set r)" || die "zsh: --set r<TAB>"
 	grep -qF '_files -g *.(yaml|yml)' <<<"$(zsh_complete "$prefix" matrix run '')" || die "zsh: matrix run <TAB>"
 	grep -qx zmq <<<"$(zsh_complete "$prefix" matrix worker -t '')" || die "zsh: worker -t <TAB>"
+}
+
+# Every column of the files a run, a report, compare and history write
+# (and every key of meta.csv) is in matrix-run-folder(5); a dimension's
+# column is a key of matrix: (matrix-file(5)), and summary.csv's
+# per-metric columns are METRIC_n, _median, ... (the page names the
+# suffixes).
+t_run_folder_columns_are_in_matrix_run_folder_5() {
+	local page=$REPO/docs/man/matrix-run-folder.5.scd dims f c n=0 metrics
+	printf 'name: x\nmatrix: {zzzz: 1}\n' >"$T/k.yaml"
+	dims=$("$MATRIX_BIN" plan "$T/k.yaml" 2>&1 | sed -n 's/.*(known: \(.*\)).*/\1/p' | tr -d ' ' | tr ',' '\n')
+	metrics=$("$MATRIX_BIN" report --help | awk '/^METRIC is/{on=1; next} on && /^  [a-z]/{print $1}')
+	MATRIX_CHARTS=svg "$MATRIX_BIN" run "$REPO/tests/data/tiny-run/matrix.yaml" -r 1 -q -o run >/dev/null ||
+		die "the tiny run failed"
+	"$MATRIX_BIN" compare "$REPO/tests/data/compare/base" "$REPO/tests/data/compare/new" -q -o cmp >/dev/null
+	[ -s cmp/compare.csv ] || die "compare wrote no compare.csv"
+	"$MATRIX_BIN" history "$REPO/tests/data/history" -q -o hist >/dev/null || die "history failed"
+	for f in run/results.csv run/timeline.csv run/hist.csv run/summary.csv run/ratios.csv \
+		cmp/compare.csv hist/history.csv; do
+		for c in $(head -n 1 "$f" | tr ',' ' '); do
+			grep -qx "$c" <<<"$dims" && continue
+			if [ "${f#*/}" = summary.csv ]; then
+				for m in $metrics; do
+					case $c in "${m}_"*) c=_M_\\_${c#"${m}_"}; break ;; esac
+				done
+			fi
+			grep -qF -- "*$c*" "$page" || grep -qF -- "$c" <<<"$(grep -F '_M_' "$page")" ||
+				die "$f's column $c is not in matrix-run-folder(5)"
+			n=$((n + 1))
+		done
+	done
+	for c in $(tail -n +2 run/meta.csv | cut -d, -f1); do
+		grep -qF -- "*$c*" "$page" || die "meta.csv's key $c is not in matrix-run-folder(5)"
+		n=$((n + 1))
+	done
+	[ $n -ge 120 ] || die "only $n columns checked"
 }
