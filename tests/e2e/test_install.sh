@@ -100,8 +100,8 @@ t_every_key_the_loader_takes_is_in_matrix_file_5() {
 # leaves nothing of ours and a file of someone else's alone.
 t_make_install_then_uninstall() {
 	local root=$T/root f page out
-	command -v man >/dev/null || skip "no man (man-db)"
-	command -v scdoc >/dev/null || skip "no scdoc"
+	command -v man >/dev/null || die "man missing: man-db is in TEST_DEB (make test-deps)"
+	command -v scdoc >/dev/null || die "scdoc missing: it is in TEST_DEB (make test-deps)"
 	mkdir -p "$root/usr/share/man/man1"
 	echo theirs >"$root/usr/share/man/man1/other.1"
 	make -s -C "$REPO" install INSTALL_BIN="$MATRIX_BIN" DESTDIR="$root" PREFIX=/usr >"$T/install.log" 2>&1 ||
@@ -125,10 +125,9 @@ t_make_install_then_uninstall() {
 		die "matrix(1) rendered has no --repeat N"
 
 	check_bash_completion "$root/usr"
-	if command -v zsh >/dev/null; then
-		zsh -n "$root/usr/share/zsh/site-functions/_matrix" || die "_matrix: zsh syntax"
-		check_zsh_completion "$root/usr"
-	fi
+	command -v zsh >/dev/null || die "zsh missing: it is in TEST_DEB (make test-deps)"
+	zsh -n "$root/usr/share/zsh/site-functions/_matrix" || die "_matrix: zsh syntax"
+	check_zsh_completion "$root/usr"
 
 	make -s -C "$REPO" uninstall DESTDIR="$root" PREFIX=/usr >"$T/uninstall.log" 2>&1 ||
 		die "make uninstall failed: $(cat "$T/uninstall.log")"
