@@ -3,7 +3,8 @@
 # and runs every test, plain and under ASan+UBSan.
 #
 #   make SANITIZE=1        build into build/asan with -fsanitize=address,undefined
-#   make PREFIX=/usr/local DESTDIR=... install
+#   make PREFIX=/usr/local DESTDIR=... install   (and uninstall; make man:
+#                          the man pages alone, into build/man)
 
 MATRIX      ?= matrices/af_unix_vs_inet.yaml
 PREFIX      ?= /usr/local
@@ -23,8 +24,12 @@ DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-
 # through an sshd of its own; `hosts:` needs ssh only when a matrix has
 # a remote host), iproute2 (its network namespace; test_netns.sh's too:
 # topology: netns runs need it and say so when it is missing, so it is in
-# DEPS_DEB as well).
-TEST_DEB    := clang valgrind jq chromium openssh-server openssh-client iproute2
+# DEPS_DEB as well), man-db, scdoc and zsh (test_install.sh builds the
+# man pages, installs them and renders each with man -l, and checks the
+# zsh completion's syntax; `make install` installs scdoc itself when it
+# is missing).
+TEST_DEB    := clang valgrind jq chromium openssh-server openssh-client iproute2 \
+               man-db scdoc zsh
 # What only `make seeds` needs: the source experiments' programs
 # (matrices/seeds/) are Go (built by gc and by gccgo), Java (javac; JeroMQ,
 # ZeroMQ in pure Java) and Python over pyzmq (Debian's /usr/bin/python3).
@@ -78,7 +83,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers reports,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build install clean FORCE
+.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build man install uninstall clean FORCE
 # The plain build is ./matrix; a sanitized build stays in its own folder
 # (make SANITIZE=1 builds build/asan/matrix, and no ./matrix).
 ifeq ($(SANITIZE),1)
@@ -225,8 +230,54 @@ readme-examples: deps
 	$(MAKE) matrix
 	MATRIX_BIN=$(CURDIR)/build/release/matrix bash tests/tools/readme_examples.sh README.md docs/*.md
 
-install: matrix
-	install -D -m 0755 matrix $(DESTDIR)$(PREFIX)/bin/matrix
+# The man pages: docs/man/*.scd turned into roff by scdoc (installed
+# through tests/deps.sh when missing) into build/man/; never committed.
+MAN_SRC     := $(wildcard docs/man/*.scd)
+MAN_OUT     := $(MAN_SRC:docs/man/%.scd=build/man/%)
+man: $(MAN_OUT)
+build/man/%: docs/man/%.scd
+	@command -v scdoc >/dev/null || sh tests/deps.sh scdoc
+	@mkdir -p $(dir $@)
+	scdoc <$< >$@.tmp && mv -f $@.tmp $@
+
+# make install: the binary, the man pages, the example matrices, the
+# nightly recipe and the bash and zsh completions, under
+# $(DESTDIR)$(PREFIX); make uninstall removes exactly those files (the
+# list is INSTALLED) and the folders of ours left empty.
+BINDIR      := $(PREFIX)/bin
+MANDIR      := $(PREFIX)/share/man
+SHAREDIR    := $(PREFIX)/share/matrix
+BASHCOMPDIR := $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  := $(PREFIX)/share/zsh/site-functions
+EXAMPLES    := $(wildcard matrices/*.yaml) $(wildcard matrices/programs/*)
+INSTALLED   := $(BINDIR)/matrix \
+               $(foreach m,$(MAN_OUT),$(MANDIR)/man$(subst .,,$(suffix $(m)))/$(notdir $(m))) \
+               $(EXAMPLES:%=$(SHAREDIR)/%) $(SHAREDIR)/nightly.sh \
+               $(BASHCOMPDIR)/matrix $(ZSHCOMPDIR)/_matrix
+
+# INSTALL_BIN: the binary installed (tests/e2e/test_install.sh installs
+# the build it tests, and builds nothing).
+INSTALL_BIN ?= matrix
+install: $(INSTALL_BIN) man
+	install -D -m 0755 $(INSTALL_BIN) $(DESTDIR)$(BINDIR)/matrix
+	@for m in $(MAN_OUT); do \
+		s=$${m##*.}; echo "install $$m $(DESTDIR)$(MANDIR)/man$$s/"; \
+		install -D -m 0644 $$m $(DESTDIR)$(MANDIR)/man$$s/$${m##*/} || exit 1; \
+	done
+	@for f in $(EXAMPLES); do \
+		mode=0644; [ -x $$f ] && mode=0755; \
+		install -D -m $$mode $$f $(DESTDIR)$(SHAREDIR)/$$f || exit 1; \
+	done
+	install -D -m 0755 matrices/nightly.sh $(DESTDIR)$(SHAREDIR)/nightly.sh
+	install -D -m 0644 completion/matrix.bash $(DESTDIR)$(BASHCOMPDIR)/matrix
+	install -D -m 0644 completion/_matrix $(DESTDIR)$(ZSHCOMPDIR)/_matrix
+
+# The folders removed are our own (share/matrix/...) and the standard ones
+# only when empty (rmdir never removes a folder with a file in it).
+uninstall:
+	rm -f $(INSTALLED:%=$(DESTDIR)%)
+	-@rmdir $(DESTDIR)$(SHAREDIR)/matrices/programs $(DESTDIR)$(SHAREDIR)/matrices \
+		$(DESTDIR)$(SHAREDIR) 2>/dev/null; true
 
 clean:
 	rm -rf build matrix
