@@ -124,7 +124,7 @@ static int write_history(struct report *runs, size_t n, const struct compare_arg
 		int chart = gnuplot_render_chart(out, "history", "history.csv", err, sizeof(err));
 		if (chart)
 			fprintf(stderr, "matrix history: %s\n", err);
-		history_print(&h, stderr, !ca->quiet);
+		history_print(&h, stdout, !ca->quiet);	/* the results */
 		fprintf(stderr, "matrix: history in %s/history.md\n", out);
 		rc = chart == -2 ? EXIT_BADINPUT : 0;	/* an image not written */
 	}

@@ -52,16 +52,16 @@ static const char usage_report[] =
 
 
 
-/* The headline (headline.h) on stderr, as summary.md has it at its top. */
-static void print_headline(const struct headline *h)
+/* The headline (headline.h) on f, as summary.md has it at its top. */
+static void print_headline(const struct headline *h, FILE *f)
 {
 	if (!h->nlines)
 		return;
-	fputs("matrix: headline:\n", stderr);
+	fputs("matrix: headline:\n", f);
 	for (size_t i = 0; i < h->nlines; i++)
-		fprintf(stderr, "  %s\n", h->lines[i]);
+		fprintf(f, "  %s\n", h->lines[i]);
 	if (h->more)
-		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+		fprintf(f, "  and %zu more in the ratio tables of summary.md\n", h->more);
 }
 
 /* -o DIR: a folder that does not exist (made) or is empty.  0, 1 when it
@@ -192,7 +192,7 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 	char busy[768];
 	int was_busy = report_busy_text(&r, busy, sizeof(busy));
 	report_release(&r);
-	print_headline(&h);
+	print_headline(&h, ask->ca->results ? ask->ca->results : stderr);
 	headline_release(&h);
 	if (was_busy && !quiet)	/* --quiet: errors only */
 		fprintf(stderr, "matrix: warning: a busy machine: %s; see summary.md\n", busy);
@@ -213,7 +213,7 @@ int cmd_report_export_json(const struct run_json *j, const char *path, const cha
 			strcmp(cmd, "run") ? "" : " --export-json FILE` writes it again");
 		return -1;
 	}
-	if (!quiet)
+	if (!quiet && strcmp(path, "-"))
 		fprintf(stderr, "matrix: JSON in %s\n", path);
 	return 0;
 }
@@ -318,6 +318,9 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
+	/* the headline and the A/B's verdicts are the results, on stdout;
+	 * with the JSON there, on stderr */
+	ca.results = json_path && !strcmp(json_path, "-") ? NULL : stdout;
 	if (json_path && !(ca.json = run_json_new())) {
 		fprintf(stderr, "matrix report: out of memory\n");
 		return EXIT_BADINPUT;
