@@ -264,6 +264,18 @@ static void print_metrics(FILE *f)
 	}
 }
 
+/* The headline and the A/B's verdicts are the results, on stdout; with
+ * the JSON there (--export-json -), on stderr.  -1 after a message. */
+static int report_results(struct compare_args *ca, const char *json_path)
+{
+	ca->results = json_path && !strcmp(json_path, "-") ? NULL : stdout;
+	if (json_path && !(ca->json = run_json_new())) {
+		fprintf(stderr, "matrix report: out of memory\n");
+		return -1;
+	}
+	return 0;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct option longopts[] = {
@@ -318,13 +330,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	/* the headline and the A/B's verdicts are the results, on stdout;
-	 * with the JSON there, on stderr */
-	ca.results = json_path && !strcmp(json_path, "-") ? NULL : stdout;
-	if (json_path && !(ca.json = run_json_new())) {
-		fprintf(stderr, "matrix report: out of memory\n");
+	if (report_results(&ca, json_path) < 0)
 		return EXIT_BADINPUT;
-	}
 	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json,
 				  .outdir = outdir };
 	int made = report_take_outputs(argv[optind], outdir, json_path);
