@@ -140,6 +140,36 @@ static void print_cell(const struct plan *pl, const struct cell *cl, const struc
 	putchar('\n');
 }
 
+/* Does an argv (NULL-ended, or n words) hold {tmp}? */
+static int has_tmp(char *const *argv, int n)
+{
+	for (int i = 0; argv && (n < 0 ? argv[i] != NULL : i < n); i++)
+		if (strstr(argv[i], "{tmp}"))
+			return 1;
+	return 0;
+}
+
+/* {tmp} is never a path `plan` could show (it is made when the run
+ * starts): say what it will be, when a program's words hold it. */
+static void print_tmp_note(const struct matrix *m)
+{
+	const char *tmp = getenv("TMPDIR");
+	int any = 0;
+
+	for (size_t i = 0; i < m->nprograms; i++) {
+		const struct program *pr = &m->programs[i];
+		any |= has_tmp(pr->server, -1) || has_tmp(pr->client, -1);
+		for (size_t s = 0; s < pr->nsetup; s++)
+			any |= has_tmp(pr->setup[s].argv, (int)pr->setup[s].argc);
+		for (size_t s = 0; s < pr->nteardown; s++)
+			any |= has_tmp(pr->teardown[s].argv, (int)pr->teardown[s].argc);
+	}
+	if (any)
+		printf("{tmp} is the run's private folder, one for the whole run (every cell and "
+		       "repetition), made when it starts: %s/matrix.XXXXXX\n",
+		       tmp && *tmp ? tmp : "/tmp");
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	struct common c = { 0 };
@@ -185,6 +215,7 @@ static int cmd_plan(int argc, char **argv)
 	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
 	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
 	remote_print_plan(&m, stdout);
+	print_tmp_note(&m);
 	char err[512];
 	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
 	if (rc < 0)
