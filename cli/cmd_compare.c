@@ -52,6 +52,7 @@ static const char usage_compare[] =
 "      --force          compare folders whose machine or inputs differ\n"
 "  -q, --quiet          print only the summary line and errors\n"
 "\n"
+"stdout: the verdict lines and the summary line; notes on stderr\n"
 "exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
 "cell failed, 3 inconclusive\n";
 

@@ -45,6 +45,7 @@ static const char usage_history[] =
 "                       folder for a list of run folders)\n"
 "  -q, --quiet          print only the groups and errors\n"
 "\n"
+"stdout: the groups and the steps; notes on stderr\n"
 "exit status: 0, or 2 bad input (no run folder, a folder or a gate file that\n"
 "cannot be read)\n";
 

@@ -43,11 +43,15 @@ static const char usage_report[] =
 "                             compare`); the matrix's report: compare: does the same\n"
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
 "      --export-json FILE     also write the run's meta, cells, statistics, ratios\n"
-"                             and verdicts into FILE as one JSON document\n"
+"                             and verdicts into FILE as one JSON document; FILE\n"
+"                             - is stdout (the headline and verdicts then go to\n"
+"                             stderr)\n"
 "  -o, --output DIR           write the report into DIR (which must not exist or\n"
 "                             be empty) and leave RUN_DIR as it is; the data its\n"
 "                             charts read (timeline.csv) is copied beside them\n"
-"  -q, --quiet                print only errors\n";
+"  -q, --quiet                print only errors\n"
+"\n"
+"stdout: the headline and the A/B's verdicts; notes on stderr\n";
 
 
 
