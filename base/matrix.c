@@ -5,6 +5,7 @@
  * knows no YAML: the walk is matrix_file.c, with one file per section.
  */
 #include "matrix_schema.h"
+#include "fnv.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -111,14 +112,16 @@ int ml_unknown_name(const char *what, const char *word,
 
 uint64_t ml_hash(const char *str, uint64_t num)
 {
-	uint64_t h = 1469598103934665603ull;
+	uint64_t h;
 
-	if (str)
-		for (; *str; str++)
-			h = (h ^ (unsigned char)*str) * 1099511628211ull;
-	else
+	if (str) {
+		h = fnv1a64_str(FNV1A64_VALUE_BASIS, str);
+	} else {
+		unsigned char le[8];	/* num's bytes, low first */
 		for (int i = 0; i < 8; i++, num >>= 8)
-			h = (h ^ (num & 0xff)) * 1099511628211ull;
+			le[i] = (unsigned char)(num & 0xff);
+		h = fnv1a64(FNV1A64_VALUE_BASIS, le, sizeof(le));
+	}
 	return h ^ (h >> 29);
 }
 
@@ -203,10 +206,7 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 				     "'_', '.' and '-'", text);
 		*num = 0;
 		if (strcmp(text, "builtin")) {
-			uint64_t h = 1469598103934665603ull;	/* FNV-1a */
-			for (const char *c = text; *c; c++)
-				h = (h ^ (unsigned char)*c) * 1099511628211ull;
-			*num = h | 1;
+			*num = fnv1a64_str(FNV1A64_VALUE_BASIS, text) | 1;
 		}
 		return 0;
 	case VK_CPU: {

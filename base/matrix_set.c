@@ -259,6 +259,60 @@ static int new_pair(struct loader *L, const yaml_node_t *map, const char *key, c
 }
 
 /* Makes override i in s->text. */
+/* Where the item of a list VALUE that starts at v ends: at a comma,
+ * except, for cpu, one before a digit (server=0,2;clients=1 is one
+ * placement whose CPU list has a comma). */
+static size_t list_item_len(const char *key, const char *v, size_t n)
+{
+	size_t k = 0;
+
+	while (k < n && !(v[k] == ',' && (strcmp(key, "cpu") ||
+					  !(k + 1 < n && v[k + 1] >= '0' && v[k + 1] <= '9'))))
+		k++;
+	return k;
+}
+
+/* VALUE as YAML: a list, as a matrix file writes one, when it is
+ * [A, B] or A,B (each item a scalar, yaml_scalar), else one scalar (a
+ * value with a brace, a mapping's text, is one: the placement says what
+ * it takes).  -1 when it does not fit in out. */
+static int yaml_value(const char *key, const char *v, char *out, size_t len)
+{
+	size_t n = strlen(v), o = 0;
+	char item[MATRIX_SET_MAX_VALUE + 1], one[2 * MATRIX_SET_MAX_VALUE + 3];
+
+	if (strpbrk(v, "{}")) {
+		yaml_scalar(v, out, len);
+		return 0;
+	}
+	if (n >= 2 && v[0] == '[' && v[n - 1] == ']')
+		v++, n -= 2;
+	else if (list_item_len(key, v, n) == n) {
+		yaml_scalar(v, out, len);
+		return 0;
+	}
+	out[o++] = '[';
+	for (size_t at = 0; at <= n;) {
+		size_t k = list_item_len(key, v + at, n - at), b = at, e = at + k;
+		while (b < e && v[b] == ' ')
+			b++;
+		while (e > b && v[e - 1] == ' ')
+			e--;
+		snprintf(item, sizeof(item), "%.*s", (int)(e - b), v + b);
+		yaml_scalar(item, one, sizeof(one));
+		int w = snprintf(out + o, len - o, "%s%s", o > 1 ? ", " : "", one);
+		if (w < 0 || (size_t)w >= len - o)
+			return -1;
+		o += (size_t)w;
+		at += k + 1;
+	}
+	if (o + 2 > len)
+		return -1;
+	out[o++] = ']';
+	out[o] = '\0';
+	return 0;
+}
+
 static int apply_one(struct matrix_sets *s, size_t i, const char *path, char *err,
 		     size_t errlen)
 {
@@ -270,7 +324,8 @@ static int apply_one(struct matrix_sets *s, size_t i, const char *path, char *er
 	int rc = -1;
 
 	snprintf(key, sizeof(key), "%.*s", (int)(eq - s->arg[i]), s->arg[i]);
-	yaml_scalar(eq + 1, val, sizeof(val));
+	if (yaml_value(key, eq + 1, val, sizeof(val)) < 0)
+		return ml_failf(err, errlen, "--set %s: a list too long to write", s->arg[i]);
 	if (parse(&L, s->text, s->len) < 0)
 		return cannot(s, i, path, err, errlen);
 	yaml_node_t *map = home_of(&L, key);
@@ -302,7 +357,31 @@ static int apply_one(struct matrix_sets *s, size_t i, const char *path, char *er
 	return 0;
 }
 
-/* Every key has the value its last --set gave, as a scalar. */
+/* Is vn, a sequence, the list VALUE v (yaml_value) item for item? */
+static int is_list_of(struct loader *L, const char *key, const yaml_node_t *vn, const char *v)
+{
+	size_t n = strlen(v), at = 0;
+	yaml_node_item_t *it = vn->data.sequence.items.start;
+
+	if (n >= 2 && v[0] == '[' && v[n - 1] == ']')
+		v++, n -= 2;
+	for (; it < vn->data.sequence.items.top; it++, at++) {
+		yaml_node_t *in = yaml_document_get_node(&L->doc, *it);
+		if (at > n || !in || in->type != YAML_SCALAR_NODE)
+			return 0;
+		size_t k = list_item_len(key, v + at, n - at), b = at, e = at + k;
+		while (b < e && v[b] == ' ')
+			b++;
+		while (e > b && v[e - 1] == ' ')
+			e--;
+		if (strlen(scalar(in)) != e - b || strncmp(scalar(in), v + b, e - b))
+			return 0;
+		at += k;
+	}
+	return at > n;
+}
+
+/* Every key has the value its last --set gave, as a scalar or a list. */
 static int verify(const struct matrix_sets *s, const char *path, char *err, size_t errlen)
 {
 	struct loader L;
@@ -322,7 +401,8 @@ static int verify(const struct matrix_sets *s, const char *path, char *err, size
 		snprintf(key, sizeof(key), "%.*s", (int)klen, s->arg[i]);
 		yaml_node_t *map = home_of(&L, key);
 		const yaml_node_t *vn = map ? ml_find_key(&L, map, file_key(key), NULL) : NULL;
-		if (!vn || vn->type != YAML_SCALAR_NODE || strcmp(scalar(vn), eq + 1))
+		if (vn && vn->type == YAML_SEQUENCE_NODE ? !is_list_of(&L, key, vn, eq + 1) :
+		    !vn || vn->type != YAML_SCALAR_NODE || strcmp(scalar(vn), eq + 1))
 			rc = cannot(s, i, path, err, errlen);
 	}
 	yaml_document_delete(&L.doc);

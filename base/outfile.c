@@ -108,8 +108,13 @@ int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen)
 	int fd;
 
 	snprintf(o->path, sizeof(o->path), "%s", path);
-	outfile_tmp_name(path, NULL, o->tmp, sizeof(o->tmp));
 	o->f = NULL;
+	if (!strcmp(path, OUTFILE_STDOUT)) {	/* no temporary file, nothing renamed */
+		o->tmp[0] = '\0';
+		o->f = stdout;
+		return 0;
+	}
+	outfile_tmp_name(path, NULL, o->tmp, sizeof(o->tmp));
 	if ((fd = create_new(o->tmp)) < 0) {
 		int e = errno;
 		/* a link planted at the temporary name is said as that name */
@@ -136,6 +141,12 @@ int outfile_commit(struct outfile *o, char *err, size_t errlen)
 
 	if (!o->f)
 		return fail(o->path, EBADF, err, errlen);
+	if (!o->tmp[0]) {	/* stdout: every write checked, never closed */
+		int bad = fflush(o->f) == EOF || ferror(o->f);
+		e = errno ? errno : EIO;
+		o->f = NULL;
+		return bad ? fail("stdout", e, err, errlen) : 0;
+	}
 	/* an earlier write that failed leaves its bytes in the buffer and
 	 * fflush fails again, with the reason; fclose would not say */
 	if (fflush(o->f) == EOF)
@@ -160,6 +171,10 @@ void outfile_abort(struct outfile *o)
 {
 	if (!o->f)
 		return;
+	if (!o->tmp[0]) {	/* stdout: what was written is out */
+		o->f = NULL;
+		return;
+	}
 	fclose(o->f);
 	o->f = NULL;
 	unlink(o->tmp);

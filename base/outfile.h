@@ -16,6 +16,10 @@
  * it points to.  A run folder may come from anywhere (a CI artifact,
  * a shared results tree), so its links are nobody's promise.
  *
+ * PATH "-" (OUTFILE_STDOUT) is stdout: written as it comes, flushed and
+ * checked by outfile_commit(), never closed (what was written before a
+ * failure is out).
+ *
  * Every function returning int returns 0, or -1 with errno set and
  * "PATH: reason" (PATH the final name) in err.
  */
@@ -25,10 +29,12 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#define OUTFILE_STDOUT "-"
+
 struct outfile {
 	FILE *f;		/* NULL when closed */
 	char path[4096];
-	char tmp[4160];
+	char tmp[4160];		/* "" for stdout */
 };
 
 int outfile_open(struct outfile *o, const char *path, char *err, size_t errlen);

@@ -56,6 +56,12 @@ static int run_option(int ch, const char *arg, struct common *c)
 		c->ab = arg;
 		return 1;
 	case 'J':
+		if (!strcmp(arg, "-")) {
+			fprintf(stderr, "matrix run: --export-json -: run's stdout is its folder's "
+				"path alone; give a FILE, or write the JSON to stdout after the run "
+				"with `matrix report DIR --export-json -`\n");
+			return -1;
+		}
 		c->export_json = arg;
 		return 1;
 	case 'b':

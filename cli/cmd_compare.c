@@ -52,6 +52,7 @@ static const char usage_compare[] =
 "      --force          compare folders whose machine or inputs differ\n"
 "  -q, --quiet          print only the summary line and errors\n"
 "\n"
+"stdout: the verdict lines and the summary line; notes on stderr\n"
 "exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
 "cell failed, 3 inconclusive\n";
 
@@ -157,7 +158,7 @@ static int finish_compare(const struct comparison *c, const char *dir,
 		int chart = gnuplot_render_chart(dir, name, data, err, sizeof(err));
 		if (chart)
 			fprintf(stderr, "matrix %s: %s\n", cmd, err);
-		compare_print(c, stderr, !a->quiet);
+		compare_print(c, a->results ? a->results : stderr, !a->quiet);
 		fprintf(stderr, "matrix: %s in %s/%s.md\n", c->along < 0 ? "comparison"
 			: "in-run A/B", dir, name);
 		/* an image that could not be written is a file that could not be */
@@ -366,7 +367,7 @@ int cmd_compare(int argc, char **argv)
 		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
 		{ "history", 1, 0, 'H' }, { 0, 0, 0, 0 }
 	};
-	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD };
+	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD, .results = stdout };
 	int ch;
 
 	optind = 1;

@@ -10,6 +10,7 @@
 #define MATRIX_CMD_COMPARE_H
 
 #include <stddef.h>
+#include <stdio.h>
 
 #include "vocab.h"
 
@@ -25,6 +26,10 @@ struct compare_args {
 	const char *out;		/* compare: -o DIR, else NEW_DIR */
 	int force, quiet;
 	struct run_json *json;		/* --export-json: the verdicts also go there, or NULL */
+	/* where the verdict lines go: stdout for `matrix compare`, `history`
+	 * and `report`, whose results they are; NULL (stderr) for run, whose
+	 * stdout is its folder alone, and when JSON goes to stdout */
+	FILE *results;
 	/* the second look (compare.h): 0 judges the first look and, when the
 	 * folder holds a look2/ run folder (RUN/look2/results.csv), the second
 	 * too, written into that folder; 2 writes only the second look (the

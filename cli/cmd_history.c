@@ -45,6 +45,7 @@ static const char usage_history[] =
 "                       folder for a list of run folders)\n"
 "  -q, --quiet          print only the groups and errors\n"
 "\n"
+"stdout: the groups and the steps; notes on stderr\n"
 "exit status: 0, or 2 bad input (no run folder, a folder or a gate file that\n"
 "cannot be read)\n";
 
@@ -124,7 +125,7 @@ static int write_history(struct report *runs, size_t n, const struct compare_arg
 		int chart = gnuplot_render_chart(out, "history", "history.csv", err, sizeof(err));
 		if (chart)
 			fprintf(stderr, "matrix history: %s\n", err);
-		history_print(&h, stderr, !ca->quiet);
+		history_print(&h, stdout, !ca->quiet);	/* the results */
 		fprintf(stderr, "matrix: history in %s/history.md\n", out);
 		rc = chart == -2 ? EXIT_BADINPUT : 0;	/* an image not written */
 	}

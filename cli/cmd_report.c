@@ -43,25 +43,29 @@ static const char usage_report[] =
 "                             compare`); the matrix's report: compare: does the same\n"
 "      --threshold PCT        the smallest change that matters (default 5%)\n"
 "      --export-json FILE     also write the run's meta, cells, statistics, ratios\n"
-"                             and verdicts into FILE as one JSON document\n"
+"                             and verdicts into FILE as one JSON document; FILE\n"
+"                             - is stdout (the headline and verdicts then go to\n"
+"                             stderr)\n"
 "  -o, --output DIR           write the report into DIR (which must not exist or\n"
 "                             be empty) and leave RUN_DIR as it is; the data its\n"
 "                             charts read (timeline.csv) is copied beside them\n"
-"  -q, --quiet                print only errors\n";
+"  -q, --quiet                print only errors\n"
+"\n"
+"stdout: the headline and the A/B's verdicts; notes on stderr\n";
 
 
 
 
-/* The headline (headline.h) on stderr, as summary.md has it at its top. */
-static void print_headline(const struct headline *h)
+/* The headline (headline.h) on f, as summary.md has it at its top. */
+static void print_headline(const struct headline *h, FILE *f)
 {
 	if (!h->nlines)
 		return;
-	fputs("matrix: headline:\n", stderr);
+	fputs("matrix: headline:\n", f);
 	for (size_t i = 0; i < h->nlines; i++)
-		fprintf(stderr, "  %s\n", h->lines[i]);
+		fprintf(f, "  %s\n", h->lines[i]);
 	if (h->more)
-		fprintf(stderr, "  and %zu more in the ratio tables of summary.md\n", h->more);
+		fprintf(f, "  and %zu more in the ratio tables of summary.md\n", h->more);
 }
 
 /* -o DIR: a folder that does not exist (made) or is empty.  0, 1 when it
@@ -192,7 +196,7 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 	char busy[768];
 	int was_busy = report_busy_text(&r, busy, sizeof(busy));
 	report_release(&r);
-	print_headline(&h);
+	print_headline(&h, ask->ca->results ? ask->ca->results : stderr);
 	headline_release(&h);
 	if (was_busy && !quiet)	/* --quiet: errors only */
 		fprintf(stderr, "matrix: warning: a busy machine: %s; see summary.md\n", busy);
@@ -213,7 +217,7 @@ int cmd_report_export_json(const struct run_json *j, const char *path, const cha
 			strcmp(cmd, "run") ? "" : " --export-json FILE` writes it again");
 		return -1;
 	}
-	if (!quiet)
+	if (!quiet && strcmp(path, "-"))
 		fprintf(stderr, "matrix: JSON in %s\n", path);
 	return 0;
 }
@@ -262,6 +266,18 @@ static void print_metrics(FILE *f)
 				w++;
 		}
 	}
+}
+
+/* The headline and the A/B's verdicts are the results, on stdout; with
+ * the JSON there (--export-json -), on stderr.  -1 after a message. */
+static int report_results(struct compare_args *ca, const char *json_path)
+{
+	ca->results = json_path && !strcmp(json_path, "-") ? NULL : stdout;
+	if (json_path && !(ca->json = run_json_new())) {
+		fprintf(stderr, "matrix report: out of memory\n");
+		return -1;
+	}
+	return 0;
 }
 
 int cmd_report(int argc, char **argv)
@@ -318,10 +334,8 @@ int cmd_report(int argc, char **argv)
 		fprintf(stderr, "matrix report: expected one RUN_DIR\n%s", usage_report);
 		return EXIT_BADINPUT;
 	}
-	if (json_path && !(ca.json = run_json_new())) {
-		fprintf(stderr, "matrix report: out of memory\n");
+	if (report_results(&ca, json_path) < 0)
 		return EXIT_BADINPUT;
-	}
 	struct report_ask ask = { .cmd = "report", .ab = ab, .ca = &ca, .json = ca.json,
 				  .outdir = outdir };
 	int made = report_take_outputs(argv[optind], outdir, json_path);

@@ -63,14 +63,60 @@ static const char usage_transports[] =
 "Lists each transport: the patterns it does, its limits (message sizes,\n"
 "inflight), the matrix: keys that apply to it, and what it is.\n";
 
-/* One line of `matrix plan`; with place, the CPUs its workers run on
- * (results.csv's placement) at the end; with poll, then its poll and
- * busy_poll. */
-static void print_cell(const struct plan *pl, const struct cell *cl, int place, int poll)
+/* Which optional columns `matrix plan` shows: placement and poll when the
+ * matrix has the key, rate, record and spin when a cell is not at its
+ * default (unpaced, full, none). */
+struct plan_cols {
+	int place, poll, rate, record, spin;
+};
+
+static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct plan_cols *c)
+{
+	memset(c, 0, sizeof(*c));
+	c->place = matrix_dim(m, "cpu") != NULL;
+	c->poll = matrix_dim(m, "poll") || matrix_dim(m, "busy_poll");
+	for (size_t i = 0; i < pl->ncells; i++) {
+		const struct cell_params *p = &pl->cells[i].p;
+		c->rate |= p->rate != 0;
+		c->record |= p->record != REC_FULL;
+		c->spin |= p->spin_ns != 0;
+	}
+}
+
+/* The optional columns of a cell, after the fixed ones, into buf. */
+static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
+			     const struct plan_cols *c)
+{
+	char t[MATRIX_MAX_PLACEMENT + 2];
+
+	if (c->place) {
+		plan_placement_text(pl, p, t, sizeof(t));
+		printf("  %s", t);
+	}
+	if (c->poll) {
+		snprintf(t, sizeof(t), "-");
+		if (p->busy_poll_ns)
+			units_format_duration(p->busy_poll_ns, t, sizeof(t));
+		printf("  %s %s", poll_names[p->poll], t);
+	}
+	if (c->rate)
+		printf("  %9s", p->rate ? units_format_rate(p->rate, t, sizeof(t)) : "-");
+	if (c->record)
+		printf("  %-6s", record_names[p->record]);
+	if (c->spin) {
+		snprintf(t, sizeof(t), "-");
+		if (p->spin_ns)
+			units_format_duration(p->spin_ns, t, sizeof(t));
+		printf("  %6s", t);
+	}
+}
+
+/* One line of `matrix plan`: the fixed columns, then the optional ones
+ * (plan_cols), then the topology's link: keys (netns.h). */
+static void print_cell(const struct plan *pl, const struct cell *cl, const struct plan_cols *c)
 {
 	const struct cell_params *p = &cl->p;
-	char size[32], resp[32], amount[32], where[MATRIX_MAX_PLACEMENT + 2] = "";
-	char polls[64] = "", bp[32] = "-";
+	char size[32], resp[32], amount[32];
 
 	units_format_size(p->size, size, sizeof(size));
 	if (pattern_info(p->pattern)->reply == PATTERN_REPLY_SIZED)
@@ -81,30 +127,47 @@ static void print_cell(const struct plan *pl, const struct cell *cl, int place, 
 		units_format_duration(p->duration_ns, amount, sizeof(amount));
 	else
 		snprintf(amount, sizeof(amount), "%llu", (unsigned long long)p->count);
-	if (place) {
-		strcpy(where, "  ");
-		plan_placement_text(pl, p, where + 2, sizeof(where) - 2);
-	}
-	if (poll) {
-		if (p->busy_poll_ns)
-			units_format_duration(p->busy_poll_ns, bp, sizeof(bp));
-		snprintf(polls, sizeof(polls), "  %s %s", poll_names[p->poll], bp);
-	}
-	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s%s%s", cl->number,
+	printf("%4u  %-9s %-14s %9s %9s %5u %12s %8u %7s  %s %s", cl->number,
 	       pattern_names[p->pattern], p->transport->name, size, resp, p->concurrency, amount,
 	       p->inflight, p->transport->has_nodelay ? (p->nodelay ? "on" : "off") : "-",
 	       p->server_prog ? p->server_prog->name : "builtin",
-	       p->client_prog ? p->client_prog->name : "builtin", where, polls);
-	/* keys that are not their default, after the columns */
-	if (p->rate)
-		printf("  rate=%s", units_format_rate(p->rate, amount, sizeof(amount)));
-	if (p->record != REC_FULL)
-		printf("  record=%s", record_names[p->record]);
-	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link: (netns.h) */
+	       p->client_prog ? p->client_prog->name : "builtin");
+	print_cell_extra(pl, p, c);
+	for (size_t d = 0; d < pl->m->ndims; d++)
 		if (matrix_dim_is_link(&pl->m->dims[d]))
 			printf("  %s=%s", pl->m->dims[d].key,
 			       pl->m->dims[d].values[cl->choice[d]].text);
 	putchar('\n');
+}
+
+/* Does an argv (NULL-ended, or n words) hold {tmp}? */
+static int has_tmp(char *const *argv, int n)
+{
+	for (int i = 0; argv && (n < 0 ? argv[i] != NULL : i < n); i++)
+		if (strstr(argv[i], "{tmp}"))
+			return 1;
+	return 0;
+}
+
+/* {tmp} is never a path `plan` could show (it is made when the run
+ * starts): say what it will be, when a program's words hold it. */
+static void print_tmp_note(const struct matrix *m)
+{
+	const char *tmp = getenv("TMPDIR");
+	int any = 0;
+
+	for (size_t i = 0; i < m->nprograms; i++) {
+		const struct program *pr = &m->programs[i];
+		any |= has_tmp(pr->server, -1) || has_tmp(pr->client, -1);
+		for (size_t s = 0; s < pr->nsetup; s++)
+			any |= has_tmp(pr->setup[s].argv, (int)pr->setup[s].argc);
+		for (size_t s = 0; s < pr->nteardown; s++)
+			any |= has_tmp(pr->teardown[s].argv, (int)pr->teardown[s].argc);
+	}
+	if (any)
+		printf("{tmp} is the run's private folder, one for the whole run (every cell and "
+		       "repetition), made when it starts: %s/matrix.XXXXXX\n",
+		       tmp && *tmp ? tmp : "/tmp");
 }
 
 static int cmd_plan(int argc, char **argv)
@@ -128,13 +191,20 @@ static int cmd_plan(int argc, char **argv)
 		return rc < 0 ? 1 : 0;
 	}
 	printf("matrix %s: %s\n", m.name, m.description);
-	int place = matrix_dim(&m, "cpu") != NULL;	/* placement: only when asked for */
-	int poll = matrix_dim(&m, "poll") || matrix_dim(&m, "busy_poll");	/* likewise */
-	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s%s%s\n", "cell", "pattern", "transport",
+	struct plan_cols cols;
+	plan_cols_of(&pl, &m, &cols);
+	printf("%4s  %-9s %-14s %9s %9s %5s %12s %8s %7s  %s%s%s", "cell", "pattern", "transport",
 	       "size", "response", "conc", "count/dur", "inflight", "nodelay", "server client",
-	       place ? "  placement" : "", poll ? "  poll busy_poll" : "");
+	       cols.place ? "  placement" : "", cols.poll ? "  poll busy_poll" : "");
+	if (cols.rate)
+		printf("  %9s", "rate");
+	if (cols.record)
+		printf("  %-6s", "record");
+	if (cols.spin)
+		printf("  %6s", "spin");
+	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
-		print_cell(&pl, &pl.cells[i], place, poll);
+		print_cell(&pl, &pl.cells[i], &cols);
 	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
 	for (size_t i = 0; i < pl.ncells; i++)
 		unwarmed |= program_cell_warmup(&pl.cells[i].p, m.warmup) != m.warmup;
@@ -145,6 +215,7 @@ static int cmd_plan(int argc, char **argv)
 	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
 	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
 	remote_print_plan(&m, stdout);
+	print_tmp_note(&m);
 	char err[512];
 	int rc = setup_print_plan(&pl, stdout, err, sizeof(err));
 	if (rc < 0)

@@ -2,6 +2,7 @@
 #include "resume.h"
 #include "arrays.h"
 #include "fieldnum.h"
+#include "fnv.h"
 #include "results.h"
 
 #include <errno.h>
@@ -19,7 +20,7 @@ int resume_hash_file(const char *path, char *out, size_t len)
 	/* opened without waiting: a fifo in a folder is refused, not read */
 	int fd = open(path, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
 	unsigned char buf[8192];
-	uint64_t h = 0xcbf29ce484222325ull;	/* FNV-1a, 64 bits */
+	uint64_t h = FNV1A64_INIT;
 	struct stat st;
 	ssize_t n;
 	int rc = 0;
@@ -41,8 +42,7 @@ int resume_hash_file(const char *path, char *out, size_t len)
 			rc = -1;
 			break;
 		}
-		for (ssize_t i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 0x100000001b3ull;
+		h = fnv1a64(h, buf, (size_t)n);
 	}
 	close(fd);
 	snprintf(out, len, "fnv1a64:%016llx", (unsigned long long)h);

@@ -75,6 +75,12 @@ expect_rc() {
 	[ "$rc" -eq "$1" ] || { cat "$T/.err" >&2; die "exit status $rc, expected $1"; }
 }
 
+# expect_out TEXT: stdout has TEXT (a command's results: compare's, history's
+# and report's verdicts and headline)
+expect_out() {
+	grep -qF -- "$1" "$T/.out" || { cat "$T/.out" >&2; die "stdout lacks: $1"; }
+}
+
 expect_err() {
 	grep -qF -- "$1" "$T/.err" || { cat "$T/.err" >&2; die "stderr lacks: $1"; }
 }

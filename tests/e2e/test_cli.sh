@@ -103,3 +103,25 @@ t_bad_flags() {
 	[ -e full/x ] && [ "$(ls full)" = x ] || die "-o touched a non-empty folder"
 	[ ! -e results ] || die "a bad flag must not create a run folder"
 }
+
+# --only takes a value as results.csv writes it (rate 2000 for 2k/s, size
+# 1024 for 1KiB); --set takes a list, as the matrix file does (A,B or
+# [A, B]; a cpu placement's CPU list keeps its commas)
+t_only_csv_value_and_set_list() {
+	printf 'name: ol\nmatrix:\n  rate: [2k/s, 1.5k/s]\n  size: [64, 1KiB]\n  cpu: same\n' >m.yaml
+	run_matrix plan m.yaml --only rate=2000; expect_rc 0
+	[ "$(grep -c '^ *[0-9][0-9]*  ' "$T/.out")" -eq 2 ] || die "--only rate=2000: $(cat "$T/.out")"
+	grep -q '1\.5k/s$' "$T/.out" && die "--only rate=2000 kept 1.5k/s: $(cat "$T/.out")"
+	run_matrix plan m.yaml --only size=1024 --only rate=1500; expect_rc 0
+	[ "$(grep -c '^ *[0-9][0-9]*  ' "$T/.out")" -eq 1 ] || die "--only size=1024: $(cat "$T/.out")"
+	run_matrix plan m.yaml --only rate=3000; expect_rc 2
+	expect_err "--only rate=3000"
+	run_matrix plan m.yaml --set cpu=same,split; expect_rc 0
+	[ "$(grep -c 'server=0;clients=1' "$T/.out")" -eq 4 ] || die "--set cpu=same,split: $(cat "$T/.out")"
+	[ "$(grep -c 'server=0;clients=0' "$T/.out")" -eq 4 ] || die "--set cpu=same,split: $(cat "$T/.out")"
+	run_matrix plan m.yaml --set 'transport=[unix, tcp]' --set cpu='server=0,1;clients=0,split'; expect_rc 0
+	grep -q 'unix .*server=0,1;clients=0' "$T/.out" || die "a list --set: $(cat "$T/.out")"
+	[ "$(grep -c '^ *[0-9][0-9]*  ' "$T/.out")" -eq 16 ] || die "a list --set: $(cat "$T/.out")"
+	run_matrix plan m.yaml --set cpu=same,bogus; expect_rc 2
+	expect_err "bogus"
+}

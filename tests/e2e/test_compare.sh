@@ -52,8 +52,8 @@ t_compare_verdicts_of_known_changes() {
 		grep -qF "$l16=unix	msgs_per_s	-0.2	20000	16000	7	7" ||
 		die "unix 16 figures: $(csvq $c label metric change base_median new_median | head -1)"
 	[ "$(csvq $c --rows)" -eq 11 ] || die "$(csvq $c --rows) rows, expected 11 (5 cells x 2 metrics + 1 added)"
-	expect_err "$l16=unix: msgs_per_s 16.0k msg/s vs 20.0k msg/s, -20.0% ("
-	expect_err "compare: 2 regressed, 2 improved, 2 unchanged, 4 inconclusive, 1 added, 0 removed (threshold 5%, new vs base)"
+	expect_out "$l16=unix: msgs_per_s 16.0k msg/s vs 20.0k msg/s, -20.0% ("
+	expect_out "compare: 2 regressed, 2 improved, 2 unchanged, 4 inconclusive, 1 added, 0 removed (threshold 5%, new vs base)"
 	grep -qF '**2 regressed, 2 improved, 2 unchanged, 4 inconclusive**, 1 added, 0 removed.' new/compare.md ||
 		die "compare.md lacks the counts"
 	grep -qF "| $l16=unix | msgs_per_s | 20.0k msg/s | 16.0k msg/s | -20.0% (" new/compare.md ||
@@ -444,4 +444,30 @@ Y
 		die "a short baseline: $(cat n2/compare.csv)"
 	[ -e n2/look2 ] && die "a second look that cannot help ran"
 	return 0
+}
+
+# compare's, report's and history's results are on stdout (a script greps
+# them), the notes on stderr; --export-json - is the JSON alone on stdout;
+# run refuses it, naming the flag (its stdout is the folder)
+t_results_on_stdout_json_on_dash() {
+	cp -r "$REPO/tests/data/compare" cmp
+	cp -r "$REPO/tests/data/tiny-run" tiny
+	cp -r "$REPO/tests/data/history" hist
+	run_matrix compare cmp/base cmp/new; expect_rc 1
+	grep -q 'regressed$' "$T/.out" || die "no regressed cell on stdout: $(cat "$T/.out")"
+	expect_out "compare: 2 regressed, 2 improved"
+	grep -q 'regressed' "$T/.err" && die "verdicts on stderr too: $(cat "$T/.err")"
+	expect_err "matrix: comparison in cmp/new/compare.md"
+	run_matrix history hist; expect_rc 0
+	expect_out "history: group 1: 3 runs, 4 steps"
+	run_matrix report tiny; expect_rc 0
+	expect_out "matrix: headline:"
+	expect_err "matrix: summary in tiny/summary.md"
+	run_matrix report tiny --export-json -; expect_rc 0
+	jq -e '.run_dir and .cells' "$T/.out" >/dev/null || die "stdout is not the JSON: $(head -c 300 "$T/.out")"
+	expect_err "matrix: headline:"
+	[ -e tiny/- ] || [ -e ./- ] && die "--export-json - wrote a file named -"
+	run_matrix run --export-json - "$REPO/tests/data/tiny-run/matrix.yaml"; expect_rc 2
+	expect_err "matrix run: --export-json -: run's stdout is its folder's path alone"
+	[ ! -s "$T/.out" ] || die "run printed: $(cat "$T/.out")"
 }

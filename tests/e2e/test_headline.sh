@@ -10,7 +10,12 @@ headline_lines() {
 	awk '/^## Headline$/ { h = 1; next } h && /^(#|\|)/ { exit } h && sub(/^- /, "")' "$1"
 }
 # console_lines: the sentences `matrix` printed under "matrix: headline:"
-console_lines() { sed -n '/^matrix: headline:$/,/^matrix: summary in/{/^  /s/^  //p}' "$T/.err"; }
+# (report: on stdout, its results; run: on stderr, its stdout the folder)
+console_lines() {
+	local f="$T/.err"
+	grep -q '^matrix: headline:$' "$T/.out" && f="$T/.out"
+	sed -n '/^matrix: headline:$/,/^matrix: summary in/{/^  /s/^  //p}' "$f"
+}
 
 # report DIR [FLAGS]: `matrix report` without gnuplot (the hand-made folders
 # have no timeline, and no chart is looked at here)
@@ -91,7 +96,7 @@ $(diff want.txt page.txt)"
 	console_lines >again.txt
 	cmp -s page.txt again.txt || die "matrix report's headline differs: $(diff page.txt again.txt)"
 	run_matrix report out --quiet; expect_rc 0
-	grep -q 'headline' "$T/.err" && die "report --quiet printed the headline"
+	grep -q 'headline' "$T/.err" "$T/.out" && die "report --quiet printed the headline"
 	run_matrix run m.yaml -o out2 --quiet; expect_rc 0
 	grep -q 'headline' "$T/.err" && die "run --quiet printed the headline"
 	expect_no_leftovers
@@ -289,8 +294,8 @@ matrix:
 Y
 	run_matrix run m.yaml -o run -q; expect_rc 0
 	run_matrix report run --ratio pattern:stream/pingpong --ratio unix/tcp; expect_rc 0
-	grep -q 'geometric mean of 6 scenarios.*of tcp: pingpong$' "$T/.err" ||
-		die "no grouped unix/tcp line: $(cat "$T/.err")"
-	grep -q '^  pattern stream delivered .* (geometric mean of 12 scenarios) the messages per second of pattern pingpong: every scenario$' "$T/.err" ||
-		die "the ratio across patterns has no line: $(cat "$T/.err")"
+	grep -q 'geometric mean of 6 scenarios.*of tcp: pingpong$' "$T/.out" ||
+		die "no grouped unix/tcp line: $(cat "$T/.out")"
+	grep -q '^  pattern stream delivered .* (geometric mean of 12 scenarios) the messages per second of pattern pingpong: every scenario$' "$T/.out" ||
+		die "the ratio across patterns has no line: $(cat "$T/.out")"
 }

@@ -112,8 +112,8 @@ t_history_noise_tight_and_wide() {
 		die "history.md does not say how many nights"
 	grep -qF -- "- \`n12\` ▼ pattern=pingpong size=16 transport=unix: msgs_per_s 20.0k msg/s → 18.0k msg/s, -10.0%, **regressed** (against \`n11\`; beyond the normal night-to-night spread (±$bu%, 10 nights))" $md ||
 		die "history.md lacks the unix step"
-	expect_err "n12: pattern=pingpong size=16 transport=unix: msgs_per_s 18.0k msg/s vs 20.0k msg/s, -10.0%, regressed (against n11), beyond the normal night-to-night spread"
-	grep -qF "n12: pattern=pingpong size=16 transport=tcp" "$T/.err" && die "tcp's last night printed as a step"
+	expect_out "n12: pattern=pingpong size=16 transport=unix: msgs_per_s 18.0k msg/s vs 20.0k msg/s, -10.0%, regressed (against n11), beyond the normal night-to-night spread"
+	grep -qF "n12: pattern=pingpong size=16 transport=tcp" "$T/.out" && die "tcp's last night printed as a step"
 	return 0
 }
 
@@ -127,8 +127,8 @@ t_compare_history() {
 	# with it: tcp within its spread, the same spread history learns
 	run_matrix compare results/noise/n11 results/noise/n12 --metric msgs_per_s -o cal --history results/noise; expect_rc 1
 	expect_err "matrix compare: --history results/noise: each cell's normal night-to-night spread from the 11 runs of results/noise/n11's group before results/noise/n12"
-	expect_err "transport=tcp: msgs_per_s 9.00k msg/s vs 10.0k msg/s, -10.0% (-10.4%..-9.6%), inconclusive (within the normal night-to-night spread (±"
-	expect_err "compare: 1 regressed, 0 improved, 0 unchanged, 1 inconclusive"
+	expect_out "transport=tcp: msgs_per_s 9.00k msg/s vs 10.0k msg/s, -10.0% (-10.4%..-9.6%), inconclusive (within the normal night-to-night spread (±"
+	expect_out "compare: 1 regressed, 0 improved, 0 unchanged, 1 inconclusive"
 	run_matrix history results/noise --metric msgs_per_s -q; expect_rc 0
 	bt=$(awk -v n="$(row_of results/noise/history.csv n12 tcp msgs_per_s noise)" 'BEGIN { printf "%.1f", 400 * n }')
 	[ "$(csvq cal/compare.csv label verdict why | grep transport=tcp | cut -f2-)" = \
@@ -225,7 +225,7 @@ t_history_night_gates() {
 		die "history.md lacks the gates' section"
 	grep -qF -- "- \`n10\` ▼ pattern=pingpong size=16 transport=unix: msgs_per_s 20.1k msg/s, **regressed** (look2/ab.csv)" $md ||
 		die "history.md lacks n10's gate"
-	expect_err "n09: pattern=pingpong size=16 transport=unix: msgs_per_s 20.0k msg/s, regressed (its own gate, ab.csv)"
+	expect_out "n09: pattern=pingpong size=16 transport=unix: msgs_per_s 20.0k msg/s, regressed (its own gate, ab.csv)"
 	# a gate file that is not one: named
 	echo 'label,metric' >results/noise/n05/ab.csv
 	run_matrix history results/noise; expect_rc 2

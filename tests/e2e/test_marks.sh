@@ -71,8 +71,8 @@ unix delivered 2.00× (1.82–2.20, ≥56%) the messages per second of tcp: echo
 	[ "$(sed -n '/^## Headline$/,/^|/s/^- //p' out/summary.md)" = "$want" ] ||
 		die "summary.md's headline: $(sed -n '/^## Headline$/,/^|/p' out/summary.md)"
 	run_matrix report out; expect_rc 0
-	[ "$(sed -n '/^matrix: headline:$/,/^matrix: summary in/s/^  //p' "$T/.err")" = "$want" ] ||
-		die "the console's headline: $(cat "$T/.err")"
+	[ "$(sed -n '/^matrix: headline:$/,$s/^  //p' "$T/.out")" = "$want" ] ||
+		die "the console's headline (report's stdout): $(cat "$T/.out")"
 	# report.html: the same cells, and the key
 	grep -qF '<td class="num">110k (100k–120k) msg/s ʷ</td>' out/report.html ||
 		die "report.html lacks go's marked rate"

@@ -51,6 +51,10 @@ Y
 	grep -qF "  setup of srv, once before its first cell:" "$T/.out" || die "plan: $(cat "$T/.out")"
 	grep -qF "    sh -c 'printf " "$T/.out" || die "plan shows no step: $(cat "$T/.out")"
 	grep -qF "programs' steps, each within 10m " "$T/.out" || die "plan: no time limit"
+	# {tmp}: what it will be, one folder for the whole run
+	TMPDIR=/tmp run_matrix plan m.yaml; expect_rc 0
+	grep -qF "{tmp} is the run's private folder, one for the whole run (every cell and repetition), made when it starts: /tmp/matrix.XXXXXX" "$T/.out" ||
+		die "plan does not say what {tmp} is: $(cat "$T/.out")"
 	run_matrix run m.yaml -o out; expect_rc 0
 	expect_all out/results.csv status ok
 	[ "$(csvq out/results.csv --rows)" -eq 12 ] || die "rows"

@@ -360,7 +360,14 @@ Y
 	expect_err "s.yaml:5:9: count 1000 at rate 10/s takes 99 s per connection, not less than the timeout (10 s)"
 	printf 'name: ok\nmatrix:\n  rate: [20k/s, 1.5k/s, 1M/s]\n  record: [full, totals]\n' >ok.yaml
 	run_matrix plan ok.yaml; expect_rc 0
-	grep -q 'rate=1.5k/s  record=totals$' "$T/.out" || die "plan does not show rate and record: $(cat "$T/.out")"
+	# columns, headed, as every other key
+	grep -qE '^cell .* rate  record$' "$T/.out" || die "plan has no rate and record columns: $(cat "$T/.out")"
+	grep -qE ' 1\.5k/s  totals$' "$T/.out" || die "plan does not show rate and record: $(cat "$T/.out")"
+	grep -q 'rate=' "$T/.out" && die "plan prints rate= as trailing text: $(cat "$T/.out")"
+	printf 'name: sp\nmatrix:\n  spin: [0s, 2us]\n' >sp.yaml
+	run_matrix plan sp.yaml; expect_rc 0
+	grep -qE '^cell .* spin$' "$T/.out" || die "plan has no spin column: $(cat "$T/.out")"
+	grep -qE ' 2us$' "$T/.out" || die "plan does not show spin: $(cat "$T/.out")"
 	run_matrix worker client --connect=127.0.0.1:1 --rate=fast; expect_rc 2
 	expect_err "--rate fast: not a number"
 	run_matrix worker server --rate=10; expect_rc 2

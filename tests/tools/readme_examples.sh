@@ -89,9 +89,10 @@ ex_byo_summary() {
 }
 
 # a regression verdict, from the hand-made folders of tests/data/compare
+# (compare's verdicts are its results: on stdout)
 ex_compare_line() {
 	"$M" compare "$repo/tests/data/compare/base" "$repo/tests/data/compare/new" -o "$work/cmp" \
-		2>&1 >/dev/null | head -1 | sed 's/^/    /'
+		2>/dev/null | head -1 | sed 's/^/    /'
 }
 
 # every command's usage lines, as its --help prints them: the synopsis
