@@ -307,7 +307,7 @@ inrun_scaled() {
 			scale "$f" "$(calc "1 + $SLOWDOWN / 100")" && scale "$f/look2" "$(calc "1 + $SLOWDOWN / 100")"
 		fi
 		rc2=0
-		mx report "$f" --compare nodelay=true:false "${cmp_args[@]}" >/dev/null 2>>"$LOG" || rc2=$?
+		mx report "$f" --compare nodelay=true:false "${cmp_args[@]}" >>"$LOG" 2>&1 || rc2=$?
 		pair inrun "$k" "$1" "$2" $rc2 "$f/ab.csv" "$secs"
 	done
 }
@@ -318,7 +318,7 @@ separate_scaled() {
 	local d="$OUT/runs/$CASE-r$1-cmp-scaled-$2"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
 		cp -r "$n" "$s" && rm -f "$s"/compare.* && scale "$s" "$(calc "1 + $SLOWDOWN / 100")" all &&
-			mx compare "$b" "$s" -o "$d" $(hist_args) "${cmp_args[@]}" >/dev/null \
+			mx compare "$b" "$s" -o "$d" $(hist_args) "${cmp_args[@]}" >>"$LOG" \
 				2>>"$LOG" || rc=$?
 	else
 		rc=2
@@ -329,7 +329,7 @@ separate_scaled() {
 separate() {
 	local rc=0 b="$OUT/runs/$CASE-$4" n="$OUT/runs/$CASE-$5" d="$OUT/runs/$CASE-r$2-cmp-$1-$3"
 	if [ -e "$b/results.csv" ] && [ -e "$n/results.csv" ]; then
-		mx compare "$b" "$n" -o "$d" $(hist_args) "${cmp_args[@]}" >/dev/null \
+		mx compare "$b" "$n" -o "$d" $(hist_args) "${cmp_args[@]}" >>"$LOG" \
 			2>>"$LOG" || rc=$?
 	else
 		rc=2
