@@ -75,8 +75,8 @@ enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
  * field of the row (struct result_row, cell/aggregate.h) that holds it;
  * the columns keep their results.csv order (a new metric's column goes
  * after the older ones, before the link's).  The phrase is the headline's
- * sentence around a ratio (N, the ratio's text, D: three %s; NULL: a
- * sentence made of the title).  A round trip is two messages (request
+ * sentence around a ratio, the better side first (W, the ratio's text, at
+ * least 1×, then L: three %s; NULL: a sentence made of the title).  A round trip is two messages (request
  * and response); a stream message is one.  The windows are those of
  * README "How it measures".  README "Adding a metric" says what else a
  * new line needs: its computation, nothing more. */
@@ -89,27 +89,27 @@ enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
 	  "%s delivered %s the MiB per second of %s", \
 	  "the bytes of msgs_per_s (request and response for a round trip), in MiB") \
 	X(rtt_mean_us, "round-trip time, mean", "µs", LOWER_IS_BETTER, COMBINE_MEAN, \
-	  "%s's mean round trip took %s %s's, lower is faster", \
+	  "%s's mean round trip was %s faster than %s's", \
 	  "mean of every answered request's time, from the first try to send it to " \
 	  "the end of its whole response") \
 	X(rtt_p50_us, "round-trip time, median (p50)", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
-	  "%s's median round trip took %s %s's, lower is faster", \
+	  "%s's median round trip was %s faster than %s's", \
 	  "median of the same round-trip times (all clients' samples merged)") \
 	X(rtt_p90_us, "round-trip time, p90", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
-	  "%s's p90 round trip took %s %s's, lower is faster", \
+	  "%s's p90 round trip was %s faster than %s's", \
 	  "90th percentile of the round-trip times") \
 	X(rtt_p99_us, "round-trip time, p99", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
-	  "%s's p99 round trip took %s %s's, lower is faster", \
+	  "%s's p99 round trip was %s faster than %s's", \
 	  "99th percentile of the round-trip times") \
 	X(rtt_p999_us, "round-trip time, p99.9", "µs", LOWER_IS_BETTER, COMBINE_ONE, \
-	  "%s's p99.9 round trip took %s %s's, lower is faster", \
+	  "%s's p99.9 round trip was %s faster than %s's", \
 	  "99.9th percentile of the round-trip times") \
 	X(rtt_max_us, "round-trip time, max", "µs", LOWER_IS_BETTER, COMBINE_MAX, \
-	  "%s's longest round trip took %s %s's, lower is faster", \
+	  "%s's longest round trip was %s faster than %s's", \
 	  "the longest round trip") \
 	X(cpu_us_per_msg, "CPU time per message, each way (all workers)", "µs/msg", \
 	  LOWER_IS_BETTER, COMBINE_MEAN, \
-	  "%s used %s the CPU time per message of %s, lower is cheaper", \
+	  "%s was %s cheaper than %s in CPU time per message", \
 	  "user + system CPU of the server and every client over the timed window, " \
 	  "per message moved one way (a round trip moves two)") \
 	X(sent_msgs_per_s, "messages per second at the senders", "msg/s", HIGHER_IS_BETTER, \
@@ -117,7 +117,7 @@ enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
 	  "messages (stream) or requests (pingpong/echo) sent per second " \
 	  "of the senders' window") \
 	X(cpu_us_per_rtt, "CPU time per round trip (all workers)", "µs/rtt", LOWER_IS_BETTER, \
-	  COMBINE_MEAN, "%s used %s the CPU time per round trip of %s, lower is cheaper", \
+	  COMBINE_MEAN, "%s was %s cheaper than %s in CPU time per round trip", \
 	  "the same CPU per round trip (pingpong/echo; empty for stream)")
 
 struct metric {

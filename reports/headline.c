@@ -61,24 +61,68 @@ void headline_ratio_text(const struct report *r, const struct rpair *p, char *bu
 		snprintf(buf, len, "%.2f× (%.2f–%.2f)", p->ratio, p->lo, p->hi);
 }
 
-/* The sentence of a metric around the ratio text rtext, its phrase from
- * the metric table (N, R, D), or one made of its title. */
-static void sentence(const struct report *r, const struct rratio_def *def, const char *rtext,
-		     const char *scenario, char *buf, size_t len)
+/* The sentence of a metric around the ratio text rtext, the better side
+ * w first, l second: its phrase from the metric table (W, R, L), or one
+ * made of its title. */
+static void sentence(const struct report *r, const struct rratio_def *def, const char *w,
+		     const char *l, const char *rtext, const char *scenario, char *buf, size_t len)
 {
 	char n[160], d[160];
 	int m = def->metric;
 
-	side_name(r, def, def->num, n, sizeof(n));
-	side_name(r, def, def->den, d, sizeof(d));
+	side_name(r, def, w, n, sizeof(n));
+	side_name(r, def, l, d, sizeof(d));
 	if (metrics[m].phrase) {
 		int o = snprintf(buf, len, metrics[m].phrase, n, rtext, d);
 		if (o >= 0 && (size_t)o < len)
 			snprintf(buf + o, len - (size_t)o, ": %s", scenario);
 		return;
 	}
-	snprintf(buf, len, "%s had %s the %s of %s, %s is better: %s", n, rtext, metrics[m].title,
-		 d, metrics[m].better == HIGHER_IS_BETTER ? "higher" : "lower", scenario);
+	snprintf(buf, len, "%s was %s better than %s in %s (%s is better): %s", n, rtext, d,
+		 metrics[m].title, metrics[m].better == HIGHER_IS_BETTER ? "higher" : "lower",
+		 scenario);
+}
+
+/* Is the numerator the better side of ratio x (of its metric)? */
+static int num_better(const struct rratio_def *def, double x)
+{
+	return metrics[def->metric].better == HIGHER_IS_BETTER ? x >= 1 : x <= 1;
+}
+
+/* A pair's sentence, the better side first with its ratio at least 1× (the
+ * interval turned round with it), or, when the interval spans 1×, "no
+ * clear difference" with the ratio as the tables write it. */
+static void pair_sentence(const struct report *r, const struct rpair *p, const char *sc,
+			  char *buf, size_t len)
+{
+	const struct rratio_def *def = &r->defs[p->def];
+	size_t nn = p->num->st[def->metric].n, nd = p->den->st[def->metric].n;
+	int point = nn < 2 || nd < 2 || isnan(p->lo);
+	char rt[160], n[160], d[160];
+
+	if (!point && p->lo <= 1 && p->hi >= 1) {
+		headline_ratio_text(r, p, rt, sizeof(rt));
+		side_name(r, def, def->num, n, sizeof(n));
+		side_name(r, def, def->den, d, sizeof(d));
+		snprintf(buf, len, "no clear difference between %s and %s in %s: %s/%s is %s, "
+			 "an interval across 1×: %s", n, d, metrics[def->metric].title, n, d, rt, sc);
+		return;
+	}
+	int nb = num_better(def, p->ratio);
+	struct rpair q = *p;
+	if (!nb) {
+		q.ratio = 1 / p->ratio;
+		q.lo = 1 / p->hi;
+		q.hi = 1 / p->lo;
+	}
+	if (metrics[def->metric].better == LOWER_IS_BETTER) {	/* the loser's over the winner's */
+		double lo = q.lo;
+		q.ratio = 1 / q.ratio;
+		q.lo = 1 / q.hi;
+		q.hi = 1 / lo;
+	}
+	headline_ratio_text(r, &q, rt, sizeof(rt));
+	sentence(r, def, nb ? def->num : def->den, nb ? def->den : def->num, rt, sc, buf, len);
 }
 
 /* Does dimension d take more than one value among the cells? */
@@ -241,12 +285,20 @@ static int grouped_lines(const struct report *r, struct headline *h)
 	for (size_t i = 0; i < n; i++) {
 		if (!g[i].npairs)
 			continue;
+		const struct rratio_def *def = &r->defs[g[i].def];
+		int nb = num_better(def, g[i].geomean);
+		/* the better side's ratio, at least 1×: over the loser's for a
+		 * higher-is-better metric, the loser's over it for a lower */
+		int flip = nb != (metrics[def->metric].better == HIGHER_IS_BETTER);
+		double gm = flip ? 1 / g[i].geomean : g[i].geomean;
+		double lo = flip ? 1 / g[i].max : g[i].min, hi = flip ? 1 / g[i].min : g[i].max;
 		if (g[i].npairs == 1)
-			snprintf(rt, sizeof(rt), "%.2f× (1 scenario)", g[i].geomean);
+			snprintf(rt, sizeof(rt), "%.2f× (1 scenario)", gm);
 		else
 			snprintf(rt, sizeof(rt), "%.2f× (geometric mean of %zu scenarios, "
-				 "%.2f× to %.2f×)", g[i].geomean, g[i].npairs, g[i].min, g[i].max);
-		sentence(r, &r->defs[g[i].def], rt, g[i].pattern, line, sizeof(line));
+				 "%.2f× to %.2f×)", gm, g[i].npairs, lo, hi);
+		sentence(r, def, nb ? def->num : def->den, nb ? def->den : def->num, rt,
+			 g[i].pattern, line, sizeof(line));
 		if (add_line(h, line) < 0) {
 			free(g);
 			return -1;
@@ -260,9 +312,13 @@ static int grouped_lines(const struct report *r, struct headline *h)
 		const struct rratio_def *def = &r->defs[di];
 		if (def->dim != (size_t)pd || !def->npairs || !(def->geomean > 0))
 			continue;
+		int nb = num_better(def, def->geomean);
+		int flip = nb != (metrics[def->metric].better == HIGHER_IS_BETTER);
 		snprintf(rt, sizeof(rt), def->npairs == 1 ? "%.2f× (1 scenario)" :
-			 "%.2f× (geometric mean of %zu scenarios)", def->geomean, def->npairs);
-		sentence(r, def, rt, "every scenario", line, sizeof(line));
+			 "%.2f× (geometric mean of %zu scenarios)",
+			 flip ? 1 / def->geomean : def->geomean, def->npairs);
+		sentence(r, def, nb ? def->num : def->den, nb ? def->den : def->num, rt,
+			 "every scenario", line, sizeof(line));
 		if (add_line(h, line) < 0)
 			return -1;
 	}
@@ -274,7 +330,7 @@ int headline_build(const struct report *r, struct headline *h)
 	const struct rpair **ps = malloc((r->npairs + 1) * sizeof(*ps));
 	struct sort_ctx ctx = { .r = r };
 	size_t n = 0;
-	char rt[160], sc[512], line[1024];
+	char sc[512], line[1024];
 	int rc = 0;
 
 	memset(h, 0, sizeof(*h));
@@ -295,7 +351,6 @@ int headline_build(const struct report *r, struct headline *h)
 		qsort_r(ps, n, sizeof(*ps), cmp_pairs, &ctx);
 		for (size_t i = 0; i < n && !rc; i++) {
 			const struct rratio_def *def = &r->defs[ps[i]->def];
-			headline_ratio_text(r, ps[i], rt, sizeof(rt));
 			scenario(r, def, ps[i]->num, sc, sizeof(sc));
 			if (report_whole_process(ps[i]->num, def->metric) ||
 			    report_whole_process(ps[i]->den, def->metric))
@@ -305,7 +360,7 @@ int headline_build(const struct report *r, struct headline *h)
 			    report_upper_bound(r, ps[i]->den, def->metric))
 				snprintf(sc + strlen(sc), sizeof(sc) - strlen(sc),
 					 "; upper bounds across hosts (ᵘ)");
-			sentence(r, def, rt, sc, line, sizeof(line));
+			pair_sentence(r, ps[i], sc, line, sizeof(line));
 			rc = add_line(h, line);
 		}
 	}

@@ -4,11 +4,15 @@
  * run` and `matrix report`, both from headline_build, so they say the same.
  *
  * One sentence per ratio and scenario (a pair of cells that differ only in
- * the ratio's dimension), hyperfine-style, with the ratio of medians, its
- * interval and which way is better:
+ * the ratio's dimension), hyperfine-style: the better side first (by the
+ * metric's direction) with the ratio of medians at least 1× and its
+ * interval turned round with it, or "no clear difference" when the
+ * interval spans 1× (then the ratio as the ratio tables write it):
  *
  *   unix delivered 1.45× (1.35–1.60) the messages per second of tcp: echo, 10B, 1 client
- *   unix's median round trip took 0.62× (0.55–0.70) tcp's, lower is faster: pingpong, 64B, 1 client
+ *   unix's median round trip was 1.61× (1.43–1.82) faster than tcp's: pingpong, 64B, 1 client
+ *   no clear difference between unix and tcp in messages per second: unix/tcp is
+ *     1.58× (0.66–2.46), an interval across 1×: echo, 10B, 1 client
  *
  * The scenario names the pattern, the size and the concurrency, then every
  * other dimension that varies in the run (not the ratio's own).  Sentences

@@ -85,8 +85,15 @@ Y
 	# order a reader wants: per pattern as the matrix lists them (stream
 	# first), then by size, 64B before 1KiB though the matrix lists 1KiB first
 	csvq out/ratios.csv scope pattern size ratio ci_lo ci_hi ci_level |
-		awk -F'\t' '$1 == "cell" { printf "%s\t%s\tunix delivered %.2f× (%.2f–%.2f, ≥%d%%) the messages per second of tcp: %s, %s\n",
-			$2, $3 + 0, $4, $5, $6, int($7 * 100 + 1e-9), $2, $3 == 1024 ? "1KiB" : $3 "B" }' |
+		awk -F'\t' '$1 == "cell" {
+			sc = sprintf("%s, %s", $2, $3 == 1024 ? "1KiB" : $3 "B"); lv = int($7 * 100 + 1e-9)
+			if ($5 <= 1 && $6 >= 1)	# the interval spans 1x: no winner
+				s = sprintf("no clear difference between unix and tcp in messages per second: unix/tcp is %.2f× (%.2f–%.2f, ≥%d%%), an interval across 1×: %s", $4, $5, $6, lv, sc)
+			else if ($4 >= 1)	# the winner first, its ratio at least 1x
+				s = sprintf("unix delivered %.2f× (%.2f–%.2f, ≥%d%%) the messages per second of tcp: %s", $4, $5, $6, lv, sc)
+			else
+				s = sprintf("tcp delivered %.2f× (%.2f–%.2f, ≥%d%%) the messages per second of unix: %s", 1 / $4, 1 / $6, 1 / $5, lv, sc)
+			printf "%s\t%s\t%s\n", $2, $3 + 0, s }' |
 		sort -t$'\t' -k1,1r -k2,2n | cut -f3 >want.txt
 	[ "$(wc -l <want.txt)" -eq 4 ] || die "ratios.csv: $(wc -l <want.txt) cell pairs, expected 4"
 	cmp -s want.txt page.txt || die "headline is not ratios.csv's figures in order:
@@ -109,19 +116,21 @@ t_rtt_headline_says_lower_is_better() {
 	cp -R "$REPO/tests/data/golden7" out
 	report out --ratio unix/tcp --metric rtt_p50_us
 	headline_lines out/summary.md >page.txt
-	grep -qxF "unix's median round trip took 0.48× (0.41–0.54) tcp's, lower is faster: pingpong, 16B" page.txt ||
+	# the better side first, its ratio at least 1x (tcp/unix: 1/0.48, the
+	# interval 1/0.54 to 1/0.41)
+	grep -qxF "unix's median round trip was 2.06× (1.85–2.44) faster than tcp's: pingpong, 16B" page.txt ||
 		die "RTT sentence: $(cat page.txt)"
 	[ "$(wc -l <page.txt)" -eq 1 ] || die "a sentence for a pair without RTT: $(cat page.txt)"
 	report out --ratio unix/tcp --metric rtt_p99_us
-	grep -q "^- unix's p99 round trip took 0\.[0-9][0-9]× (.*) tcp's, lower is faster: pingpong, 16B$" out/summary.md ||
+	grep -q "^- unix's p99 round trip was [1-9][0-9]*\.[0-9][0-9]× (.*) faster than tcp's: pingpong, 16B$" out/summary.md ||
 		die "p99 sentence: $(headline_lines out/summary.md)"
 	report out --ratio unix/tcp --metric cpu_us_per_rtt
-	grep -q "^- unix used 0\.[0-9][0-9]× (.*) the CPU time per round trip of tcp, lower is cheaper: pingpong, 16B$" out/summary.md ||
+	grep -q "^- unix was [1-9][0-9]*\.[0-9][0-9]× (.*) cheaper than tcp in CPU time per round trip: pingpong, 16B$" out/summary.md ||
 		die "CPU sentence: $(headline_lines out/summary.md)"
 	report out --ratio unix/tcp
 	grep -q "^- unix delivered 2\.04× (1\.85–2\.41) the messages per second of tcp: pingpong, 16B$" out/summary.md ||
 		die "throughput sentence: $(headline_lines out/summary.md)"
-	headline_lines out/summary.md | grep -q 'lower is' && die "a throughput sentence says lower is better"
+	headline_lines out/summary.md | grep -q 'faster than\|cheaper than' && die "a throughput sentence says faster or cheaper"
 	return 0
 }
 
@@ -227,11 +236,12 @@ t_headline_stays_readable() {
 	awk -F, 'NR == 1 || ($5 == 16 || $5 == 64)' out/results.csv >r && mv r out/results.csv
 	sed -i 's/size: \[16, 64, 256, 1KiB\]/size: [16, 64]/' out/matrix.yaml
 	report out
-	headline_lines out/summary.md | sed 's/^unix delivered \([0-9.]*\)× .*: /\1 /' >order.txt
-	printf '%s\n' "1.00 pingpong, 16B, 1 client" "1.00 pingpong, 16B, 2 clients" \
-		"2.00 pingpong, 64B, 1 client" "2.00 pingpong, 64B, 2 clients" \
-		"0.50 stream, 16B, 1 client" "0.50 stream, 16B, 2 clients" \
-		"0.50 stream, 64B, 1 client" "0.50 stream, 64B, 2 clients" >want.txt
+	headline_lines out/summary.md | sed 's/^\([a-z]*\) delivered \([0-9.]*\)× .*: /\1 \2 /;
+		s/^no clear difference .* is \([0-9.]*\)× .*: /tie \1 /' >order.txt
+	printf '%s\n' "tie 1.00 pingpong, 16B, 1 client" "tie 1.00 pingpong, 16B, 2 clients" \
+		"unix 2.00 pingpong, 64B, 1 client" "unix 2.00 pingpong, 64B, 2 clients" \
+		"tcp 2.00 stream, 16B, 1 client" "tcp 2.00 stream, 16B, 2 clients" \
+		"tcp 2.00 stream, 64B, 1 client" "tcp 2.00 stream, 64B, 2 clients" >want.txt
 	cmp -s want.txt order.txt || die "headline order: $(diff want.txt order.txt)"
 }
 
