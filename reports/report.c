@@ -264,6 +264,8 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		snprintf(err, errlen, "out of memory");
 		goto fail;
 	}
+	if (report_ratios_check(r, err, errlen) < 0)
+		goto fail;
 	return 0;
 fail:
 	report_release(r);

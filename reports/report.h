@@ -125,6 +125,7 @@ struct rratio_def {
 	size_t npairs;			/* pairs with a ratio (both sides measured) */
 	const struct ratio_spec *spec;	/* the matrix file's entry (its reference:);
 					 * NULL for --ratio and the default ratios */
+	const char *flag;		/* the --ratio argument it came from, or NULL */
 };
 
 struct rpair {

@@ -83,7 +83,10 @@ static int def_from_flag(struct report *r, const char *arg, int metric, char *er
 	}
 	char name[300];
 	snprintf(name, sizeof(name), "%s/%s", num, slash + 1);
-	return add_def(r, name, (size_t)d, v[0], v[1], metric);
+	if (add_def(r, name, (size_t)d, v[0], v[1], metric) < 0)
+		return -1;
+	r->defs[r->ndefs - 1].flag = arg;
+	return 0;
 }
 
 int report_ratios_define(struct report *r, const struct report_opts *o, char *err,
@@ -188,6 +191,49 @@ int report_ratios_pair(struct report *r)
 		def->geomean = stats_geomean(logs, nl);
 		def->npairs = nl;
 		free(logs);
+	}
+	return 0;
+}
+
+/* The cells of value v in dimension d, and another dimension they vary in
+ * (NULL when none): what a ratio with no pair is told. */
+static size_t cells_of(const struct report *r, size_t d, const char *v, const char **other)
+{
+	size_t n = 0;
+	const struct rcell *first = NULL;
+
+	*other = NULL;
+	for (size_t i = 0; i < r->ncells; i++) {
+		if (strcmp(r->cells[i].dims[d], v))
+			continue;
+		n++;
+		first = first ? first : &r->cells[i];
+	}
+	for (size_t i = 0; first && i < r->ncells && !*other; i++)
+		for (size_t k = 0; k < r->ndims && !*other; k++)
+			if (k != d && strcmp(r->cells[i].dims[k], first->dims[k]))
+				*other = r->dimnames[k];
+	return n;
+}
+
+int report_ratios_check(const struct report *r, char *err, size_t errlen)
+{
+	for (size_t di = 0; di < r->ndefs; di++) {
+		const struct rratio_def *def = &r->defs[di];
+		size_t any = 0;
+		for (size_t i = 0; i < r->npairs && !any; i++)
+			any = r->pairs[i].def == di;
+		if (any || !def->flag)
+			continue;
+		const char *other;
+		size_t nn = cells_of(r, def->dim, def->num, &other);
+		snprintf(err, errlen, "--ratio %s: no two cells of this run differ only in %s "
+			 "(%zu cell%s with %s %s, none with %s %s and the rest alike)%s%s: a ratio "
+			 "of cells that differ in more would measure more than %s", def->flag,
+			 r->dimnames[def->dim], nn, nn == 1 ? "" : "s", r->dimnames[def->dim],
+			 def->num, r->dimnames[def->dim], def->den, other ? "; they differ in " : "",
+			 other ? other : "", r->dimnames[def->dim]);
+		return -1;
 	}
 	return 0;
 }

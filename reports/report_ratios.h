@@ -31,4 +31,10 @@ int report_ratios_define(struct report *r, const struct report_opts *o, char *er
  * memory. */
 int report_ratios_pair(struct report *r);
 
+/* A --ratio that pairs no cells at all (no two cells differ only in its
+ * dimension, with its two values): -1 after "--ratio ARG: ..." in err,
+ * saying why; else 0.  (A ratio of the matrix file with no pair is left to
+ * its tables, which say "-", as old run folders had it.) */
+int report_ratios_check(const struct report *r, char *err, size_t errlen);
+
 #endif

@@ -97,6 +97,16 @@ t_report_reslices_and_refuses_bad_input() {
 	expect_err "--metric msgs_per_sec: unknown metric; did you mean 'msgs_per_s'?"
 	run_matrix report out --ratio udp/tcp; expect_rc 2
 	expect_err "--ratio udp/tcp: udp and tcp must be two values of transport in this run"
+	# a ratio no two cells make (they differ in size too) is refused,
+	# saying why, and nothing of the folder's reports is replaced
+	printf 'name: np\nrepeat: 2\nwarmup: 0\nmatrix:\n  transport: [unix, tcp]\n  size: [16, 256]\n  count: 100\nexclude:\n  - {transport: unix, size: 256}\n  - {transport: tcp, size: 16}\n' >np.yaml
+	run_matrix run np.yaml -o np --quiet; expect_rc 0
+	cp np/summary.md np.md
+	run_matrix report np --ratio unix/tcp; expect_rc 2
+	expect_err "--ratio unix/tcp: no two cells of this run differ only in transport (1 cell with transport unix, none with transport tcp and the rest alike); they differ in size"
+	cmp -s np.md np/summary.md || die "a refused ratio rewrote summary.md"
+	run_matrix report np --ratio size:16/256; expect_rc 2
+	expect_err "--ratio size:16/256: no two cells of this run differ only in size"
 	run_matrix report nowhere; expect_rc 2
 	expect_err "matrix report: nowhere: not a run folder: No such file or directory"
 	mkdir empty
