@@ -381,6 +381,17 @@ static struct metric_unit metric_unit_of(const char *metric, double median)
 	return (struct metric_unit){ "µs", 1, "" };
 }
 
+/* v rounded to the three significant digits it is printed with: the unit
+ * and the decimals are picked from that, so that 999.7 µs is 1.00 ms, not
+ * "1000 µs", and 999,600 msg/s 1.00M, not "1000k". */
+static double round3(double v)
+{
+	if (v == 0 || !isfinite(v))
+		return v;
+	double f = pow(10, floor(log10(fabs(v))) - 2);
+	return round(v / f) * f;
+}
+
 /* The decimals of three significant digits of v (at most 3 below 1). */
 static int sig3_decimals(double v)
 {
@@ -397,16 +408,16 @@ char *units_format_metric(const char *metric, double v, char *buf, size_t len)
 char *units_format_metric_ci(const char *metric, double median, double lo, double hi,
 			     char *buf, size_t len)
 {
-	struct metric_unit u = metric_unit_of(metric, median);
-	double m = median / u.scale;
-	int dec = sig3_decimals(m);
+	struct metric_unit u = metric_unit_of(metric, round3(median));
+	double m = median / u.scale, mr = round3(median) / u.scale;
+	int dec = sig3_decimals(mr);
 
 	if (isnan(median)) {
 		snprintf(buf, len, "-");
 		return buf;
 	}
-	if (fabs(m) < 1 && m != 0)	/* 0.190, 0.0123: three significant digits */
-		dec = 2 - (int)floor(log10(fabs(m)));
+	if (fabs(mr) < 1 && mr != 0)	/* 0.190, 0.0123: three significant digits */
+		dec = 2 - (int)floor(log10(fabs(mr)));
 	if (dec > 6)
 		dec = 6;
 	if (isnan(lo) || isnan(hi)) {

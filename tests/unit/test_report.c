@@ -398,6 +398,21 @@ static void test_human_units(void **state)
 	assert_string_equal(buf, "1.05M msg/s");
 	units_format_metric_ci("msgs_per_s", NAN, NAN, NAN, buf, sizeof(buf));
 	assert_string_equal(buf, "-");
+	/* the unit and the decimals from the rounded figure, never the raw one */
+	units_format_metric("rtt_p50_us", 99.958, buf, sizeof(buf));
+	assert_string_equal(buf, "100 µs");
+	units_format_metric("rtt_p50_us", 99.94, buf, sizeof(buf));
+	assert_string_equal(buf, "99.9 µs");
+	units_format_metric("rtt_p50_us", 999.7, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 ms");
+	units_format_metric("msgs_per_s", 999600, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00M msg/s");
+	units_format_metric("msgs_per_s", 999.6, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00k msg/s");
+	units_format_metric("rtt_p50_us", 9.996, buf, sizeof(buf));
+	assert_string_equal(buf, "10.0 µs");
+	units_format_metric("mib_per_s", 0.9996, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 MiB/s");
 }
 
 int main(void)
