@@ -200,7 +200,10 @@ int cmd_report_build(const char *dir, const struct report_opts *o, int quiet,
 	headline_release(&h);
 	if (was_busy && !quiet)	/* --quiet: errors only */
 		fprintf(stderr, "matrix: warning: a busy machine: %s; see summary.md\n", busy);
-	if (!quiet)
+	if (!quiet && rc != -2)	/* the page to open first, then the text */
+		fprintf(stderr, "matrix: report in %s/report.html, summary in %s/summary.md\n", out,
+			out);
+	else if (!quiet)
 		fprintf(stderr, "matrix: summary in %s/summary.md\n", out);
 	return rc == -2;	/* an image could not be written: as a page */
 }

@@ -462,7 +462,7 @@ t_results_on_stdout_json_on_dash() {
 	expect_out "history: group 1: 3 runs, 4 steps"
 	run_matrix report tiny; expect_rc 0
 	expect_out "matrix: headline:"
-	expect_err "matrix: summary in tiny/summary.md"
+	expect_err "matrix: report in tiny/report.html, summary in tiny/summary.md"
 	run_matrix report tiny --export-json -; expect_rc 0
 	jq -e '.run_dir and .cells' "$T/.out" >/dev/null || die "stdout is not the JSON: $(head -c 300 "$T/.out")"
 	expect_err "matrix: headline:"

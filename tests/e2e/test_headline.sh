@@ -14,7 +14,7 @@ headline_lines() {
 console_lines() {
 	local f="$T/.err"
 	grep -q '^matrix: headline:$' "$T/.out" && f="$T/.out"
-	sed -n '/^matrix: headline:$/,/^matrix: summary in/{/^  /s/^  //p}' "$f"
+	sed -n '/^matrix: headline:$/,/^matrix: \(report\|summary\) in/{/^  /s/^  //p}' "$f"
 }
 
 # report DIR [FLAGS]: `matrix report` without gnuplot (the hand-made folders
