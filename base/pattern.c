@@ -5,8 +5,8 @@
 #include <string.h>
 
 /* The round trips' metrics: what pingpong's and echo's tables show. */
-#define RR_TABLE_METRICS { "msgs_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p99_us", \
-			   "cpu_us_per_rtt", NULL }
+#define RR_TABLE_METRICS { "msgs_per_s", "mib_per_s", "rtt_mean_us", "rtt_p50_us", \
+			   "rtt_p99_us", "cpu_us_per_rtt", NULL }
 
 static const struct pattern_info table[PAT__COUNT] = {
 	[PAT_PINGPONG] = {

@@ -400,6 +400,29 @@ static int sig3_decimals(double v)
 	return a >= 99.95 ? 0 : a >= 9.995 ? 1 : a >= 1 ? 2 : 3;
 }
 
+char *units_format_bits(double bits_per_s, char *buf, size_t len)
+{
+	static const struct { double mult; const char *name; } u[] = {
+		{ 1e12, "Tbit/s" }, { 1e9, "Gbit/s" }, { 1e6, "Mbit/s" }, { 1e3, "kbit/s" },
+	};
+	double r = round3(bits_per_s);
+	size_t i = 0;
+
+	if (!isfinite(bits_per_s)) {
+		snprintf(buf, len, "-");
+		return buf;
+	}
+	while (i < ARRAY_SIZE(u) && fabs(r) < u[i].mult)
+		i++;
+	if (i == ARRAY_SIZE(u)) {
+		snprintf(buf, len, "%.*f bit/s", sig3_decimals(r), bits_per_s);
+		return buf;
+	}
+	snprintf(buf, len, "%.*f %s", sig3_decimals(r / u[i].mult), bits_per_s / u[i].mult,
+		 u[i].name);
+	return buf;
+}
+
 char *units_format_metric(const char *metric, double v, char *buf, size_t len)
 {
 	return units_format_metric_ci(metric, v, NAN, NAN, buf, len);

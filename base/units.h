@@ -69,6 +69,9 @@ char *units_format_metric(const char *metric, double v, char *buf, size_t len);
  * "54.7 (53.1–61.1) µs", "10.4k (10.0k–11.0k) msg/s", its ends rounded
  * outwards (the printed interval holds the real one); an interval that is
  * NaN (one value, or none) is left out: "5.92k msg/s".  Returns buf. */
+/* A rate in bits per second as iperf3 users read it, three significant
+ * digits: "1.05 Gbit/s", "840 Mbit/s", "12.0 kbit/s". */
+char *units_format_bits(double bits_per_s, char *buf, size_t len);
 char *units_format_metric_ci(const char *metric, double median, double lo, double hi,
 			     char *buf, size_t len);
 

@@ -149,6 +149,11 @@ static int cell_text(const struct report *r, const struct rcell *c, int m, char 
 	/* one repetition has no interval to speak of (stats.h) */
 	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
 			       stats_has_interval(s) ? s->ci_hi : NAN, buf, len);
+	if (!strcmp(matrix_metrics[m], "mib_per_s") && isfinite(s->median)) {
+		char bits[32];	/* what iperf3 says: bits per second */
+		units_format_bits(s->median * 1048576.0 * 8, bits, sizeof(bits));
+		snprintf(buf + strlen(buf), len - strlen(buf), ", %s", bits);
+	}
 	if (markdown_printed_by_programs(c, m))
 		strcat(marks, " " PRINTED_MARK);
 	if (report_whole_process(c, m))	/* key: whole_legend */

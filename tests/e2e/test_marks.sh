@@ -144,8 +144,8 @@ t_marks_stream_sides() {
 | pull | 160k (150k–170k) msg/s ʷ | 260k (250k–270k) msg/s ᵖ |
 ### MiB per second
 | server | client builtin | client push |
-| builtin | 39.1 (38.1–40.1) MiB/s | 20.0 (19.0–21.0) MiB/s ʷ |
-| pull | 15.3 (14.3–16.3) MiB/s ʷ | 24.8 (23.8–25.8) MiB/s ᵖ |
+| builtin | 39.1 (38.1–40.1) MiB/s, 328 Mbit/s | 20.0 (19.0–21.0) MiB/s, 168 Mbit/s ʷ |
+| pull | 15.3 (14.3–16.3) MiB/s, 128 Mbit/s ʷ | 24.8 (23.8–25.8) MiB/s, 208 Mbit/s ᵖ |
 ### messages per second at the senders
 | server | client builtin | client push |
 | builtin | 310k (300k–320k) msg/s | 110k (100k–120k) msg/s ʷ |
@@ -192,7 +192,7 @@ Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more)
 Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
 ### MiB per second
 |  | tcp | udp |
-| stream | 25.0 (24.4–25.7) MiB/s ᵘ | 12.8 (12.2–13.5) MiB/s ᵘ |
+| stream | 25.0 (24.4–25.7) MiB/s, 210 Mbit/s ᵘ | 12.8 (12.2–13.5) MiB/s, 108 Mbit/s ᵘ |
 Intervals of the median: 75% confidence with 3 repetitions (95% needs 6 or more).
 ### messages per second at the senders
 |  | tcp | udp |

@@ -413,6 +413,15 @@ static void test_human_units(void **state)
 	assert_string_equal(buf, "10.0 µs");
 	units_format_metric("mib_per_s", 0.9996, buf, sizeof(buf));
 	assert_string_equal(buf, "1.00 MiB/s");
+	/* bits per second, as iperf3 says them */
+	units_format_bits(125.0 * 1048576 * 8, buf, sizeof(buf));
+	assert_string_equal(buf, "1.05 Gbit/s");
+	units_format_bits(999.6e6, buf, sizeof(buf));
+	assert_string_equal(buf, "1.00 Gbit/s");
+	units_format_bits(84e6, buf, sizeof(buf));
+	assert_string_equal(buf, "84.0 Mbit/s");
+	units_format_bits(512, buf, sizeof(buf));
+	assert_string_equal(buf, "512 bit/s");
 }
 
 int main(void)
