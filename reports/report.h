@@ -74,6 +74,10 @@ struct rcell {
 	 * they agree ("none", "server=0;clients=1"), "mixed" when not; "none"
 	 * in an older file without the column (its workers were not placed) */
 	char placement[MATRIX_MAX_PLACEMENT];
+	/* results.csv's repeat_stop of the cell's last row that has one (why
+	 * `repeat: {min, max, width}` stopped adding repetitions); "" when
+	 * none has, or an older file without the column */
+	char repeat_stop[256];
 	/* of the values in vals[m], how many the programs printed themselves,
 	 * and how many the runner timed from outside a program's process,
 	 * spawn to exit (provenance.h) */

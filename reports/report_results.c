@@ -101,6 +101,7 @@ struct columns {
 	int measured_by, printed_metrics;	/* -1: likewise */
 	int elapsed;			/* elapsed_s; -1 when missing */
 	int placement;			/* -1: likewise */
+	int repeat_stop;		/* -1: likewise */
 	struct rstate_cols state;	/* the machine's (report_state.h) */
 };
 
@@ -143,6 +144,7 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	col->printed_metrics = csv_table_col(t, "printed_metrics");
 	col->elapsed = csv_table_col(t, "elapsed_s");
 	col->placement = csv_table_col(t, "placement");
+	col->repeat_stop = csv_table_col(t, "repeat_stop");
 	report_state_columns(t, &col->state);
 	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
@@ -564,6 +566,8 @@ static int on_row(void *ctx, char **row, unsigned long line, char *err, size_t e
 		snprintf(c->placement, sizeof(c->placement), "%s", place);
 	else if (strcmp(c->placement, place))
 		snprintf(c->placement, sizeof(c->placement), "mixed");
+	if (col->repeat_stop >= 0 && row[col->repeat_stop][0])
+		snprintf(c->repeat_stop, sizeof(c->repeat_stop), "%s", row[col->repeat_stop]);
 	c->reps++;
 	if (!ok) {
 		c->failed++;

@@ -51,6 +51,11 @@ static void summary_header(struct csv_out *w, const struct report *r)
 		snprintf(name, sizeof(name), "%s_ci_level", metrics[m].name);
 		csv_out_field(w, name);
 	}
+	/* later still: the timed window's median and summary.md's short-window
+	 * mark, and why an adaptive repeat stopped */
+	csv_out_field(w, "window_s");
+	csv_out_field(w, "short_window");
+	csv_out_field(w, "repeat_stop");
 	csv_out_end_row(w);
 }
 
@@ -79,6 +84,9 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 	}
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		csv_out_double(w, stat_level(&c->st[m]), 6);
+	csv_out_double(w, c->window_s, 6);
+	csv_out_u64(w, (uint64_t)(c->short_window != 0));
+	csv_out_field(w, c->repeat_stop);
 	csv_out_end_row(w);
 }
 

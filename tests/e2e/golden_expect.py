@@ -227,8 +227,10 @@ def check_summary(d, noisy_cv):
     require_cols(path, header, cols + levels)
     if header[:1 + len(dims)] != ["cell"] + dims:
         fail("%s: header starts %s, expected cell then %s" % (path, header[:1 + len(dims)], dims))
-    if header[-len(levels):] != levels:	# added later, so at the end
-        fail("%s: header ends %s, expected %s" % (path, header[-len(levels):], levels))
+    later = ["window_s", "short_window", "repeat_stop"]	# added later still
+    if header[-len(levels) - len(later):] != levels + later:	# added later, so at the end
+        fail("%s: header ends %s, expected %s" % (path, header[-len(levels) - len(later):],
+                                                  levels + later))
     if len(rows) != len(cells):
         fail("%s: %d data rows, expected %d (one per cell)" % (path, len(rows), len(cells)))
     by_cell = {}

@@ -256,6 +256,12 @@ Y
 	csvq wide/results.csv rep repeat_stop | grep -qE '^3	narrow \([0-9.]+%\)$' ||
 		die "the third row does not say narrow: $(csvq wide/results.csv rep repeat_stop)"
 	grep -q '^repeat_auto,"min 3, max 6, width 900%"$' wide/meta.csv || die "meta.csv lacks repeat_auto"
+	# summary.csv says why the cell stopped, and that its 200 round trips
+	# made a short window (summary.md's mark), with the window's median
+	csvq wide/summary.csv cell repeat_stop short_window | grep -qE '^1	narrow \([0-9.]+%\)	1$' ||
+		die "summary.csv's repeat_stop, short_window: $(csvq wide/summary.csv cell repeat_stop short_window)"
+	csvq wide/summary.csv window_s | awk '$1 > 0 && $1 < 0.1 { ok = 1 } END { exit !ok }' ||
+		die "summary.csv's window_s: $(csvq wide/summary.csv window_s)"
 	sed -i 's/width: 900%/width: 0.0001%/' m.yaml
 	run_matrix run m.yaml -o narrow -q; expect_rc 0
 	# no interval is that narrow: the most repetitions, and the last says so
