@@ -197,7 +197,7 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		for (size_t k = 0; k < s->n; k++)
 			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, q[i][0], k);
 		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, %g\n"
-			"set title 'round-trip time %s'\nplot \\\n", 0.333 * (double)i, height, q[i][1]);
+			"set title \"round-trip time %s\\nmerged histogram of all repetitions\"\nplot \\\n", 0.333 * (double)i, height, q[i][1]);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct rcell *c = &r->cells[s->cell[k]];
 			fprintf(f, "    $b%s every ::%zu::%zu using 1:2 with boxes lc rgb '%s' notitle, \\\n",

@@ -3,7 +3,6 @@
 #include "arrays.h"
 #include "headline.h"
 #include "html_markdown.h"
-#include "html_svg.h"
 #include "report.h"
 #include "outfile.h"
 
@@ -44,7 +43,7 @@ static const char css[] =
 	".headline ul{margin:.3em 0;padding-left:1.2em}\n"
 	".headline li{margin:.2em 0;font-size:1.08em}\n"
 	"figure{margin:1em 0 1.6em}\n"
-	"figure svg{display:block;width:100%;height:auto;border:1px solid #d5dae3}\n"
+	"figure img{display:block;width:100%;height:auto;border:1px solid #d5dae3}\n"
 	"figcaption{color:#4a5261;font-size:.92em;margin-top:.3em}\n"
 	".missing{color:#8a2b0e}\n"
 	"footer{margin-top:2em;color:#4a5261;font-size:.9em}\n";
@@ -183,6 +182,28 @@ static double svg_width(const char *svg)
 	return v;
 }
 
+/* The n bytes of buf in base64 (RFC 4648), for a data: URI. */
+static void base64(FILE *f, const unsigned char *buf, size_t n)
+{
+	static const char b64[] =
+		"ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
+
+	for (size_t i = 0; i < n; i += 3) {
+		unsigned v = (unsigned)buf[i] << 16;
+		if (i + 1 < n)
+			v |= (unsigned)buf[i + 1] << 8;
+		if (i + 2 < n)
+			v |= buf[i + 2];
+		putc(b64[v >> 18 & 63], f);
+		putc(b64[v >> 12 & 63], f);
+		putc(i + 1 < n ? b64[v >> 6 & 63] : '=', f);
+		putc(i + 2 < n ? b64[v & 63] : '=', f);
+	}
+}
+
+/* A chart as an <img> whose src is the SVG itself (a data: URI): a
+ * browser runs no script and fetches nothing from an image, so gnuplot's
+ * markup needs no sanitising, and nothing in it reaches the page's DOM. */
 static void chart(FILE *f, const char *dir, const char *name)
 {
 	char path[4200], what[512], why[256], prefix[80];
@@ -195,11 +216,19 @@ static void chart(FILE *f, const char *dir, const char *name)
 	chart_what(dir, name, what, sizeof(what));
 	if (!(svg = slurp(path, &n)))
 		snprintf(why, sizeof(why), "%s", strerror(errno));
+	else if (!strstr(svg, "<svg"))
+		snprintf(why, sizeof(why), "not an SVG image");
 	fprintf(f, "<figure id=\"%s\"", prefix);
 	if (svg && (w = svg_width(svg)) > 0)	/* gnuplot's 9-pt text, drawn larger */
 		fprintf(f, " style=\"max-width:%.0fpx\"", w * 1.35);
 	fputs(">\n", f);
-	if (!svg || html_svg(f, svg, n, prefix, why, sizeof(why)) < 0) {
+	if (svg && strstr(svg, "<svg")) {
+		fputs("<img alt=\"", f);
+		text0(f, what);
+		fputs("\" src=\"data:image/svg+xml;base64,", f);
+		base64(f, (const unsigned char *)svg, n);
+		fputs("\">", f);
+	} else {
 		fputs("<p class=\"missing\">This chart could not be shown here: ", f);
 		text0(f, why);
 		fputs(".</p>\n", f);
@@ -207,6 +236,9 @@ static void chart(FILE *f, const char *dir, const char *name)
 	free(svg);
 	fputs("\n<figcaption>", f);
 	text0(f, what);
+	if (!strncmp(name, "latency", 7))
+		fputs(" Its p50, p99 and p99.9 are of the merged histogram of all "
+		      "repetitions; the tables' p50 and p99 are the median of repetitions.", f);
 	fprintf(f, " (<a href=\"plots/%s.svg\">plots/%s.svg</a>,", name, name);
 	snprintf(path, sizeof(path), "%s/plots/%s.png", dir, name);
 	if (access(path, F_OK) == 0)	/* MATRIX_CHARTS=svg draws none */
@@ -234,7 +266,7 @@ static void contents(FILE *f, const char *md, size_t n)
 {
 	unsigned k = 0;
 
-	fputs("<nav><a href=\"#charts\">Charts</a>", f);
+	fputs("<nav>", f);
 	for (const char *p = md; p && p < md + n; p = memchr(p, '\n', (size_t)(md + n - p)),
 	     p = p ? p + 1 : NULL) {
 		if (strncmp(p, "## ", 3))
@@ -244,7 +276,7 @@ static void contents(FILE *f, const char *md, size_t n)
 		html_text(f, p + 3, len);
 		fputs("</a>", f);
 	}
-	fputs("</nav>\n", f);
+	fputs("<a href=\"#charts\">Charts</a></nav>\n", f);
 }
 
 /* The answer first, at the top of the page (headline.h): the same
@@ -335,8 +367,11 @@ int html_write(const struct report *r, char *err, size_t errlen)
 	headline(f, r);
 	html_markdown(f, md + parts.after, parts.body - parts.after);
 	contents(f, md + parts.body, n - parts.body);
+	fputs("<p class=\"note\">In the tables, a percentile (p50, p99) is the median of "
+	      "repetitions (each repetition's own percentile); in the latency charts it is "
+	      "of the merged histogram of all repetitions, so the two can differ.</p>\n", f);
+	html_markdown(f, md + parts.body, n - parts.body);	/* the tables first */
 	charts(f, r->dir);
-	html_markdown(f, md + parts.body, n - parts.body);
 	fputs("<footer>Written by matrix from this folder's results.csv, as summary.md; the "
 	      "charts are plots/*.svg. <code>matrix report</code> on the folder writes it "
 	      "again.</footer>\n</main>\n</body>\n</html>\n", f);

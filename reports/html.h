@@ -7,17 +7,21 @@
  * tables, `code` and **bold**: the Markdown that markdown.c writes), so it
  * shows the same figures with the same marks: its title and description,
  * then the headline (headline.h, in a box of its own in place of
- * summary.md's "## Headline" list), the rest of its header, the charts,
- * then its pattern sections.  The charts are every plots/NAME.svg, the
- * usual ones first (throughput, rtt, cpu, ratios, timeline) then the others
- * by name, each with the description its script's first line gives.  Built
- * after the charts are rendered, from the loaded report and the folder, so
+ * summary.md's "## Headline" list), the rest of its header, an index of
+ * its sections, a note on which percentile is which (the tables' p50 is
+ * the median of repetitions, the latency charts' of the merged histogram
+ * of all repetitions), its pattern sections with their tables, and then
+ * the charts.  The charts are every plots/NAME.svg, the usual ones first
+ * (throughput, rtt, cpu, ratios, timeline) then the others by name, each
+ * with the description its script's first line gives.  Built after the
+ * charts are rendered, from the loaded report and the folder, so
  * `matrix report` writes the same bytes as `matrix run`.
  *
  * Every text from the folder goes through html_text() (html_markdown.h,
- * with the Markdown renderer); an SVG goes in only through html_svg()
- * (html_svg.h), which keeps gnuplot's own markup and refuses any other
- * (the chart is then named, linked and left out).
+ * with the Markdown renderer).  A chart is an <img> whose src is a
+ * data:image/svg+xml;base64 URI of its SVG: a browser runs no script and
+ * fetches nothing from an image, so the SVG is not parsed nor sanitised,
+ * only read as a regular file (never through a link) of bounded size.
  */
 #ifndef MATRIX_HTML_H
 #define MATRIX_HTML_H

@@ -80,11 +80,26 @@ t_default_matrix_page_in_chromium() {
 	charts=$(ls out/plots/*.svg | wc -l)
 	[ "$charts" -ge 4 ] || die "only $charts charts in plots/"
 	# self-contained: no script, nothing fetched, no other stylesheet
-	! grep -nEi '<script|<link|<iframe|<img|src=|@import|https?://[^"]*"[^>]*>' out/report.html |
+	! grep -nEi '<script|<link|<iframe|<svg|@import|https?://[^"]*"[^>]*>' out/report.html |
 		grep -v 'xmlns' || die "report.html loads or runs something"
 	dom_of "$T/out/report.html"
-	n=$(grep -o '<svg' dom.html | wc -l)
-	[ "$n" -eq "$charts" ] || die "$n charts in the DOM, $charts in plots/"
+	# every chart an image whose source is a data: URI, and no inline SVG or script
+	n=$(grep -o '<img alt="[^"]*" src="data:image/svg+xml;base64,' dom.html | wc -l)
+	[ "$n" -eq "$charts" ] || die "$n data: images in the DOM, $charts charts in plots/"
+	[ "$(grep -oE '<img[^>]*>' dom.html | grep -vc 'src="data:image/svg+xml;base64,')" -eq 0 ] ||
+		die "an image that is not a data: URI"
+	! grep -qEi '<svg|<script' dom.html || die "inline SVG or script in the DOM"
+	# the tables come before the first chart
+	local at_t at_f
+	at_t=$(grep -n -m1 '<table' dom.html | cut -d: -f1)
+	at_f=$(grep -n -m1 '<figure' dom.html | cut -d: -f1)
+	[ "$at_t" -lt "$at_f" ] || die "the first chart (line $at_f) comes before the tables (line $at_t)"
+	# which p50 is which, on the page
+	grep -q 'the median of repetitions' dom.html || die "the tables' p50 is not labelled"
+	grep -q 'merged histogram of all repetitions' dom.html || die "the charts' p50 is not labelled"
+	! ls out/plots/latency*.svg >/dev/null 2>&1 ||
+		grep -q 'merged histogram of all repetitions' out/plots/latency*.svg ||
+		die "the latency chart does not say its p50 is of the merged histogram"
 	grep -q '<h1>af_unix_vs_inet</h1>' dom.html || die "no title"
 	# the headline first, once: a sentence per ratio and scenario
 	grep -qE '<li>(unix delivered [0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\) the messages per second of tcp|no clear difference between unix and tcp in messages per second: unix/tcp is [0-9.]+× \([0-9.]+–[0-9.]+, ≥56%\), an interval across 1×): echo, 10B, 1 client</li>' dom.html ||
@@ -131,14 +146,14 @@ report:
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	dom_of "$T/out/report.html"
-	! grep -Ei '<img|<script|<b>r' dom.html || die "matrix text became markup"
+	! grep -Ei '<img src=x|<script|<b>r' dom.html || die "matrix text became markup"
 	grep -qF '&lt;img src=x onerror=alert(1)&gt; &lt;/p&gt;&lt;script&gt;alert(2)&lt;/script&gt; &amp; "q" '"'a'" dom.html ||
 		die "the description is not shown as text: $(grep -m1 'onerror' dom.html)"
 	grep -qF '&lt;/text&gt;&lt;/svg&gt;&lt;script&gt;alert(3)&lt;/script&gt;&lt;b&gt;r&lt;/b&gt; &amp;' dom.html ||
 		die "the ratio name is not shown as text"
 	local charts n
 	charts=$(ls out/plots/*.svg | wc -l)
-	n=$(grep -o '<svg' dom.html | wc -l)
+	n=$(grep -o 'src="data:image/svg+xml;base64,' dom.html | wc -l)
 	[ "$n" -eq "$charts" ] || die "$n charts in the DOM, $charts in plots/ (the ratio chart names the ratio)"
 	grep -q 'class="missing"' dom.html && die "a chart was refused: $(grep -m1 'class="missing"' dom.html)"
 	return 0
@@ -160,6 +175,6 @@ Y
 	grep -q 'No charts: plots/ has no SVG image' out/report.html || die "no word on the missing charts"
 	grep -q '<h3>messages per second</h3>' out/report.html || die "no table"
 	grep -q '</html>' out/report.html || die "page cut short"
-	grep -q '<svg' out/report.html && die "a chart with no gnuplot"
+	grep -qE '<svg|<img' out/report.html && die "a chart with no gnuplot"
 	return 0
 }

@@ -1,5 +1,5 @@
 /*
- * Unit tests for reports/html_markdown.c and html_svg.c: text escaping,
+ * Unit tests for reports/html_markdown.c: text escaping,
  * the Markdown of summary.md and the SVG inliner, as tables of input ->
  * expected output (or a part of the reason a chart is refused).
  */
@@ -14,7 +14,6 @@
 #include <cmocka.h>
 
 #include "html_markdown.h"
-#include "html_svg.h"
 
 #include "arrays.h"
 
@@ -140,98 +139,12 @@ static void markdown(void **state)
 	assert_false(failed);
 }
 
-static int capture_svg(const char *svg, char **out, char *why, size_t whylen)
-{
-	size_t len = 0;
-	FILE *f = open_memstream(out, &len);
-	int rc;
-
-	assert_non_null(f);
-	rc = html_svg(f, svg, strlen(svg), "c-x", why, whylen);
-	assert_int_equal(fclose(f), 0);
-	return rc;
-}
-
-#define PROLOG "<?xml version=\"1.0\" encoding=\"utf-8\"  standalone=\"no\"?>\n" \
-	"<!DOCTYPE svg PUBLIC \"-//W3C//DTD SVG 1.1//EN\" \"x.dtd\">\n"
-
-static void svg_kept(void **state)
-{
-	static const struct pair t[] = {
-		{ PROLOG "<svg \n width=\"640\"\n>\n<title>Gnuplot</title>\n</svg>\n",
-		  "<svg \n width=\"640\">\n<title>Gnuplot</title>\n</svg>" },
-		{ "<svg><defs><path id='gpPt0' d='M-1,0'/><use xlink:href='#gpPt0' "
-		  "id='gpPt6'/></defs><g clip-path=\"url(#gnuplot_plot_1)\" ></g></svg>",
-		  "<svg><defs><path id='c-x-gpPt0' d='M-1,0'/><use xlink:href='#c-x-gpPt0' "
-		  "id='c-x-gpPt6'/></defs><g clip-path=\"url(#c-x-gnuplot_plot_1)\"></g></svg>" },
-		{ "<svg><polygon fill = 'rgb(148,   0, 211)' points = '1,2 3,4 '/></svg>",
-		  "<svg><polygon fill='rgb(148,   0, 211)' points='1,2 3,4 '/></svg>" },
-		/* gnuplot's escaped text stays escaped */
-		{ "<svg><text>&lt;/svg>&lt;script> &amp; 'z' id='q'</text></svg>",
-		  "<svg><text>&lt;/svg>&lt;script> &amp; 'z' id='q'</text></svg>" },
-	};
-	int failed = 0;
-
-	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
-		char *got = NULL, why[256] = "";
-		int rc = capture_svg(t[i].in, &got, why, sizeof(why));
-		if (rc || strcmp(got, t[i].want)) {
-			fprintf(stderr, "html_svg(\"%s\"): rc %d (%s)\ngot  \"%s\"\nwant \"%s\"\n",
-				t[i].in, rc, why, got, t[i].want);
-			failed = 1;
-		}
-		free(got);
-	}
-	assert_false(failed);
-}
-
-static void svg_refused(void **state)
-{
-	static const struct pair t[] = {
-		{ "<svg><script>alert(1)</script></svg>", "<script>" },
-		{ "<svg><text>x</text></svg><script>alert(1)</script></svg>", "<script>" },
-		{ "<svg><text>a</text></svg><img src=x onerror=alert(1)>", "after </svg>" },
-		{ "<svg onload='alert(1)'></svg>", "event handler (onload)" },
-		{ "<svg><g ONclick = \"x()\"></g></svg>", "event handler" },
-		{ "<svg><foreignObject><p>x</p></foreignObject></svg>", "<foreignObject>" },
-		{ "<svg><a xlink:href='javascript:alert(1)'>x</a></svg>", "<a>" },
-		{ "<svg><use xlink:href='http://example.org/x.svg#a'/></svg>", "outside the image" },
-		{ "<svg><image href='file:///etc/passwd'/></svg>", "outside the image" },
-		{ "<svg><rect fill='url(http://x/y)'/></svg>", "url()" },
-		{ "<svg><g><svg onload='x'></svg></g></svg>", "<svg> inside" },
-		{ "<svg><title>x<!-- a --></title></svg>", "<>" },
-		{ "<svg><![CDATA[<script>x</script>]]></svg>", "<>" },
-		{ "<svg><rect width=10/></svg>", "name=\"value\"" },
-		{ "<svg><rect width='10/></svg>", "name=\"value\"" },	/* no closing quote */
-		{ "<svg><rect x='<'/></svg>", "'<'" },
-		{ "<html>no svg</html>", "no <svg>" },
-		{ "<svg><text>cut short", "no <svg>" },
-	};
-	int failed = 0;
-
-	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
-		char *got = NULL, why[256] = "";
-		int rc = capture_svg(t[i].in, &got, why, sizeof(why));
-		if (rc != -1 || *got || !strstr(why, t[i].want)) {
-			fprintf(stderr, "html_svg(\"%s\"): rc %d, why \"%s\" (want \"%s\"), wrote "
-				"\"%s\"\n", t[i].in, rc, why, t[i].want, got);
-			failed = 1;
-		}
-		free(got);
-	}
-	assert_false(failed);
-}
-
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(escapes_bounded),
 		cmocka_unit_test(markdown),
-		cmocka_unit_test(svg_kept),
-		cmocka_unit_test(svg_refused),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
