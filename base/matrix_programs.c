@@ -35,6 +35,10 @@ const char *matrix_word_placeholder(const char *word, char *name, size_t len)
 			p++;	/* a literal brace */
 			continue;
 		}
+		if (*p == '}') {	/* a lone '}': as wrong as a lone '{' */
+			snprintf(name, len, "}");
+			return NULL;
+		}
 		if (*p != '{')
 			continue;
 		const char *end = strchr(p, '}');
@@ -66,8 +70,9 @@ static int check_placeholders(struct loader *L, const yaml_node_t *at_node, cons
 
 	for (const char *p = word; *p;) {
 		if (!(p = matrix_word_placeholder(p, name, sizeof(name))))
-			return error_node(L, at_node, "'%s': a '{' without a placeholder name and '}' "
-					  "(a literal brace is {{ or }})", word);
+			return error_node(L, at_node, "'%s': %s (a literal brace is {{ or }})", word,
+					  !strcmp(name, "}") ? "a '}' that closes no placeholder" :
+					  "a '{' without a placeholder name and '}'");
 		if (!name[0])
 			break;
 		if (once && strcmp(name, "tmp"))

@@ -81,6 +81,8 @@ static void test_program_errors(void **state)
 		  "p.yaml:4:5: programs: a: unknown key 'clinet'; did you mean 'client'?" },
 		{ "name: p\nprograms:\n  a:\n    client: 'x {size'\nmatrix:\n  size: 1\n",
 		  "p.yaml:4:13: '{size': a '{' without a placeholder name and '}'" },
+		{ "name: p\nprograms:\n  a:\n    client: 'x size}'\nmatrix:\n  size: 1\n",
+		  "p.yaml:4:13: 'size}': a '}' that closes no placeholder (a literal brace is {{ or }})" },
 		{ "name: p\nmatrix:\n  server: [builtin, b@d]\n",
 		  "p.yaml:3:21: server: 'b@d' is not a program name" },
 	};
@@ -197,7 +199,7 @@ static void test_placeholder_escapes(void **state)
 		     "programs:\n"
 		     "  p:\n"
 		     "    client: ['{{', '}}', '{{size}}', '{{{size}}}', \"awk '{{print $1}}'\", "
-		     "'${{x}}', 'a}b', '{tmp}/srv', '{{{{', '}}}}{size}']\n"
+		     "'${{x}}', 'a}}b', '{tmp}/srv', '{{{{', '}}}}{size}']\n"
 		     "matrix:\n"
 		     "  transport: unix\n"
 		     "  size: 64\n"
