@@ -2,6 +2,7 @@
  * cmd_compare.h. */
 #include "cmd_compare.h"
 #include "cmd_guard.h"
+#include "cmd_report.h"
 #include "history_runs.h"
 #include "compare.h"
 #include "gnuplot.h"
@@ -26,6 +27,7 @@
 static const char usage_compare[] =
 "usage: matrix compare BASE_DIR NEW_DIR [--threshold PCT] [--metric METRIC ...]\n"
 "                      [--history DIR] [-o DIR] [--force] [--quiet]\n"
+"                      [--export-json FILE]\n"
 "\n"
 "Compares two run folders cell by cell (cells matched by their parameters)\n"
 "and writes compare.csv, compare.md and plots/compare.gp (and its images)\n"
@@ -51,6 +53,9 @@ static const char usage_compare[] =
 "  -o, --output DIR     write the files here instead of into NEW_DIR\n"
 "      --force          compare folders whose machine or inputs differ\n"
 "  -q, --quiet          print only the summary line and errors\n"
+"      --export-json FILE  also write the verdicts as JSON (`verdicts`, as\n"
+"                       run --export-json has them); - is stdout, and the\n"
+"                       verdict lines then go to stderr\n"
 "\n"
 "stdout: the verdict lines and the summary line; notes on stderr\n"
 "exit status: 0 nothing regressed, 1 a regression, 2 bad input, a tool or a\n"
@@ -284,6 +289,24 @@ static int check_out(const char *base, const char *cand, const char *flag_out,
 	return rc < 0 ? -1 : cmd_check_own_dirs(cmd, out);
 }
 
+/* --export-json FILE: never a file compare reads or writes (of BASE, NEW
+ * or -o DIR), by its real path; -1 after saying why. */
+static int compare_json_guard(const char *base, const char *cand, const char *out,
+			      const char *json)
+{
+	struct cmd_guard g = { .cmd = "compare" };
+	int rc = cmd_guard_add(&g, base, CMD_READS);
+
+	if (!rc)
+		rc = cmd_guard_add(&g, cand, CMD_READS | (out ? 0 : CMD_WRITES));
+	if (!rc && out)
+		rc = cmd_guard_add(&g, out, CMD_WRITES);
+	if (!rc)
+		rc = cmd_guard_check(&g, "--export-json", json);
+	cmd_guard_release(&g);
+	return rc < 0 ? -1 : 0;
+}
+
 /* Baseline folder against a new one: loads both, checks their
  * fingerprints, judges, writes; then, when the new folder holds a second
  * look (NEW/look2), judges again on its rounds too and writes that into
@@ -365,10 +388,11 @@ int cmd_compare(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "threshold", 1, 0, 't' }, { "metric", 1, 0, 'm' }, { "output", 1, 0, 'o' },
 		{ "force", 0, 0, 'f' }, { "quiet", 0, 0, 'q' }, { "help", 0, 0, 'h' },
-		{ "history", 1, 0, 'H' }, { 0, 0, 0, 0 }
+		{ "history", 1, 0, 'H' }, { "export-json", 1, 0, 'J' }, { 0, 0, 0, 0 }
 	};
 	struct compare_args a = { .threshold = COMPARE_DEFAULT_THRESHOLD, .results = stdout };
-	int ch;
+	const char *json = NULL;
+	int ch, rc;
 
 	optind = 1;
 	while ((ch = getopt_long(argc, argv, "o:qh", longopts, NULL)) != -1) {
@@ -396,6 +420,9 @@ int cmd_compare(int argc, char **argv)
 		case 'q':
 			a.quiet = 1;
 			break;
+		case 'J':
+			json = optarg;
+			break;
 		default:
 			fputs(usage_compare, stderr);
 			return EXIT_BADINPUT;
@@ -405,7 +432,32 @@ int cmd_compare(int argc, char **argv)
 		fprintf(stderr, "matrix compare: expected BASE_DIR and NEW_DIR\n%s", usage_compare);
 		return EXIT_BADINPUT;
 	}
-	return cmd_compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
+	if (json && compare_json_guard(argv[optind], argv[optind + 1], a.out, json) < 0)
+		return EXIT_BADINPUT;
+	if (json && !(a.json = run_json_new())) {
+		fprintf(stderr, "matrix compare: out of memory\n");
+		return EXIT_BADINPUT;
+	}
+	if (a.json) {	/* the new run's figures, as run --baseline --export-json has them */
+		struct report rn;
+		char err[1024];
+		if (report_load(&rn, argv[optind + 1], NULL, err, sizeof(err)) < 0) {
+			fprintf(stderr, "matrix compare: %s\n", err);
+			run_json_free(a.json);
+			return EXIT_BADINPUT;
+		}
+		run_json_add_report(a.json, &rn);
+		report_release(&rn);
+	}
+	if (json && !strcmp(json, "-"))	/* stdout is the JSON's alone */
+		a.results = stderr;
+	rc = cmd_compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
+	/* the verdicts of a comparison that was judged; none of bad input */
+	if (a.json && rc != EXIT_BADINPUT &&
+	    cmd_report_export_json(a.json, json, argv[optind + 1], "compare", a.quiet) < 0)
+		rc = EXIT_BADINPUT;
+	run_json_free(a.json);
+	return rc;
 }
 
 

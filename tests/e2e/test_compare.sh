@@ -458,6 +458,19 @@ t_results_on_stdout_json_on_dash() {
 	expect_out "compare: 2 regressed, 2 improved"
 	grep -q 'regressed' "$T/.err" && die "verdicts on stderr too: $(cat "$T/.err")"
 	expect_err "matrix: comparison in cmp/new/compare.md"
+	# in a pipe, as a script uses it
+	matrix_pipe() { "$MATRIX_BIN" "$@" 2>/dev/null | grep -c 'regressed$' || true; }
+	[ "$(matrix_pipe compare cmp/base cmp/new -o p1)" -eq 2 ] || die "compare | grep regressed: $(matrix_pipe compare cmp/base cmp/new -o p1b)"
+	# its JSON on stdout, verdict lines on stderr; exit status kept
+	run_matrix compare cmp/base cmp/new -o cj --export-json -; expect_rc 1
+	jq -e '.verdicts[0].kind == "baseline" and .verdicts[0].counts.regressed == 2 and (.cells | length) > 0' \
+		"$T/.out" >/dev/null || die "compare --export-json -: $(head -c 300 "$T/.out")"
+	expect_err "compare: 2 regressed, 2 improved"
+	[ ! -e ./- ] && [ ! -e cj/- ] || die "--export-json - wrote a file named -"
+	[ "$("$MATRIX_BIN" compare cmp/base cmp/new -o cj2 --export-json - 2>/dev/null | jq -r '.verdicts[0].rows | map(select(.verdict == "regressed")) | length')" -eq 2 ] ||
+		die "compare --export-json - | jq: not the regressed rows"
+	run_matrix compare cmp/base cmp/new -o cj3 --export-json cmp/new/results.csv; expect_rc 2
+	expect_err "--export-json cmp/new/results.csv: that is results.csv of the run folder"
 	run_matrix history hist; expect_rc 0
 	expect_out "history: group 1: 3 runs, 4 steps"
 	run_matrix report tiny; expect_rc 0
