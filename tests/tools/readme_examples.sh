@@ -127,6 +127,13 @@ def shape(s):
     for line in s.splitlines():
         if re.search(r"timed window .* under 100 ms|warning: a busy machine", line):
             continue    # notes that come and go with the machine's speed and load
+        # a headline sentence names the winner, or no clear difference, as
+        # the run found it: its shape is which two it compares, and where
+        h = re.match(r"\s*(?:- )?(?:no clear difference between (\S+) and (\S+) in .*?|(\S+?)(?:'s)? .*? (?:of|than) (\S+?)(?:'s)?): (.*)$", line)
+        if h and ("×" in line):
+            a, b = (h.group(1), h.group(2)) if h.group(1) else (h.group(3), h.group(4))
+            out.append("HEADLINE %s %s: %s" % (min(a, b), max(a, b), line.rsplit(": ", 1)[1]))
+            continue
         line = re.sub(r"(, )?≥\d+%", "", line)
         line = re.sub(r"[~‡†ᵖ]", "", line)
         line = re.sub(r"\d+(\.\d+)?[kMG]?", "N", line)
