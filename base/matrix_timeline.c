@@ -159,7 +159,7 @@ static int load_regex(struct loader *L, struct program_timeline *tl, const yaml_
 
 	if (!(tl->regex = matrix_timeline_regex(scalar(rx), tl, &at, why, sizeof why)))
 		return !strncmp(why, "does not compile", 16) ?
-		       error_node(L, rx, "timeline: regex: regex %s", why) :
+		       error_node(L, rx, "timeline: regex: %s", why) :
 		       ml_error_at(L, rx->start_mark.line + 1, column_of(L, rx, at),
 				   "timeline: regex: %s", why);
 	return 0;

@@ -179,7 +179,7 @@ static void test_timeline_errors(void **state)
 		   "p.yaml:8:7: timeline: unknown key 'messages'");
 	load_fails("      regex: '(?<time>[0-9]+ (?<messages>[0-9]+)'\n", srv,
 		   "p.yaml:7:14: timeline: regex: does not compile: missing closing parenthesis "
-		   "at offset 33");
+		   "at offset 34");
 	load_fails("      regex: '(?<index>[0-9]+) (?<messages>[0-9]+)'\n", srv,
 		   "p.yaml:6:5: timeline: (?<index>...) needs interval:");
 	load_fails("      regex: '(?<time>[0-9]+) (?<messages>[0-9]+)'\n      time: min\n", srv,
