@@ -227,8 +227,9 @@ static void finish_log(struct outlog *o)
 			      (unsigned long long)o->points_dropped);
 	if (o->limited)
 		n += snprintf(marker + n, sizeof(marker) - (size_t)n, "%s[matrix: a regex hit "
-			      "PCRE2's match limit on %llu lines; they count as not matched]\n",
-			      o->last_nl || n ? "" : "\n", (unsigned long long)o->limited);
+			      "PCRE2's match limit on %llu line%s; not matched]\n",
+			      o->last_nl || n ? "" : "\n", (unsigned long long)o->limited,
+			      o->limited == 1 ? "" : "s");
 	int fd = open(o->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		if (write(fd, marker, (size_t)n) == n)

@@ -21,7 +21,7 @@
  * everything the program printed, one pcre2_match per line and regex,
  * each bounded by PCRE2's match and depth limits (a line that hits one
  * counts as not matched, and the log ends with
- *   [matrix: a regex hit PCRE2's match limit on N lines; they count as not matched]
+ *   [matrix: a regex hit PCRE2's match limit on N lines; not matched]
  * ); a line longer than OUTLOG_LINE is matched on its first OUTLOG_LINE
  * bytes only, the rest of it is kept in the log but never matched.  The
  * limits keep a line's matching to milliseconds whatever the pattern
