@@ -239,7 +239,7 @@ static void finish_log(struct outlog *o)
 }
 
 /* One line at text (len bytes, the byte after it writable): matched on
- * its first OUTLOG_LINE bytes at most, so that no regexec runs on more
+ * its first OUTLOG_LINE bytes at most, so that no pcre2_match runs on more
  * (the bound README "Bring your own programs" states). */
 static void match_line(struct outlog *o, char *text, size_t len)
 {

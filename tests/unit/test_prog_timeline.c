@@ -1,6 +1,6 @@
 /*
  * test_prog_timeline: a program's timeline: lines (issue 13): the named
- * captures made plain ERE groups (base/matrix_timeline.c), the loader's
+ * captures found as PCRE2 numbers them (base/matrix_timeline.c), the loader's
  * errors, every matching line collected from the output (outlog_collect),
  * and the lines turned into timeline.csv rows (cell/prog_timeline.h).
  */
