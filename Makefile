@@ -14,7 +14,7 @@ GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown
 
 # What the build and `make run` need; libjansson-dev: the JSON documents
 # (--export-json, plan --json).
-DEPS_DEB    := libyaml-dev libcsv-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
+DEPS_DEB    := libyaml-dev libcsv-dev libpcre2-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
                libjansson-dev
 # What only `make test` needs besides: clang (the fuzz targets; libFuzzer
 # ships with it), valgrind (the memcheck run), jq (the README's dashboard
@@ -47,7 +47,7 @@ endif
 
 # libzmq: its header only; transports/zmqlib.c loads the library with
 # dlopen when a zmq cell runs (16 libraries fewer at every worker exec)
-PKGS        := yaml-0.1 jansson
+PKGS        := yaml-0.1 jansson libpcre2-8
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
 LAYERS      := base transports workers plan launch cell runner reports gate cli
@@ -56,7 +56,7 @@ CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototype
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) libzmq 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson) -lcsv -lm -ldl
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lpcre2-8) -lcsv -lm -ldl
 
 LIB_SRC     := $(filter-out cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <regex.h>
 
 #include "arrays.h"
 #include "placement.h"

@@ -208,7 +208,7 @@ const char *program_figure_name(int figure);
 struct program_result {
 	int metric;			/* a figure: index into matrix_metrics, or
 					 * PROGRAM_MESSAGES, PROGRAM_SECONDS */
-	char *regex;			/* POSIX extended, one group: the figure */
+	char *regex;			/* PCRE2: group (?<value>...), else its one group */
 	double scale;			/* figure * scale = the metric's unit */
 	struct srcpos pos;
 };
@@ -222,8 +222,8 @@ struct program_step {
 
 /* `timeline:` of a program: its server's per-interval lines (README
  * "Bring your own programs", Timelines).  The regex's named captures
- * (?<time>..) or (?<index>..), and (?<messages>..) or (?<rate>..), are
- * plain ERE groups in `regex`; the *_group fields are their numbers
+ * (?<time>..) or (?<index>..), and (?<messages>..) or (?<rate>..), stay
+ * as they are in `regex` (PCRE2); the *_group fields are their numbers
  * (1-based), 0 for a capture the regex does not have. */
 struct program_timeline {
 	char *regex;			/* NULL: the program has no timeline: */
@@ -333,40 +333,16 @@ const struct program *matrix_program(const struct matrix *m, const char *name);
 const char *matrix_word_placeholder(const char *p, char *name, size_t len);
 /* 1 when word has the placeholder {name}. */
 int matrix_word_uses(const char *word, const char *name);
-/* A timeline: regex re with its named captures made plain POSIX ERE
- * groups: "(?<time>" becomes "(" and tl->time_group its group number (as
- * regcomp counts groups: by their '(' from the left, nested ones too);
- * likewise index, messages and rate.  A '(' after a '\' or inside a
- * bracket expression ("[(]") is no group.  The rest is copied as it is:
- * regcomp judges it.  Returns the new regex (malloc'd), or NULL with the
- * reason in why and its place in re (0-based) in *at: a "(?" that is not
- * "(?<name>", an unknown or repeated name, both or neither of time and
- * index, both or neither of messages and rate (*at = strlen(re) for one
- * missing); out of memory is "out of memory" at 0. */
+/* A timeline: regex re (PCRE2, matrix_regex.h) compiled, its named
+ * captures' group numbers into tl->time_group (as PCRE2 numbers groups),
+ * likewise index, messages and rate.  Returns a copy of re (malloc'd), or
+ * NULL with the reason in why and its place in re (0-based) in *at: what
+ * does not compile (at PCRE2's offset), a named capture of another name
+ * (at its name), both or neither of time and index, both or neither of
+ * messages and rate (*at = strlen(re) for one missing); out of memory is
+ * "out of memory" at 0. */
 char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
 			    size_t whylen);
-
-/* The checks every regex of a matrix file gets before regcomp (ready:,
- * result:, timeline:), so that no line of a program's output can keep the
- * runner matching for long: repetitions nest at most MATRIX_MAX_REGEX_NEST
- * deep and expand to at most MATRIX_MAX_REGEX_PARTS parts; no
- * back-reference (\1 to \9: glibc backtracks); nothing that can match
- * the empty string repeated ("(a?)+": glibc's regexec, asked for groups,
- * loops on some such for ever); no anchor (^ $ \< \> \b \B) inside a
- * repeated group (glibc places them wrongly there, and the reverse search
- * below would disagree with it).  0, or -1 with the reason in why. */
-int matrix_regex_check(const char *re, char *why, size_t whylen);
-/* The regex that matches the reverse of what re matches (POSIX extended,
- * as the loader took it: no back-references), into out (strlen(re) + 1
- * bytes): every branch's pieces in reverse order, each group's inside
- * reversed, ^ and $, \< and \>, \` and \' swapped; a piece's
- * repetitions stay after it.  "a(bc|d)*$" gives "^(cb|d)*a". */
-void matrix_regex_reverse(const char *re, char *out);
-/* "^.*(REVERSE)" for regcomp(REG_EXTENDED) (malloc'd; NULL: out of
- * memory): on a line written backwards, its longest match ends where
- * the line's first match of re starts, counted from the line's end, found
- * in one pass where regexec(re) tries every start (cell/outlog.h). */
-char *matrix_regex_reverse_search(const char *re);
 
 /* The longest cpu: value, as placement_format writes it, plus one. */
 #define MATRIX_MAX_PLACEMENT 512
@@ -381,15 +357,6 @@ char *matrix_regex_reverse_search(const char *re);
  * looked at for every cell). */
 #define MATRIX_MAX_ENTRIES 1000
 #define MATRIX_MAX_STEPS 100	/* a program's setup: (and teardown:) steps */
-/* A ready:, result: or timeline: regex: repetitions nested at most this
- * deep ("(x+)+" is 2; regcomp's time grows exponentially with it), and at
- * most this many parts once regcomp has copied what each repetition
- * applies to.  The parts bound the time a matching line takes (glibc
- * finds a match's groups in time about its length times the parts): the
- * worst we found at 256, "(a+){1,83}b" on a 4 KiB line that ends in b,
- * 37 ms on this 2-core VM. */
-#define MATRIX_MAX_REGEX_NEST 2
-#define MATRIX_MAX_REGEX_PARTS 256
 #define MATRIX_AUTO_MIN 7
 #define MATRIX_MAX_REPEAT 100000	/* repeat: N, repeat: {max}, --repeat */
 #define MATRIX_AUTO_MAX 30

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <regex.h>
 
 #include "placement.h"
 #include "suggest.h"

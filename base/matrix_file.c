@@ -22,7 +22,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <strings.h>
-#include <regex.h>
 
 #include "units.h"
 

@@ -8,7 +8,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
-#include <regex.h>
 
 #include "suggest.h"
 #include "units.h"
@@ -205,11 +204,12 @@ static int unit_scale(const char *metric, const char *unit, double *scale)
 	return -1;
 }
 
-/* regcomp() of n's text, or -1 after "WHAT: bad regex: ..." at n. */
-static int compile(struct loader *L, const yaml_node_t *n, const char *what, int flags,
-		   regex_t *re)
+/* PCRE2's compile of n's text, or -1 after "WHAT: regex does not
+ * compile: ..." at n; its groups and figure group (ml_compile). */
+static int compile(struct loader *L, const yaml_node_t *n, const char *what, unsigned *groups,
+		   int *figure)
 {
-	return ml_compile(L, n, what, scalar(n), flags, re);
+	return ml_compile(L, n, what, scalar(n), groups, figure);
 }
 
 const char *program_figure_name(int figure)
@@ -224,8 +224,8 @@ static int load_result(struct loader *L, struct program_result *res, const yaml_
 {
 	const yaml_node_t *rx = val, *unit = NULL;
 	char why[512];
-	regex_t re;
-	int m = matrix_metric_index(scalar(key));
+	unsigned groups;
+	int m = matrix_metric_index(scalar(key)), figure;
 
 	if (m < 0 && (m = !strcmp(scalar(key), "messages") ? PROGRAM_MESSAGES :
 		      !strcmp(scalar(key), "seconds") ? PROGRAM_SECONDS : -1) < 0) {
@@ -253,13 +253,11 @@ static int load_result(struct loader *L, struct program_result *res, const yaml_
 				  "ns, us, ms, s; rates: /s, k/s, M/s; throughput: B/s, KiB/s, MiB/s, "
 				  "GiB/s, MB/s)", scalar(key), scalar(unit));
 	snprintf(why, sizeof why, "result: %s", scalar(key));
-	if (compile(L, rx, why, REG_EXTENDED, &re))
+	if (compile(L, rx, why, &groups, &figure))
 		return -1;
-	size_t groups = re.re_nsub;
-	regfree(&re);
-	if (groups != 1)
+	if (groups != 1 && !figure)	/* with (?<value>...): any number */
 		return error_node(L, rx, "result: %s: the regex needs exactly one group (the "
-				  "figure), it has %zu", scalar(key), groups);
+				  "figure), or a (?<value>...) group, it has %u", scalar(key), groups);
 	if (!(res->regex = strdup(scalar(rx))))
 		return ml_oom(L, rx);
 	return 0;
@@ -413,11 +411,8 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 				       name[0] == 's' ? &pr->nsetup : &pr->nteardown))
 				return -1;
 		} else if (!strcmp(name, "ready")) {
-			regex_t re;
-			if (ml_want_scalar(L, k, w) || compile(L, w, "ready", REG_EXTENDED | REG_NOSUB,
-							       &re))
+			if (ml_want_scalar(L, k, w) || compile(L, w, "ready", NULL, NULL))
 				return -1;
-			regfree(&re);
 			if (!(pr->ready = strdup(scalar(w))))
 				return ml_oom(L, w);
 		} else if (!strcmp(name, "timeline")) {

@@ -1,4 +1,5 @@
 /* timeline: of a program, its server's per-interval lines: see matrix.h. */
+#include "matrix_regex.h"
 #include "matrix_yaml.h"
 #include "units.h"
 
@@ -16,51 +17,18 @@ static int *capture_group(struct program_timeline *tl, size_t i)
 	return g[i];
 }
 
-/* "(?<name>" at re + i: the name's index into capture_names, its end (the
- * '>') in *end; -1 with why and *at for anything else. */
-static int capture_at(const char *re, size_t i, struct program_timeline *tl, size_t *end,
-		      size_t *at, char *why, size_t whylen)
+/* The offset of the name of a named capture in re ("(?<name>", "(?'name'"
+ * or "(?P<name>"), 0 when not found. */
+static size_t name_offset(const char *re, const char *name, size_t len)
 {
-	size_t j = i + 3, k;
+	static const char *const forms[] = { "(?<%.*s>", "(?'%.*s'", "(?P<%.*s>" };
+	char want[96];
 
-	*at = i;
-	if (re[i + 2] != '<')
-		return ml_failf(why, whylen, "'(?%.1s': POSIX extended regexes have no (?...) "
-				"groups; the only one read here is a named capture, (?<name>...)",
-				re + i + 2);
-	while (re[j] && re[j] != '>' && re[j] != ')' && j - i < 40)
-		j++;
-	if (re[j] != '>')
-		return ml_failf(why, whylen, "a named capture '(?<' without its closing '>'");
-	for (k = 0; k < ARRAY_SIZE(capture_names); k++)
-		if (strlen(capture_names[k]) == j - i - 3 &&
-		    !strncmp(capture_names[k], re + i + 3, j - i - 3))
-			break;
-	*at = i + 3;
-	if (k == ARRAY_SIZE(capture_names)) {
-		char name[48];
-		snprintf(name, sizeof(name), "%.*s", (int)(j - i - 3), re + i + 3);
-		return ml_unknown_name("capture name", name, capture_names,
-				       ARRAY_SIZE(capture_names), why, whylen);
-	}
-	if (*capture_group(tl, k))
-		return ml_failf(why, whylen, "(?<%s>...) twice", capture_names[k]);
-	*end = j;
-	return (int)k;
-}
-
-/* The offset of the '(' of group g in re (as the rewrite counts them). */
-static size_t group_offset(const char *re, int g)
-{
-	int n = 0;
-
-	for (size_t i = 0; re[i]; i++) {
-		if (re[i] == '\\' && re[i + 1])
-			i++;
-		else if (re[i] == '[' && ml_bracket_end(re + i) != re + i)
-			i = (size_t)(ml_bracket_end(re + i) - re);
-		else if (re[i] == '(' && ++n == g)
-			return i;
+	for (size_t i = 0; i < ARRAY_SIZE(forms); i++) {
+		snprintf(want, sizeof want, forms[i], (int)len, name);
+		const char *p = strstr(re, want);
+		if (p)
+			return (size_t)(p - re) + 3 + (i == 2);
 	}
 	return 0;
 }
@@ -72,7 +40,8 @@ static int one_of(struct program_timeline *tl, size_t a, size_t b, const char *r
 	int ga = *capture_group(tl, a), gb = *capture_group(tl, b);
 
 	if (ga && gb) {
-		*at = group_offset(re, ga > gb ? ga : gb);	/* at the later one */
+		const char *later = capture_names[ga > gb ? a : b];
+		*at = name_offset(re, later, strlen(later));
 		return ml_failf(why, whylen, "give (?<%s>...) or (?<%s>...), not both",
 				capture_names[a], capture_names[b]);
 	}
@@ -84,46 +53,51 @@ static int one_of(struct program_timeline *tl, size_t a, size_t b, const char *r
 	return 0;
 }
 
+/* The named captures of c into tl's groups; -1 with why and *at for a
+ * name not in capture_names. */
+static int named_groups(const pcre2_code *c, const char *re, struct program_timeline *tl,
+			size_t *at, char *why, size_t whylen)
+{
+	uint32_t count = 0, size = 0;
+	PCRE2_SPTR table = NULL;
+
+	pcre2_pattern_info(c, PCRE2_INFO_NAMECOUNT, &count);
+	pcre2_pattern_info(c, PCRE2_INFO_NAMEENTRYSIZE, &size);
+	pcre2_pattern_info(c, PCRE2_INFO_NAMETABLE, &table);
+	for (uint32_t i = 0; i < count; i++, table += size) {
+		const char *name = (const char *)table + 2;
+		size_t k = 0, len = strlen(name);
+		while (k < ARRAY_SIZE(capture_names) && strcmp(capture_names[k], name))
+			k++;
+		if (k == ARRAY_SIZE(capture_names)) {
+			*at = name_offset(re, name, len);
+			return ml_unknown_name("capture name", name, capture_names,
+					       ARRAY_SIZE(capture_names), why, whylen);
+		}
+		*capture_group(tl, k) = table[0] << 8 | table[1];
+	}
+	return 0;
+}
+
 char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t *at, char *why,
 			    size_t whylen)
 {
-	size_t n = 0, len = strlen(re);
-	char *out = malloc(len + 1);
-	int group = 0;
+	pcre2_code *c = matrix_regex_compile(re, at, why, whylen);
+	char *out = NULL;
 
 	tl->time_group = tl->index_group = tl->messages_group = tl->rate_group = 0;
-	*at = 0;
-	if (!out) {
-		snprintf(why, whylen, "out of memory");
+	if (!c)
 		return NULL;
+	if (named_groups(c, re, tl, at, why, whylen) < 0 ||
+	    one_of(tl, 0, 1, re, at, why, whylen) < 0 || one_of(tl, 2, 3, re, at, why, whylen) < 0)
+		goto done;
+	if (!(out = strdup(re))) {
+		*at = 0;
+		snprintf(why, whylen, "out of memory");
 	}
-	for (size_t i = 0; i < len; i++) {
-		const char *close = re[i] == '[' ? ml_bracket_end(re + i) : NULL;
-		size_t end = i;
-		int k;
-		if (re[i] == '\\' && re[i + 1]) {	/* "\(" is no group */
-			out[n++] = re[i++];
-		} else if (close && close != re + i) {	/* nor is "[(]" */
-			memcpy(out + n, re + i, (size_t)(close - (re + i)));
-			n += (size_t)(close - (re + i));
-			i = (size_t)(close - re);
-		} else if (re[i] == '(' && ++group && re[i + 1] == '?') {
-			if ((k = capture_at(re, i, tl, &end, at, why, whylen)) < 0)
-				goto bad;
-			*capture_group(tl, (size_t)k) = group;
-			out[n++] = '(';
-			i = end;
-			continue;
-		}
-		out[n++] = re[i];
-	}
-	out[n] = '\0';
-	if (one_of(tl, 0, 1, re, at, why, whylen) < 0 || one_of(tl, 2, 3, re, at, why, whylen) < 0)
-		goto bad;
+done:
+	pcre2_code_free(c);
 	return out;
-bad:
-	free(out);
-	return NULL;
 }
 
 /* The column of offset `at` of the regex node n when its text is the
@@ -177,19 +151,17 @@ static int load_unit(struct loader *L, const yaml_node_t *k, const yaml_node_t *
 	return 0;
 }
 
-/* regex: into tl, its named captures made plain groups and checked. */
+/* regex: into tl, compiled, its named captures found and checked. */
 static int load_regex(struct loader *L, struct program_timeline *tl, const yaml_node_t *rx)
 {
 	char why[512];
 	size_t at;
-	regex_t re;
 
 	if (!(tl->regex = matrix_timeline_regex(scalar(rx), tl, &at, why, sizeof why)))
-		return ml_error_at(L, rx->start_mark.line + 1, column_of(L, rx, at),
+		return !strncmp(why, "does not compile", 16) ?
+		       error_node(L, rx, "timeline: regex: %s", why) :
+		       ml_error_at(L, rx->start_mark.line + 1, column_of(L, rx, at),
 				   "timeline: regex: %s", why);
-	if (ml_compile(L, rx, "timeline: regex", tl->regex, REG_EXTENDED, &re))
-		return -1;
-	regfree(&re);
 	return 0;
 }
 

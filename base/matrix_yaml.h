@@ -20,7 +20,6 @@
 #define MATRIX_MATRIX_YAML_H
 
 #include <stddef.h>
-#include <regex.h>
 #include <stdint.h>
 #include <yaml.h>
 
@@ -86,12 +85,11 @@ const yaml_node_t *ml_find_key(struct loader *L, const yaml_node_t *map, const c
 
 /* ---- regexes (matrix_regex.c) ---- */
 
-/* regcomp() of text (n's, or made from it) after the complexity checks
- * every regex of a matrix has; -1 after "WHAT: ..." at n. */
+/* PCRE2's compile of text (n's): -1 after "WHAT: regex does not compile:
+ * MESSAGE at offset N" at n.  *groups (when not NULL): its capture groups;
+ * *figure: its (?<value>...) group's number, 0 when none. */
 int ml_compile(struct loader *L, const yaml_node_t *n, const char *what, const char *text,
-	       int flags, regex_t *re);
-/* The ']' that ends the bracket expression at c ('[' itself when none). */
-const char *ml_bracket_end(const char *c);
+	       unsigned *groups, int *figure);
 
 /* ---- the file (matrix_file.c) ---- */
 

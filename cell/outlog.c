@@ -3,6 +3,7 @@
 #include "arrays.h"
 #include "clock.h"
 #include "matrix.h"
+#include "matrix_regex.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,7 +19,6 @@
 /* the line read in part, then a chunk: matched in place */
 static char buf[OUTLOG_LINE + CHUNK + 1];
 static uint64_t read_ns;	/* when the chunk in buf was read */
-static char rbuf[OUTLOG_LINE + 1];	/* the line being matched, backwards */
 
 int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen)
 {
@@ -39,45 +39,66 @@ int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen)
 	return p[1];
 }
 
-/* re into *fwd (as matched on a line) and its reverse search into *rev
- * (matrix.h).  0, or -1: both freed. */
-static int compile(const char *re, regex_t *fwd, regex_t *rev)
+/* re compiled, with its match data, into *re, *md.  0, or -1 with a
+ * message: nothing made. */
+static int compile(const char *re, pcre2_code **code, pcre2_match_data **md, char *err,
+		   size_t errlen)
 {
-	char *back = matrix_regex_reverse_search(re);
-	int rc = -1;
+	char why[300];
+	size_t at;
 
-	if (back && !regcomp(fwd, re, REG_EXTENDED | REG_NEWLINE)) {
-		rc = regcomp(rev, back, REG_EXTENDED) ? -1 : 0;
-		if (rc)
-			regfree(fwd);
+	*md = NULL;
+	if (!(*code = matrix_regex_compile(re, &at, why, sizeof why))) {
+		snprintf(err, errlen, "regex '%s' %s", re, why);
+		return -1;
 	}
-	free(back);
-	return rc;
+	if (!(*md = pcre2_match_data_create_from_pattern(*code, NULL))) {
+		pcre2_code_free(*code);
+		*code = NULL;
+		snprintf(err, errlen, "regex '%s': out of memory", re);
+		return -1;
+	}
+	return 0;
+}
+
+/* The match context every regex matches with (its limits), once. */
+static int context(struct outlog *o, char *err, size_t errlen)
+{
+	if (!o->mctx && !(o->mctx = matrix_regex_context())) {
+		snprintf(err, errlen, "regex match context: out of memory");
+		return -1;
+	}
+	return 0;
 }
 
 int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen)
 {
+	if (context(o, err, errlen))
+		return -1;
 	for (size_t i = 0; i < n && i < OUTLOG_MAX_RE; i++) {
-		if (compile(re[i], &o->re[i], &o->rev[i])) {
-			snprintf(err, errlen, "bad regex '%s'", re[i]);
+		unsigned groups;
+		if (compile(re[i], &o->re[i], &o->md[i], err, errlen))
 			return -1;
-		}
 		o->nre = o->left = i + 1;
+		o->figure[i] = matrix_regex_figure_group(o->re[i], &groups);
 	}
 	return 0;
 }
 
 int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, size_t errlen)
 {
-	if (compile(re, &o->every, &o->every_rev)) {
-		snprintf(err, errlen, "bad regex '%s'", re);
+	uint32_t groups = 0;
+
+	if (context(o, err, errlen) || compile(re, &o->every, &o->every_md, err, errlen))
 		return -1;
-	}
-	if (g0 < 1 || g1 < 1 || (size_t)g0 > o->every.re_nsub || (size_t)g1 > o->every.re_nsub) {
+	pcre2_pattern_info(o->every, PCRE2_INFO_CAPTURECOUNT, &groups);
+	if (g0 < 1 || g1 < 1 || (uint32_t)g0 > groups || (uint32_t)g1 > groups) {
 		snprintf(err, errlen, "regex '%s' has no group %d", re,
-			 g0 < 1 || (size_t)g0 > o->every.re_nsub ? g0 : g1);
-		regfree(&o->every);
-		regfree(&o->every_rev);
+			 g0 < 1 || (uint32_t)g0 > groups ? g0 : g1);
+		pcre2_match_data_free(o->every_md);
+		pcre2_code_free(o->every);
+		o->every = NULL;
+		o->every_md = NULL;
 		return -1;
 	}
 	o->collecting = 1;
@@ -86,31 +107,30 @@ int outlog_collect(struct outlog *o, const char *re, int g0, int g1, char *err, 
 	return 0;
 }
 
-/* The first match of re in the line text (len bytes; rbuf holds it
- * backwards), m[0] the whole and up to nm - 1 groups: its start found by
- * one pass of rev over rbuf, then re run from there alone (REG_STARTEND),
- * where regexec(re) by itself would try every start of the line, a cost
- * that grows with the square of its length.  0, or REG_NOMATCH. */
-static int first_match(const regex_t *re, const regex_t *rev, const char *text, size_t len,
-		       size_t nm, regmatch_t *m)
+/* The first match of code in the line text (len bytes) into md: 1, or 0
+ * for none, and for a line that hit the match or depth limit (counted in
+ * o->limited: pcre2_match stops there, so that no line costs more). */
+static int first_match(struct outlog *o, const pcre2_code *code, pcre2_match_data *md,
+		       const char *text, size_t len)
 {
-	regmatch_t r;
+	int rc = pcre2_match(code, (PCRE2_SPTR)text, len, 0, 0, md, o->mctx);
 
-	if (regexec(rev, rbuf, 1, &r, 0))
-		return REG_NOMATCH;
-	m[0].rm_so = (regoff_t)len - r.rm_eo;
-	m[0].rm_eo = (regoff_t)len;
-	return regexec(re, text, nm, m, REG_STARTEND);
+	if (rc == PCRE2_ERROR_MATCHLIMIT || rc == PCRE2_ERROR_DEPTHLIMIT ||
+	    rc == PCRE2_ERROR_HEAPLIMIT)
+		o->limited++;
+	return rc >= 0;
 }
 
 /* A group of a match as a number, NaN when it took no part or is none. */
-static double group_value(const char *text, const regmatch_t *g)
+static double group_value(const char *text, pcre2_match_data *md, int g)
 {
+	PCRE2_SIZE *ov = pcre2_get_ovector_pointer(md);
 	char num[64], *end;
 
-	if (g->rm_so < 0 || g->rm_eo - g->rm_so >= (regoff_t)sizeof(num))
+	if ((uint32_t)g >= pcre2_get_ovector_count(md) || ov[2 * g] == PCRE2_UNSET ||
+	    ov[2 * g + 1] - ov[2 * g] >= sizeof(num))
 		return NAN;
-	snprintf(num, sizeof(num), "%.*s", (int)(g->rm_eo - g->rm_so), text + g->rm_so);
+	snprintf(num, sizeof(num), "%.*s", (int)(ov[2 * g + 1] - ov[2 * g]), text + ov[2 * g]);
 	double v = strtod(num, &end);
 	return end == num ? NAN : v;
 }
@@ -119,12 +139,7 @@ static double group_value(const char *text, const regmatch_t *g)
  * stamped with its read; past the cap, counted. */
 static void collect(struct outlog *o, const char *text, size_t len)
 {
-	regmatch_t m[16], *mm = m;	/* the groups up to the later of the two */
-	size_t want = (size_t)(o->group[0] > o->group[1] ? o->group[0] : o->group[1]) + 1;
-
-	if (want > ARRAY_SIZE(m) && !(mm = malloc(want * sizeof(*mm))))
-		return;
-	if (!first_match(&o->every, &o->every_rev, text, len, want, mm)) {
+	if (first_match(o, o->every, o->every_md, text, len)) {
 		if (o->npoints == o->room && o->npoints < OUTLOG_MAX_POINTS) {
 			size_t room = o->room ? o->room * 2 : 64;
 			room = room > OUTLOG_MAX_POINTS ? OUTLOG_MAX_POINTS : room;
@@ -136,13 +151,12 @@ static void collect(struct outlog *o, const char *text, size_t len)
 		}
 		if (o->npoints < o->room)
 			o->points[o->npoints++] = (struct outlog_point){
-				{ group_value(text, &mm[o->group[0]]), group_value(text, &mm[o->group[1]]) },
+				{ group_value(text, o->every_md, o->group[0]),
+				  group_value(text, o->every_md, o->group[1]) },
 				read_ns };
 		else
 			o->points_dropped++;
 	}
-	if (mm != m)
-		free(mm);
 }
 
 /* Matches every regex not matched yet against one line (len bytes): the
@@ -152,15 +166,13 @@ static void match(struct outlog *o, const char *text, size_t len)
 	if (o->collecting)
 		collect(o, text, len);
 	for (size_t i = 0; i < o->nre && o->left; i++) {
-		regmatch_t m[2];	/* group 1 only when there is one: without,
-					 * glibc skips the costly pass for groups */
-		if (o->found[i] || first_match(&o->re[i], &o->rev[i], text, len,
-					       o->re[i].re_nsub ? 2 : 1, m))
+		if (o->found[i] || !first_match(o, o->re[i], o->md[i], text, len))
 			continue;
-		const regmatch_t *g = o->re[i].re_nsub ? &m[1] : &m[0];
-		if (g->rm_so >= 0)	/* else a group that took no part: "" */
+		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(o->md[i]);
+		int g = o->figure[i];	/* else the whole match */
+		if (ov[2 * g] != PCRE2_UNSET)	/* else a group that took no part: "" */
 			snprintf(o->match[i], sizeof(o->match[i]), "%.*s",
-				 (int)(g->rm_eo - g->rm_so), text + g->rm_so);
+				 (int)(ov[2 * g + 1] - ov[2 * g]), text + ov[2 * g]);
 		o->found[i] = 1;
 		o->left--;
 	}
@@ -200,9 +212,9 @@ static void finish_log(struct outlog *o)
 	if (o->logfd >= 0)
 		close(o->logfd);
 	o->logfd = -2;
-	if ((!o->dropped && !o->points_dropped) || o->marked || !o->written)
+	if ((!o->dropped && !o->points_dropped && !o->limited) || o->marked || !o->written)
 		return;
-	char marker[256];
+	char marker[512];
 	int n = 0;
 	if (o->dropped)
 		n = snprintf(marker, sizeof(marker), "%s[matrix: log cut at %u MiB; %llu more "
@@ -213,6 +225,11 @@ static void finish_log(struct outlog *o)
 			      "at %u lines; %llu more matching lines dropped]\n",
 			      o->last_nl || n ? "" : "\n", OUTLOG_MAX_POINTS,
 			      (unsigned long long)o->points_dropped);
+	if (o->limited)
+		n += snprintf(marker + n, sizeof(marker) - (size_t)n, "%s[matrix: a regex hit "
+			      "PCRE2's match limit on %llu line%s; not matched]\n",
+			      o->last_nl || n ? "" : "\n", (unsigned long long)o->limited,
+			      o->limited == 1 ? "" : "s");
 	int fd = open(o->path, O_WRONLY | O_APPEND | O_NOFOLLOW | O_CLOEXEC);
 	if (fd >= 0) {
 		if (write(fd, marker, (size_t)n) == n)
@@ -222,15 +239,12 @@ static void finish_log(struct outlog *o)
 }
 
 /* One line at text (len bytes, the byte after it writable): matched on
- * its first OUTLOG_LINE bytes at most, so that no regexec runs on more
+ * its first OUTLOG_LINE bytes at most, so that no pcre2_match runs on more
  * (the bound README "Bring your own programs" states). */
 static void match_line(struct outlog *o, char *text, size_t len)
 {
 	len = len < OUTLOG_LINE ? len : OUTLOG_LINE;
 	text[len] = '\0';
-	for (size_t i = 0; i < len; i++)
-		rbuf[i] = text[len - 1 - i];
-	rbuf[len] = '\0';
 	match(o, text, len);
 }
 
@@ -328,14 +342,13 @@ void outlog_close(struct outlog *o)
 		finish_log(o);
 	if (o->fd >= 0)
 		close(o->fd);
-	for (size_t i = 0; i < o->nre; i++) {
-		regfree(&o->re[i]);
-		regfree(&o->rev[i]);
+	for (size_t i = 0; i < OUTLOG_MAX_RE; i++) {
+		pcre2_match_data_free(o->md[i]);
+		pcre2_code_free(o->re[i]);
 	}
-	if (o->collecting) {
-		regfree(&o->every);
-		regfree(&o->every_rev);
-	}
+	pcre2_match_data_free(o->every_md);
+	pcre2_code_free(o->every);
+	pcre2_match_context_free(o->mctx);
 	free(o->points);
 	free(o->carry);
 	memset(o, 0, sizeof(*o));

@@ -17,21 +17,18 @@
  *
  * The log holds the first OUTLOG_CAP bytes and then, when more came,
  *   [matrix: log cut at 1 MiB; N more bytes dropped]
- * The regexes (POSIX extended, REG_NEWLINE: `^`, `$` and `.` stay within a
- * line) are matched line by line over everything the program printed, one
- * regexec per line and regex; a line longer than OUTLOG_LINE is matched on
- * its first OUTLOG_LINE bytes only, the rest of it is kept in the log but
- * never matched.  A line is matched in two passes, each a single start:
- * the regex's reverse search (matrix.h) over the line backwards says
- * whether and where its first match starts, then the regex itself runs
- * from there for its groups.  With the loader's checks
- * (matrix_regex_check: no back-references, no repeated empty match or
- * anchor, nesting and size bounded) that keeps a line's matching to
- * milliseconds, where glibc's regexec alone tries every start of a line
- * (its time the square of the line's length); outlog_read also stops
- * after about OUTLOG_READ_MS of work, so that the runner's loop keeps its
- * deadline and sees a signal at once.  The first match of each regex is
- * kept.
+ * The regexes (PCRE2, base/matrix_regex.h) are matched line by line over
+ * everything the program printed, one pcre2_match per line and regex,
+ * each bounded by PCRE2's match and depth limits (a line that hits one
+ * counts as not matched, and the log ends with
+ *   [matrix: a regex hit PCRE2's match limit on N lines; not matched]
+ * ); a line longer than OUTLOG_LINE is matched on its first OUTLOG_LINE
+ * bytes only, the rest of it is kept in the log but never matched.  The
+ * limits keep a line's matching to milliseconds whatever the pattern
+ * ("(a+)+$" on 4 KiB of "a"); outlog_read also stops after about
+ * OUTLOG_READ_MS of work, so that the runner's loop keeps its deadline and
+ * sees a signal at once.  The first match of each regex is kept: its
+ * (?<value>...) group, else its group 1, else the whole match.
  *
  * outlog_collect adds one regex whose every matching line is kept (a
  * program's timeline: lines): two of its groups as numbers, and when the
@@ -42,7 +39,8 @@
 #ifndef MATRIX_OUTLOG_H
 #define MATRIX_OUTLOG_H
 
-#include <regex.h>
+#include "matrix_regex.h"
+
 #include <stddef.h>
 #include <stdint.h>
 
@@ -70,14 +68,18 @@ struct outlog {
 	char *carry;			/* the line read in part, OUTLOG_LINE bytes */
 	size_t ncarry;
 	int skip;			/* in a line past OUTLOG_LINE: not matched */
-	regex_t re[OUTLOG_MAX_RE];
-	regex_t rev[OUTLOG_MAX_RE];	/* each one's reverse search (matrix.h) */
+	pcre2_code *re[OUTLOG_MAX_RE];
+	pcre2_match_data *md[OUTLOG_MAX_RE];
+	int figure[OUTLOG_MAX_RE];	/* the group kept: (?<value>), 1, or 0 */
+	pcre2_match_context *mctx;	/* the limits (matrix_regex.h) */
+	uint64_t limited;		/* lines a regex stopped at the limit on */
 	size_t nre, left;		/* regexes watched, those not matched yet */
 	int found[OUTLOG_MAX_RE];
-	char match[OUTLOG_MAX_RE][64];	/* each one's first match: group 1, else
-					 * the whole match */
+	char match[OUTLOG_MAX_RE][64];	/* each one's first match: its figure
+					 * group, else the whole match */
 	int collecting;			/* outlog_collect was called */
-	regex_t every, every_rev;
+	pcre2_code *every;
+	pcre2_match_data *every_md;
 	int group[2];
 	struct outlog_point *points;
 	size_t npoints, room;

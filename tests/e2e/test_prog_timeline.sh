@@ -150,7 +150,7 @@ t_bad_timelines_are_plan_errors() {
 	local cases=(
 		"    server: [./rx]
     timeline:
-      regex: '^(?:x)(?<time>[0-9]+) (?<messages>[0-9]+)'|m.yaml:6:16: timeline: regex: '(?:': POSIX extended regexes have no (?...) groups"
+      regex: '^(?:x)(?<time>[0-9]+) (?<messages>[0-9]+'|m.yaml:6:14: timeline: regex: does not compile: missing closing parenthesis at offset 40"
 		"    server: [./rx]
     timeline:
       regex: '^(?<time>[0-9]+) (?<message>[0-9]+)'|m.yaml:6:35: timeline: regex: unknown capture name 'message'; did you mean 'messages'?"

@@ -133,3 +133,44 @@ Y
 	[ -z "$(own_procs 'sleep 297')" ] || die "a program's child outlived its cell: $(own_procs 'sleep 297')"
 	expect_no_leftovers
 }
+
+# the regexes are PCRE2: \d, a named (?<value>...) group holding the
+# figure (with a group of its own inside), in ready: and result:; a
+# catastrophic pattern on a 4 KiB line is stopped by the match limit (the
+# line not matched, the log says so once) and the cell ends ok, in seconds
+t_pcre2_regexes_end_to_end() {
+	mat m.yaml <<'Y'
+name: pcre2
+repeat: 1
+timeout: 20s
+programs:
+  srv:
+    server: [sh, -c, 'l=$(head -c 4000 /dev/zero | tr "\\0" a); echo "$l"b; echo "listening on port $0"; exec sleep 29.61', "{port}"]
+    ready: '^listening on port \d+$|^(a+)+$'
+  cli:
+    client: [sh, -c, 'l=$(head -c 4000 /dev/zero | tr "\\0" a); echo "$l"b; echo "$l"b; echo "mean 12.75 us, p99 40 us"']
+    result:
+      rtt_mean_us: {regex: 'mean (?<value>\d+(\.\d+)?) us|(a+)+$', unit: us}
+      rtt_p99_us: {regex: 'p99 (\d+) us', unit: us}
+matrix:
+  transport: tcp
+  server: srv
+  client: cli
+  count: 300
+Y
+	run_matrix plan m.yaml; expect_rc 0
+	local t0 t1
+	t0=$(date +%s)
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	t1=$(date +%s)
+	expect_all out/results.csv status ok
+	expect_all out/results.csv rtt_mean_us 12.75
+	expect_all out/results.csv rtt_p99_us 40
+	[ $((t1 - t0)) -lt 15 ] || die "the run took $((t1 - t0)) s"
+	local log
+	for log in out/logs/cell1-rep1-client1.log out/logs/cell1-rep1-server.log; do
+		[ "$(grep -c "^\[matrix: a regex hit PCRE2's match limit on [0-9]* lines\{0,1\}; not matched\]$" "$log")" = 1 ] ||
+			die "$log: no match-limit line, once: $(tail -c 300 "$log")"
+	done
+	expect_no_leftovers
+}

@@ -107,46 +107,48 @@ static void test_long_line_and_first_match(void **state)
 	assert_int_equal(st.st_size, sizeof(line) + OUTLOG_LINE + 4);	/* under the cap: all */
 }
 
-/* The reverse of a regex (base/matrix.h), and the first match of each
- * regex in a line as outlog finds it with it: the leftmost, its groups
- * as regexec on the whole line gives them; and the loader's refusals. */
-static void test_reverse_search_finds_the_first_match(void **state)
+/* The first match of each regex in a line as outlog finds it (PCRE2):
+ * the leftmost, its (?<value>) group, else group 1; a catastrophic
+ * pattern stops at the match limit (the line not matched, the log says
+ * so once) and the next line still matches. */
+static void test_first_match_and_the_match_limit(void **state)
 {
-	static const char *const pairs[][2] = {
-		{ "a(bc|d)*$", "^(cb|d)*a" }, { "\\<x[]a-]y{2,3}\\'", "\\`y{2,3}[]a-]x\\>" },
-		{ "(ab|c)|d+e", "(ba|c)|ed+" }, { "\\.[0-9]+", "[0-9]+\\." }, { "", "" },
-		{ "ok :-\\)", "\\)-: ko" },
-	};
-	const char *re[] = { "v=([0-9]+)", "^(ab|a)(bc|c)?$", "b$|^ab", "(x+x+)+y", "a\\)b" };
-	char out[64], err[256], why[512];
+	const char *re[] = { "v=(\\d+)", "^(ab|a)(bc|c)?$", "b$|^ab", "(x+x+)+y", "a\\)b",
+			     "t=(?<value>\\d+(\\.\\d+)?) ms", "^(?:a+)+$|^end (\\d+)" };
+	char err[256], why[256], a[5000], log[8192];
 	struct outlog o;
+	size_t at;
 
 	(void)state;
-	for (size_t i = 0; i < sizeof(pairs) / sizeof(pairs[0]); i++) {
-		matrix_regex_reverse(pairs[i][0], out);
-		assert_string_equal(out, pairs[i][1]);
-	}
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 5, err, sizeof(err)), 0);
-	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\nxa)b\n";
+	assert_int_equal(outlog_watch(&o, re, 7, err, sizeof(err)), 0);
+	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\nxa)b\nt=12.5 ms\n";
 	unit_feed(&o, wr, text, strlen(text));
+	memset(a, 'a', 4000);	/* "(a+)+$" on it: exponential, stopped */
+	memcpy(a + 4000, "b\nend 42\n", 10);
+	unit_feed(&o, wr, a, strlen(a));
 	close(wr);
 	outlog_drain(&o);
 	assert_string_equal(outlog_match(&o, 0), "7");		/* the leftmost */
-	assert_string_equal(outlog_match(&o, 1), "ab");		/* longest, group 1 first */
+	assert_string_equal(outlog_match(&o, 1), "ab");
 	assert_string_equal(outlog_match(&o, 2), "ab");		/* "b$" is not on line 2 */
 	assert_string_equal(outlog_match(&o, 3), "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx");
 	assert_string_equal(outlog_match(&o, 4), "a)b");		/* an escaped ')' */
+	assert_string_equal(outlog_match(&o, 5), "12.5");		/* (?<value>), not group 2 */
+	assert_string_equal(outlog_match(&o, 6), "42");	/* the line after the stopped one */
+	assert_true(o.limited >= 1);
 	outlog_close(&o);
-	assert_int_equal(matrix_regex_check("^(a*)*\\1$", why, sizeof(why)), -1);
-	assert_int_equal(matrix_regex_check("(^a|b?)+", why, sizeof(why)), -1);
-	assert_int_equal(matrix_regex_check("a(a|^b){0,2}a", why, sizeof(why)), -1);
-	/* glibc reads an unopened ')' as the character; the reverse would end
-	 * a group with it */
-	assert_int_equal(matrix_regex_check("ok :-)", why, sizeof(why)), -1);
-	assert_int_equal(matrix_regex_check("[)](a)\\)", why, sizeof(why)), 0);
-	assert_int_equal(matrix_regex_check("[\\1]|(a+|b)*c|\\<x$", why, sizeof(why)), 0);
+	FILE *f = fopen(path, "r");
+	assert_non_null(f);
+	log[fread(log, 1, sizeof(log) - 1, f)] = '\0';
+	fclose(f);
+	assert_non_null(strstr(log, "[matrix: a regex hit PCRE2's match limit on "));
+	assert_null(strstr(strstr(log, "match limit") + 1, "match limit"));	/* once */
+	/* what does not compile: PCRE2's message and offset */
+	assert_null(matrix_regex_compile("ok :-)", &at, why, sizeof(why)));
+	assert_non_null(strstr(why, "unmatched closing parenthesis at offset 5"));
+	assert_int_equal(at, 5);
 }
 
 static void test_runner_state(void **state)
@@ -173,7 +175,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cap_marker_and_late_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_line_and_first_match, setup, teardown),
-		cmocka_unit_test_setup_teardown(test_reverse_search_finds_the_first_match, setup,
+		cmocka_unit_test_setup_teardown(test_first_match_and_the_match_limit, setup,
 						teardown),
 		cmocka_unit_test(test_runner_state),
 	};
