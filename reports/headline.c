@@ -277,7 +277,7 @@ static int grouped_lines(const struct report *r, struct headline *h)
 {
 	struct headline_mean *g;
 	size_t n;
-	char rt[160], line[1024];
+	char rt[160], line[2048];
 
 	if (headline_means(r, &g, &n) < 0)
 		return -1;
@@ -330,7 +330,7 @@ int headline_build(const struct report *r, struct headline *h)
 	const struct rpair **ps = malloc((r->npairs + 1) * sizeof(*ps));
 	struct sort_ctx ctx = { .r = r };
 	size_t n = 0;
-	char sc[512], line[1024];
+	char sc[512], line[2048];
 	int rc = 0;
 
 	memset(h, 0, sizeof(*h));
