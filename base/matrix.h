@@ -47,9 +47,7 @@
  *     NAME:                      [A-Za-z0-9_.-]+, not "builtin"
  *       server: [./srv, -p, "{port}"]   argv, or one string split into words
  *       client: [./cli, "{host}", "{port}", -n, "{count}"]
- *       server: {unix: [./srv, "{path}"], tcp: [./srv, -p, "{port}"]}
- *                                or a command per transport: a cell of a
- *                                transport the mapping lacks is refused
+ *       server: {unix: [./srv, "{path}"], tcp: [./srv, -p, "{port}"]}   per transport
  *       ready: 'listening'       regex on the server's output (default: its
  *                                port accepts a connection)
  *       result:                  figures it prints, a regex each: of the client,
@@ -238,19 +236,11 @@ struct program_timeline {
 	struct srcpos pos;		/* of the timeline: key */
 };
 
-/* One transport's command of a role given as a mapping by transport
- * name (server: {unix: [...], tcp: [...]}). */
-struct program_command {
-	char *transport;		/* a name of transport_names (vocab.h) */
-	char **argv;			/* argv template with {placeholders} */
-	size_t argc;
-	struct srcpos pos;		/* of the transport's key */
-};
+struct program_command;		/* matrix_command.h */
 
 struct program {
 	char *name;
-	char **server, **client;	/* argv templates with {placeholders}; NULL if none;
-					 * of a mapping: its first command's (not owned) */
+	char **server, **client;	/* argv templates; NULL if none; a mapping's first */
 	size_t nserver, nclient;
 	struct program_command *server_by, *client_by;	/* the mapping form; NULL: a list */
 	size_t nserver_by, nclient_by;
@@ -340,16 +330,6 @@ int matrix_dim_is_link(const struct dimension *d);
 
 /* The program a server/client dimension value names, NULL for builtin. */
 const struct program *matrix_program(const struct matrix *m, const char *name);
-
-/* Program pr's command template for its server (client 0) or its client
- * (client 1) in a cell of transport `transport`, its word count in *argc:
- * the list, or the mapping's entry for that transport; NULL (and *argc 0)
- * when the role has no command or its mapping no such transport. */
-char **matrix_program_command(const struct program *pr, int client, const char *transport,
-			      size_t *argc);
-
-/* "unix, tcp": the transports a role's mapping names, into buf. */
-void matrix_program_transports(const struct program *pr, int client, char *buf, size_t len);
 
 /* A program word's next placeholder from p on: its name into name (""
  * when there is none left: {{ and }} are literal braces, not one), and

@@ -14,6 +14,7 @@
  * already moved into the matrix is freed by matrix_release().
  */
 #include "matrix_yaml.h"
+#include "matrix_command.h"
 
 #include <errno.h>
 #include <limits.h>

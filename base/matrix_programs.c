@@ -1,5 +1,6 @@
 /* programs: of a matrix file, the user's own servers and clients: see matrix.h. */
 #include "matrix_yaml.h"
+#include "matrix_command.h"
 
 #include <errno.h>
 #include <limits.h>

@@ -1,5 +1,6 @@
 /* Programs of the user's in a cell repetition: see program.h. */
 #include "program.h"
+#include "matrix_command.h"
 #include "clock.h"
 #include "matrix.h"
 #include "pattern.h"

@@ -3,6 +3,7 @@
  * in cli/cmd_*.c, worker in workers/worker.c.  Only the commands' option
  * parsers (--help) and main() call exit(). */
 #include "cmd_common.h"
+#include "matrix_command.h"
 #include "arrays.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"

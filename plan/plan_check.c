@@ -1,6 +1,7 @@
 /* Whether a cell can run: the checks and refusals, each said at the
  * value to blame.  See plan_check.h. */
 #include "plan_check.h"
+#include "matrix_command.h"
 
 #include <stdint.h>
 #include <stdio.h>

@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "matrix.h"
+#include "matrix_command.h"
 #include "arrays.h"
 #include "plan.h"
 #include "program.h"
