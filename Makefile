@@ -28,7 +28,7 @@ DEPS_DEB    := libyaml-dev libcsv-dev libpcre2-dev gnuplot-nox libzmq3-dev libcm
 # man pages, installs them and renders each with man -l, and checks the
 # zsh completion's syntax; `make install` installs scdoc itself when it
 # is missing).
-TEST_DEB    := clang valgrind jq chromium openssh-server openssh-client iproute2 \
+TEST_DEB    := redis-server clang valgrind jq chromium openssh-server openssh-client iproute2 \
                man-db scdoc zsh
 # What only `make seeds` needs: the source experiments' programs
 # (matrices/seeds/) are Go (built by gc and by gccgo), Java (javac; JeroMQ,

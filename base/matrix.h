@@ -47,6 +47,7 @@
  *     NAME:                      [A-Za-z0-9_.-]+, not "builtin"
  *       server: [./srv, -p, "{port}"]   argv, or one string split into words
  *       client: [./cli, "{host}", "{port}", -n, "{count}"]
+ *       server: {unix: [./srv, "{path}"], tcp: [./srv, -p, "{port}"]}   per transport
  *       ready: 'listening'       regex on the server's output (default: its
  *                                port accepts a connection)
  *       result:                  figures it prints, a regex each: of the client,
@@ -235,10 +236,14 @@ struct program_timeline {
 	struct srcpos pos;		/* of the timeline: key */
 };
 
+struct program_command;		/* matrix_command.h */
+
 struct program {
 	char *name;
-	char **server, **client;	/* argv templates with {placeholders}; NULL if none */
+	char **server, **client;	/* argv templates; NULL if none; a mapping's first */
 	size_t nserver, nclient;
+	struct program_command *server_by, *client_by;	/* the mapping form; NULL: a list */
+	size_t nserver_by, nclient_by;
 	struct srcpos server_pos, client_pos, pos;
 	char *ready;			/* regex on the server's output; NULL: port accepts */
 	struct program_result *results;	/* the client's figures */

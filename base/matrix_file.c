@@ -14,6 +14,7 @@
  * already moved into the matrix is freed by matrix_release().
  */
 #include "matrix_yaml.h"
+#include "matrix_command.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -462,6 +463,16 @@ int matrix_load(struct matrix *m, const char *path, char *err, size_t errlen)
 	return rc;
 }
 
+static void program_commands_free(struct program_command *by, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		for (size_t k = 0; k < by[i].argc; k++)
+			free(by[i].argv[k]);
+		free(by[i].argv);
+	}
+	free(by);
+}
+
 void matrix_release(struct matrix *m)
 {
 	for (size_t i = 0; i < m->ndims; i++) {
@@ -493,17 +504,21 @@ void matrix_release(struct matrix *m)
 	free(m->report.compare.candidate.text);
 	for (size_t i = 0; i < m->nprograms; i++) {
 		struct program *pr = &m->programs[i];
-		for (size_t k = 0; k < pr->nserver; k++)
+		for (size_t k = 0; !pr->server_by && k < pr->nserver; k++)
 			free(pr->server[k]);
-		for (size_t k = 0; k < pr->nclient; k++)
+		for (size_t k = 0; !pr->client_by && k < pr->nclient; k++)
 			free(pr->client[k]);
+		program_commands_free(pr->server_by, pr->nserver_by);
+		program_commands_free(pr->client_by, pr->nclient_by);
 		for (size_t k = 0; k < pr->nresults; k++)
 			free(pr->results[k].regex);
 		for (size_t k = 0; k < pr->nserver_results; k++)
 			free(pr->server_results[k].regex);
 		free(pr->server_results);
-		free(pr->server);
-		free(pr->client);
+		if (!pr->server_by)
+			free(pr->server);
+		if (!pr->client_by)
+			free(pr->client);
 		free(pr->results);
 		free(pr->timeline.regex);
 		free(pr->ready);

@@ -1,5 +1,6 @@
 /* programs: of a matrix file, the user's own servers and clients: see matrix.h. */
 #include "matrix_yaml.h"
+#include "matrix_command.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -11,6 +12,7 @@
 
 #include "suggest.h"
 #include "units.h"
+#include "vocab.h"
 
 /* ---- programs: ---- */
 
@@ -131,6 +133,81 @@ static int load_command(struct loader *L, const yaml_node_t *key, const yaml_nod
 		if (check_placeholders(L, val->type == YAML_SEQUENCE_NODE ? item(L, val, i) : val,
 				       (*argv)[i], once))
 			return -1;
+	return 0;
+}
+
+char **matrix_program_command(const struct program *pr, int client, const char *transport,
+			      size_t *argc)
+{
+	const struct program_command *by = client ? pr->client_by : pr->server_by;
+	size_t n = client ? pr->nclient_by : pr->nserver_by;
+
+	*argc = 0;
+	if (!by) {
+		*argc = client ? pr->nclient : pr->nserver;
+		return client ? pr->client : pr->server;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(by[i].transport, transport)) {
+			*argc = by[i].argc;
+			return by[i].argv;
+		}
+	return NULL;
+}
+
+void matrix_program_transports(const struct program *pr, int client, char *buf, size_t len)
+{
+	const struct program_command *by = client ? pr->client_by : pr->server_by;
+	size_t n = client ? pr->nclient_by : pr->nserver_by, o = 0;
+
+	buf[0] = '\0';
+	for (size_t i = 0; by && i < n && o < len; i++) {
+		int w = snprintf(buf + o, len - o, "%s%s", i ? ", " : "", by[i].transport);
+		o += w > 0 ? (size_t)w : 0;
+	}
+}
+
+/* server: or client: (key): a command, or a mapping of transport name to
+ * a command (each name once, a name of transport_names). */
+static int load_role(struct loader *L, const yaml_node_t *key, const yaml_node_t *val,
+		     struct program *pr, int client)
+{
+	struct program_command **by = client ? &pr->client_by : &pr->server_by;
+	size_t *nby = client ? &pr->nclient_by : &pr->nserver_by;
+	char why[512];
+
+	if (val->type != YAML_MAPPING_NODE)
+		return load_command(L, key, val, client ? &pr->client : &pr->server,
+				    client ? &pr->nclient : &pr->nserver,
+				    client ? &pr->client_pos : &pr->server_pos);
+	if (!npairs(val))
+		return error_node(L, val, "%s: an empty mapping: give a command per transport, "
+				  "e.g. {unix: [...], tcp: [...]}", scalar(key));
+	if (ml_check_keys(L, val))
+		return -1;
+	if (!(*by = calloc(npairs(val), sizeof(**by))))
+		return ml_oom(L, val);
+	for (size_t i = 0; i < npairs(val); i++) {
+		yaml_node_t *k = pair_key(L, val, i), *w = pair_val(L, val, i);
+		struct program_command *c = &(*by)[i];
+		size_t t;
+		for (t = 0; t < VOCAB_NTRANSPORTS && strcmp(transport_names[t], scalar(k)); t++)
+			;
+		if (t == VOCAB_NTRANSPORTS) {
+			ml_unknown_name("transport", scalar(k), transport_names, VOCAB_NTRANSPORTS,
+					why, sizeof why);
+			return error_node(L, k, "programs: %s: %s: %s", pr->name, scalar(key), why);
+		}
+		c->transport = (char *)transport_names[t];
+		c->pos = ml_node_pos(k);
+		(*nby)++;
+		if (load_command(L, key, w, &c->argv, &c->argc, &c->pos))
+			return -1;
+		c->pos = ml_node_pos(k);
+	}
+	*(client ? &pr->client : &pr->server) = (*by)[0].argv;
+	*(client ? &pr->nclient : &pr->nserver) = (*by)[0].argc;
+	*(client ? &pr->client_pos : &pr->server_pos) = ml_node_pos(val);
 	return 0;
 }
 
@@ -400,11 +477,8 @@ static int load_program(struct loader *L, const yaml_node_t *key, const yaml_nod
 	for (size_t i = 0; i < npairs(val); i++) {
 		yaml_node_t *k = pair_key(L, val, i), *w = pair_val(L, val, i);
 		const char *name = scalar(k);
-		if (!strcmp(name, "server")) {
-			if (load_command(L, k, w, &pr->server, &pr->nserver, &pr->server_pos))
-				return -1;
-		} else if (!strcmp(name, "client")) {
-			if (load_command(L, k, w, &pr->client, &pr->nclient, &pr->client_pos))
+		if (!strcmp(name, "server") || !strcmp(name, "client")) {
+			if (load_role(L, k, w, pr, name[0] == 'c'))
 				return -1;
 		} else if (!strcmp(name, "setup") || !strcmp(name, "teardown")) {
 			if (load_steps(L, k, w, name[0] == 's' ? &pr->setup : &pr->teardown,

@@ -1,5 +1,6 @@
 /* Programs of the user's in a cell repetition: see program.h. */
 #include "program.h"
+#include "matrix_command.h"
 #include "clock.h"
 #include "matrix.h"
 #include "pattern.h"
@@ -98,9 +99,10 @@ void program_argv(const struct matrix *m, const struct cell *c, const struct ser
 		  const struct program *pr, unsigned id, struct spawn_argv *a)
 {
 	struct cell_words w = { .m = m, .c = c, .sa = sa, .id = id };
+	size_t n;
+	char **tmpl = matrix_program_command(pr, id != 0, c->p.transport->name, &n);
 
-	program_words(id ? pr->client : pr->server, id ? pr->nclient : pr->nserver, cell_lookup,
-		      &w, a);
+	program_words(tmpl, n, cell_lookup, &w, a);	/* the plan checked tmpl is there */
 }
 
 /* A free port on the loopback for a program server: bind port 0, read it,

@@ -3,6 +3,7 @@
  * in cli/cmd_*.c, worker in workers/worker.c.  Only the commands' option
  * parsers (--help) and main() call exit(). */
 #include "cmd_common.h"
+#include "matrix_command.h"
 #include "arrays.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
@@ -159,6 +160,10 @@ static void print_tmp_note(const struct matrix *m)
 	for (size_t i = 0; i < m->nprograms; i++) {
 		const struct program *pr = &m->programs[i];
 		any |= has_tmp(pr->server, -1) || has_tmp(pr->client, -1);
+		for (size_t s = 0; s < pr->nserver_by; s++)
+			any |= has_tmp(pr->server_by[s].argv, (int)pr->server_by[s].argc);
+		for (size_t s = 0; s < pr->nclient_by; s++)
+			any |= has_tmp(pr->client_by[s].argv, (int)pr->client_by[s].argc);
 		for (size_t s = 0; s < pr->nsetup; s++)
 			any |= has_tmp(pr->setup[s].argv, (int)pr->setup[s].argc);
 		for (size_t s = 0; s < pr->nteardown; s++)

@@ -1,6 +1,7 @@
 /* Whether a cell can run: the checks and refusals, each said at the
  * value to blame.  See plan_check.h. */
 #include "plan_check.h"
+#include "matrix_command.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -85,8 +86,16 @@ static int check_programs(const struct matrix *m, const size_t *choice,
 			 "(PUSH/PULL)", t->name);
 	for (int k = 0; k < 2; k++) {
 		const struct program *pr = k ? p->client_prog : p->server_prog;
-		char **w = !pr ? NULL : k ? pr->client : pr->server;
-		size_t n = !pr ? 0 : k ? pr->nclient : pr->nserver;
+		size_t n = 0;
+		char **w = !pr ? NULL : matrix_program_command(pr, k, t->name, &n);
+		char has[256];
+		if (pr && !w) {
+			matrix_program_transports(pr, k, has, sizeof has);
+			CELL_ERR("transport", "program %s's %s: has a command for %s, not for %s "
+				 "(add %s: to its mapping, or exclude {transport: %s, %s: %s})",
+				 pr->name, k ? "client" : "server", has, t->name, t->name, t->name,
+				 k ? "client" : "server", pr->name);
+		}
 		for (size_t i = 0; i < n; i++) {
 			const char *bad = on_unix ? (matrix_word_uses(w[i], "host") ? "{host}" :
 						     matrix_word_uses(w[i], "port") ? "{port}" : NULL)

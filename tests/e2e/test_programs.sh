@@ -174,3 +174,37 @@ Y
 	done
 	expect_no_leftovers
 }
+
+# {endpoint} is where the server listens in every transport a program
+# takes (here our builtin server's): PATH, 127.0.0.1:PORT, [::1]:PORT.
+# The client only prints it (so its cells fail: it answers nothing).
+t_endpoint_in_every_transport() {
+	mat m.yaml <<'YAML'
+name: ep
+repeat: 1
+timeout: 10s
+programs:
+  e:
+    client: [echo, "ep={endpoint}"]
+matrix:
+  pattern: echo
+  transport: [unix, tcp, tcp6]
+  client: e
+  count: 10
+YAML
+	run_matrix run m.yaml -o out --quiet
+	[ -f out/results.csv ] || { cat "$T/.err" >&2; die "no results.csv"; }
+	local c t want
+	for c in 1 2 3; do
+		t=$(csvq out/results.csv cell transport | awk -F'\t' -v c=$c '$1 == c { print $2 }')
+		case $t in
+		unix) want='^ep=/.*\.sock$' ;;
+		tcp) want='^ep=127\.0\.0\.1:[0-9]+$' ;;
+		tcp6) want='^ep=\[::1\]:[0-9]+$' ;;
+		*) die "cell $c: transport '$t'" ;;
+		esac
+		grep -Eq "$want" out/logs/cell$c-rep1-client1.log ||
+			die "cell $c ($t): {endpoint} gave $(cat out/logs/cell$c-rep1-client1.log)"
+	done
+	return 0
+}

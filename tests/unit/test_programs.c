@@ -10,6 +10,7 @@
 #include <cmocka.h>
 
 #include "matrix.h"
+#include "matrix_command.h"
 #include "arrays.h"
 #include "plan.h"
 #include "program.h"
@@ -90,6 +91,62 @@ static void test_program_errors(void **state)
 	char err[512];
 
 	(void)state;
+	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
+		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
+		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
+			fail_msg("case %zu: got '%s', want '%s...'", i, err, cases[i].msg);
+	}
+}
+
+/* server: and client: as a mapping by transport name: a command each. */
+static void test_command_per_transport(void **state)
+{
+	struct matrix m;
+	char err[512], has[64];
+	size_t n;
+
+	(void)state;
+	if (load(&m, "name: p\n"
+		     "programs:\n"
+		     "  r:\n"
+		     "    server: {unix: [srv, -s, \"{path}\"], tcp: [srv, -p, \"{port}\", -b, x]}\n"
+		     "    client:\n"
+		     "      tcp: cli -p {port}\n"
+		     "matrix:\n"
+		     "  transport: [unix, tcp]\n"
+		     "  server: r\n"
+		     "  client: r\n", err, sizeof(err)) < 0)
+		fail_msg("%s", err);
+	const struct program *pr = matrix_program(&m, "r");
+	assert_non_null(pr);
+	assert_int_equal(pr->nserver_by, 2);
+	char **w = matrix_program_command(pr, 0, "unix", &n);
+	assert_int_equal(n, 3);
+	assert_string_equal(w[2], "{path}");
+	w = matrix_program_command(pr, 0, "tcp", &n);
+	assert_int_equal(n, 5);
+	assert_string_equal(w[2], "{port}");
+	assert_null(matrix_program_command(pr, 0, "tcp6", &n));
+	assert_int_equal(n, 0);
+	w = matrix_program_command(pr, 1, "tcp", &n);
+	assert_int_equal(n, 3);			/* a string is split into words */
+	assert_null(matrix_program_command(pr, 1, "unix", &n));
+	matrix_program_transports(pr, 0, has, sizeof has);
+	assert_string_equal(has, "unix, tcp");
+	matrix_program_transports(pr, 1, has, sizeof has);
+	assert_string_equal(has, "tcp");
+	matrix_release(&m);
+
+	static const struct bad cases[] = {
+		{ "name: p\nprograms:\n  a:\n    client: {unx: [x]}\nmatrix:\n  size: 1\n",
+		  "p.yaml:4:14: programs: a: client: unknown transport 'unx'; did you mean 'unix'?" },
+		{ "name: p\nprograms:\n  a:\n    server: {}\nmatrix:\n  size: 1\n",
+		  "p.yaml:4:13: server: an empty mapping" },
+		{ "name: p\nprograms:\n  a:\n    server: {tcp: []}\nmatrix:\n  size: 1\n",
+		  "p.yaml:4:19: server: empty command" },
+		{ "name: p\nprograms:\n  a:\n    server: {tcp: [x, \"{prot}\"]}\nmatrix:\n  size: 1\n",
+		  "p.yaml:4:23: unknown placeholder {prot}; did you mean {port}?" },
+	};
 	for (size_t i = 0; i < ARRAY_SIZE(cases); i++) {
 		assert_int_equal(load(&m, cases[i].yaml, err, sizeof(err)), -1);
 		if (strncmp(err, cases[i].msg, strlen(cases[i].msg)))
@@ -341,6 +398,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_programs_loaded),
 		cmocka_unit_test(test_program_errors),
+		cmocka_unit_test(test_command_per_transport),
 		cmocka_unit_test(test_program_steps_loaded),
 		cmocka_unit_test(test_program_step_errors),
 		cmocka_unit_test(test_placeholder_escapes),
