@@ -2,7 +2,6 @@
  * cmd_compare.h. */
 #include "cmd_compare.h"
 #include "cmd_guard.h"
-#include "cmd_report.h"
 #include "history_runs.h"
 #include "compare.h"
 #include "gnuplot.h"
@@ -453,9 +452,15 @@ int cmd_compare(int argc, char **argv)
 		a.results = stderr;
 	rc = cmd_compare_dirs(argv[optind], argv[optind + 1], &a, "compare", NULL);
 	/* the verdicts of a comparison that was judged; none of bad input */
-	if (a.json && rc != EXIT_BADINPUT &&
-	    cmd_report_export_json(a.json, json, argv[optind + 1], "compare", a.quiet) < 0)
-		rc = EXIT_BADINPUT;
+	if (a.json && rc != EXIT_BADINPUT) {
+		char err[4200];
+		if (run_json_write(a.json, json, err, sizeof(err)) < 0) {
+			fprintf(stderr, "matrix compare: --export-json: %s\n", err);
+			rc = EXIT_BADINPUT;
+		} else if (!a.quiet && strcmp(json, "-")) {
+			fprintf(stderr, "matrix: JSON in %s\n", json);
+		}
+	}
 	run_json_free(a.json);
 	return rc;
 }
