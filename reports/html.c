@@ -247,17 +247,54 @@ static void chart(FILE *f, const char *dir, const char *name)
 		name, name);
 }
 
-static void charts(FILE *f, const char *dir)
+static size_t line_at(const char *md, size_t n, const char *line);
+
+/* Whether chart name is of the pattern whose section is titled t (len
+ * bytes): its description, "WHAT: PATTERN, 64 B, ...", names it first. */
+static int chart_of(const char *dir, const char *name, const char *t, size_t len)
+{
+	char what[512];
+	const char *p;
+
+	chart_what(dir, name, what, sizeof(what));
+	if (!(p = strstr(what, ": ")))
+		return 0;
+	p += 2;
+	return len && !strncmp(p, t, len) && (p[len] == ',' || p[len] == '\0');
+}
+
+/* summary.md's pattern sections, each followed by its charts (those whose
+ * description names its pattern), then the other charts. */
+static void sections(FILE *f, const char *dir, const char *md, size_t n)
 {
 	char names[MAXCHARTS][64];
-	size_t n = chart_names(dir, names, MAXCHARTS);
+	size_t nc = chart_names(dir, names, MAXCHARTS), left = nc;
+	unsigned char used[MAXCHARTS] = { 0 };
+	unsigned k = 0;
 
+	for (size_t at = 0; at < n;) {
+		size_t next = at + 3 < n ? at + 3 + line_at(md + at + 3, n - at - 3, "## ") : n;
+		size_t tlen = strcspn(md + at + 3, "\n");
+		if (strncmp(md + at, "## ", 3))
+			tlen = 0;
+		html_markdown_at(f, md + at, next - at, k);
+		k += tlen != 0;
+		for (size_t i = 0; i < nc; i++)
+			if (!used[i] && tlen && chart_of(dir, names[i], md + at + 3, tlen)) {
+				chart(f, dir, names[i]);
+				used[i] = 1, left--;
+			}
+		at = next;
+	}
 	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
-	if (!n)
+	if (!nc)
 		fputs("<p>No charts: plots/ has no SVG image (gnuplot draws them; is it "
 		      "installed?).</p>\n", f);
-	for (size_t i = 0; i < n; i++)
-		chart(f, dir, names[i]);
+	else if (!left)
+		fputs("<p>Every chart is in its pattern's section above.</p>\n", f);
+	for (size_t i = 0; i < nc; i++)
+		if (!used[i])
+			chart(f, dir, names[i]);
 }
 
 /* Links to the charts and to each "## " section of md, in order (their
@@ -370,8 +407,7 @@ int html_write(const struct report *r, char *err, size_t errlen)
 	fputs("<p class=\"note\">In the tables, a percentile (p50, p99) is the median of "
 	      "repetitions (each repetition's own percentile); in the latency charts it is "
 	      "of the merged histogram of all repetitions, so the two can differ.</p>\n", f);
-	html_markdown(f, md + parts.body, n - parts.body);	/* the tables first */
-	charts(f, r->dir);
+	sections(f, r->dir, md + parts.body, n - parts.body);
 	fputs("<footer>Written by matrix from this folder's results.csv, as summary.md; the "
 	      "charts are plots/*.svg. <code>matrix report</code> on the folder writes it "
 	      "again.</footer>\n</main>\n</body>\n</html>\n", f);

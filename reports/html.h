@@ -10,10 +10,13 @@
  * summary.md's "## Headline" list), the rest of its header, an index of
  * its sections, a note on which percentile is which (the tables' p50 is
  * the median of repetitions, the latency charts' of the merged histogram
- * of all repetitions), its pattern sections with their tables, and then
- * the charts.  The charts are every plots/NAME.svg, the usual ones first
- * (throughput, rtt, cpu, ratios, timeline) then the others by name, each
- * with the description its script's first line gives.  Built after the
+ * of all repetitions), its pattern sections, each with its tables and then
+ * its own charts (those whose description, "WHAT: PATTERN, ...", names the
+ * pattern first: plots/latency-N), its other sections (the ratios), and
+ * last a "Charts" section with the rest.  The charts are every
+ * plots/NAME.svg, the usual ones first (throughput, rtt, cpu, ratios,
+ * timeline) then the others by name, each with the description its
+ * script's first line gives.  Built after the
  * charts are rendered, from the loaded report and the folder, so
  * `matrix report` writes the same bytes as `matrix run`.
  *

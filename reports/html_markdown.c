@@ -227,11 +227,17 @@ static void heading(struct md *m, const char *line, size_t n)
 
 void html_markdown(FILE *f, const char *md, size_t n)
 {
+	html_markdown_at(f, md, n, 0);
+}
+
+void html_markdown_at(FILE *f, const char *md, size_t n, unsigned before)
+{
 	static struct md m;
 	size_t i = 0;
 
 	memset(&m, 0, sizeof(m));
 	m.f = f;
+	m.sections = before;
 	while (i < n) {
 		const char *nl = memchr(md + i, '\n', n - i), *line = md + i;
 		size_t len = nl ? (size_t)(nl - line) : n - i;

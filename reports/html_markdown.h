@@ -24,4 +24,7 @@ void html_text(FILE *f, const char *s, size_t n);
  * html_text(). */
 void html_markdown(FILE *f, const char *md, size_t n);
 
+/* html_markdown, its first ## heading numbered before + 1. */
+void html_markdown_at(FILE *f, const char *md, size_t n, unsigned before);
+
 #endif

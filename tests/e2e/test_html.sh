@@ -178,3 +178,53 @@ Y
 	grep -qE '<svg|<img' out/report.html && die "a chart with no gnuplot"
 	return 0
 }
+
+# One section per pattern, each holding its own charts after its tables
+# (DOM order: heading, tables, images); the charts of no one pattern in
+# the final Charts section; every index link names an id on the page.
+t_pattern_sections() {
+	mat m.yaml <<'Y'
+name: twopat
+repeat: 1
+warmup: 0
+matrix:
+  pattern: [pingpong, stream]
+  transport: [unix, tcp]
+  count: 50
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	[ -s out/plots/latency-1.svg ] || skip "no latency chart drawn (gnuplot?)"
+	python3 - out/report.html <<'PY' || die "report.html's sections are not as they should be"
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.ids, s.hrefs, s.items, s.h2, s.cur = set(), [], [], None, None
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if 'id' in a: s.ids.add(a['id'])
+        if tag == 'a' and a.get('href', '').startswith('#'): s.hrefs.append(a['href'][1:])
+        if tag == 'h2': s.h2 = ''
+        if tag in ('table', 'img') and s.cur is not None: s.items.append((s.cur, tag, a.get('alt', '')))
+    def handle_data(s, d):
+        if s.h2 is not None: s.h2 += d
+    def handle_endtag(s, tag):
+        if tag == 'h2': s.cur, s.h2 = s.h2.strip(), None; s.items.append((s.cur, 'h2', ''))
+p = P(); p.feed(open(sys.argv[1]).read())
+bad = [h for h in p.hrefs if h not in p.ids]
+if bad or len(p.hrefs) < 3: sys.exit('index links to no id: %s' % bad)
+def sec(name): return [(t, alt) for s, t, alt in p.items if s == name and t != 'h2']
+for pat in ('pingpong', 'stream'):
+    kinds = [t for t, _ in sec(pat)]
+    if 'table' not in kinds: sys.exit('no table in the %s section' % pat)
+    if 'img' in kinds and kinds.index('img') < len(kinds) - 1 - kinds[::-1].index('table'):
+        sys.exit('a chart before a table in the %s section' % pat)
+    for t, alt in sec(pat):
+        if t == 'img' and not alt.endswith(': ' + pat) and (': ' + pat + ',') not in alt:
+            sys.exit('chart %r in the %s section' % (alt, pat))
+if not any(alt.endswith(': pingpong') for t, alt in sec('pingpong')):
+    sys.exit('the pingpong latency chart is not in its section')
+if not any(t == 'img' and alt == 'throughput' for t, alt in sec('Charts')):
+    sys.exit('the throughput chart (all patterns) is not in Charts')
+PY
+}

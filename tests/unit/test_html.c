@@ -139,12 +139,29 @@ static void markdown(void **state)
 	assert_false(failed);
 }
 
+/* html_markdown_at numbers its ## headings after the sections before it,
+ * so that each pattern's section, rendered apart, keeps its index id. */
+static void markdown_numbered(void **state)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	(void)state;
+	assert_non_null(f);
+	html_markdown_at(f, "## stream\n\n### rtt\n", 19, 2);
+	assert_int_equal(fclose(f), 0);
+	assert_string_equal(buf, "<h2 id=\"s3\">stream</h2>\n<h3>rtt</h3>\n");
+	free(buf);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(escapes_bounded),
 		cmocka_unit_test(markdown),
+		cmocka_unit_test(markdown_numbered),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
