@@ -181,6 +181,11 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 		jsonout_set(o, "short_window", json_boolean(c->short_window), bad);
 		jsonout_set(o, "measured_by", c->measured_by[0] ? jsonout_string(c->measured_by)
 			    : json_null(), bad);
+		/* where its workers ran: results.csv's placement ("none",
+		 * "server=0;clients=1", "mixed" when repetitions disagree) */
+		jsonout_set(o, "placement", jsonout_string(c->placement), bad);
+		jsonout_set(o, "repeat_stop", c->repeat_stop[0] ? jsonout_string(c->repeat_stop)
+			    : json_null(), bad);
 		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
 		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
 		/* a paced cell's schedule, as summary.md's ˢ judges it */

@@ -244,3 +244,22 @@ EOF
 	expect_err "placement: 1 cell ran on other CPUs, such as transport=unix size=16 cpu=same count=300 on server=0;clients=0 vs server=1;clients=1"
 	run_matrix compare a a; [ "$rc" -ne 2 ] || { cat "$T/.err" >&2; die "a folder against itself refused"; }
 }
+
+# Where a cell's workers ran is in the JSON export too, and on report.html
+# (summary.md's placement), as results.csv has it
+t_placement_in_the_json_export() {
+	need_two_cpus
+	mat m.yaml <<'EOF2'
+name: cpu_json
+repeat: 2
+matrix:
+  transport: unix
+  size: 16
+  cpu: [split, none]
+  count: 200
+EOF2
+	run_matrix run m.yaml -o out --quiet --export-json run.json; expect_rc 0
+	[ "$(jq -r '.cells[] | "\(.cell) \(.placement)"' run.json)" = "1 server=0;clients=1
+2 none" ] || die "the JSON's placements: $(jq -c '[.cells[] | [.cell, .placement]]' run.json)"
+	grep -q 'server=0;clients=1' out/report.html || die "report.html does not say where the workers ran"
+}
