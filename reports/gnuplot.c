@@ -137,7 +137,9 @@ int gnuplot_write_scripts(const struct report *r, char *err, size_t errlen)
 	if (!rc)
 		rc = rtt_chart(r, items, err, errlen);
 	if (!rc)
-		rc = summary_chart(r, items, "cpu", "CPU per message", cpu, 1, NULL, err, errlen);
+		rc = summary_chart(r, items, "cpu", "CPU time per message, each way (a round trip "
+				   "is two: the tables' µs/rtt is about twice this)", cpu, 1, NULL, err,
+				   errlen);
 	memset(items, 0, cap * sizeof(*items));
 	if (!rc)
 		rc = ratio_chart(r, items, err, errlen);

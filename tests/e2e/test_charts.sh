@@ -465,6 +465,10 @@ Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	expect_all out/results.csv status ok
 	local g
+	# the cpu chart's µs per message each way beside the table's µs per
+	# round trip: its title says which, and how they relate
+	grep -q "CPU time per message, each way (a round trip is two: the tables' µs/rtt is about twice this)" out/plots/cpu.gp ||
+		die "cpu.gp's title: $(grep -m1 'title' out/plots/cpu.gp)"
 	for g in throughput cpu; do	# rtt has two series (one has no round trips)
 		grep -qx 'set xtics rotate by 45 right' out/plots/$g.gp ||
 			die "$g.gp: long x labels not rotated: $(grep '^set xtics' out/plots/$g.gp)"
