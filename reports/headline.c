@@ -110,16 +110,13 @@ static void pair_sentence(const struct report *r, const struct rpair *p, const c
 	}
 	int nb = num_better(def, p->ratio);
 	struct rpair q = *p;
-	if (!nb) {
+	/* the larger of num/den and den/num: the winner's over the loser's
+	 * for a higher-is-better metric, the loser's over the winner's for a
+	 * lower one (what "faster" and "cheaper" read) */
+	if (p->ratio < 1) {
 		q.ratio = 1 / p->ratio;
 		q.lo = 1 / p->hi;
 		q.hi = 1 / p->lo;
-	}
-	if (metrics[def->metric].better == LOWER_IS_BETTER) {	/* the loser's over the winner's */
-		double lo = q.lo;
-		q.ratio = 1 / q.ratio;
-		q.lo = 1 / q.hi;
-		q.hi = 1 / lo;
 	}
 	headline_ratio_text(r, &q, rt, sizeof(rt));
 	sentence(r, def, nb ? def->num : def->den, nb ? def->den : def->num, rt, sc, buf, len);
