@@ -36,7 +36,7 @@ static int open_log(struct cell_rep *r, struct cell_slot *s, char *err, size_t e
 		const char *re[OUTLOG_MAX_RE];
 		size_t n = program_watch(r->p, s == r->slots, re, OUTLOG_MAX_RE, &s->first_fig);
 		fd = outlog_open(&s->out, s->log, err, errlen);
-		if (fd >= 0 && outlog_watch(&s->out, re, n, err, errlen) < 0) {
+		if (fd >= 0 && outlog_watch(&s->out, re, n, s->first_fig, err, errlen) < 0) {
 			close(fd);
 			outlog_close(&s->out);
 			fd = -1;

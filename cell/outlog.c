@@ -71,8 +71,10 @@ static int context(struct outlog *o, char *err, size_t errlen)
 	return 0;
 }
 
-int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen)
+int outlog_watch(struct outlog *o, const char *const *re, size_t n, size_t last_from,
+		 char *err, size_t errlen)
 {
+	o->last_from = last_from;
 	if (context(o, err, errlen))
 		return -1;
 	for (size_t i = 0; i < n && i < OUTLOG_MAX_RE; i++) {
@@ -159,22 +161,26 @@ static void collect(struct outlog *o, const char *text, size_t len)
 	}
 }
 
-/* Matches every regex not matched yet against one line (len bytes): the
- * first line that matches is the earliest. */
+/* Matches against one line (len bytes) every regex before last_from not
+ * matched yet (the first line that matches is the earliest), and every
+ * regex from last_from on (the last line that matches wins; they keep
+ * left above 0, so every line is looked at). */
 static void match(struct outlog *o, const char *text, size_t len)
 {
 	if (o->collecting)
 		collect(o, text, len);
 	for (size_t i = 0; i < o->nre && o->left; i++) {
-		if (o->found[i] || !first_match(o, o->re[i], o->md[i], text, len))
+		int last = i >= o->last_from;
+		if ((o->found[i] && !last) || !first_match(o, o->re[i], o->md[i], text, len))
 			continue;
 		PCRE2_SIZE *ov = pcre2_get_ovector_pointer(o->md[i]);
 		int g = o->figure[i];	/* else the whole match */
-		if (ov[2 * g] != PCRE2_UNSET)	/* else a group that took no part: "" */
+		o->match[i][0] = '\0';	/* a group that took no part: "" */
+		if (ov[2 * g] != PCRE2_UNSET)
 			snprintf(o->match[i], sizeof(o->match[i]), "%.*s",
 				 (int)(ov[2 * g + 1] - ov[2 * g]), text + ov[2 * g]);
+		o->left -= !last && !o->found[i];
 		o->found[i] = 1;
-		o->left--;
 	}
 }
 

@@ -73,9 +73,10 @@ struct outlog {
 	int figure[OUTLOG_MAX_RE];	/* the group kept: (?<value>), 1, or 0 */
 	pcre2_match_context *mctx;	/* the limits (matrix_regex.h) */
 	uint64_t limited;		/* lines a regex stopped at the limit on */
-	size_t nre, left;		/* regexes watched, those not matched yet */
+	size_t nre, left;		/* regexes watched, those still looking (below) */
+	size_t last_from;		/* re[last_from..]: the last match is kept */
 	int found[OUTLOG_MAX_RE];
-	char match[OUTLOG_MAX_RE][64];	/* each one's first match: its figure
+	char match[OUTLOG_MAX_RE][64];	/* each one's match (first or last): its figure
 					 * group, else the whole match */
 	int collecting;			/* outlog_collect was called */
 	pcre2_code *every;
@@ -92,8 +93,12 @@ struct outlog {
 int outlog_open(struct outlog *o, const char *path, char *err, size_t errlen);
 
 /* Watches the regexes re[0..n-1] (n <= OUTLOG_MAX_RE, already checked by
- * the matrix loader).  0, or -1 with a message. */
-int outlog_watch(struct outlog *o, const char *const *re, size_t n, char *err, size_t errlen);
+ * the matrix loader): those before last_from keep their first match (a
+ * ready: line), those from last_from on their last (a result: figure, so
+ * a program that prints running totals is read at its final one).  0, or
+ * -1 with a message. */
+int outlog_watch(struct outlog *o, const char *const *re, size_t n, size_t last_from,
+		 char *err, size_t errlen);
 
 /* Watches re for every line it matches, besides outlog_watch's regexes:
  * each such line's groups g0 and g1 (1-based, at most re's number of

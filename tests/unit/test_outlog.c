@@ -47,7 +47,7 @@ static void test_cap_marker_and_late_match(void **state)
 	(void)state;
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 2, err, sizeof(err)), 0);
+	assert_int_equal(outlog_watch(&o, re, 2, 2, err, sizeof(err)), 0);
 	memset(noise, 'y', sizeof(noise));
 	for (size_t i = 1; i < sizeof(noise); i += 2)
 		noise[i] = i % 1000 == 1 ? '\0' : '\n';	/* NULs do not end the text */
@@ -87,7 +87,7 @@ static void test_long_line_and_first_match(void **state)
 	(void)state;
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 3, err, sizeof(err)), 0);
+	assert_int_equal(outlog_watch(&o, re, 3, 3, err, sizeof(err)), 0);
 	memset(line, 'x', sizeof(line));
 	memcpy(line + 100, "w=3", 3);				/* in its first bytes */
 	memcpy(line + sizeof(line) - 8, "v=7 v=8\n", 8);	/* at the end of a 12 KiB line */
@@ -107,6 +107,32 @@ static void test_long_line_and_first_match(void **state)
 	assert_int_equal(st.st_size, sizeof(line) + OUTLOG_LINE + 4);	/* under the cap: all */
 }
 
+/* ready: keeps its first match, a result: figure its last: a program
+ * that prints running totals is read at its final one, and a later line
+ * whose group took no part leaves "" (not the earlier figure). */
+static void test_ready_first_result_last(void **state)
+{
+	const char *re[] = { "^ready (\\d+)$", "^total (\\d+)$", "^rate(?: (\\d+))?$" };
+	struct outlog o;
+	char err[256];
+
+	(void)state;
+	int wr = outlog_open(&o, path, err, sizeof(err));
+	assert_true(wr >= 0);
+	assert_int_equal(outlog_watch(&o, re, 3, 1, err, sizeof(err)), 0);
+	const char *a = "ready 1\ntotal 10\nrate 5\nready 2\n", *b = "total 20\nnoise\nrate\ntotal 35";
+	unit_feed(&o, wr, a, strlen(a));
+	assert_int_equal(outlog_read(&o), 1);
+	assert_string_equal(outlog_match(&o, 1), "10");
+	unit_feed(&o, wr, b, strlen(b));
+	close(wr);
+	outlog_drain(&o);			/* the last line, without newline */
+	assert_string_equal(outlog_match(&o, 0), "1");
+	assert_string_equal(outlog_match(&o, 1), "35");
+	assert_string_equal(outlog_match(&o, 2), "");
+	outlog_close(&o);
+}
+
 /* The first match of each regex in a line as outlog finds it (PCRE2):
  * the leftmost, its (?<value>) group, else group 1; a catastrophic
  * pattern stops at the match limit (the line not matched, the log says
@@ -122,7 +148,7 @@ static void test_first_match_and_the_match_limit(void **state)
 	(void)state;
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, re, 7, err, sizeof(err)), 0);
+	assert_int_equal(outlog_watch(&o, re, 7, 7, err, sizeof(err)), 0);
 	const char *text = "v v=7 v=8\nabc\nxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxy xy\nxa)b\nt=12.5 ms\n";
 	unit_feed(&o, wr, text, strlen(text));
 	memset(a, 'a', 4000);	/* "(a+)+$" on it: exponential, stopped */
@@ -175,6 +201,7 @@ int main(void)
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test_setup_teardown(test_cap_marker_and_late_match, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_long_line_and_first_match, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_ready_first_result_last, setup, teardown),
 		cmocka_unit_test_setup_teardown(test_first_match_and_the_match_limit, setup,
 						teardown),
 		cmocka_unit_test(test_runner_state),

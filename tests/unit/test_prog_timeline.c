@@ -237,7 +237,7 @@ static void test_every_line_collected(void **state)
 	(void)state;
 	int wr = outlog_open(&o, path, err, sizeof(err));
 	assert_true(wr >= 0);
-	assert_int_equal(outlog_watch(&o, ready, 1, err, sizeof(err)), 0);
+	assert_int_equal(outlog_watch(&o, ready, 1, 1, err, sizeof(err)), 0);
 	assert_int_equal(outlog_collect(&o, "^\\[([0-9.]+)s\\] (x)?window=([0-9x]+)", 1, 3, err,
 					sizeof(err)), 0);
 	const char *a = "listening\n[1s] window=0 msgs\nnoise [2s] window=5\n[2s] win";
