@@ -134,6 +134,78 @@ static int next_choice(const struct matrix *m, size_t *choice)
 	return 0;
 }
 
+/* The index of value v in dimension d, or nvalues. */
+static size_t value_index(const struct dimension *d, const struct mvalue *v)
+{
+	size_t i = 0;
+
+	while (i < d->nvalues && d->values[i].num != v->num)
+		i++;
+	return i;
+}
+
+/* Whether ratio spec r pairs two cells: one with its numerator and one
+ * with its denominator, the rest alike, neither excluded. */
+static int ratio_pairs(const struct matrix *m, const struct ratio_spec *r, size_t *choice)
+{
+	const struct dimension *d = &m->dims[r->dim];
+	size_t num = value_index(d, &r->numerator), den = value_index(d, &r->denominator);
+
+	memset(choice, 0, m->ndims * sizeof(*choice));
+	do {
+		if (choice[r->dim] != num || excluded(m, choice))
+			continue;
+		choice[r->dim] = den;
+		int ok = !excluded(m, choice);
+		choice[r->dim] = num;
+		if (ok)
+			return 1;
+	} while (next_choice(m, choice));
+	return 0;
+}
+
+/* What no single cell shows, over every cell the exclude rules leave
+ * (--only aside: a filtered run is a part of the plan): a report: ratio
+ * that pairs no two cells, and a program's timeline: in a matrix that
+ * runs it as a server, never of a stream (a timeline is a receiver's). */
+static int check_across(const struct matrix *m, size_t *choice, char *err, size_t errlen)
+{
+	for (size_t i = 0; i < m->report.nratios && m->ndims; i++) {
+		const struct ratio_spec *r = &m->report.ratios[i];
+		if (ratio_pairs(m, r, choice))
+			continue;
+		snprintf(err, errlen, "%s:%d:%d: ratio %s: no two cells differ only in %s with "
+			 "%s %s and %s %s (the exclude rules drop one of each pair): it would "
+			 "have no pairs", m->path, r->pos.line, r->pos.col, r->name,
+			 m->dims[r->dim].key, m->dims[r->dim].key, r->numerator.text,
+			 m->dims[r->dim].key, r->denominator.text);
+		return -1;
+	}
+	for (size_t k = 0; k < m->nprograms; k++) {
+		const struct program *pr = &m->programs[k];
+		int served = 0, streamed = 0;
+		if (!pr->timeline.regex)
+			continue;
+		memset(choice, 0, (m->ndims + 1) * sizeof(*choice));
+		do {
+			struct cell_params p;
+			if (excluded(m, choice))
+				continue;
+			plan_resolve_params(m, choice, &p);
+			served |= p.server_prog == pr;
+			streamed = p.server_prog == pr && pattern_info(p.pattern)->receiver_times;
+		} while (!streamed && m->ndims && next_choice(m, choice));
+		if (streamed || !served)
+			continue;
+		snprintf(err, errlen, "%s:%d:%d: timeline: program %s's timeline is its server's "
+			 "per-interval lines in stream cells, and no cell runs it as the server of a "
+			 "stream (add pattern: stream, or drop timeline:)", m->path,
+			 pr->timeline.pos.line, pr->timeline.pos.col, pr->name);
+		return -1;
+	}
+	return 0;
+}
+
 /* plan_build, or plan_build_elsewhere when !here. */
 static int build(struct plan *pl, const struct matrix *m, const struct only_filter *only,
 		 size_t nonly, int here, char *err, size_t errlen)
@@ -155,8 +227,9 @@ static int build(struct plan *pl, const struct matrix *m, const struct only_filt
 		snprintf(err, errlen, "out of memory");
 		goto out;
 	}
-	if (plan_check_count(m, err, errlen) < 0)
+	if (plan_check_count(m, err, errlen) < 0 || check_across(m, choice, err, errlen) < 0)
 		goto out;
+	memset(choice, 0, (m->ndims + 1) * sizeof(*choice));
 	do {
 		struct cell_params p;
 		number++;

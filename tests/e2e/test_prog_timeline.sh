@@ -176,6 +176,28 @@ wanted: $want"
 	done
 }
 
+# timeline: is a stream receiver's: a matrix that runs the program as a
+# server of pingpong cells only is refused at the key; one stream cell
+# beside them is enough (a matrix may sweep patterns).
+t_timeline_outside_stream_cells_refused() {
+	cat >m.yaml <<'Y'
+name: t
+programs:
+  rx:
+    server: [sh, -c, 'sleep 1', "{port}"]
+    timeline: {regex: '^(?<time>\d+) (?<messages>\d+)$'}
+matrix:
+  transport: tcp
+  pattern: [pingpong, echo]
+  server: rx
+Y
+	run_matrix plan m.yaml; expect_rc 2
+	grep -q "^m.yaml:5:5: timeline: program rx's timeline is its server's per-interval lines in stream cells, and no cell runs it as the server of a stream" "$T/.err" ||
+		die "got: $(cat "$T/.err")"
+	sed -i 's/pattern: \[pingpong, echo\]/pattern: [pingpong, stream]/' m.yaml
+	run_matrix plan m.yaml; expect_rc 0
+}
+
 t_lines_that_never_match_leave_no_rows() {
 	mat m.yaml <<Y
 name: prog_timeline_none

@@ -137,6 +137,30 @@ t_without_gnuplot_scripts_are_still_written() {
 
 # A ratio's reference: (published values) is set beside the measured ratio
 # it matches, in summary.md and the JSON export, and nowhere else.
+# A report: ratio whose pairs the exclude rules all drop is refused at
+# plan time, at the ratio, before anything is measured.
+t_matrix_ratio_without_pairs_refused() {
+	cat >m.yaml <<'Y'
+name: r
+matrix:
+  transport: [unix, tcp]
+  pattern: [pingpong, stream]
+exclude:
+  - {transport: tcp, pattern: pingpong}
+  - {transport: unix, pattern: stream}
+report:
+  ratios:
+    - dimension: transport
+      numerator: unix
+      denominator: tcp
+Y
+	run_matrix plan m.yaml; expect_rc 2
+	grep -q "^m.yaml:10:7: ratio unix/tcp: no two cells differ only in transport with transport unix and transport tcp" "$T/.err" ||
+		die "got: $(cat "$T/.err")"
+	sed -i '/transport: unix, pattern: stream/d' m.yaml
+	run_matrix plan m.yaml; expect_rc 0
+}
+
 t_ratio_reference_beside_ours() {
 	mat m.yaml <<'Y'
 name: ref
