@@ -89,7 +89,7 @@ t_tcp6_without_ipv6_is_skipped() {
 t_zmq_endpoints_inflight_and_timeline() {
 	mat m.yaml <<'Y'
 name: zmq
-repeat: 2
+repeat: 1
 warmup: 20
 matrix:
   pattern: [echo, stream]
@@ -98,20 +98,20 @@ matrix:
   size: [10, 1KiB]
   concurrency: [1, 4]
   inflight: [1, 16]
-  count: 4000
+  count: 2000
   interval: 20ms
 exclude:
   - {pattern: stream, inflight: 16}
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	expect_all out/results.csv status ok
-	expect_all out/results.csv messages 4000
+	expect_all out/results.csv messages 2000
 	# PUSH/PULL: counted at the receiver, the senders' rate beside it
 	csvq out/results.csv pattern msgs_per_s sent_msgs_per_s | awk -F'\t' '
 		$1 == "stream" && ($2 == "" || $3 == "") { bad = 1 } END { exit bad }' ||
 		die "stream rates missing"
 	csvq out/timeline.csv cell rep messages | awk -F'\t' '{ s[$1 "/" $2] += $3 }
-		END { for (k in s) if (s[k] != 4000) { print k, s[k]; bad = 1 }; exit bad }' ||
-		die "timeline sums differ from 4000"
+		END { for (k in s) if (s[k] != 2000) { print k, s[k]; bad = 1 }; exit bad }' ||
+		die "timeline sums differ from 2000"
 	expect_no_leftovers
 }
