@@ -354,7 +354,8 @@ int history_write_md(const struct history *h, const char *dir, char *err, size_t
 	fprintf(f, "# history\n\n**%zu run%s in %zu group%s, %zu step%s.** Runs are in the order "
 		"they started; a group holds the runs of one fingerprint (kernel, CPU model, "
 		"cores, governor, tool version, matrix.yaml), and is a history of its own. The "
-		"chart is plots/history.svg (and .png).\n\n",
+		"chart is plots/history.svg (and .png): each cell's median per run over its "
+		"median of the group's runs (1×), that median in the key.\n\n",
 		h->nruns, h->nruns == 1 ? "" : "s", h->ngroups, h->ngroups == 1 ? "" : "s",
 		h->nsteps, h->nsteps == 1 ? "" : "s");
 	fprintf(f, "Each figure is a cell's median in that run (`failed`: no successful "
@@ -633,8 +634,7 @@ static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi,
 
 	if (n < total)
 		snprintf(some, sizeof(some), ", %zu of its %zu cells (the marked first)", n, total);
-	fprintf(f, "set title 'group %zu: %s (%s is better)%s'\nset ylabel '× the cell''s median "
-		"over these runs'\n", g + 1, mt->name,
+	fprintf(f, "set title 'group %zu: %s (%s is better)%s'\nset ylabel '× the cell''s median'\n", g + 1, mt->name,
 		mt->better == HIGHER_IS_BETTER ? "higher" : "lower", some);
 	chart_x_axis(f, h, g);
 	chart_y_axis(f, h, g, mi, room, n);
@@ -654,9 +654,9 @@ static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi,
 		if (marks_of(h, g, mi, step_verdicts[s], room->cells, n))
 			fprintf(f, ", \\\n    $s%zu_%zu_%zu using 1:2 with points %s", g, mi, s,
 				step_style[s]);
-	if (*sep)	/* every run of every cell failed: say so */
+	if (*sep)	/* every run of every cell failed: say so, over the runs' names */
 		fputs("set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
-		      "plot [0:1] [0:1] 2 notitle\nunset label 1", f);
+		      "plot [] [0:1] 2 notitle\nunset label 1", f);
 	fputc('\n', f);
 }
 

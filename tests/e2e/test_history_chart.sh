@@ -116,3 +116,22 @@ t_history_chart_one_night() {
 	[ "$(gp_table r '$h0_0_1' | awk '{ printf "%d %.4f\n", $1, $2 }')" = "1 1.0000" ] ||
 		die "the stream cell: $(gp_table r '$h0_0_1')"
 }
+
+# Every night of every cell failed: the panel says so, over the nights'
+# names, and gnuplot has nothing to say.
+t_history_chart_every_night_failed() {
+	command -v gnuplot >/dev/null || skip "gnuplot missing"
+	local x
+	cnight r0 2026-12-01T03:00:00Z 20000 2000000
+	for x in 1 2; do
+		mkdir -p "r/n$x"
+		cp r0/matrix.yaml "r/n$x/"
+		sed "s/T03:/T0$x:/" r0/meta.csv >"r/n$x/meta.csv"
+		grep -E '^cell|,stream,16,tcp,' r0/results.csv | sed 's/^4,/1,/' >"r/n$x/results.csv"
+	done
+	run_matrix history r; expect_rc 0
+	[ -s r/plots/history.svg ] && [ -s r/plots/history.png ] || die "no chart images"
+	[ -e r/plots/history.log ] && die "gnuplot said: $(cat r/plots/history.log)"
+	grep -qF "set label 1 'no successful repetition'" r/plots/history.gp || die "the panel does not say every night failed"
+	grep -qF "('n1' 1, 'n2' 2)" r/plots/history.gp || die "the nights are not named: $(grep xtics r/plots/history.gp)"
+}
