@@ -55,7 +55,9 @@
  *                 line per cell over the run's index in its group (at most
  *                 HISTORY_CHART_LINES, cells with a marked night first),
  *                 whiskers the interval of the median, the night verdicts
- *                 as large triangles; it reads history.csv:
+ *                 as large triangles, each line over the cell's own median
+ *                 of the group's runs (1x; that median in the key), a y
+ *                 range per panel; it reads history.csv:
  *                   cd DIR && gnuplot -c plots/history.gp history.csv plots/history.svg
  */
 #ifndef MATRIX_HISTORY_H

@@ -354,7 +354,8 @@ int history_write_md(const struct history *h, const char *dir, char *err, size_t
 	fprintf(f, "# history\n\n**%zu run%s in %zu group%s, %zu step%s.** Runs are in the order "
 		"they started; a group holds the runs of one fingerprint (kernel, CPU model, "
 		"cores, governor, tool version, matrix.yaml), and is a history of its own. The "
-		"chart is plots/history.svg (and .png).\n\n",
+		"chart is plots/history.svg (and .png): each cell's median per run over its "
+		"median of the group's runs (1×), that median in the key.\n\n",
 		h->nruns, h->nruns == 1 ? "" : "s", h->ngroups, h->ngroups == 1 ? "" : "s",
 		h->nsteps, h->nsteps == 1 ? "" : "s");
 	fprintf(f, "Each figure is a cell's median in that run (`failed`: no successful "
@@ -414,30 +415,106 @@ static size_t chart_cells(const struct history *h, size_t g, size_t mi, size_t *
 	return n;
 }
 
-/* How many night verdicts v group g has in metric position mi. */
-static size_t marks_of(const struct history *h, size_t g, size_t mi, enum verdict v)
+/* How many night verdicts v group g has in metric position mi among its
+ * cells cells[0..n) (those a panel draws). */
+static size_t marks_of(const struct history *h, size_t g, size_t mi, enum verdict v,
+		       const size_t *cells, size_t n)
 {
-	size_t n = 0;
+	size_t count = 0;
 
 	for (size_t j = 0; j < h->npoints; j++) {
 		const struct hist_point *p = &h->points[j];
-		n += p->group == g && p->mi == mi && p->night == v;
+		if (p->group != g || p->mi != mi || p->night != v)
+			continue;
+		for (size_t i = 0; i < n; i++)
+			count += p->cell == cells[i];
 	}
-	return n;
+	return count;
 }
 
 static const enum verdict step_verdicts[2] = { V_REGRESSED, V_IMPROVED };
 
+/* What the panels need besides the history: room for a group's cells and
+ * for a group's runs' figures, and the bases of the cells a panel draws. */
+struct chart_room {
+	size_t *cells;
+	double *vals;
+	double base[HISTORY_CHART_LINES];
+};
+
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* Cell k's base in panel (g, mi), the 1x of its line: the median of its
+ * medians over the group's runs that have one; when that is not above 0
+ * (a cell that sent nothing), the largest; 1 when no figure is. */
+static double chart_base(const struct history *h, size_t g, size_t k, size_t mi, double *vals)
+{
+	size_t n = 0;
+	double b;
+
+	for (size_t i = 0; i < h->nruns; i++) {
+		const struct hist_point *p = h->runs[i].group == g + 1 ?
+			point_at(h, i, k, h->metrics[mi]) : NULL;
+		if (p && p->n && isfinite(p->median))
+			vals[n++] = p->median;
+	}
+	if (!n)
+		return 1;
+	qsort(vals, n, sizeof(*vals), cmp_double);
+	b = n % 2 ? vals[n / 2] : (vals[n / 2 - 1] + vals[n / 2]) / 2;
+	if (!(b > 0))
+		b = vals[n - 1];
+	return b > 0 ? b : 1;
+}
+
+/* The cells panel (g, mi) draws into room->cells, their bases into
+ * room->base; how many (*total: chart_cells'). */
+static size_t chart_panel_cells(const struct history *h, size_t g, size_t mi,
+				struct chart_room *room, size_t *total)
+{
+	size_t n = chart_cells(h, g, mi, room->cells, total);
+
+	for (size_t i = 0; i < n; i++)
+		room->base[i] = chart_base(h, g, room->cells[i], mi, room->vals);
+	return n;
+}
+
+/* The gnuplot function base(p, s): the base (chart_base) of panel p's
+ * cell s (series(p)'s number), 0 for none. */
+static void chart_base_fn(FILE *f, const struct history *h, struct chart_room *room)
+{
+	size_t panel = 0;
+
+	fputs("# each cell's 1x: its median over the runs of its group\nbase(p, s) = ", f);
+	for (size_t g = 0; g < h->ngroups; g++)
+		for (size_t mi = 0; mi < h->nmetrics; mi++) {
+			if (!group_has_metric(h, g, h->metrics[mi]))
+				continue;
+			size_t total, n = chart_panel_cells(h, g, mi, room, &total);
+			fprintf(f, "p == %zu ? (", ++panel);
+			for (size_t i = 0; i < n; i++)
+				fprintf(f, "s == %zu ? %.12g : ", room->cells[i] + 1, room->base[i]);
+			fputs("0) : ", f);
+		}
+	fputs("0\n", f);
+}
+
 /* The tables of the panels, from one pass over history.csv (a file of
  * 100 runs x 1,000 cells is read once, not once per line): gnuplot
  * functions that number each row's panel (panel(group, metric), 1, 2, ...
- * in the order drawn, 0 for none) and its cell among those its panel draws
- * (series(panel): the cell's index in its group + 1, 0 for none), a table
- * $rows of what the panels need (panel, series, run index, median,
- * interval, mark: 1 regressed, 2 improved, 0 none), and from it, per
- * panel, a table per cell drawn ($hG_M_K: run index, median, interval)
- * and per kind of mark ($sG_M_V: the night verdicts). */
-static void chart_tables(FILE *f, const struct history *h, size_t *cells)
+ * in the order drawn, 0 for none), its cell among those its panel draws
+ * (series(panel): the cell's index in its group + 1, 0 for none) and that
+ * cell's base (base(panel, series)), a table $rows of what the panels need
+ * (panel, series, run index, median, interval, mark: 1 regressed, 2
+ * improved, 0 none, base), and from it, per panel, a table per cell drawn
+ * ($hG_M_K: run index, median and interval over the cell's base) and per
+ * kind of mark ($sG_M_V: the night verdicts of the cells drawn, likewise). */
+static void chart_tables(FILE *f, const struct history *h, struct chart_room *room)
 {
 	size_t panel = 0;
 	char q[1100];
@@ -456,37 +533,39 @@ static void chart_tables(FILE *f, const struct history *h, size_t *cells)
 		for (size_t mi = 0; mi < h->nmetrics; mi++) {
 			if (!group_has_metric(h, g, h->metrics[mi]))
 				continue;
-			size_t total, n = chart_cells(h, g, mi, cells, &total);
+			size_t total, n = chart_cells(h, g, mi, room->cells, &total);
 			fprintf(f, "p == %zu ? (", ++panel);
 			for (size_t i = 0; i < n; i++)
-				if (gnuplot_quote(h->groups[g].cells[cells[i]].label, q, sizeof(q)) == 0)
-					fprintf(f, "strcol('label') eq %s ? %zu : ", q, cells[i] + 1);
+				if (gnuplot_quote(h->groups[g].cells[room->cells[i]].label, q, sizeof(q)) == 0)
+					fprintf(f, "strcol('label') eq %s ? %zu : ", q, room->cells[i] + 1);
 			fputs("0) : ", f);
 		}
+	fputs("0\n", f);
+	chart_base_fn(f, h, room);
 	/* PP, SS and MM, set by the using columns, are what the filter reads
 	 * (gnuplot evaluates the columns first): each function once a row */
-	fputs("0\nmark(v) = v eq 'regressed' ? 1 : v eq 'improved' ? 2 : 0\n"
+	fputs("mark(v) = v eq 'regressed' ? 1 : v eq 'improved' ? 2 : 0\n"
 	      "set table $rows separator comma\n"
 	      "plot ARG1 using (PP = panel(column('group'), strcol('metric')), PP):"
 	      "(SS = PP > 0 ? series(PP) : 0, SS):(column('run_index')):(v('median')):(v('ci_lo')):"
-	      "(v('ci_hi')):(MM = mark(strcol('night_verdict')), MM) with table if "
-	      "(PP > 0 && (SS > 0 || MM > 0))\nunset table\n", f);
+	      "(v('ci_hi')):(MM = mark(strcol('night_verdict')), MM):(SS > 0 ? base(PP, SS) : 0) "
+	      "with table if (PP > 0 && (SS > 0 || MM > 0))\nunset table\n", f);
 	panel = 0;
 	for (size_t g = 0; g < h->ngroups; g++)
 		for (size_t mi = 0; mi < h->nmetrics; mi++) {
 			if (!group_has_metric(h, g, h->metrics[mi]))
 				continue;
-			size_t total, n = chart_cells(h, g, mi, cells, &total);
+			size_t total, n = chart_cells(h, g, mi, room->cells, &total);
 			panel++;
 			for (size_t i = 0; i < n; i++)
-				fprintf(f, "set table $h%zu_%zu_%zu separator whitespace\nplot $rows using ($3):($4):($5):($6) "
-					"with table if ($1 == %zu && $2 == %zu)\nunset table\n", g, mi,
-					cells[i], panel, cells[i] + 1);
+				fprintf(f, "set table $h%zu_%zu_%zu separator whitespace\nplot $rows using "
+					"($3):($4/$8):($5/$8):($6/$8) with table if ($1 == %zu && $2 == %zu)\n"
+					"unset table\n", g, mi, room->cells[i], panel, room->cells[i] + 1);
 			for (size_t s = 0; s < 2; s++)
-				if (marks_of(h, g, mi, step_verdicts[s]))
-					fprintf(f, "set table $s%zu_%zu_%zu separator whitespace\nplot $rows using ($3):($4) "
-						"with table if ($1 == %zu && $7 == %zu)\nunset table\n", g,
-						mi, s, panel, s + 1);
+				if (marks_of(h, g, mi, step_verdicts[s], room->cells, n))
+					fprintf(f, "set table $s%zu_%zu_%zu separator whitespace\nplot $rows using "
+						"($3):($4/$8) with table if ($1 == %zu && $7 == %zu && $2 > 0)\n"
+						"unset table\n", g, mi, s, panel, s + 1);
 		}
 }
 
@@ -514,8 +593,34 @@ static void chart_x_axis(FILE *f, const struct history *h, size_t g)
 	fputs(")\n", f);
 }
 
-/* Panel (g, mi): a line per cell drawn, the night verdicts over them. */
-static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi, size_t *cells)
+/* Panel (g, mi)'s y axis: the ratio to each cell's base, from the
+ * lowest to the highest the lines and whiskers reach, 1 always inside and
+ * at least 0.95 to 1.05 (a flat history is no empty range). */
+static void chart_y_axis(FILE *f, const struct history *h, size_t g, size_t mi,
+			 const struct chart_room *room, size_t n)
+{
+	double lo = 0.95, hi = 1.05;
+
+	for (size_t i = 0; i < h->nruns; i++)
+		for (size_t c = 0; c < n && h->runs[i].group == g + 1; c++) {
+			const struct hist_point *p = point_at(h, i, room->cells[c], h->metrics[mi]);
+			double v[3] = { p ? p->median : NAN, p ? p->ci_lo : NAN, p ? p->ci_hi : NAN };
+			for (size_t j = 0; p && p->n && j < 3; j++) {
+				double r = v[j] / room->base[c];
+				lo = isfinite(r) && r < lo ? r : lo;
+				hi = isfinite(r) && r > hi ? r : hi;
+			}
+		}
+	double pad = (hi - lo) * 0.06;
+	fprintf(f, "set yrange [%.6g:%.6g]\nset format y '%%g×'\n", lo - pad < 0 && lo >= 0 ? 0 : lo - pad,
+		hi + pad);
+}
+
+/* Panel (g, mi): the 1x line, a line per cell drawn over its base (its
+ * title the cell and its base with the unit), the night verdicts over
+ * them. */
+static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi,
+			struct chart_room *room)
 {
 	static const char *const step_style[2] = {
 		"pt 11 ps 2.2 lc rgb '#d62728' title 'regressed'",
@@ -523,34 +628,35 @@ static void chart_panel(FILE *f, const struct history *h, size_t g, size_t mi, s
 	};
 	const struct metric *mt = &metrics[h->metrics[mi]];
 	const struct hist_group *hg = &h->groups[g];
-	char q[1100], unit[64], some[96] = "";
-	const char *sep = "plot ";
-	size_t total, n = chart_cells(h, g, mi, cells, &total);
+	char q[2400], txt[640], v[64], some[96] = "";
+	const char *sep = "plot 1 with lines dt 2 lw 1 lc rgb '#666666' title '1× = the cell''s median'";
+	size_t total, n = chart_panel_cells(h, g, mi, room, &total);
 
-	if (gnuplot_quote(mt->unit, unit, sizeof(unit)) < 0)
-		snprintf(unit, sizeof(unit), "''");
 	if (n < total)
 		snprintf(some, sizeof(some), ", %zu of its %zu cells (the marked first)", n, total);
-	fprintf(f, "set title 'group %zu: %s (%s is better)%s'\nset ylabel %s\nset format y '%s'\n",
-		g + 1, mt->name, mt->better == HIGHER_IS_BETTER ? "higher" : "lower", some, unit,
-		!strcmp(mt->unit, "msg/s") ? "%.1s%c" : "%g");
+	fprintf(f, "set title 'group %zu: %s (%s is better)%s'\nset ylabel '× the cell''s median'\n", g + 1, mt->name,
+		mt->better == HIGHER_IS_BETTER ? "higher" : "lower", some);
 	chart_x_axis(f, h, g);
+	chart_y_axis(f, h, g, mi, room, n);
 	for (size_t i = 0; i < n; i++) {
-		size_t k = cells[i];
+		size_t k = room->cells[i];
+		units_format_metric(mt->name, room->base[i], v, sizeof(v));
+		snprintf(txt, sizeof(txt), "%s%smedian %s", hg->cells[k].title,
+			 *hg->cells[k].title ? ": " : "", v);
 		if (gnuplot_quote(hg->cells[k].label, q, sizeof(q)) < 0 ||
-		    gnuplot_quote(hg->cells[k].title, q, sizeof(q)) < 0)
+		    gnuplot_quote(txt, q, sizeof(q)) < 0)
 			continue;
-		fprintf(f, "%s\\\n    $h%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 "
+		fprintf(f, "%s, \\\n    $h%zu_%zu_%zu using 1:2:3:4 with yerrorlines lw 2 pt 7 ps 0.6 "
 			"lc %zu title %s", sep, g, mi, k, k + 1, q);
-		sep = ", ";
+		sep = "";
 	}
-	for (size_t s = 0; s < 2 && *sep == ','; s++)
-		if (marks_of(h, g, mi, step_verdicts[s]))
+	for (size_t s = 0; s < 2 && !*sep; s++)
+		if (marks_of(h, g, mi, step_verdicts[s], room->cells, n))
 			fprintf(f, ", \\\n    $s%zu_%zu_%zu using 1:2 with points %s", g, mi, s,
 				step_style[s]);
-	if (*sep != ',')	/* every run of every cell failed: say so */
+	if (*sep)	/* every run of every cell failed: say so, over the runs' names */
 		fputs("set label 1 'no successful repetition' at graph 0.5, graph 0.5 center\n"
-		      "plot [0:1] [0:1] 2 notitle\nunset label 1", f);
+		      "plot [] [0:1] 2 notitle\nunset label 1", f);
 	fputc('\n', f);
 }
 
@@ -576,27 +682,34 @@ int history_write_chart(const struct history *h, const char *dir, char *err, siz
 		for (size_t mi = 0; mi < h->nmetrics; mi++)
 			npanels += group_has_metric(h, g, h->metrics[mi]);
 	}
-	size_t *cells = malloc(most * sizeof(*cells));
-	if (!cells) {
+	struct chart_room room = {
+		.cells = malloc(most * sizeof(*room.cells)),
+		.vals = malloc((h->nruns ? h->nruns : 1) * sizeof(*room.vals)),
+	};
+	if (!room.cells || !room.vals) {
+		free(room.cells);
+		free(room.vals);
 		outfile_abort(&out);
 		snprintf(err, errlen, "out of memory");
 		return -1;
 	}
-	gnuplot_preamble(f, "history", "history.csv", "each cell's median per run, night verdicts marked",
+	gnuplot_preamble(f, "history", "history.csv", "each cell's median per run over its own median, night verdicts marked",
+			 
 			 1000, 320 * (npanels ? npanels : 1) + 60);
-	chart_tables(f, h, cells);
+	chart_tables(f, h, &room);
 	fprintf(f, "set datafile separator whitespace\nset key outside right top vertical\n"
-		"set multiplot layout %zu,1 title 'history: each cell''s median per run (whiskers: "
-		"its interval); triangles: the night verdicts'\n",
+		"set multiplot layout %zu,1 title 'history: each cell''s median per run over its median "
+		"of these runs (1×; whiskers: its interval); triangles: the night verdicts'\n",
 		npanels ? npanels : 1);
 	for (size_t g = 0; g < h->ngroups; g++)
 		for (size_t mi = 0; mi < h->nmetrics; mi++)
 			if (group_has_metric(h, g, h->metrics[mi]))
-				chart_panel(f, h, g, mi, cells);
+				chart_panel(f, h, g, mi, &room);
 	if (!npanels)
 		fputs("set label 1 'no figures' at graph 0.5, graph 0.5 center\n"
 		      "plot [0:1] [0:1] 2 notitle\n", f);
 	fputs("unset multiplot\n", f);
-	free(cells);
+	free(room.cells);
+	free(room.vals);
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }
