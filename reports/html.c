@@ -73,18 +73,18 @@ static void text0(FILE *f, const char *s)
 static char *md_clean(const char *md, size_t n, size_t *len)
 {
 	char *out = malloc(3 * n + 1), *o = out;
-	size_t ctl;
 
 	if (!out)
 		return NULL;
 	for (size_t i = 0; i < n; i++) {
+		size_t ctl = md[i] ? control(md, i, n) : 1;
 		if (md[i] == '\r') {
 			if (i + 1 == n || md[i + 1] != '\n')
 				*o++ = '\n';
-		} else if (md[i] == '\0' || (ctl = control(md, i, n))) {
+		} else if (ctl) {
 			memcpy(o, REPLACEMENT, 3);
 			o += 3;
-			i += md[i] ? ctl - 1 : 0;
+			i += ctl - 1;
 		} else {
 			*o++ = md[i];
 		}
