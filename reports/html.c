@@ -2,12 +2,13 @@
 #include "html.h"
 #include "arrays.h"
 #include "headline.h"
-#include "html_markdown.h"
 #include "report.h"
 #include "outfile.h"
 
+#include <ctype.h>
 #include <dirent.h>
 #include <fcntl.h>
+#include <md4c-html.h>
 #include <sys/stat.h>
 #include <errno.h>
 #include <stdio.h>
@@ -15,9 +16,163 @@
 #include <string.h>
 #include <unistd.h>
 
+#define REPLACEMENT "\xef\xbf\xbd"	/* U+FFFD */
+
+/* The length of the control character at s[i] (of n bytes): a C0 one but
+ * tab, newline and CR, DEL (1 byte), a C1 one, U+0080..U+009F (2); 0 for
+ * any other character. */
+static size_t control(const char *s, size_t i, size_t n)
+{
+	unsigned char c = (unsigned char)s[i];
+
+	if ((c < 0x20 && c != '\t' && c != '\n' && c != '\r') || c == 0x7f)
+		return 1;
+	if (c == 0xc2 && i + 1 < n && (unsigned char)s[i + 1] >= 0x80 &&
+	    (unsigned char)s[i + 1] <= 0x9f)
+		return 2;
+	return 0;
+}
+
+void html_text(FILE *f, const char *s, size_t n)
+{
+	for (size_t i = 0; i < n && s[i]; i++) {
+		size_t ctl = control(s, i, n);
+		switch (s[i]) {
+		case '&': fputs("&amp;", f); break;
+		case '<': fputs("&lt;", f); break;
+		case '>': fputs("&gt;", f); break;
+		case '"': fputs("&quot;", f); break;
+		case '\'': fputs("&#39;", f); break;
+		case '\r': fputc('\n', f); break;
+		default:
+			if (ctl) {
+				fputs(REPLACEMENT, f);
+				i += ctl - 1;
+			} else {
+				fputc(s[i], f);
+			}
+		}
+	}
+}
+
 static void text0(FILE *f, const char *s)
 {
 	html_text(f, s, strlen(s));
+}
+
+/* GitHub's Markdown (tables, strikethrough, task lists), without raw HTML
+ * (a tag in the text is text) and without its autolinks of bare URLs,
+ * www. names and e-mail addresses (a host's user@name stays text):
+ * markdown_cell.h escapes everything else in user text that would make
+ * an element (< [ ] ! ` * _ ~ |), so none of it reaches the page as one. */
+#define MD_FLAGS ((MD_DIALECT_GITHUB & ~MD_FLAG_PERMISSIVEAUTOLINKS) | MD_FLAG_NOHTML)
+
+/* The n bytes of md as md4c reads them, in a buffer the caller frees
+ * (*len bytes): a control character as U+FFFD (as html_text writes it),
+ * CR LF and CR as LF; NULL when out of memory. */
+static char *md_clean(const char *md, size_t n, size_t *len)
+{
+	char *out = malloc(3 * n + 1), *o = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		size_t ctl = md[i] ? control(md, i, n) : 1;
+		if (md[i] == '\r') {
+			if (i + 1 == n || md[i + 1] != '\n')
+				*o++ = '\n';
+		} else if (ctl) {
+			memcpy(o, REPLACEMENT, 3);
+			o += 3;
+			i += ctl - 1;
+		} else {
+			*o++ = md[i];
+		}
+	}
+	*len = (size_t)(o - out);
+	return out;
+}
+
+static void gather(const MD_CHAR *s, MD_SIZE n, void *mem)
+{
+	fwrite(s, 1, n, mem);
+}
+
+/* At s (n bytes), "<thead>...</thead>" whose cells are all empty ("| | |"
+ * over summary.md's tables of facts): its length with the newline after
+ * it, or 0. */
+static size_t empty_head(const char *s, size_t n)
+{
+	const char *end = memmem(s, n, "</thead>", 8);
+	size_t len;
+
+	if (!end)
+		return 0;
+	for (const char *p = s; p < end; p++) {
+		if (*p == '<')	/* a tag */
+			p = memchr(p, '>', (size_t)(end - p));
+		else if (!isspace((unsigned char)*p))
+			return 0;	/* a cell's text */
+		if (!p)
+			return 0;
+	}
+	len = (size_t)(end - s) + 8;
+	return len < n && s[len] == '\n' ? len + 1 : len;
+}
+
+/* md4c's HTML as the page has it: each table in a <div class="scroll">
+ * (a wide one scrolls by itself, not the page), a right-aligned column's
+ * cells of class "num" (the CSS keeps numbers on one line), a head of
+ * empty cells left out.  Each of these strings is md4c's own markup: in
+ * its output a text's < and " are &lt; and &quot;. */
+static void tidy(FILE *f, const char *h, size_t n)
+{
+	static const struct { const char *from, *to; } swaps[] = {
+		{ "<table>", "<div class=\"scroll\"><table>" },
+		{ "</table>", "</table></div>" },
+		{ " align=\"right\"", " class=\"num\"" },
+	};
+	size_t i = 0, k, len;
+
+	while (i < n) {
+		if (h[i] != '<' && h[i] != ' ') {
+			fputc(h[i++], f);
+			continue;
+		}
+		if (!strncmp(h + i, "<thead>", 7) && (len = empty_head(h + i, n - i))) {
+			i += len;
+			continue;
+		}
+		for (k = 0; k < ARRAY_SIZE(swaps); k++)
+			if (!strncmp(h + i, swaps[k].from, strlen(swaps[k].from)))
+				break;
+		if (k == ARRAY_SIZE(swaps)) {
+			fputc(h[i++], f);
+			continue;
+		}
+		fputs(swaps[k].to, f);
+		i += strlen(swaps[k].from);
+	}
+}
+
+void html_markdown(FILE *f, const char *md, size_t n)
+{
+	size_t len, hlen = 0;
+	char *clean = md_clean(md, n, &len), *html = NULL;
+	FILE *mem = clean ? open_memstream(&html, &hlen) : NULL;
+	int rc = mem ? md_html(clean, (MD_SIZE)len, gather, mem, MD_FLAGS, 0) : -1;
+
+	if (mem && fclose(mem))
+		rc = -1;
+	if (!rc) {
+		tidy(f, html, hlen);
+	} else {	/* out of memory: the text as it is */
+		fputs("<pre>", f);
+		html_text(f, md, n);
+		fputs("</pre>\n", f);
+	}
+	free(html);
+	free(clean);
 }
 
 static const char css[] =
@@ -264,7 +419,9 @@ static int chart_of(const char *dir, const char *name, const char *t, size_t len
 }
 
 /* summary.md's pattern sections, each followed by its charts (those whose
- * description names its pattern), then the other charts. */
+ * description names its pattern), then the other charts.  Each "## "
+ * section is a <section id="sN">, N its number in order, the index's
+ * link to it. */
 static void sections(FILE *f, const char *dir, const char *md, size_t n)
 {
 	char names[MAXCHARTS][64];
@@ -277,13 +434,16 @@ static void sections(FILE *f, const char *dir, const char *md, size_t n)
 		size_t tlen = strcspn(md + at + 3, "\n");
 		if (strncmp(md + at, "## ", 3))
 			tlen = 0;
-		html_markdown_at(f, md + at, next - at, k);
-		k += tlen != 0;
+		if (tlen)
+			fprintf(f, "<section id=\"s%u\">\n", ++k);
+		html_markdown(f, md + at, next - at);
 		for (size_t i = 0; i < nc; i++)
 			if (!used[i] && tlen && chart_of(dir, names[i], md + at + 3, tlen)) {
 				chart(f, dir, names[i]);
 				used[i] = 1, left--;
 			}
+		if (tlen)
+			fputs("</section>\n", f);
 		at = next;
 	}
 	fputs("<h2 id=\"charts\">Charts</h2>\n", f);
@@ -297,8 +457,8 @@ static void sections(FILE *f, const char *dir, const char *md, size_t n)
 			chart(f, dir, names[i]);
 }
 
-/* Links to the charts and to each "## " section of md, in order (their
- * ids are html_markdown's). */
+/* Links to the charts and to each "## " section of md, in order (the
+ * ids sections() gives them). */
 static void contents(FILE *f, const char *md, size_t n)
 {
 	unsigned k = 0;

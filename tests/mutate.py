@@ -218,7 +218,7 @@ MUTATIONS = [
      "c->resume = resume_folder(arg);",
      "c->resume = arg;",
      "e2e:test_reliability.sh:t_resume_through_latest", "release"),
-    ("html-lt-not-escaped", "reports/html_markdown.c",
+    ("html-lt-not-escaped", "reports/html.c",
      "case '<': fputs(\"&lt;\", f); break;",
      "case '<': fputc('<', f); break;",
      "unit:test_html|e2e:test_html.sh", "release"),

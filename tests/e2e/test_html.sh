@@ -228,3 +228,75 @@ if not any(t == 'img' and alt == 'throughput' for t, alt in sec('Charts')):
     sys.exit('the throughput chart (all patterns) is not in Charts')
 PY
 }
+
+# A run folder's text is untrusted: a cell's status (results.csv) and the
+# machine's facts (meta.csv) that hold tags reach report.html as text,
+# through summary.md and md4c, and nothing in them becomes an element.
+# And every link of the page's index names an id on it, the section
+# whose heading it names.
+t_folder_text_escaped_and_index_links() {
+	mat m.yaml <<'Y'
+name: folder-text
+repeat: 1
+warmup: 0
+matrix:
+  transport: [unix, tcp]
+  count: 50
+Y
+	MATRIX_CHARTS=svg run_matrix run m.yaml -o out --quiet; expect_rc 0
+	python3 - out <<'PY' || die "could not rewrite the folder"
+import csv, sys
+d = sys.argv[1]
+rows = list(csv.reader(open(d + '/results.csv', newline='')))
+st = rows[0].index('status')
+for r in rows[1:]:
+    if r[rows[0].index('transport')] == 'tcp':
+        r[st] = '<script>alert(1)</script><img src=x onerror=alert(2)>'
+csv.writer(open(d + '/results.csv', 'w', newline=''), lineterminator='\n').writerows(rows)
+meta = list(csv.reader(open(d + '/meta.csv', newline='')))
+for r in meta:
+    if r[0] == 'host': r[1] = '<img src=x onerror=alert(3)>'
+    if r[0] == 'cpu_model': r[1] = '</td></table><script>alert(4)</script> http://x.example/ a@b.example'
+csv.writer(open(d + '/meta.csv', 'w', newline=''), lineterminator='\n').writerows(meta)
+PY
+	MATRIX_CHARTS=svg run_matrix report out --quiet; expect_rc 0
+	grep -qF '<script>alert(1)' out/summary.md && die "summary.md carries the status as markup"
+	! grep -nE '<script|<img src=x|<a href="(http|mailto)' out/report.html ||
+		die "folder text became markup in report.html"
+	grep -qF 'failed: &lt;script&gt;alert(1)&lt;/script&gt;&lt;img src=x onerror=alert(2)&gt;' out/report.html ||
+		die "the cell's status is not shown as text: $(grep -F 'alert(1)' out/report.html | head -2)"
+	grep -qF '&lt;img src=x onerror=alert(3)&gt;' out/report.html || die "the host is not shown as text"
+	grep -qF '&lt;/td&gt;&lt;/table&gt;&lt;script&gt;alert(4)&lt;/script&gt; http://x.example/ a@b.example' out/report.html ||
+		die "the CPU model is not shown as text: $(grep -F 'alert(4)' out/report.html)"
+	python3 - out/report.html <<'PY' || die "the index does not lead to the sections"
+import sys
+from html.parser import HTMLParser
+class P(HTMLParser):
+    def __init__(s):
+        super().__init__(); s.ids, s.links, s.link, s.sec, s.h2, s.heads = {}, [], None, None, None, {}
+    def handle_starttag(s, tag, a):
+        a = dict(a)
+        if 'id' in a:
+            if a['id'] in s.ids: sys.exit('id %s twice' % a['id'])
+            s.ids[a['id']] = tag
+        if tag == 'section': s.sec = a.get('id')
+        if tag == 'a' and a.get('href', '').startswith('#'): s.link = [a['href'][1:], '']
+        if tag == 'h2': s.h2 = ''
+    def handle_data(s, d):
+        if s.link is not None: s.link[1] += d
+        if s.h2 is not None: s.h2 += d
+    def handle_endtag(s, tag):
+        if tag == 'a' and s.link is not None: s.links.append(tuple(s.link)); s.link = None
+        if tag == 'h2' and s.h2 is not None:
+            s.heads.setdefault(s.sec, s.h2.strip()); s.h2 = None
+        if tag == 'section': s.sec = None
+p = P(); p.feed(open(sys.argv[1]).read())
+secs = [(h, t) for h, t in p.links if h.startswith('s')]
+if len(secs) < 2 or ('charts', 'Charts') not in p.links: sys.exit('index: %s' % p.links)
+for h, t in p.links:
+    if h not in p.ids: sys.exit('index link #%s (%s) names no id' % (h, t))
+for h, t in secs:
+    if p.ids[h] != 'section' or p.heads.get(h) != t.strip():
+        sys.exit('#%s (%s) leads to a %s headed %r' % (h, t, p.ids[h], p.heads.get(h)))
+PY
+}

@@ -1,7 +1,6 @@
 /*
- * Unit tests for reports/html_markdown.c: text escaping,
- * the Markdown of summary.md and the SVG inliner, as tables of input ->
- * expected output (or a part of the reason a chart is refused).
+ * Unit tests for reports/html.c's parts: text escaping and the Markdown
+ * of summary.md through md4c, as tables of input -> expected output.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -13,7 +12,7 @@
 
 #include <cmocka.h>
 
-#include "html_markdown.h"
+#include "html.h"
 
 #include "arrays.h"
 
@@ -100,34 +99,13 @@ static char *capture_md(const char *md)
 	return buf;
 }
 
-static void markdown(void **state)
+/* Whether html_markdown writes any of t[0..n) otherwise than wanted
+ * (each one that does is said on stderr). */
+static int md_table(const struct pair *t, size_t n)
 {
-	static const struct pair t[] = {
-		{ "# name <b>\n", "<h1>name &lt;b&gt;</h1>\n" },
-		{ "## echo\n\n### rtt\n", "<h2 id=\"s1\">echo</h2>\n<h3>rtt</h3>\n" },
-		{ "## a\n## b\n", "<h2 id=\"s1\">a</h2>\n<h2 id=\"s2\">b</h2>\n" },
-		{ "one\ntwo\n\nthree\n", "<p>one\ntwo</p>\n<p>three</p>\n" },
-		{ "`~`: noisy, **A partial run:** it\n",
-		  "<p><code>~</code>: noisy, <strong>A partial run:</strong> it</p>\n" },
-		{ "a ** b `c\n", "<p>a ** b `c</p>\n" },	/* unclosed: left as text */
-		{ "x <img src=x onerror=alert(1)> & 'q'\n",
-		  "<p>x &lt;img src=x onerror=alert(1)&gt; &amp; &#39;q&#39;</p>\n" },
-		{ "- one\n- two\n", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n" },
-		{ "| a | b |\n|---|---:|\n| x\\|y | 1.5× |\n",
-		  "<div class=\"scroll\"><table>\n<thead><tr><th>a</th><th class=\"num\">b</th></tr>\n"
-		  "</thead>\n<tbody>\n<tr><td>x|y</td><td class=\"num\">1.5×</td></tr>\n"
-		  "</tbody></table></div>\n" },
-		{ "| | |\n|---|---|\n| host | <vm> |\n",
-		  "<div class=\"scroll\"><table>\n<tbody>\n<tr><td>host</td><td>&lt;vm&gt;</td></tr>\n"
-		  "</tbody></table></div>\n" },
-		{ "| a\\\\ | `c|d` |\n",	/* no separator: every line a row */
-		  "<div class=\"scroll\"><table>\n<tbody>\n<tr><td>a\\</td><td>`c</td><td>d`</td>"
-		  "</tr>\n</tbody></table></div>\n" },
-	};
 	int failed = 0;
 
-	(void)state;
-	for (size_t i = 0; i < ARRAY_SIZE(t); i++) {
+	for (size_t i = 0; i < n; i++) {
 		char *got = capture_md(t[i].in);
 		if (strcmp(got, t[i].want)) {
 			fprintf(stderr, "html_markdown(\"%s\"):\ngot  \"%s\"\nwant \"%s\"\n", t[i].in,
@@ -136,12 +114,68 @@ static void markdown(void **state)
 		}
 		free(got);
 	}
-	assert_false(failed);
+	return failed;
 }
 
-/* html_markdown_at numbers its ## headings after the sections before it,
- * so that each pattern's section, rendered apart, keeps its index id. */
-static void markdown_numbered(void **state)
+static void markdown(void **state)
+{
+	static const struct pair t[] = {
+		{ "# name <b>\n", "<h1>name &lt;b&gt;</h1>\n" },
+		{ "## echo\n\n### rtt\n", "<h2>echo</h2>\n<h3>rtt</h3>\n" },
+		{ "one\ntwo\n\nthree\n", "<p>one\ntwo</p>\n<p>three</p>\n" },
+		{ "`~`: noisy, **A partial run:** it\n",
+		  "<p><code>~</code>: noisy, <strong>A partial run:</strong> it</p>\n" },
+		{ "a ** b `c\n", "<p>a ** b `c</p>\n" },	/* unclosed: left as text */
+		{ "- one\n- two\n", "<ul>\n<li>one</li>\n<li>two</li>\n</ul>\n" },
+		/* a right-aligned column's cells of class "num", the table scrolls */
+		{ "| a | b |\n|---|---:|\n| x\\|y | 1.5× |\n",
+		  "<div class=\"scroll\"><table>\n<thead>\n<tr>\n<th>a</th>\n<th class=\"num\">b</th>\n"
+		  "</tr>\n</thead>\n<tbody>\n<tr>\n<td>x|y</td>\n<td class=\"num\">1.5×</td>\n"
+		  "</tr>\n</tbody>\n</table></div>\n" },
+		/* a head of empty cells left out, a head with one cell kept */
+		{ "| | |\n|---|---|\n| host | &lt;vm&gt; |\n",
+		  "<div class=\"scroll\"><table>\n<tbody>\n<tr>\n<td>host</td>\n<td>&lt;vm&gt;</td>\n"
+		  "</tr>\n</tbody>\n</table></div>\n" },
+		{ "| | b |\n|---|---:|\n| 1 | 2 |\n",
+		  "<div class=\"scroll\"><table>\n<thead>\n<tr>\n<th></th>\n<th class=\"num\">b</th>\n"
+		  "</tr>\n</thead>\n<tbody>\n<tr>\n<td>1</td>\n<td class=\"num\">2</td>\n"
+		  "</tr>\n</tbody>\n</table></div>\n" },
+		/* markdown_cell.h's escapes, shown as the text they stand for */
+		{ "&lt;b&gt; &amp; \\[x\\](javascript:a) \\*b\\* \\_i\\_ \\`c\\` \\# \\!\n",
+		  "<p>&lt;b&gt; &amp; [x](javascript:a) *b* _i_ `c` # !</p>\n" },
+	};
+
+	(void)state;
+	assert_false(md_table(t, ARRAY_SIZE(t)));
+}
+
+/* Whatever summary.md holds, none of it is markup on the page: raw HTML
+ * is text, a bare URL, www. name or e-mail address is no link, and no
+ * control character reaches it. */
+static void markdown_hostile(void **state)
+{
+	static const struct pair t[] = {
+		{ "x <img src=x onerror=alert(1)> & 'q' \"d\"\n",
+		  "<p>x &lt;img src=x onerror=alert(1)&gt; &amp; 'q' &quot;d&quot;</p>\n" },
+		{ "<script>alert(1)</script>\n", "<p>&lt;script&gt;alert(1)&lt;/script&gt;</p>\n" },
+		{ "| cell |\n|---|\n| <script>alert(1)</script> |\n",
+		  "<div class=\"scroll\"><table>\n<thead>\n<tr>\n<th>cell</th>\n</tr>\n</thead>\n"
+		  "<tbody>\n<tr>\n<td>&lt;script&gt;alert(1)&lt;/script&gt;</td>\n</tr>\n</tbody>\n"
+		  "</table></div>\n" },
+		{ "&#60;b&#62; &quot;\n", "<p>&lt;b&gt; &quot;</p>\n" },
+		{ "see http://x.example/ www.y.example u@host.example\n",
+		  "<p>see http://x.example/ www.y.example u@host.example</p>\n" },
+		{ "bell\a esc\x1b del\x7f c1 \xc2\x85.\n",
+		  "<p>bell\xef\xbf\xbd esc\xef\xbf\xbd del\xef\xbf\xbd c1 \xef\xbf\xbd.</p>\n" },
+		{ "cr\r\nlf\rend\n", "<p>cr\nlf\nend</p>\n" },
+	};
+
+	(void)state;
+	assert_false(md_table(t, ARRAY_SIZE(t)));
+}
+
+/* A NUL in summary.md is U+FFFD, and the text after it is still there. */
+static void markdown_nul(void **state)
 {
 	char *buf = NULL;
 	size_t len = 0;
@@ -149,9 +183,9 @@ static void markdown_numbered(void **state)
 
 	(void)state;
 	assert_non_null(f);
-	html_markdown_at(f, "## stream\n\n### rtt\n", 19, 2);
+	html_markdown(f, "a\0<b\n", 5);
 	assert_int_equal(fclose(f), 0);
-	assert_string_equal(buf, "<h2 id=\"s3\">stream</h2>\n<h3>rtt</h3>\n");
+	assert_string_equal(buf, "<p>a\xef\xbf\xbd&lt;b</p>\n");
 	free(buf);
 }
 
@@ -161,7 +195,8 @@ int main(void)
 		cmocka_unit_test(escapes),
 		cmocka_unit_test(escapes_bounded),
 		cmocka_unit_test(markdown),
-		cmocka_unit_test(markdown_numbered),
+		cmocka_unit_test(markdown_hostile),
+		cmocka_unit_test(markdown_nul),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
