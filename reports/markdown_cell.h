@@ -27,7 +27,7 @@ struct rcell;
 /* User text (a description, a ratio's name, a dimension's value, a
  * folder's name, a meta.csv fact) as Markdown that shows it as it is,
  * wherever it stands (a paragraph, a list item, a heading, a table cell),
- * on a forge as in report.html (html_markdown.h): & < > as the character
+ * on a forge as in report.html (html.h): & < > as the character
  * references &amp; &lt; &gt; (no tag, no entity of the text's own);
  * \ ` * [ ] | ~ ! backslash-escaped (no code, emphasis, link, image,
  * table cell or strikethrough), and _ where it could be emphasis (not
