@@ -17,9 +17,13 @@
 struct report;
 
 /* Writes plots/timeline.gp (plots/ exists), when the run has a stream cell
- * to draw: a panel per stream cell (the first 12), a line per repetition
- * (points too when it has few intervals in timeline.csv).  0, or -1 with
- * err (the script is not left behind). */
+ * to draw: a panel per stream cell, every one (with the cells it shares
+ * its panel with: 64 at most, a 65th starts another panel), a line per
+ * repetition (points too when it has few intervals in timeline.csv, or
+ * its cell's colour is past the palette's eighth: then its point type
+ * tells it apart, gnuplot_point), its last interval left out when it is
+ * too short to mean anything (report_timeline.h).  0, or -1 with err
+ * (the script is not left behind). */
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen);
 
 #endif
