@@ -2,10 +2,12 @@
  * gnuplot_timeline: plots/timeline.gp, the messages per second of each
  * interval of the stream cells, from timeline.csv (results.h), written by
  * gnuplot_write_scripts (gnuplot.h).  A panel is a cell, with the later
- * cells that differ from it only in their programs, each in a colour of
- * its own: its implementation's (the server's, else the client's), as in
- * the other charts, and for a crossed pair that would share it with
- * another, a colour no other cell of the panel has.  Cells and
+ * cells that differ from it only in their programs, each in a look of
+ * its own: its implementation's colour (the server's, else the
+ * client's), as in the other charts, with a point type too past the
+ * palette's eighth value (gnuplot_point), and for a crossed pair that
+ * would share it with another, a look no other cell of the panel has.
+ * Cells and
  * repetitions are picked by number, so matrix-file text reaches the
  * script only as quoted labels (gnuplot_style.h).
  */
