@@ -43,7 +43,7 @@ int gnuplot_compared_dim(const struct report *r)
 	return -1;
 }
 
-const char *gnuplot_colour(const struct report *r, int dim, const char *value)
+size_t gnuplot_colour_index(const struct report *r, int dim, const char *value)
 {
 	const struct dimension *md;
 	const char *vals[256];
@@ -51,24 +51,38 @@ const char *gnuplot_colour(const struct report *r, int dim, const char *value)
 	size_t n;
 
 	if (dim < 0 || (size_t)dim >= r->ndims || !value)
-		return palette[0];
+		return 0;
 	if ((md = matrix_dim(&r->m, r->dimnames[dim])) != NULL) {
 		for (size_t i = 0; i < md->nvalues; i++) {
 			matrix_format_value(md, &md->values[i], buf, sizeof(buf));
 			if (!strcmp(buf, value))
-				return palette[i % NPALETTE];
+				return i;
 		}
 	}
 	n = report_dim_values(r, (size_t)dim, vals, 256);
 	for (size_t i = 0; i < n; i++)
 		if (!strcmp(vals[i], value))
-			return palette[i % NPALETTE];
-	return palette[0];
+			return i;
+	return 0;
+}
+
+const char *gnuplot_colour(const struct report *r, int dim, const char *value)
+{
+	return palette[gnuplot_colour_index(r, dim, value) % NPALETTE];
 }
 
 const char *gnuplot_palette(size_t i)
 {
 	return palette[i % NPALETTE];
+}
+
+int gnuplot_point(size_t i)
+{
+	/* filled circle, square, triangle up and down, diamond, pentagon;
+	 * then open ones: circle, square, triangle up and down, diamond */
+	static const int pt[] = { 7, 5, 9, 11, 13, 15, 6, 4, 8, 10, 12 };
+
+	return pt[i / NPALETTE % ARRAY_SIZE(pt)];
 }
 
 /* v with the suffix (k, M, G) that `by` would take */

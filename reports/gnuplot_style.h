@@ -55,13 +55,26 @@ int gnuplot_compared_dim(const struct report *r);
  * (--only) or the cells that failed.  A value the file does not list (a
  * dimension it does not set) takes its index among the run's values.
  * Eight colours, told apart by people with a colour-vision deficiency
- * (Okabe-Ito); from the ninth value on they repeat. */
+ * (Okabe-Ito); from the ninth value on they repeat (a chart that must
+ * tell more apart adds gnuplot_point() of the value's index). */
 const char *gnuplot_colour(const struct report *r, int dim, const char *value);
+
+/* The index gnuplot_colour keys the value's colour by (0 to the number
+ * of values less one, not wrapped to the palette: value i has colour
+ * gnuplot_palette(i)); 0 for dim -1 or no value. */
+size_t gnuplot_colour_index(const struct report *r, int dim, const char *value);
 
 /* The palette's colour i, the one gnuplot_colour gives the value of index
  * i (from GNUPLOT_COLOURS on they repeat). */
 const char *gnuplot_palette(size_t i);
 #define GNUPLOT_COLOURS 8
+
+/* The point type (gnuplot's pt) of index i: 7, a filled circle, for the
+ * first GNUPLOT_COLOURS indices, another shape for each next
+ * GNUPLOT_COLOURS (square, triangles, ...; eleven shapes, then they
+ * repeat), so that colour and point type together tell 88 indices
+ * apart. */
+int gnuplot_point(size_t i);
 
 /* A tick label: three significant digits, with k, M or G from 10,000 on
  * ("250k", "1.5M", "5000", "0.02").  Returns buf. */

@@ -3,6 +3,7 @@
 #include "gnuplot_style.h"
 #include "outfile.h"
 #include "report.h"
+#include "report_timeline.h"
 #include "pattern.h"
 
 #include <math.h>
@@ -11,7 +12,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define MAXP 12		/* panels */
 #define FEW 12		/* intervals per repetition drawn with points too */
 
 /* "cell 3: stream, transport unix, size 64 KiB, concurrency 1": the cell
@@ -72,15 +72,21 @@ static int drawn(const struct report *r, const struct rcell *c, int pd)
 	return !r->have_timeline || c->tl_rows > 0;
 }
 
-/* Cell i starts a panel: drawn, and not in an earlier cell's. */
+#define PANEL_MAX 64	/* cells in a panel; the 65th of its kind starts another */
+
+/* Cell i starts a panel: drawn, and not in an earlier cell's (the cells
+ * drawn before it that differ from it only in their programs fill whole
+ * panels: none, or a multiple of PANEL_MAX). */
 static int leads(const struct report *r, size_t i, int pd)
 {
+	size_t before = 0;
+
 	if (!drawn(r, &r->cells[i], pd))
 		return 0;
 	for (size_t j = 0; j < i; j++)
-		if (drawn(r, &r->cells[j], pd) && same_but_programs(r, &r->cells[j], &r->cells[i]))
-			return 0;
-	return 1;
+		before += drawn(r, &r->cells[j], pd) && same_but_programs(r, &r->cells[j],
+									 &r->cells[i]);
+	return before % PANEL_MAX == 0;
 }
 
 /* The cell's receiver is a program with timeline: (its rows count from
@@ -94,13 +100,14 @@ static int program_timeline(const struct report *r, const struct rcell *c)
 }
 
 /* The cells of the panel cell `first` leads: it, and every later cell
- * drawn that differs from it only in its programs (64 at most); how many. */
+ * drawn that differs from it only in its programs (PANEL_MAX at most: a
+ * later one leads a panel of its own); how many. */
 static size_t panel_cells(const struct report *r, size_t first, const struct rcell **cells)
 {
 	int pd = report_dim(r, "pattern");
 	size_t n = 0;
 
-	for (size_t i = first; i < r->ncells && n < 64; i++)
+	for (size_t i = first; i < r->ncells && n < PANEL_MAX; i++)
 		if (drawn(r, &r->cells[i], pd) && same_but_programs(r, &r->cells[first], &r->cells[i]))
 			cells[n++] = &r->cells[i];
 	return n;
@@ -117,40 +124,58 @@ static int keeps(const struct report *r, const struct rcell *a, const struct rce
 	return sa != sb ? sa : a->number < b->number;
 }
 
-/* Has one of the n cells kept colour `colour`? */
-static int taken(const char *const *col, const int *kept, size_t n, const char *colour)
+/* Has one of the n cells kept look `look`? */
+static int taken(const size_t *looks, const int *kept, size_t n, size_t look)
 {
 	for (size_t i = 0; i < n; i++)
-		if (kept[i] && !strcmp(col[i], colour))
+		if (kept[i] && looks[i] == look)
 			return 1;
 	return 0;
 }
 
-/* The colours of the panel's n cells (n > 1), each its own: its
- * implementation's, by its value of dimension id (the server's, else the
- * client's), as in every chart of the run; of cells that would share one
- * (the crossed pairs), the one that keeps it (keeps()) does, and the
- * others take, in cell order, the palette's colours no cell of the panel
- * has (when none is left, they repeat). */
-static void panel_colours(const struct report *r, const struct rcell *const *cells, size_t n,
-			  int id, const char **col)
+/* The looks of the panel's n cells (n > 1), each its own: its
+ * implementation's, by the index of its value of dimension id (the
+ * server's, else the client's; gnuplot_colour_index), as in every chart
+ * of the run; of cells that would share one (the crossed pairs), the one
+ * that keeps it (keeps()) does, and the others take, in cell order, the
+ * lowest looks no cell of the panel has.  A look is a colour, the
+ * palette's look % GNUPLOT_COLOURS, and from the ninth on a point type
+ * too (gnuplot_point): no two cells of a panel look alike. */
+static void panel_looks(const struct report *r, const struct rcell *const *cells, size_t n,
+			int id, size_t *looks)
 {
 	int kept[64];
 	size_t next = 0;
 
 	for (size_t i = 0; i < n; i++)
-		col[i] = gnuplot_colour(r, id, cells[i]->dims[id]);
+		looks[i] = gnuplot_colour_index(r, id, cells[i]->dims[id]);
 	for (size_t i = 0; i < n; i++) {
 		kept[i] = 1;
 		for (size_t j = 0; j < n && kept[i]; j++)
-			kept[i] = j == i || strcmp(col[i], col[j]) || keeps(r, cells[i], cells[j]);
+			kept[i] = j == i || looks[i] != looks[j] || keeps(r, cells[i], cells[j]);
 	}
 	for (size_t i = 0; i < n; i++)
 		if (!kept[i]) {
-			while (next < GNUPLOT_COLOURS && taken(col, kept, n, gnuplot_palette(next)))
+			while (taken(looks, kept, n, next))
 				next++;
-			col[i] = gnuplot_palette(next++), kept[i] = 1;
+			looks[i] = next++, kept[i] = 1;
 		}
+}
+
+/* How a line of look `look` is drawn, into buf: its colour, and points
+ * when it has few intervals (most) or the look is past the palette's
+ * colours (its point type then tells it from the cell of the same
+ * colour; on a long line, about FEW points). */
+static void line_style(size_t look, size_t most, char *buf, size_t len)
+{
+	size_t every = most > FEW ? (most + FEW - 1) / FEW : 1;
+
+	if (look < GNUPLOT_COLOURS && most > FEW)
+		snprintf(buf, len, "lines lw 1.5");
+	else
+		snprintf(buf, len, "linespoints lw 1.5 pt %d ps 0.7 pi %zu", gnuplot_point(look),
+			 every);
+	snprintf(buf + strlen(buf), len - strlen(buf), " lc rgb '%s'", gnuplot_palette(look));
 }
 
 /* The panel's lines: every repetition of a cell in the cell's colour
@@ -161,12 +186,18 @@ static void write_lines(FILE *f, const struct report *r, const struct rcell *con
 			size_t n, const size_t *most, int sv, int cv)
 {
 	int sd = report_dim(r, "server"), kd = report_dim(r, "client"), cd = gnuplot_compared_dim(r);
-	const char *cols[64];
+	size_t looks[64];
+	char rate[256];
 
 	if (n > 1)
-		panel_colours(r, cells, n, sv ? sd : kd, cols);
+		panel_looks(r, cells, n, sv ? sd : kd, looks);
 	else
-		cols[0] = gnuplot_colour(r, cd, cd >= 0 ? cells[0]->dims[cd] : NULL);
+		looks[0] = gnuplot_colour_index(r, cd, cd >= 0 ? cells[0]->dims[cd] : NULL);
+	/* a last interval too short to mean anything is not drawn
+	 * (report_timeline.h) */
+	snprintf(rate, sizeof(rate), "((column('interval_start_s') > 0 && column('covered_s') < "
+		 "%g * column('interval_s')) ? NaN : column('messages') / column('covered_s'))",
+		 REPORT_TIMELINE_SHORTEST);
 	for (size_t i = 0; i < n; i++) {
 		char name[600], both[300];
 		snprintf(both, sizeof(both), "%s%s%s", sv ? cells[i]->dims[sd] : "",
@@ -175,13 +206,13 @@ static void write_lines(FILE *f, const struct report *r, const struct rcell *con
 			 : cells[i]->dims[kd]);
 		if (n > 1 && gnuplot_quote(both, name, sizeof(name)) < 0)
 			snprintf(name, sizeof(name), "'cell %u'", cells[i]->number);
-		const char *with = most[i] > FEW ? "lines lw 1.5" : "linespoints lw 1.5 pt 7 ps 0.7";
+		char with[160];
+		line_style(looks[i], most[i], with, sizeof(with));
 		for (size_t k = 0; k < cells[i]->nokreps; k++) {
 			unsigned rep = cells[i]->okreps[k];
 			fprintf(f, "    ARG1 using ((strcol('cell') eq '%u' && strcol('rep') eq '%u') ? "
-				"column('interval_start_s') : NaN):(column('messages') / "
-				"column('covered_s')) with %s dt %zu lc rgb '%s' ", cells[i]->number,
-				rep, with, k % 5 + 1, cols[i]);
+				"column('interval_start_s') : NaN):%s with %s dt %zu ", cells[i]->number,
+				rep, rate, with, k % 5 + 1);
 			if (n == 1)
 				fprintf(f, "title 'rep %u'", rep);
 			else if (k == 0)
@@ -264,18 +295,18 @@ static size_t column_width(const struct report *r, size_t panels)
 	return w;
 }
 
-/* The script, to f: panels in two columns (one for one panel), as wide as
+/* The script, to f: all n panels, every stream cell drawn (none is left
+ * out, however many), in two columns (one for one panel), as wide as
  * column_width and the chart's title (up to 1000 pixels; wider, its
  * lines), each 300 pixels high. */
-static void write_timeline(FILE *f, const struct report *r, size_t n, int grouped)
+static void write_timeline(FILE *f, const struct report *r, size_t n)
 {
-	size_t panels = n > MAXP ? MAXP : n, cols = panels > 2 ? 2 : panels;
+	size_t panels = n, cols = panels > 2 ? 2 : panels;
 	size_t rows = (panels + cols - 1) / cols, cw = column_width(r, panels);
 	char label[600], q[2400];
 
 	snprintf(label, sizeof(label), "%s: messages per second at the receiver, per interval, a "
-		 "line per repetition%s", r->m.name, n <= MAXP ? "" : grouped ?
-		 " (first 12 panels)" : " (first 12 stream cells)");
+		 "line per repetition", r->m.name);
 	size_t least = gnuplot_chars(label) * GNUPLOT_CHAR_PX + 20;
 	least = least > 1000 ? 1000 : least;
 	cw = cw * cols < least ? (least + cols - 1) / cols : cw;
@@ -300,17 +331,15 @@ static void write_timeline(FILE *f, const struct report *r, size_t n, int groupe
 int gnuplot_timeline_chart(const struct report *r, char *err, size_t errlen)
 {
 	struct outfile out;
-	int pd = report_dim(r, "pattern"), grouped = 0, rc = 0;
+	int pd = report_dim(r, "pattern"), rc = 0;
 	char path[4096];
 	size_t n = 0;
 
 	for (size_t i = 0; i < r->ncells; i++)
 		n += leads(r, i, pd);
-	for (size_t i = 0; i < r->ncells; i++)
-		grouped |= drawn(r, &r->cells[i], pd) && !leads(r, i, pd);
 	snprintf(path, sizeof(path), "%s/plots/timeline.gp", r->dir);
 	if (n && (rc = outfile_open(&out, path, err, errlen)) == 0) {
-		write_timeline(out.f, r, n, grouped);
+		write_timeline(out.f, r, n);
 		rc = outfile_commit(&out, err, errlen);
 	}
 	return rc;

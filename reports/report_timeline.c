@@ -65,7 +65,8 @@ static int on_row(void *ctx, char **row, unsigned long line, char *err, size_t e
 	c->tl_rows++;
 	c->tl_most = n > c->tl_most ? n : c->tl_most;
 	double rate = v[COL_MESSAGES] / v[COL_COVERED];
-	if (v[COL_COVERED] > 0 && isfinite(rate) && rate > c->tl_top)
+	if (v[COL_COVERED] > 0 && isfinite(rate) && rate > c->tl_top &&
+	    report_timeline_shown(v[COL_START], v[COL_INTERVAL], v[COL_COVERED]))
 		c->tl_top = rate;
 	double end = v[COL_START] + v[COL_INTERVAL];
 	if (isfinite(end) && end > c->tl_end)
@@ -73,6 +74,11 @@ static int on_row(void *ctx, char **row, unsigned long line, char *err, size_t e
 	if (isfinite(v[COL_START]) && v[COL_START] < c->tl_begin)
 		c->tl_begin = v[COL_START];
 	return 0;
+}
+
+int report_timeline_shown(double start_s, double interval_s, double covered_s)
+{
+	return !(start_s > 0 && covered_s < REPORT_TIMELINE_SHORTEST * interval_s);
 }
 
 int report_timeline_load(struct report *r, char *err, size_t errlen)

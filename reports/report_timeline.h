@@ -11,6 +11,18 @@
 
 struct report;
 
+/* A repetition's last interval ends with its last message (covered_s <
+ * interval_s), and when that is a sliver of the interval its rate means
+ * nothing: a few messages queued before the senders stopped, read at
+ * memory speed in microseconds, make a spike many times the stream's
+ * rate (or one late message a dip).  Such an interval, covering less than
+ * REPORT_TIMELINE_SHORTEST of interval_s and not the repetition's first
+ * (interval_start_s > 0), is not drawn and not counted in tl_top; its
+ * row stays in timeline.csv.  A longer last interval is drawn at its
+ * messages / covered_s. */
+#define REPORT_TIMELINE_SHORTEST 0.25
+int report_timeline_shown(double start_s, double interval_s, double covered_s);
+
 /* Reads DIR/timeline.csv, after the cells of results.csv are loaded and
  * sorted, and sets r->have_timeline; no file (a run without stream
  * cells, an older folder) is none.  Rows of a repetition results.csv has
