@@ -165,13 +165,13 @@ static int mq_limits_now(const struct transport_opts *o, const char **key, char 
 	unsigned long long need = (queue_bytes(&a[0]) + queue_bytes(&a[1])) * o->connections;
 	if (mm.bytes_max != RLIM_INFINITY && need > (unsigned long long)mm.bytes_max) {
 		*key = "concurrency";
-		snprintf(msg, msglen, "concurrency %u: the cell's %u message queues (%ld messages "
-			 "of %ld bytes each way per client, and the kernel's %d bytes per message) "
-			 "need %llu bytes, more than RLIMIT_MSGQUEUE lets this user have (%llu "
-			 "bytes, the hard limit: ulimit -Hq); use fewer clients, a smaller size or "
-			 "a lower inflight, or raise the limit", o->connections, 2 * o->connections,
-			 a[0].mq_maxmsg, a[0].mq_msgsize, MQ_MSG_OVERHEAD, need,
-			 (unsigned long long)mm.bytes_max);
+		snprintf(msg, msglen, "concurrency %u: the cell's %u message queues (per client "
+			 "%ld messages of %ld bytes to the server, %ld of %ld back, and the kernel's "
+			 "%d bytes per message) need %llu bytes, more than RLIMIT_MSGQUEUE lets this "
+			 "user have (%llu bytes, the hard limit: ulimit -Hq); use fewer clients, a "
+			 "smaller size or a lower inflight, or raise the limit", o->connections,
+			 2 * o->connections, a[0].mq_maxmsg, a[0].mq_msgsize, a[1].mq_maxmsg,
+			 a[1].mq_msgsize, MQ_MSG_OVERHEAD, need, (unsigned long long)mm.bytes_max);
 		return -1;
 	}
 	return 0;
