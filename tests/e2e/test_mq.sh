@@ -149,19 +149,20 @@ matrix:
 Y
 	"$MATRIX_BIN" run m.yaml -o out -q >/dev/null 2>err &
 	local runner=$! i p workers="" fds
-	# measuring: the server holds both clients' four queues, every one
-	# without a name any more
+	# measuring: the server holds both clients' four queues and each
+	# client its two, every one without a name any more (a name that is
+	# never unlinked never shows as deleted)
 	for i in $(seq 1 200); do
 		workers=$(own_workers)
 		fds=""
 		for p in $workers; do
 			fds+=$(ls -l /proc/$p/fd 2>/dev/null | grep -o '/matrix-[0-9]*-[0-9]*-[cs]2[cs].*')$'\n'
 		done
-		[ "$(grep -c 'c2s (deleted)' <<<"$fds")" -ge 4 ] && break	# the server's 2, the clients'
+		[ "$(grep -c '(deleted)' <<<"$fds")" -ge 8 ] && break
 		sleep 0.05
 	done
-	[ "$(grep -c '(deleted)' <<<"$fds")" -ge 8 ] || { kill -9 $runner; die "no measuring cell: $fds"; }
-	grep '/matrix-' <<<"$fds" | grep -v '(deleted)' && { kill -9 $runner; die "a queue has a name while it measures"; }
+	[ "$(grep -c '(deleted)' <<<"$fds")" -ge 8 ] ||
+		{ kill -9 $runner; die "no cell measuring with its queues' names unlinked: $fds"; }
 	[ -z "$(names_of $workers)" ] ||
 		{ kill -9 $runner; die "names in /dev/mqueue while it measures: $(names_of $workers)"; }
 	kill -9 $runner
