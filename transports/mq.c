@@ -328,8 +328,12 @@ static int make_queues(const struct transport_opts *o, struct mqconn *q, char na
 			mq_unlink(names[d]);
 		}
 		if (*m == (mqd_t)-1) {
-			snprintf(err, errlen, "mq_open %s (%ld messages of %ld bytes): %s",
-				 names[d], a[d].mq_maxmsg, a[d].mq_msgsize, strerror(errno));
+			int e = errno;
+			snprintf(err, errlen, "mq_open %s (%ld messages of %ld bytes): %s%s",
+				 names[d], a[d].mq_maxmsg, a[d].mq_msgsize, strerror(e),
+				 e == EMFILE ? " (the user's queues, other runs' too, over "
+				 "RLIMIT_MSGQUEUE, ulimit -q; or the open-file limit)" :
+				 e == ENOSPC ? " (fs.mqueue.queues_max queues on this machine)" : "");
 			if (d)
 				mq_unlink(names[0]);
 			return -1;
