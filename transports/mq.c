@@ -365,8 +365,10 @@ static int mq_accept_(int lfd, const struct transport_opts *o, struct conn *c, c
 	int rc = write_line(q->sock, line) < 0 || read_line(q->sock, answer, sizeof(answer)) < 0;
 	if (rc)
 		snprintf(err, errlen, "%s: handshake: %s", c->peer, strerror(errno));
-	else if (strcmp(answer, "ok") && (rc = 1))
+	else if (strcmp(answer, "ok")) {	/* "client: why it could not open them" */
 		snprintf(err, errlen, "%s: %.200s", c->peer, answer);
+		rc = 1;
+	}
 	/* the client has both open, or never will: no name is needed any more */
 	mq_unlink(names[0]);
 	mq_unlink(names[1]);
