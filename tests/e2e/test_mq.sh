@@ -205,3 +205,64 @@ t_mq_stale_names_of_dead_servers_are_removed() {
 	[ $dead_left = 0 ] || die "the dead server's queue name is still there"
 	[ $live_left = 1 ] || die "a live PID's queue name was removed"
 }
+
+# wait_gone PID WHAT: PID ends within 20 s (a dead peer is seen within
+# 100 ms: the bound is for a loaded machine), else it is killed and the
+# test fails.
+wait_gone() {
+	local i
+	for i in $(seq 1 400); do
+		kill -0 "$1" 2>/dev/null || { wait "$1" 2>/dev/null; return 0; }
+		sleep 0.05
+	done
+	kill -9 "$1" 2>/dev/null
+	die "$2 still waits 20 s after its peer died"
+}
+
+# A peer killed mid-cell: nothing waits for it forever.  The server sees
+# a dead client's closed socket (Connection reset by peer), a client a dead
+# server's (a pingpong's receive, a stream's send into a full queue:
+# Broken pipe), blocking or busy.
+t_mq_a_dead_peer_ends_the_other() {
+	need_mq
+	local pat poll srv cli addr o
+	for pat in pingpong stream; do
+		for poll in block busy; do
+			o=$pat-$poll
+			"$MATRIX_BIN" worker server -t mq -b "$T/$pat-$poll.sock" -p $pat -n 100000000 \
+				-w 0 --poll $poll >srv-$o.out 2>&1 &
+			srv=$!
+			wait_line srv-$o.out '^listen '
+			addr=$(wire_field srv-$o.out listen address)
+			"$MATRIX_BIN" worker client -t mq -a "$addr" -p $pat -n 100000000 -w 0 \
+				--poll $poll >cli-$o.out 2>&1 &
+			cli=$!
+			wait_line cli-$o.out '^ready'	# connected, and sending
+			kill -9 $cli
+			wait $cli 2>/dev/null
+			wait_gone $srv "the $pat $poll server"
+			grep -q '^error stage=receive message=receive%20from%20mq%20client%201:%20Connection%20reset%20by%20peer' srv-$o.out ||
+				die "$pat $poll server: $(cat srv-$o.out)"
+			# the other way: the server dies (it spins 1 ms per message, so
+			# that a stream's queue is full)
+			"$MATRIX_BIN" worker server -t mq -b "$T/$pat-$poll-2.sock" -p $pat -n 100000000 \
+				-w 0 --poll $poll --spin 1ms >srv-$pat-$poll-2.out 2>&1 &
+			srv=$!
+			o=$pat-$poll-2
+			wait_line srv-$o.out '^listen '
+			addr=$(wire_field srv-$o.out listen address)
+			"$MATRIX_BIN" worker client -t mq -a "$addr" -p $pat -n 100000000 -w 0 \
+				--poll $poll >cli-$o.out 2>&1 &
+			cli=$!
+			wait_line cli-$o.out '^ready'	# connected, and sending
+			kill -9 $srv
+			wait $srv 2>/dev/null
+			wait_gone $cli "the $pat $poll client"
+			case $pat in
+			pingpong) grep -q '^error stage=receive .*Connection%20reset%20by%20peer' cli-$o.out ;;
+			stream) grep -q '^error stage=send .*Broken%20pipe' cli-$o.out ;;
+			esac || die "$pat $poll client: $(cat cli-$o.out)"
+		done
+	done
+	expect_no_leftovers
+}
