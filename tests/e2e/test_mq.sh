@@ -2,8 +2,9 @@
 # client.  Every pattern it does at sizes up to this machine's
 # fs.mqueue.msgsize_max, blocking and busy; the machine's limits refused at
 # plan time, read here from /proc as the plan reads them (never this
-# machine's values written in); and no queue name left while a cell
-# measures, nor after a kill -9 of the runner.
+# machine's values written in); no queue name left while a cell
+# measures, nor after a kill -9 of the runner; and a dead peer seen, never
+# waited for.
 
 MQ_SYSCTL=/proc/sys/fs/mqueue
 
