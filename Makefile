@@ -57,7 +57,8 @@ CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototype
                -Wmissing-prototypes -Wformat=2 -Wno-format-nonliteral $(SANFLAGS) \
                $(shell pkg-config --cflags $(PKGS) libzmq 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lpcre2-8 -lmd4c-html -lmd4c) -lcsv -lm -ldl
+# -lrt: the mq transport's mq_open and friends (in libc itself since glibc 2.34)
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lpcre2-8 -lmd4c-html -lmd4c) -lcsv -lm -ldl -lrt
 
 LIB_SRC     := $(filter-out cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

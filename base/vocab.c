@@ -16,7 +16,7 @@ const char *const record_names[REC__COUNT] = { "full", "totals" };
 const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy" };
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
-	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",
+	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq", "mq",
 };
 
 #define AS_METRIC(n, t, u, b, cb, ph, what) { #n, t, u, b, cb, ph, what },

@@ -261,6 +261,9 @@ static int cmd_transports(int argc, char **argv)
 		if (t->max_inflight)
 			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%sinflight %u",
 				 lim[0] ? ", " : "", t->max_inflight);
+		const char *key;
+		if (t->limits_now)	/* this machine's: mq's sysctls */
+			t->limits_now(NULL, &key, lim, sizeof(lim));
 		printf("%-15s %-30s %-32s %s\n   %s\n", t->name, pats, lim[0] ? lim : "-",
 		       t->options ? t->options : "-", t->summary);
 	}

@@ -358,11 +358,31 @@ static int check_resources(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* The transport's own limits on this machine, read now (transport.h's
+ * limits_now: mq's sysctls and RLIMIT_MSGQUEUE). */
+static int check_transport_now(const struct matrix *m, const size_t *choice,
+			       const struct cell_params *p, char *err, size_t errlen)
+{
+	const struct transport *t = p->transport;
+	struct transport_opts o = {
+		.size = p->size, .response_size = p->response_size, .pattern = p->pattern,
+		.inflight = p->inflight, .connections = p->concurrency,
+		.busy = p->poll == POLL_BUSY,
+	};
+	const char *key = "transport";
+	char why[768];
+
+	if (t->limits_now && t->limits_now(&o, &key, why, sizeof(why)) < 0)
+		CELL_ERR(key, "transport %s: %s", t->name, why);
+	return 0;
+}
+
 int plan_check_machine(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		       const struct plan_limits *lim, const cpu_set_t *cpus, char *err,
 		       size_t errlen)
 {
 	if (check_resources(m, choice, p, lim, err, errlen) < 0 ||
+	    check_transport_now(m, choice, p, err, errlen) < 0 ||
 	    check_placement(m, choice, p, cpus, err, errlen) < 0)
 		return -1;
 	return 0;

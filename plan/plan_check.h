@@ -8,7 +8,10 @@
  *                       pattern (pattern.h), its programs, the topology and
  *                       the hosts allow
  *   plan_check_machine  the cells selected, on the machine that runs them:
- *                       memory, open files, the cpu: placement
+ *                       memory, open files, the cpu: placement, the
+ *                       transport's limits here (transport.h's limits_now:
+ *                       mq's sysctls), which a merge of runs made
+ *                       elsewhere does not ask
  */
 #ifndef MATRIX_PLAN_CHECK_H
 #define MATRIX_PLAN_CHECK_H
@@ -48,7 +51,7 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 
 /* A machine's limits, so checked for the cells selected only: the
  * workers' buffers against lim's memory, the runner's open files against
- * its limit, the cpu: placement on cpus.  0, or -1 with err. */
+ * its limit, the cpu: placement on cpus, the transport's limits_now.  0, or -1 with err. */
 int plan_check_machine(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		       const struct plan_limits *lim, const cpu_set_t *cpus, char *err,
 		       size_t errlen);

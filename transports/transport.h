@@ -113,6 +113,18 @@ struct transport {
 	 * ones streams = 0), so the server runs one receiving thread, not one
 	 * per client. */
 	int multiplexes;
+	/* Optional (NULL: the constants above are all there is): this
+	 * machine's limits, read now, where they are the kernel's settings
+	 * (mq: fs.mqueue's sysctls, RLIMIT_MSGQUEUE).  With o NULL, writes
+	 * them into msg as `matrix transports` shows them ("size 1B to 8192B,
+	 * inflight 10") and returns 0.  With o, whether a cell of o's size,
+	 * response_size, pattern, inflight and connections fits them: 0, or
+	 * -1 with why in msg and *key the matrix key to blame ("size",
+	 * "response_size", "inflight", "concurrency", "transport").  The plan
+	 * asks it of each cell it runs on this machine (plan_check_machine);
+	 * the transport's listen asks it again. */
+	int (*limits_now)(const struct transport_opts *o, const char **key, char *msg,
+			  size_t msglen);
 
 	int (*listen)(const struct transport_opts *o, const char *bind,
 		      char *addr, size_t addrlen, char *err, size_t errlen);

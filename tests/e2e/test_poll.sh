@@ -28,7 +28,7 @@ repeat: 1
 warmup: 10
 timeout: 30s
 matrix:
-  transport: [tcp, unix, udp, unix_dgram, unix_seqpacket, pipe, zmq]
+  transport: [tcp, unix, udp, unix_dgram, unix_seqpacket, pipe, zmq, mq]
   pattern: [pingpong, echo, stream]
   inflight: [1, 3]
   size: 16
@@ -44,7 +44,7 @@ exclude:
   - {transport: udp, pattern: stream}
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
-	[ "$(csvq out/results.csv --rows)" -eq 32 ] || die "expected 32 rows"
+	[ "$(csvq out/results.csv --rows)" -eq 37 ] || die "expected 37 rows"
 	# echo cells compare every reply with its request: a mismatch fails
 	expect_all out/results.csv status ok
 	expect_all out/results.csv poll busy
@@ -93,6 +93,12 @@ t_busy_client_spins_while_it_waits() {
 	traced_client unix "$T/b.sock" block
 	fails=$(strace_count block.strace errors read recvfrom recvmsg)
 	[ "$fails" -eq 0 ] || die "blocking client: $fails failed receives: $(cat block.strace)"
+	# mq: its receives are mq_timedreceive calls, non-blocking ones when
+	# busy (a blocking one wakes every 100 ms to look at its peer: how
+	# often it fails depends on the machine's load, so it is not counted)
+	traced_client mq "$T/mq.sock" mq --poll busy
+	fails=$(strace_count mq.strace errors mq_timedreceive)
+	[ "$fails" -ge 5 ] || die "mq busy client: $fails failed receives: $(cat mq.strace)"
 	# pipelined (inflight > 1): the spin replaces poll()
 	traced_client unix "$T/i.sock" pipelined --poll busy --inflight 3
 	local polls; polls=$(strace_count pipelined.strace calls poll ppoll select pselect6 epoll_wait)

@@ -12,7 +12,7 @@ rows_where() {
 
 # 200 requests at 2k/s are due over 99.5 ms: the window cannot be shorter
 # (a lower bound, however busy the machine), whether serial, pipelined or
-# windowed (zmq), and unpaced the same cells take a few ms.  A stream
+# windowed (zmq, mq), and unpaced the same cells take a few ms.  A stream
 # sender paced at 4k/s sends its 400 messages over 99.75 ms, over udp too
 # (paced, not a burst: nothing lost here).  By duration, only requests due
 # inside the window go: 200 ms at 1k/s is 200 at most.
@@ -24,7 +24,7 @@ warmup: 20
 timeout: 20s
 matrix:
   pattern: [pingpong, echo]
-  transport: [tcp, unix, zmq]
+  transport: [tcp, unix, zmq, mq]
   size: 16
   count: 200
   rate: 2k/s

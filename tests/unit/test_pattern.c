@@ -142,7 +142,7 @@ static void test_transport_does(void **state)
 		for (int p = 0; p < PAT__COUNT; p++) {
 			const char *n = transport_at(i)->name;
 			int no = p == (int)pattern_find("pipeline")->id &&
-				 (!strcmp(n, "udp") || !strcmp(n, "zmq"));
+				 (!strcmp(n, "udp") || !strcmp(n, "zmq") || !strcmp(n, "mq"));
 			assert_int_equal(transport_does(transport_at(i), (enum pattern)p), !no);
 		}
 	for (int p = 0; p < PAT__COUNT; p++) {
