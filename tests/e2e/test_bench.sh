@@ -100,6 +100,41 @@ t_floor_measures_each_transport_and_refuses_bad_options() {
 	[ $rc -eq 2 ] && grep -qF -- "--size: '0' is not a number of at least 1" err || die "size 0: exit $rc"
 }
 
+# shm (block: futex waits; busy: spinning on the ring) and mq, each in
+# pingpong and stream: positive figures, exit 0; an mq size above
+# msgsize_max refused with the limit named.  Small counts: a few ms each.
+t_floor_shm_and_mq_pingpong_and_stream() {
+	local t b out n=$FLOOR_NUM m
+	for t in shm mq; do
+		for b in "" --busy; do
+			# shellcheck disable=SC2086 # $b: a flag or nothing
+			out=$(timeout 20 "$BENCH_BIN/floor" --transport $t $b --size 100 --count 300 --warmup 10) ||
+				die "floor pingpong $t $b failed"
+			for m in rtt_p50_us rtt_mean_us msgs_per_s; do
+				grep -Eq "^$m $n\$" <<<"$out" && ! grep -Eq "^$m 0\$" <<<"$out" ||
+					die "pingpong $t $b: $m: $out"
+			done
+			# shellcheck disable=SC2086
+			out=$(timeout 20 "$BENCH_BIN/floor" --pattern stream --transport $t $b --size 1000 \
+				--count 2000 --warmup 10) || die "floor stream $t $b failed"
+			for m in msgs_per_s mib_per_s; do
+				grep -Eq "^$m $n\$" <<<"$out" && ! grep -Eq "^$m 0\$" <<<"$out" ||
+					die "stream $t $b: $m: $out"
+			done
+		done
+	done
+	# a message larger than the ring (256 KiB): written and read in parts
+	out=$(timeout 20 "$BENCH_BIN/floor" --transport shm --size 300000 --count 20 --warmup 2) &&
+		grep -Eq "^rtt_p50_us $n\$" <<<"$out" || die "shm 300000 B: $out"
+	local lim
+	lim=$(cat /proc/sys/fs/mqueue/msgsize_max)
+	rc=0; "$BENCH_BIN/floor" --transport mq --size $((lim + 1)) 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF -- "--size $((lim + 1)): above the POSIX message queue limit of $lim bytes (/proc/sys/fs/mqueue/msgsize_max" err ||
+		die "mq above msgsize_max: exit $rc: $(cat err)"
+	out=$(timeout 20 "$BENCH_BIN/floor" --transport mq --size "$lim" --count 50 --warmup 2) ||
+		die "mq at msgsize_max ($lim) failed"
+}
+
 # A PATH with everything of this machine but the bench's peers.
 path_without_peers() {
 	local d
