@@ -326,7 +326,7 @@ run_matrix() {
 	[ "$1" = totals ] && tool=matrix-totals
 	case $TR in shm | mq)
 		if matrix_lacks "$TR"; then
-			skip $tool "not available: this matrix has no $TR transport (not in \`matrix transports\`)"
+			skip "$tool" "not available: this matrix has no $TR transport (not in \`matrix transports\`)"
 			return
 		fi ;;
 	esac
