@@ -44,7 +44,7 @@
  * msgs_per_s (pingpong), msgs_per_s and mib_per_s (stream).  Exit 0, or 1
  * with the reason on stderr; 2 for a bad option.  Every process ends within
  * --timeout seconds (alarm; with --busy over udp a lost datagram spins
- * until then).
+ * until then; a shm or mq side whose peer died waits as long).
  */
 #include "floor.h"
 
@@ -278,7 +278,9 @@ static int cmp_u64(const void *a, const void *b)
 
 uint64_t *rtt_array(const struct opts *o, uint64_t *cap)
 {
-	*cap = o->count ? o->count : (uint64_t)(o->duration * MAX_RATE) + 1;
+	double rate = o->transport == SHM ? SHM_MAX_RATE : MAX_RATE;
+
+	*cap = o->count ? o->count : (uint64_t)(o->duration * rate) + 1;
 	uint64_t *rtt = malloc(*cap * sizeof(*rtt));
 
 	if (!rtt)
