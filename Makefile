@@ -124,9 +124,9 @@ unit: $(UNIT_BIN) $(TOOL_BIN) $(BENCH_BIN)
 
 # The floor is the smallest loop: -O2 whatever the build (its asan build is
 # for the tests alone); the table links the base layer only (csvfile.c).
-$(BUILD)/bench/floor: bench/floor.c
+$(BUILD)/bench/floor: bench/floor.c bench/floor_ipc.c bench/floor.h
 	@mkdir -p $(dir $@)
-	$(CC) $(CPPFLAGS) $(CFLAGS) -O2 $(LDFLAGS) -o $@ $<
+	$(CC) $(CPPFLAGS) $(CFLAGS) -O2 $(LDFLAGS) -o $@ $(filter %.c,$^) -lrt
 
 $(BUILD)/bench/table: $(BUILD)/bench/table.o $(filter $(BUILD)/base/%,$(LIB_OBJ))
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)

@@ -9,16 +9,33 @@
  *             clock_gettime(CLOCK_MONOTONIC) into a preallocated array;
  *             prints the p50 round trip and the round trips per second
  *   stream    the client writes SIZE-byte messages back to back, then shuts
- *             its side down; the server reads with a buffer of max(SIZE,
- *             64 KiB) (matrix's stream receiver reads as much, workers/
- *             stream.c STREAM_READ_MIN) and counts bytes: msgs/s and MiB/s
- *             at the receiver, from the first byte after the warmup to the
- *             last
+ *             its side down (shm: a closed flag; mq: an empty message);
+ *             the server reads with a buffer of max(SIZE, 64 KiB)
+ *             (matrix's stream receiver reads as much, workers/stream.c
+ *             STREAM_READ_MIN; mq: one message a call) and counts bytes:
+ *             msgs/s and MiB/s at the receiver, from the first byte after
+ *             the warmup to the last
  *
  * Transports: tcp (127.0.0.1, TCP_NODELAY unless --nodelay 0), unix (a
  * stream socketpair) and udp (127.0.0.1, pingpong only; a lost datagram
  * fails the run after 1 s).  --busy: both descriptors non-blocking and
  * every read and write retried in a spin (never sleeps in the kernel).
+ * Beside the sockets (bench/floor_ipc.c, whose header has the details):
+ *   shm  an anonymous MAP_SHARED mapping made before the fork, one
+ *        single-producer single-consumer byte ring (256 KiB) per
+ *        direction, head and tail C11 atomics on cache lines of their own
+ *        (acquire/release); the payload memcpy'd in and out, wrapping; a
+ *        stream's receiver takes what is there up to its buffer, as a
+ *        read(2) does.  --busy: a waiting side spins on the ring (the
+ *        CPU's pause), never sleeps; otherwise it sleeps in FUTEX_WAIT on
+ *        a 32-bit sequence word (shared futex ops), and the other side
+ *        makes the FUTEX_WAKE syscall only when the sleeper's waiter flag
+ *        is up
+ *   mq   POSIX message queues, one per direction, made O_CREAT|O_EXCL
+ *        under a unique name and unlinked at once (nothing is left), one
+ *        SIZE-byte message per mq_send/mq_receive; --busy: O_NONBLOCK and
+ *        a spin on EAGAIN.  A SIZE above /proc/sys/fs/mqueue/msgsize_max
+ *        is refused (exit 2, the limit named)
  * --cpu same: both processes on the first CPU of the allowed set; split:
  * the server on the first, the client on the second (sched_setaffinity);
  * none (default): not placed.
@@ -27,8 +44,10 @@
  * msgs_per_s (pingpong), msgs_per_s and mib_per_s (stream).  Exit 0, or 1
  * with the reason on stderr; 2 for a bad option.  Every process ends within
  * --timeout seconds (alarm; with --busy over udp a lost datagram spins
- * until then).
+ * until then; a shm or mq side whose peer died waits as long).
  */
+#include "floor.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -37,8 +56,6 @@
 #include <arpa/inet.h>
 #include <sched.h>
 #include <signal.h>
-#include <stdint.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -46,27 +63,13 @@
 #include <sys/socket.h>
 #include <sys/wait.h>
 
-#define READ_MIN (64u * 1024)	/* workers/stream.c STREAM_READ_MIN */
-#define MAX_RATE 500000.0	/* round trips per second a duration run allots */
-
-enum { PINGPONG, STREAM };
-enum { TCP, UNIX, UDP };
-enum { CPU_NONE, CPU_SAME, CPU_SPLIT };
-
-struct opts {
-	int pattern, transport, cpu, busy, nodelay;
-	size_t size;
-	uint64_t count, warmup;
-	double duration, timeout;
-};
-
-static void fail(const char *what)
+void fail(const char *what)
 {
 	fprintf(stderr, "floor: %s: %s\n", what, strerror(errno));
 	exit(1);
 }
 
-static uint64_t now_ns(void)
+uint64_t now_ns(void)
 {
 	struct timespec ts;
 
@@ -248,6 +251,13 @@ static void serve_stream(const struct opts *o, int fd, FILE *out)
 			at0 = total;
 		}
 	}
+	free(buf);
+	report_stream(o, out, total, at0, t0, t1);
+}
+
+void report_stream(const struct opts *o, FILE *out, uint64_t total, uint64_t at0,
+		   uint64_t t0, uint64_t t1)
+{
 	if (total % o->size || total <= at0 || t1 <= t0) {
 		fprintf(stderr, "floor: the stream ended after %llu bytes: too few to time\n",
 			(unsigned long long)total);
@@ -257,7 +267,6 @@ static void serve_stream(const struct opts *o, int fd, FILE *out)
 	fprintf(out, "msgs_per_s %.6g\nmib_per_s %.6g\n", bytes / (double)o->size / s,
 		bytes / 1048576.0 / s);
 	fflush(out);
-	free(buf);
 }
 
 static int cmp_u64(const void *a, const void *b)
@@ -267,17 +276,37 @@ static int cmp_u64(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+uint64_t *rtt_array(const struct opts *o, uint64_t *cap)
+{
+	double rate = o->transport == SHM ? SHM_MAX_RATE : MAX_RATE;
+
+	*cap = o->count ? o->count : (uint64_t)(o->duration * rate) + 1;
+	uint64_t *rtt = malloc(*cap * sizeof(*rtt));
+
+	if (!rtt)
+		fail("malloc");
+	memset(rtt, 0, *cap * sizeof(*rtt));	/* touched before the clock starts */
+	return rtt;
+}
+
+void report_pingpong(uint64_t *rtt, uint64_t n, uint64_t start, uint64_t end)
+{
+	qsort(rtt, n, sizeof(*rtt), cmp_u64);
+	double el = (double)(end - start) / 1e9;
+	printf("rtt_p50_us %.6g\nrtt_mean_us %.6g\nmsgs_per_s %.6g\n",
+	       (double)rtt[(n - 1) / 2] / 1e3, el * 1e6 / (double)n, (double)n / el);
+	free(rtt);
+}
+
 /* The client of a pingpong: warmup round trips, then the timed ones. */
 static void run_pingpong(const struct opts *o, int fd)
 {
-	uint64_t cap = o->count ? o->count : (uint64_t)(o->duration * MAX_RATE) + 1, n = 0;
-	uint64_t *rtt = malloc(cap * sizeof(*rtt));
+	uint64_t cap, n = 0, *rtt = rtt_array(o, &cap);
 	unsigned char *out = malloc(o->size), *in = malloc(o->size);
 
-	if (!rtt || !out || !in)
+	if (!out || !in)
 		fail("malloc");
 	memset(out, 'x', o->size);
-	memset(rtt, 0, cap * sizeof(*rtt));	/* touched before the clock starts */
 	for (uint64_t i = 0; i < o->warmup; i++)
 		if (write_full(fd, out, o->size, o->busy) < 0 ||
 		    read_full(fd, in, o->size, o->busy) <= 0)
@@ -293,11 +322,7 @@ static void run_pingpong(const struct opts *o, int fd)
 	}
 	if (o->transport == UDP && write(fd, out, 0) < 0)	/* the server's EOF */
 		fail("udp end");
-	qsort(rtt, n, sizeof(*rtt), cmp_u64);
-	double el = (double)(t - start) / 1e9;
-	printf("rtt_p50_us %.6g\nrtt_mean_us %.6g\nmsgs_per_s %.6g\n",
-	       (double)rtt[(n - 1) / 2] / 1e3, el * 1e6 / (double)n, (double)n / el);
-	free(rtt);
+	report_pingpong(rtt, n, start, t);
 	free(out);
 	free(in);
 }
@@ -329,7 +354,7 @@ static void run_stream(const struct opts *o, int fd)
 
 static void usage(void)
 {
-	fputs("usage: floor [--pattern pingpong|stream] [--transport tcp|unix|udp] [--size N]\n"
+	fputs("usage: floor [--pattern pingpong|stream] [--transport tcp|unix|udp|shm|mq] [--size N]\n"
 	      "             [--count N | --duration SECONDS] [--warmup N] [--cpu none|same|split]\n"
 	      "             [--busy] [--nodelay 0|1] [--timeout SECONDS]\n", stderr);
 	exit(2);
@@ -367,7 +392,7 @@ static void parse(int argc, char **argv, struct opts *o)
 		{ "timeout", 1, 0, 'T' }, { 0, 0, 0, 0 }
 	};
 	static const char *const pats[] = { "pingpong", "stream" };
-	static const char *const tps[] = { "tcp", "unix", "udp" };
+	static const char *const tps[] = { "tcp", "unix", "udp", "shm", "mq" };
 	static const char *const cpus[] = { "none", "same", "split" };
 	int c;
 
@@ -376,7 +401,7 @@ static void parse(int argc, char **argv, struct opts *o)
 	while ((c = getopt_long(argc, argv, "p:t:s:n:d:w:c:bN:T:", lo, NULL)) != -1) {
 		switch (c) {
 		case 'p': o->pattern = pick(optarg, pats, 2, "pattern"); break;
-		case 't': o->transport = pick(optarg, tps, 3, "transport"); break;
+		case 't': o->transport = pick(optarg, tps, 5, "transport"); break;
 		case 's': o->size = (size_t)number(optarg, "size", 1); break;
 		case 'n': o->count = (uint64_t)number(optarg, "count", 1); o->duration = 0; break;
 		case 'd': o->duration = number(optarg, "duration", 0.001); o->count = 0; break;
@@ -394,12 +419,54 @@ static void parse(int argc, char **argv, struct opts *o)
 		fprintf(stderr, "floor: udp: pingpong only, at most 65507 bytes\n");
 		exit(2);
 	}
+	ipc_check(o);
+}
+
+/* The sockets' two ends (fds[0] the client's), before the fork. */
+static void open_sockets(const struct opts *o, int fds[2])
+{
+	connect_pair(o, fds);
+	if (o->transport == UDP) {
+		struct timeval tv = { 1, 0 };
+		for (int i = 0; i < 2; i++)
+			if (setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
+				fail("SO_RCVTIMEO");
+	}
+}
+
+static void server(const struct opts *o, int fd, FILE *out)
+{
+	if (o->transport == SHM || o->transport == MQ) {
+		ipc_server(o, out);
+		return;
+	}
+	if (o->busy)
+		set_nonblock(fd);
+	if (o->pattern == PINGPONG)
+		serve_pingpong(o, fd);
+	else
+		serve_stream(o, fd, out);
+}
+
+static void client(const struct opts *o, int fd)
+{
+	if (o->transport == SHM || o->transport == MQ) {
+		ipc_client(o);
+		return;
+	}
+	if (o->busy)
+		set_nonblock(fd);
+	if (o->pattern == PINGPONG)
+		run_pingpong(o, fd);
+	else
+		run_stream(o, fd);
+	close(fd);
 }
 
 int main(int argc, char **argv)
 {
 	struct opts o;
-	int fds[2], res[2], first, second, st;
+	int fds[2] = { -1, -1 }, res[2], first, second, st;
 
 	parse(argc, argv, &o);
 	allowed_cpus(&first, &second);
@@ -407,13 +474,10 @@ int main(int argc, char **argv)
 		fprintf(stderr, "floor: --cpu split: only one CPU is allowed here\n");
 		return 2;
 	}
-	connect_pair(&o, fds);
-	if (o.transport == UDP) {
-		struct timeval tv = { 1, 0 };
-		for (int i = 0; i < 2; i++)
-			if (setsockopt(fds[i], SOL_SOCKET, SO_RCVTIMEO, &tv, sizeof(tv)) < 0)
-				fail("SO_RCVTIMEO");
-	}
+	if (o.transport == SHM || o.transport == MQ)
+		ipc_open(&o);
+	else
+		open_sockets(&o, fds);
 	if (pipe(res) < 0)
 		fail("pipe");
 	pid_t pid = fork();
@@ -421,31 +485,21 @@ int main(int argc, char **argv)
 		fail("fork");
 	alarm((unsigned)o.timeout);	/* each process: alarms are not inherited */
 	if (pid == 0) {	/* the server */
-		close(fds[0]);
+		FILE *out = NULL;
+		if (fds[0] >= 0)
+			close(fds[0]);
 		close(res[0]);
 		place(o.cpu == CPU_NONE ? -1 : first);
-		if (o.busy)
-			set_nonblock(fds[1]);
-		if (o.pattern == PINGPONG) {
-			serve_pingpong(&o, fds[1]);
-		} else {
-			FILE *out = fdopen(res[1], "w");
-			if (!out)
-				fail("fdopen");
-			serve_stream(&o, fds[1], out);
-		}
+		if (o.pattern == STREAM && !(out = fdopen(res[1], "w")))
+			fail("fdopen");
+		server(&o, fds[1], out);
 		_exit(0);
 	}
-	close(fds[1]);
+	if (fds[1] >= 0)
+		close(fds[1]);
 	close(res[1]);
 	place(o.cpu == CPU_NONE ? -1 : o.cpu == CPU_SAME ? first : second);
-	if (o.busy)
-		set_nonblock(fds[0]);
-	if (o.pattern == PINGPONG)
-		run_pingpong(&o, fds[0]);
-	else
-		run_stream(&o, fds[0]);
-	close(fds[0]);
+	client(&o, fds[0]);
 	char buf[256];
 	ssize_t n;
 	while ((n = read(res[0], buf, sizeof(buf))) > 0)

@@ -11,6 +11,11 @@
 #   stream/{tcp,unix}/{16B,1KiB,128KiB}   one connection: matrix, floor,
 #       sockperf throughput, iperf3 (one stream, -l SIZE)
 #   echo/{unix,tcp}/10B   the source 002 cell: matrix, floor, the Go pair
+#   pingpong/{shm,mq}/16B, stream/shm/1KiB   shared memory and POSIX
+#       message queues (issue 28): matrix and floor only (floor --transport
+#       shm: a bare ring per direction, futex waits or, busy, spinning;
+#       mq: mq_send/mq_receive); matrix where `matrix transports` lists
+#       the transport, else skipped as not available, said why
 # each with the CPU placements none, same (every process on the first
 # allowed CPU) and split (servers on the first, clients on the second) when
 # the cell matches WIDE (the 16 B, 10 B and 128 KiB cells; the others run
@@ -19,7 +24,8 @@
 # matrix `poll: busy`, sockperf --nonblocked; skipped with placement same:
 # two spinners on one core).  A tool that cannot do a cell is skipped with
 # the reason printed once (sockperf 3.7, qperf and iperf3 have no unix
-# sockets; qperf and the Go pair have no busy mode, and the Go runtime's
+# sockets, none of the peers shm or mq; qperf and the Go pair have no
+# busy mode, and the Go runtime's
 # one style runs in both poll groups so that the busy echo has it beside).
 # The record cost: in the cells of RECORD_CELLS (pingpong unix and tcp 16 B,
 # stream tcp 16 B and 128 KiB), placements none and same, poll block
@@ -305,10 +311,25 @@ stop_server() {
 }
 bounded() { timeout -k 2 $((PEER_T * 4 + 60)) "$@"; }
 
+# matrix_lacks TRANSPORT: the matrix binary has no such transport (not in
+# `matrix transports`: shm and mq are newer than some builds); asked once
+MATRIX_TRANSPORTS=''
+matrix_lacks() {
+	[ -n "$MATRIX_TRANSPORTS" ] ||
+		MATRIX_TRANSPORTS=" $("$MATRIX_BIN" transports 2>/dev/null | awk '$1 ~ /^[a-z]/ { printf "%s ", $1 }') "
+	[[ $MATRIX_TRANSPORTS != *" $1 "* ]]
+}
+
 # run_matrix RECORD: tool matrix (record: full) or matrix-totals (totals)
 run_matrix() {
 	local tool=matrix
 	[ "$1" = totals ] && tool=matrix-totals
+	case $TR in shm | mq)
+		if matrix_lacks "$TR"; then
+			skip "$tool" "not available: this matrix has no $TR transport (not in \`matrix transports\`)"
+			return
+		fi ;;
+	esac
 	local y=$OUT/runs/m.yaml d=$OUT/runs/r$ROUND-${CELL//\//-}-$PLACE-$POLL-$tool
 	{
 		printf 'name: bench\ndescription: make bench %s\nrepeat: 1\nwarmup: %s\ntimeout: %ss\n' \
@@ -352,6 +373,7 @@ run_floor() {
 run_sockperf() {
 	local f=$OUT/runs/out s=$OUT/runs/srv p=() c=() mode=ping-pong
 	[ "$TR" = unix ] && { skip sockperf "sockperf 3.7 has no unix sockets"; return; }
+	case $TR in shm | mq) skip sockperf "sockperf has no $TR"; return ;; esac
 	[ "$TR" = tcp ] && p+=(--tcp)
 	[ "$POLL" = busy ] && p+=(--nonblocked)
 	[ "$PAT" = stream ] && mode=throughput
@@ -395,6 +417,7 @@ run_qperf() {
 	local f=$OUT/runs/out test=tcp_lat
 	[ "$PAT" = pingpong ] || { skip qperf "qperf's socket tests here are tcp_lat/udp_lat (pingpong)"; return; }
 	[ "$TR" = unix ] && { skip qperf "qperf has no unix sockets"; return; }
+	case $TR in shm | mq) skip qperf "qperf has no $TR (its sockets are tcp and udp)"; return ;; esac
 	[ "$POLL" = busy ] && { skip qperf "qperf has no busy mode for sockets (its -cp is RDMA's)"; return; }
 	[ "$TR" = udp ] && test=udp_lat
 	echo "== qperf $test -m $BYTES round $ROUND ($CELL $PLACE)" >>"$LOG"
@@ -421,6 +444,7 @@ run_iperf3() {
 	local f=$OUT/runs/out s=$OUT/runs/srv
 	[ "$PAT" = stream ] || { skip iperf3 "iperf3 measures streams"; return; }
 	[ "$TR" = unix ] && { skip iperf3 "iperf3 has no unix sockets"; return; }
+	[ "$TR" = shm ] && { skip iperf3 "iperf3 has no shared memory"; return; }
 	next_port
 	echo "== iperf3 -l $BYTES -p $PORT round $ROUND ($CELL $PLACE)" >>"$LOG"
 	start_server "$s" "${srv[@]}" iperf3 -s -1 -B 127.0.0.1 -p "$PORT"
@@ -476,6 +500,7 @@ ALL_CELLS=()
 for t in tcp udp unix; do for s in 16B 1KiB 16KiB; do ALL_CELLS+=("pingpong/$t/$s"); done; done
 for t in tcp unix; do for s in 16B 1KiB 128KiB; do ALL_CELLS+=("stream/$t/$s"); done; done
 ALL_CELLS+=(echo/unix/10B echo/tcp/10B)
+ALL_CELLS+=(pingpong/shm/16B pingpong/mq/16B stream/shm/1KiB)
 RUN_CELLS=()
 for c in "${ALL_CELLS[@]}"; do
 	echo "$c" | grep -Eq -- "$CELLS" && RUN_CELLS+=("$c")
@@ -542,12 +567,17 @@ estimate() {
 	local w=$DUR_MS
 	[ -z "${MISSING[$1]:-}" ] || return 0
 	[ "$PAT" = echo ] && w=$((ECHO_COUNT / 25))
+	case $1/$TR in
+	sockperf/unix | qperf/unix | iperf3/unix | sockperf/shm | qperf/shm | iperf3/shm | \
+		sockperf/mq | qperf/mq | iperf3/mq) return 0 ;; # none of them has these
+	matrix/shm | matrix/mq | matrix-totals/shm | matrix-totals/mq) ! matrix_lacks "$TR" || return 0 ;;
+	esac
 	case $1 in
 	matrix | matrix-totals) EST_MS=$((EST_MS + w + 400)) ;;
 	floor) EST_MS=$((EST_MS + w + 100)) ;;
-	sockperf) [ "$TR" = unix ] || [ "$PAT" = echo ] || EST_MS=$((EST_MS + PEER_T * 1000 + 1300)) ;;
-	qperf) [ "$PAT/$POLL" != pingpong/block ] || [ "$TR" = unix ] || EST_MS=$((EST_MS + PEER_T * 1000 + 400)) ;;
-	iperf3) [ "$PAT" != stream ] || [ "$TR" = unix ] || EST_MS=$((EST_MS + PEER_T * 1000 + 600)) ;;
+	sockperf) [ "$PAT" = echo ] || EST_MS=$((EST_MS + PEER_T * 1000 + 1300)) ;;
+	qperf) [ "$PAT/$POLL" != pingpong/block ] || EST_MS=$((EST_MS + PEER_T * 1000 + 400)) ;;
+	iperf3) [ "$PAT" != stream ] || EST_MS=$((EST_MS + PEER_T * 1000 + 600)) ;;
 	go) [ "$PAT" != echo ] || EST_MS=$((EST_MS + w + 300)) ;;
 	esac
 }

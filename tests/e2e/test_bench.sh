@@ -100,6 +100,42 @@ t_floor_measures_each_transport_and_refuses_bad_options() {
 	[ $rc -eq 2 ] && grep -qF -- "--size: '0' is not a number of at least 1" err || die "size 0: exit $rc"
 }
 
+# shm (block: futex waits; busy: spinning on the ring) and mq, each in
+# pingpong and stream: positive figures, exit 0; an mq size above
+# msgsize_max refused with the limit named.  Small counts: busy spinners
+# sharing a loaded core may wait out a time slice a round trip.
+t_floor_shm_and_mq_pingpong_and_stream() {
+	local t b out n=$FLOOR_NUM m
+	for t in shm mq; do
+		for b in "" --busy; do
+			# shellcheck disable=SC2086 # $b: a flag or nothing
+			out=$(timeout 20 "$BENCH_BIN/floor" --transport $t $b --size 100 --count 50 --warmup 5) ||
+				die "floor pingpong $t $b failed"
+			for m in rtt_p50_us rtt_mean_us msgs_per_s; do
+				grep -Eq "^$m $n\$" <<<"$out" && ! grep -Eq "^$m 0\$" <<<"$out" ||
+					die "pingpong $t $b: $m: $out"
+			done
+			# shellcheck disable=SC2086
+			out=$(timeout 20 "$BENCH_BIN/floor" --pattern stream --transport $t $b --size 1000 \
+				--count 2000 --warmup 10) || die "floor stream $t $b failed"
+			for m in msgs_per_s mib_per_s; do
+				grep -Eq "^$m $n\$" <<<"$out" && ! grep -Eq "^$m 0\$" <<<"$out" ||
+					die "stream $t $b: $m: $out"
+			done
+		done
+	done
+	# a message larger than the ring (256 KiB): written and read in parts
+	out=$(timeout 20 "$BENCH_BIN/floor" --transport shm --size 300000 --count 20 --warmup 2) &&
+		grep -Eq "^rtt_p50_us $n\$" <<<"$out" || die "shm 300000 B: $out"
+	local lim
+	lim=$(cat /proc/sys/fs/mqueue/msgsize_max)
+	rc=0; "$BENCH_BIN/floor" --transport mq --size $((lim + 1)) 2>err || rc=$?
+	[ $rc -eq 2 ] && grep -qF -- "--size $((lim + 1)): above the POSIX message queue limit of $lim bytes (/proc/sys/fs/mqueue/msgsize_max" err ||
+		die "mq above msgsize_max: exit $rc: $(cat err)"
+	out=$(timeout 20 "$BENCH_BIN/floor" --transport mq --size "$lim" --count 50 --warmup 2) ||
+		die "mq at msgsize_max ($lim) failed"
+}
+
 # A PATH with everything of this machine but the bench's peers.
 path_without_peers() {
 	local d
@@ -163,6 +199,39 @@ t_a_failing_tool_is_a_row_not_an_abort() {
 	[ $rc -eq 2 ] && grep -qF 'ROUNDS=0: not a whole number of at least 1' err || die "ROUNDS=0: exit $rc"
 	rc=0; TOOLS=matrix,perf bash "$REPO/bench/run.sh" 2>err || rc=$?
 	[ $rc -eq 2 ] && grep -qF "TOOLS: unknown tool 'perf'" err || die "TOOLS=perf: exit $rc"
+}
+
+# The shm and mq cells: the floor's rows in block and busy; a matrix whose
+# `matrix transports` lacks them is skipped there as not available (not
+# run: this one fails if it is).
+t_quick_run_shm_and_mq_cells_floor_rows_matrix_not_available() {
+	cat >oldmatrix <<'SH'
+#!/bin/sh
+[ "$1" = transports ] || { echo "run: should not have run" >&2; exit 1; }
+printf 'transport       patterns  limits  options\ntcp             pingpong  -       nodelay\n   TCP\n'
+SH
+	chmod +x oldmatrix
+	bench_quick MATRIX_BIN="$T/oldmatrix" TOOLS=matrix,floor CELLS='^(pingpong/(shm|mq)/16B|stream/shm/1KiB)$' \
+		POLLS=block,busy PLACEMENTS=none ROUNDS=1 DURATION=0.05 WARMUP=10
+	[ $rc -eq 0 ] || die "exit $rc: $(tail -5 stderr)"
+	local c p m
+	for c in pingpong/shm/16B pingpong/mq/16B; do
+		for p in block busy; do
+			for m in rtt_p50_us rtt_mean_us msgs_per_s; do
+				grep -Eq "^1,$c,floor,none,$p,$m,[0-9.e+]+$" out/raw.csv || die "no floor $c $p $m: $(cat out/raw.csv)"
+			done
+		done
+	done
+	for m in msgs_per_s mib_per_s; do
+		grep -Eq "^1,stream/shm/1KiB,floor,none,block,$m,[0-9.e+]+$" out/raw.csv || die "no floor stream $m"
+	done
+	grep -q ',matrix,' out/raw.csv && die "matrix has a row: $(grep ,matrix, out/raw.csv)"
+	grep -qF 'bench: matrix: skipped: not available: this matrix has no shm transport (not in `matrix transports`)' stderr &&
+		grep -qF 'bench: matrix: skipped: not available: this matrix has no mq transport' stderr ||
+		die "skip reasons: $(cat stderr)"
+	[ "$(grep -c '^matrix .*: skipped: not available' out/skipped.txt)" -eq 5 ] ||
+		die "skipped.txt: $(cat out/skipped.txt)"
+	expect_no_leftovers
 }
 
 t_checklist_lists_every_target_met_missed_or_not_measured() {
@@ -265,7 +334,7 @@ t_dry_run_prints_the_plan_and_stops() {
 	env BENCH_DRY=1 BENCH_INSTALL=0 BENCH_BUILD=0 MATRIX_BIN="$MATRIX_BIN" FLOOR_BIN="$BENCH_BIN/floor" \
 		TABLE_BIN="$BENCH_BIN/table" CSVQ="$CSVQ" OUT=out bash "$REPO/bench/run.sh" 2>stderr || rc=$?
 	[ $rc -eq 0 ] || die "exit $rc: $(cat stderr)"
-	grep -qF 'bench: 17 cells, 5 rounds' stderr && grep -Eq '^bench: expected to take about [0-9]+ min' stderr ||
+	grep -qF 'bench: 20 cells, 5 rounds' stderr && grep -Eq '^bench: expected to take about [0-9]+ min' stderr ||
 		die "plan: $(cat stderr)"
 	[ "$(wc -l <out/raw.csv)" -eq 1 ] || die "it measured: $(cat out/raw.csv)"
 	rc=0; OH_ROUNDS=x bash "$REPO/bench/run.sh" 2>err || rc=$?
