@@ -17,6 +17,7 @@ const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
 	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",
+	"shm",
 };
 
 #define AS_METRIC(n, t, u, b, cb, ph, what) { #n, t, u, b, cb, ph, what },

@@ -42,7 +42,7 @@ extern const char *const record_names[REC__COUNT];	/* "full", "totals" */
 enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL__COUNT };
 extern const char *const poll_names[POLL__COUNT];	/* "block", "busy" */
 
-#define VOCAB_NTRANSPORTS 8
+#define VOCAB_NTRANSPORTS 9
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
 
 /* A cell repetition's timed window (results.csv's elapsed_s) shorter than

@@ -261,6 +261,9 @@ static int cmd_transports(int argc, char **argv)
 		if (t->max_inflight)
 			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%sinflight %u",
 				 lim[0] ? ", " : "", t->max_inflight);
+		if (t->max_window)
+			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%swindow %s",
+				 lim[0] ? ", " : "", units_format_size(t->max_window, a, sizeof(a)));
 		printf("%-15s %-30s %-32s %s\n   %s\n", t->name, pats, lim[0] ? lim : "-",
 		       t->options ? t->options : "-", t->summary);
 	}

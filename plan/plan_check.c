@@ -202,6 +202,24 @@ static const char *remote_refusal(const struct matrix *m, const struct cell_para
 	return NULL;
 }
 
+/* The larger of a cell's request and reply: what a window of inflight
+ * requests holds of each. */
+static uint64_t window_message(const struct cell_params *p)
+{
+	uint64_t reply = pattern_reply_size(pattern_info(p->pattern), p->size, p->response_size);
+
+	return p->size > reply ? p->size : reply;
+}
+
+/* 1 when a window of p's requests is more than its transport holds. */
+static int window_too_big(const struct cell_params *p)
+{
+	const struct transport *t = p->transport;
+
+	return t->max_window && p->inflight > 1 &&
+	       window_message(p) * p->inflight > t->max_window;
+}
+
 int plan_check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		    char *err, size_t errlen)
 {
@@ -235,6 +253,11 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (t->max_inflight && p->inflight > t->max_inflight)
 		CELL_ERR("inflight", "transport %s allows inflight %u at most (nothing is resent, "
 			 "so replies could not be matched)", t->name, t->max_inflight);
+	if (window_too_big(p))
+		CELL_ERR("inflight", "inflight %u x %llu-byte messages is more than transport %s "
+			 "holds in flight (%llu bytes): use a smaller inflight or size", p->inflight,
+			 (unsigned long long)window_message(p), t->name,
+			 (unsigned long long)t->max_window);
 	if (p->response_size > t->max_size)
 		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
 			 (unsigned long long)p->response_size, t->name);

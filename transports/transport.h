@@ -96,6 +96,9 @@ struct transport {
 					 * recv gives up after a timeout (EAGAIN):
 					 * set_recv_timeout is required */
 	unsigned max_inflight;		/* 0: any */
+	uint64_t max_window;		/* inflight > 1: inflight x the larger of size and
+					 * the reply's size at most this (shm: its ring
+					 * holds a whole window); 0: any */
 	const char *options;		/* matrix keys it reads, for `matrix transports` */
 	/* The plain socket a process reaches this transport's server with:
 	 * family AF_INET, AF_INET6 or AF_UNIX and type SOCK_STREAM,
