@@ -28,7 +28,9 @@
  * sees the flag.  A sleep lasts SHM_WAIT_MS at most, then the peer's
  * liveness is checked.  Block means sleep: there is no spin before it.
  * busy (`poll: busy`): a wait spins on the ring with a CPU pause and never
- * sleeps; every SHM_WAIT_MS or so it checks the peer too.
+ * sleeps; every SHM_WAIT_MS or so it checks the peer too.  Both sides of a
+ * connection wait the same way (the cell's poll), so a busy side never
+ * looks at the flags.
  *
  * The end: close() sets `closed` on the ring it writes (a receive then
  * drains what is left and sees the end: recv 1 before a message, EPROTO
@@ -243,7 +245,8 @@ static int shm_send(struct conn *c, const void *buf, size_t len)
 	while (len) {
 		size_t n = shm_ring_write(&s->tx, p, len);
 		if (n) {
-			wake(&s->tx.r->data_waiting, &s->tx.r->data_seq);
+			if (!s->busy)	/* busy: nobody sleeps */
+				wake(&s->tx.r->data_waiting, &s->tx.r->data_seq);
 			p += n;
 			len -= n;
 		} else if (wait_room(s) < 0) {
@@ -260,7 +263,8 @@ static ssize_t take(struct shm_conn *s, unsigned char *p, size_t cap)
 	for (;;) {
 		size_t n = shm_ring_read(&s->rx, p, cap);
 		if (n) {
-			wake(&s->rx.r->space_waiting, &s->rx.r->space_seq);
+			if (!s->busy)
+				wake(&s->rx.r->space_waiting, &s->rx.r->space_seq);
 			return (ssize_t)n;
 		}
 		/* closed (acquire) and still empty: every byte written before
