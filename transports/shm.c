@@ -182,10 +182,14 @@ static int sleep_on(struct shm_conn *s, _Atomic uint32_t *waiting, _Atomic uint3
 
 	atomic_store(waiting, 1);
 	atomic_thread_fence(memory_order_seq_cst);	/* the flag's store before the ring's load */
-	if (ready(s))
-		return 0;
-	if (futex(seq, FUTEX_WAIT, v, &ts) < 0 && errno == ETIMEDOUT)
-		return peer_gone(s);
+	if (!ready(s)) {
+		long rc = futex(seq, FUTEX_WAIT, v, &ts);
+		if (rc < 0 && errno == ETIMEDOUT && peer_gone(s))
+			return 1;
+	}
+	/* awake: the other side need not call FUTEX_WAKE for us (a flag left
+	 * up would only cost it a useless call) */
+	atomic_store_explicit(waiting, 0, memory_order_relaxed);
 	return 0;
 }
 
