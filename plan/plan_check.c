@@ -253,14 +253,15 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (t->max_inflight && p->inflight > t->max_inflight)
 		CELL_ERR("inflight", "transport %s allows inflight %u at most (nothing is resent, "
 			 "so replies could not be matched)", t->name, t->max_inflight);
+	if (p->response_size > t->max_size)
+		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
+			 (unsigned long long)p->response_size, t->name);
+	/* after the sizes: both within max_size, so no product overflows */
 	if (window_too_big(p))
 		CELL_ERR("inflight", "inflight %u x %llu-byte messages is more than transport %s "
 			 "holds in flight (%llu bytes): use a smaller inflight or size", p->inflight,
 			 (unsigned long long)window_message(p), t->name,
 			 (unsigned long long)t->max_window);
-	if (p->response_size > t->max_size)
-		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
-			 (unsigned long long)p->response_size, t->name);
 	if (plan_cell_value(m, choice, "response_size") && pi->reply != PATTERN_REPLY_SIZED)
 		CELL_ERR("response_size", "response_size applies to pattern pingpong only "
 			 "(echo answers with the request, stream has no answer)");

@@ -36,7 +36,7 @@
  * a lossy transport's receive gives up with EAGAIN once conn.recv_timeout_ns
  * has passed since it began waiting (as SO_RCVTIMEO does a blocking one).
  * zmq, which has no descriptor, spins with ZMQ_DONTWAIT on its data
- * messages itself.  opts.busy_poll_ns sets SO_BUSY_POLL on every
+ * messages itself; shm spins on its rings (shm.c).  opts.busy_poll_ns sets SO_BUSY_POLL on every
  * connection's socket; only transports with a socket (family != 0) take
  * it.  Listening sockets, handshakes and
  * zmq's end of stream keep blocking.
