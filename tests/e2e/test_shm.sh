@@ -9,40 +9,17 @@ shm_entries() {
 	ls -A /dev/shm 2>/dev/null | grep -v '^\.org\.chromium\.' | sort || true
 }
 
-t_shm_every_pattern_block_and_busy() {
-	mat m.yaml <<'Y'
-name: shmall
-repeat: 1
-warmup: 10
-timeout: 30s
-matrix:
-  pattern: [pingpong, echo, stream]
-  transport: shm
-  size: [16, 1KiB, 64KiB]
-  poll: [block, busy]
-  inflight: [1, 4]
-  concurrency: [1, 2]
-  count: 200
-# two rings each: blocking; busy (4 spinners on what may be 2 loaded CPUs)
-# at 1 KiB only
-exclude:
-  - {pattern: stream, inflight: 4}
-  - {pattern: pingpong, inflight: 4}
-  - {poll: block, concurrency: 1}
-  - {poll: busy, concurrency: 2, size: 16}
-  - {poll: busy, concurrency: 2, size: 64KiB}
-  - {poll: busy, concurrency: 1, size: 1KiB}
-Y
-	run_matrix run m.yaml -o out --quiet; expect_rc 0
-	local r=out/results.csv
-	[ "$(csvq $r --rows)" -eq 24 ] || die "expected 24 rows"
-	# echo cells compare every reply with its request byte for byte: a
-	# mismatch fails the cell
+# expect_counts CSV N: every row ok over shm with N messages each way, the
+# bytes they make (both ways for a round trip, one way for a stream), a
+# rate and a round-trip time; the rings' sizes (sndbuf, rcvbuf) powers of
+# two of at least 64 KiB.  Echo cells compare every reply with its request
+# byte for byte: a mismatch fails the cell.
+expect_counts() {
+	local r=$1 n=$2
 	expect_all $r status ok
 	expect_all $r transport shm
-	expect_all $r messages 200
-	expect_all $r sent_messages 200
-	# bytes: both ways for a round trip, one way for a stream
+	expect_all $r messages $n
+	expect_all $r sent_messages $n
 	csvq $r pattern size messages bytes | awk -F'\t' '
 		$1 == "stream" && $4 != $2 * $3 { print; bad = 1 }
 		$1 != "stream" && $4 != 2 * $2 * $3 { print; bad = 1 } END { exit bad }' ||
@@ -50,14 +27,75 @@ Y
 	csvq $r pattern msgs_per_s rtt_p50_us | awk -F'\t' '$2 + 0 <= 0 ||
 		($1 != "stream" && $3 + 0 <= 0) { print; bad = 1 } END { exit bad }' ||
 		die "a cell without a rate or a round-trip time"
-	# the rings' sizes stand for the buffers: at least 64 KiB, a power of two
 	csvq $r sndbuf rcvbuf | awk -F'\t' '{ for (i = 1; i <= 2; i++) {
 		v = $i; while (v > 1 && v % 2 == 0) v /= 2
 		if ($i < 65536 || v != 1) { print; bad = 1 } } } END { exit bad }' ||
 		die "ring sizes"
+}
+
+t_shm_every_pattern_blocking() {
+	mat m.yaml <<'Y'
+name: shmblock
+repeat: 1
+warmup: 10
+timeout: 30s
+matrix:
+  pattern: [pingpong, echo, stream]
+  transport: shm
+  size: [16, 1KiB, 64KiB]
+  inflight: [1, 4]
+  concurrency: 2
+  count: 200
+exclude:
+  - {pattern: stream, inflight: 4}
+  - {pattern: pingpong, inflight: 4}
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	[ "$(csvq out/results.csv --rows)" -eq 12 ] || die "expected 12 rows"
+	expect_counts out/results.csv 200
 	csvq out/timeline.csv cell rep messages | awk -F'\t' '{ s[$1 "/" $2] += $3 }
 		END { for (k in s) if (s[k] != 200) { print k, s[k]; bad = 1 }; exit bad }' ||
 		die "timeline sums differ from 200"
+	expect_no_leftovers
+}
+
+# poll: busy, fewer messages: a spinner waits for its peer's next time
+# slice when both share a loaded CPU
+t_shm_every_pattern_busy() {
+	mat m.yaml <<'Y'
+name: shmbusy
+repeat: 1
+warmup: 5
+timeout: 30s
+matrix:
+  pattern: [pingpong, echo, stream]
+  transport: shm
+  size: [16, 64KiB]
+  poll: busy
+  count: 50
+Y
+	mat w.yaml <<'Y'
+name: shmbusywin
+repeat: 1
+warmup: 5
+timeout: 30s
+matrix:
+  pattern: echo
+  transport: shm
+  size: 1KiB
+  inflight: 4
+  concurrency: 2
+  poll: busy
+  count: 50
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	[ "$(csvq out/results.csv --rows)" -eq 6 ] || die "expected 6 rows"
+	run_matrix run w.yaml -o outw --quiet; expect_rc 0
+	local r
+	for r in out/results.csv outw/results.csv; do
+		expect_all $r poll busy
+		expect_counts $r 50
+	done
 	expect_no_leftovers
 }
 
