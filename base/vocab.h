@@ -42,6 +42,10 @@ extern const char *const record_names[REC__COUNT];	/* "full", "totals" */
 enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL__COUNT };
 extern const char *const poll_names[POLL__COUNT];	/* "block", "busy" */
 
+/* How a sleeping shm worker is woken (matrix `wake:`): a futex or an eventfd. */
+enum wake_mode { WAKE_FUTEX, WAKE_EVENTFD, WAKE__COUNT };
+extern const char *const wake_names[WAKE__COUNT];	/* "futex", "eventfd" */
+
 #define VOCAB_NTRANSPORTS 9
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
 

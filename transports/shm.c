@@ -27,6 +27,10 @@
  * consistent operations: either the sleeper sees the bytes, or the mover
  * sees the flag.  A sleep lasts SHM_WAIT_MS at most, then the peer's
  * liveness is checked.  Block means sleep: there is no spin before it.
+ * wake: eventfd (opts.wake_eventfd) keeps the flags but sleeps in poll()
+ * on an eventfd of its side (and the socket, so a dead peer is seen at
+ * once), then reads it; the other side writes it instead of FUTEX_WAKE.
+ * The server makes both eventfds and passes them beside the memfd.
  * busy (`poll: busy`): a wait spins on the ring with a CPU pause and never
  * sleeps; every SHM_WAIT_MS or so it checks the peer too.  Both sides of a
  * connection wait the same way (the cell's poll), so a busy side never
@@ -53,6 +57,7 @@
 #include <string.h>
 #include <time.h>
 #include <unistd.h>
+#include <sys/eventfd.h>
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -80,6 +85,8 @@ struct shm_conn {
 	void *map;
 	size_t maplen;
 	int ctl;		/* the rendezvous socket: the peer's liveness */
+	int efd[2];		/* wake: eventfd: this side's to sleep on, the peer's
+				 * to wake it; -1 with futexes */
 	int busy;
 	uint64_t last_check;	/* busy: when the peer was last checked */
 };
@@ -135,15 +142,26 @@ static long futex(_Atomic uint32_t *word, int op, uint32_t val, const struct tim
 	return syscall(SYS_futex, (uint32_t *)word, op, val, ts, NULL, 0);
 }
 
+/* The peer, sleeping on seq, woken: FUTEX_WAKE, or a write to its
+ * eventfd. */
+static void wake_up(struct shm_conn *s, _Atomic uint32_t *seq, int all)
+{
+	uint64_t one = 1;
+
+	atomic_fetch_add(seq, 1);
+	if (s->efd[1] < 0)
+		futex(seq, FUTEX_WAKE, all ? INT_MAX : 1, NULL);
+	else if (write(s->efd[1], &one, sizeof(one)) < 0)
+		(void)0;	/* EAGAIN: its counter is full, so it is awake anyway */
+}
+
 /* After bytes moved: the other side, when it sleeps on seq, is woken. */
-static inline void wake(_Atomic uint32_t *waiting, _Atomic uint32_t *seq)
+static inline void wake(struct shm_conn *s, _Atomic uint32_t *waiting, _Atomic uint32_t *seq)
 {
 	atomic_thread_fence(memory_order_seq_cst);	/* the index's store before the flag's load */
 	if (atomic_load_explicit(waiting, memory_order_relaxed) &&
-	    atomic_exchange(waiting, 0)) {
-		atomic_fetch_add(seq, 1);
-		futex(seq, FUTEX_WAKE, 1, NULL);
-	}
+	    atomic_exchange(waiting, 0))
+		wake_up(s, seq, 0);
 }
 
 /* 1 when the peer's end of the socket is gone (end of file, hung up). */
@@ -172,6 +190,21 @@ static int spin_gone(struct shm_conn *s, unsigned *spins)
 	return peer_gone(s);
 }
 
+/* wake: eventfd: until this side's eventfd is written, the peer's socket
+ * ends, or SHM_WAIT_MS pass; the eventfd's count taken.  1 when the wait
+ * timed out or the socket has news (the caller checks the peer). */
+static int sleep_eventfd(struct shm_conn *s)
+{
+	struct pollfd p[2] = { { .fd = s->efd[0], .events = POLLIN },
+			       { .fd = s->ctl, .events = POLLIN } };
+	uint64_t count;
+	int n = poll(p, 2, SHM_WAIT_MS);
+
+	if (n > 0 && (p[0].revents & POLLIN) && read(s->efd[0], &count, sizeof(count)) < 0)
+		return 0;	/* EAGAIN: taken by nobody else, so only spurious */
+	return n == 0 || p[1].revents;
+}
+
 /* Sleeps on seq (raising waiting first) unless ready() holds once the
  * flag is up; SHM_WAIT_MS at most.  1 when the peer is gone. */
 static int sleep_on(struct shm_conn *s, _Atomic uint32_t *waiting, _Atomic uint32_t *seq,
@@ -182,11 +215,9 @@ static int sleep_on(struct shm_conn *s, _Atomic uint32_t *waiting, _Atomic uint3
 
 	atomic_store(waiting, 1);
 	atomic_thread_fence(memory_order_seq_cst);	/* the flag's store before the ring's load */
-	if (!ready(s)) {
-		long rc = futex(seq, FUTEX_WAIT, v, &ts);
-		if (rc < 0 && errno == ETIMEDOUT && peer_gone(s))
-			return 1;
-	}
+	if (!ready(s) && (s->efd[0] < 0 ? futex(seq, FUTEX_WAIT, v, &ts) < 0 &&
+			  errno == ETIMEDOUT : sleep_eventfd(s)) && peer_gone(s))
+		return 1;
 	/* awake: the other side need not call FUTEX_WAKE for us (a flag left
 	 * up would only cost it a useless call) */
 	atomic_store_explicit(waiting, 0, memory_order_relaxed);
@@ -250,7 +281,7 @@ static int shm_send(struct conn *c, const void *buf, size_t len)
 		size_t n = shm_ring_write(&s->tx, p, len);
 		if (n) {
 			if (!s->busy)	/* busy: nobody sleeps */
-				wake(&s->tx.r->data_waiting, &s->tx.r->data_seq);
+				wake(s, &s->tx.r->data_waiting, &s->tx.r->data_seq);
 			p += n;
 			len -= n;
 		} else if (wait_room(s) < 0) {
@@ -268,7 +299,7 @@ static ssize_t take(struct shm_conn *s, unsigned char *p, size_t cap)
 		size_t n = shm_ring_read(&s->rx, p, cap);
 		if (n) {
 			if (!s->busy)
-				wake(&s->rx.r->space_waiting, &s->rx.r->space_seq);
+				wake(s, &s->rx.r->space_waiting, &s->rx.r->space_seq);
 			return (ssize_t)n;
 		}
 		/* closed (acquire) and still empty: every byte written before
@@ -315,12 +346,13 @@ static void shm_close(struct conn *c)
 	if (s->map) {	/* the peer is woken whatever it waits for */
 		atomic_store(&s->tx.r->closed, 1);
 		atomic_store(&s->rx.r->gone, 1);
-		atomic_fetch_add(&s->tx.r->data_seq, 1);
-		futex(&s->tx.r->data_seq, FUTEX_WAKE, INT_MAX, NULL);
-		atomic_fetch_add(&s->rx.r->space_seq, 1);
-		futex(&s->rx.r->space_seq, FUTEX_WAKE, INT_MAX, NULL);
+		wake_up(s, &s->tx.r->data_seq, 1);
+		wake_up(s, &s->rx.r->space_seq, 1);
 		munmap(s->map, s->maplen);
 	}
+	for (int i = 0; i < 2; i++)
+		if (s->efd[i] >= 0)
+			close(s->efd[i]);
 	if (s->ctl >= 0)
 		close(s->ctl);
 	free(s);
@@ -351,6 +383,7 @@ static struct shm_conn *new_conn(const struct transport_opts *o, struct conn *c,
 		return NULL;
 	}
 	s->ctl = ctl;
+	s->efd[0] = s->efd[1] = -1;
 	s->busy = o->busy;
 	s->last_check = clock_now_ns();
 	return s;
@@ -394,26 +427,42 @@ static int make_rings(struct shm_conn *s, uint64_t cap, char *err, size_t errlen
 	return mfd;
 }
 
-/* One byte on ctl carrying descriptor fd.  0, or -1 with errno. */
-static int send_fd(int ctl, int fd)
+/* One byte on ctl carrying the n descriptors fds (n <= SHM_FDS).  0, or
+ * -1 with errno. */
+#define SHM_FDS 3	/* the memfd; wake: eventfd: the server's and the client's */
+static int send_fds(int ctl, const int *fds, int n)
 {
 	char byte = 'm';
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
+	union { struct cmsghdr h; char buf[CMSG_SPACE(SHM_FDS * sizeof(int))]; } u;
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
-			    .msg_controllen = sizeof(u.buf) };
+			    .msg_controllen = CMSG_SPACE((size_t)n * sizeof(int)) };
 	struct cmsghdr *h = CMSG_FIRSTHDR(&m);
-	ssize_t n;
+	ssize_t sent;
 
 	memset(u.buf, 0, sizeof(u.buf));
 	h->cmsg_level = SOL_SOCKET;
 	h->cmsg_type = SCM_RIGHTS;
-	h->cmsg_len = CMSG_LEN(sizeof(int));
-	memcpy(CMSG_DATA(h), &fd, sizeof(int));
+	h->cmsg_len = CMSG_LEN((size_t)n * sizeof(int));
+	memcpy(CMSG_DATA(h), fds, (size_t)n * sizeof(int));
 	do
-		n = sendmsg(ctl, &m, MSG_NOSIGNAL);
-	while (n < 0 && errno == EINTR);
-	return n == 1 ? 0 : -1;
+		sent = sendmsg(ctl, &m, MSG_NOSIGNAL);
+	while (sent < 0 && errno == EINTR);
+	return sent == 1 ? 0 : -1;
+}
+
+/* wake: eventfd: the server's and the client's eventfds into s->efd (the
+ * server's first) and fds[1], fds[2].  0, or -1 with err set. */
+static int make_eventfds(struct shm_conn *s, int *fds, char *err, size_t errlen)
+{
+	for (int i = 0; i < 2; i++)
+		if ((s->efd[i] = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0) {
+			snprintf(err, errlen, "eventfd: %s", strerror(errno));
+			return -1;
+		}
+	fds[1] = s->efd[0];
+	fds[2] = s->efd[1];
+	return 0;
 }
 
 static int shm_accept(int lfd, const struct transport_opts *o, struct conn *c, char *err,
@@ -437,8 +486,9 @@ static int shm_accept(int lfd, const struct transport_opts *o, struct conn *c, c
 		shm_close(c);
 		return -1;
 	}
-	int rc = send_fd(s->ctl, mfd);
-	if (rc < 0)
+	int fds[SHM_FDS] = { mfd, -1, -1 }, n = o->wake_eventfd ? 3 : 1;
+	int rc = n > 1 ? make_eventfds(s, fds, err, errlen) : 0;
+	if (!rc && (rc = send_fds(s->ctl, fds, n)) < 0)
 		snprintf(err, errlen, "send the memfd to the client: %s", strerror(errno));
 	close(mfd);	/* the mappings keep it: it has no name to remove */
 	if (rc < 0)
@@ -446,29 +496,35 @@ static int shm_accept(int lfd, const struct transport_opts *o, struct conn *c, c
 	return rc;
 }
 
-/* The descriptor that came with the server's byte on ctl: it, or -1 with
- * err set. */
-static int recv_fd(int ctl, char *err, size_t errlen)
+/* The descriptors that came with the server's byte on ctl into fds: their
+ * count (1, or 3 for wake: eventfd), or -1 with err set. */
+static int recv_fds(int ctl, int *fds, char *err, size_t errlen)
 {
 	char byte;
 	struct iovec iov = { .iov_base = &byte, .iov_len = 1 };
-	union { struct cmsghdr h; char buf[CMSG_SPACE(sizeof(int))]; } u;
+	union { struct cmsghdr h; char buf[CMSG_SPACE(SHM_FDS * sizeof(int))]; } u;
 	struct msghdr m = { .msg_iov = &iov, .msg_iovlen = 1, .msg_control = u.buf,
 			    .msg_controllen = sizeof(u.buf) };
 	ssize_t n;
-	int fd = -1;
+	int got = 0;
 
 	do
 		n = recvmsg(ctl, &m, MSG_CMSG_CLOEXEC);
 	while (n < 0 && errno == EINTR);
 	struct cmsghdr *h = n == 1 ? CMSG_FIRSTHDR(&m) : NULL;
 	if (h && h->cmsg_level == SOL_SOCKET && h->cmsg_type == SCM_RIGHTS &&
-	    h->cmsg_len == CMSG_LEN(sizeof(int)))
-		memcpy(&fd, CMSG_DATA(h), sizeof(int));
-	if (fd < 0)
-		snprintf(err, errlen, "receive the memfd from the server: %s",
-			 n < 0 ? strerror(errno) : n == 0 ? "the server closed" : "no descriptor came");
-	return fd;
+	    h->cmsg_len >= CMSG_LEN(sizeof(int))) {
+		got = (int)((h->cmsg_len - CMSG_LEN(0)) / sizeof(int));
+		memcpy(fds, CMSG_DATA(h), (size_t)got * sizeof(int));
+	}
+	if (got == 1 || got == 3)
+		return got;
+	for (int i = 0; i < got; i++)
+		close(fds[i]);
+	snprintf(err, errlen, "receive the memfd from the server: %s",
+		 n < 0 ? strerror(errno) : n == 0 ? "the server closed" :
+		 got ? "not 1 or 3 descriptors" : "no descriptor came");
+	return -1;
 }
 
 /* The server's mapping, checked: 0, or -1 with err set. */
@@ -512,9 +568,15 @@ static int shm_connect(const struct transport_opts *o, const char *path, struct 
 		return -1;
 	}
 	snprintf(c->peer, sizeof(c->peer), "%.100s server", path);
-	if ((mfd = recv_fd(s->ctl, err, errlen)) < 0) {
+	int fds[SHM_FDS], n = recv_fds(s->ctl, fds, err, errlen);
+	if (n < 0) {
 		shm_close(c);
 		return -1;
+	}
+	mfd = fds[0];
+	if (n == 3) {	/* sleep on the client's, wake the server on its own */
+		s->efd[0] = fds[2];
+		s->efd[1] = fds[1];
 	}
 	errno = 0;
 	int rc = map_rings(s, mfd, err, errlen);
@@ -539,6 +601,7 @@ const struct transport transport_shm = {
 	.summary = "shared memory: a ring each way per connection (memfd), futex or spin waits",
 	.max_size = SHM_MAX_SIZE,
 	.max_window = SHM_RING_MAX,
+	.options = "wake (futex | eventfd)",
 	.default_bind = NULL,
 	.family = 0,		/* the socket is only the rendezvous: no plain socket to reach */
 	.socktype = 0,

@@ -59,6 +59,7 @@ struct transport_opts {
 	unsigned connections;	/* server: how many clients will connect */
 	unsigned id;		/* client: its number, 1..connections */
 	int endpoint_ipc;	/* zmq: ipc:// instead of tcp:// */
+	int wake_eventfd;	/* shm: a sleeper waits on an eventfd, not a futex */
 	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
 	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
 	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */

@@ -204,3 +204,63 @@ Y
 	[ "$(shm_entries)" = "$before" ] ||
 		die "/dev/shm after the kill: $(diff <(echo "$before") <(shm_entries))"
 }
+
+# wake: eventfd, every pattern, two connections: the same counts as a
+# futex's
+t_shm_wake_eventfd_every_pattern() {
+	mat m.yaml <<'Y'
+name: shmeventfd
+repeat: 1
+warmup: 10
+timeout: 30s
+matrix:
+  pattern: [pingpong, echo, stream]
+  transport: shm
+  size: [16, 64KiB]
+  inflight: [1, 4]
+  concurrency: 2
+  wake: eventfd
+  count: 200
+exclude:
+  - {pattern: stream, inflight: 4}
+  - {pattern: pingpong, inflight: 4}
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	[ "$(csvq out/results.csv --rows)" -eq 8 ] || die "expected 8 rows"
+	expect_all out/results.csv wake eventfd
+	expect_counts out/results.csv 200
+	printf 'name: x\nmatrix:\n  transport: shm\n  wake: [futex, spin]\n' >bad.yaml
+	run_matrix plan bad.yaml; expect_rc 2
+	expect_err "bad.yaml:4:17: wake: unknown wake 'spin' (known: futex, eventfd)"
+	expect_no_leftovers
+}
+
+# Which call a sleeping client waits in (strace -c): FUTEX_WAIT for
+# wake: futex, poll() and a read of its eventfd for wake: eventfd; the
+# server answers each request 20 ms late, so the client sleeps each time.
+t_shm_wake_sleeps_in_the_call_it_names() {
+	command -v strace >/dev/null || skip "strace missing (make test installs it)"
+	strace -f -o /dev/null true 2>/dev/null || skip "strace cannot trace here (ptrace refused)"
+	local w srv calls
+	for w in futex eventfd; do
+		"$MATRIX_BIN" worker server -t shm -b "$T/$w.sock" -s 16 -w 0 --spin 20ms --wake $w \
+			>"srv-$w.out" 2>&1 &
+		srv=$!
+		wait_line "srv-$w.out" '^listen '
+		rc=0
+		ASAN_OPTIONS="${ASAN_OPTIONS:-}:detect_leaks=0" timeout 60 strace -f -c -o "$w.strace" \
+			"$MATRIX_BIN" worker client -t shm -a "$T/$w.sock" -s 16 -n 5 -w 0 --wake $w \
+			>"cli-$w.out" 2>"$T/.err" || rc=$?
+		expect_rc 0
+		wait "$srv" || die "$w server failed: $(cat "srv-$w.out")"
+		[ "$(wire_field "cli-$w.out" hist count)" -eq 5 ] || die "$w: expected 5 round trips"
+		calls() { awk -v n="$1" '$NF == n && $1 ~ /^[0-9.]+$/ { print $4 }' "$w.strace"; }
+		if [ $w = futex ]; then
+			[ "$(calls futex)" -ge 5 ] || die "futex client: $(cat $w.strace)"
+			[ -z "$(calls poll)" ] || die "futex client polled: $(cat $w.strace)"
+		else
+			[ "$(calls poll)" -ge 5 ] || die "eventfd client: $(tr "\n" ";" <$w.strace)"
+		fi
+	done
+	expect_no_leftovers
+}
