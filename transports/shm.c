@@ -33,8 +33,9 @@
  * The server makes both eventfds and passes them beside the memfd.
  * busy (`poll: busy`): a wait spins on the ring with a CPU pause and never
  * sleeps; every SHM_WAIT_MS or so it checks the peer too.  Both sides of a
- * connection wait the same way (the cell's poll), so a busy side never
- * looks at the flags.
+ * connection wait the same way (a client whose poll or wake differs from
+ * its server's is refused at connect), so a busy side never looks at the
+ * flags.
  *
  * The end: close() sets `closed` on the ring it writes (a receive then
  * drains what is left and sees the end: recv 1 before a message, EPROTO
@@ -75,6 +76,7 @@
 struct shm_layout {
 	uint64_t magic;
 	uint64_t cap[2];
+	uint32_t busy;			/* the server's poll: the client must wait the same way */
 	struct shm_ring ring[2];	/* 0: client to server, 1: server to client */
 };
 #define SHM_HEAD_LEN 4096u
@@ -343,13 +345,14 @@ static void shm_close(struct conn *c)
 
 	if (!s)
 		return;
-	if (s->map) {	/* the peer is woken whatever it waits for */
+	if (s->tx.r) {	/* the peer is woken whatever it waits for */
 		atomic_store(&s->tx.r->closed, 1);
 		atomic_store(&s->rx.r->gone, 1);
 		wake_up(s, &s->tx.r->data_seq, 1);
 		wake_up(s, &s->rx.r->space_seq, 1);
-		munmap(s->map, s->maplen);
 	}
+	if (s->map)	/* mapped, but maybe refused before its ends were set */
+		munmap(s->map, s->maplen);
 	for (int i = 0; i < 2; i++)
 		if (s->efd[i] >= 0)
 			close(s->efd[i]);
@@ -419,6 +422,7 @@ static int make_rings(struct shm_conn *s, uint64_t cap, char *err, size_t errlen
 	}
 	struct shm_layout *l = s->map;
 	l->magic = SHM_MAGIC;
+	l->busy = (uint32_t)s->busy;
 	for (int i = 0; i < 2; i++) {
 		l->cap[i] = cap;
 		shm_ring_init(&l->ring[i], cap);
@@ -550,6 +554,12 @@ static int map_rings(struct shm_conn *s, int mfd, char *err, size_t errlen)
 		snprintf(err, errlen, "the server's memfd holds no shm rings");
 		return -1;
 	}
+	if (l->busy != (uint32_t)s->busy) {
+		snprintf(err, errlen, "the shm server %s and this client %s: both take the same poll",
+			 l->busy ? "spins (poll: busy)" : "sleeps (poll: block)",
+			 s->busy ? "spins" : "sleeps");
+		return -1;
+	}
 	shm_ends(s, 0);
 	return 0;
 }
@@ -577,6 +587,14 @@ static int shm_connect(const struct transport_opts *o, const char *path, struct 
 	if (n == 3) {	/* sleep on the client's, wake the server on its own */
 		s->efd[0] = fds[2];
 		s->efd[1] = fds[1];
+	}
+	if ((n == 3) != !!o->wake_eventfd) {
+		snprintf(err, errlen, "the shm server wakes with %s and this client with %s: both "
+			 "take the same wake", n == 3 ? "eventfd" : "futex",
+			 o->wake_eventfd ? "eventfd" : "futex");
+		close(mfd);
+		shm_close(c);
+		return -1;
 	}
 	errno = 0;
 	int rc = map_rings(s, mfd, err, errlen);

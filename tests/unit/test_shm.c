@@ -4,7 +4,8 @@
  * client a thread, or a child that dies): messages both ways through a
  * ring smaller than they are, the end of the stream before a message (1),
  * inside one (EPROTO) and for recv_some (0), a reader that left (EPIPE),
- * and a peer that died without closing (ECONNRESET).
+ * a peer that died without closing (ECONNRESET), and a client that would
+ * wait another way than its server (refused).
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -213,6 +214,49 @@ static void dead_peer(void **state)
 	f->t->close(&srv);
 }
 
+/* A client that would wait another way than its server is refused. */
+struct mismatch {
+	struct fixture *f;
+	struct transport_opts o;
+	char err[256];
+	int rc;
+};
+
+static void *mismatch_client(void *arg)
+{
+	struct mismatch *m = arg;
+	struct conn c;
+
+	m->rc = m->f->t->connect(&m->o, m->f->addr, &c, m->err, sizeof(m->err));
+	if (m->rc == 0)
+		m->f->t->close(&c);
+	return NULL;
+}
+
+static void mismatched_waits_are_refused(void **state)
+{
+	struct fixture *f = *state;
+	struct mismatch m = { .f = f };
+	struct conn srv;
+	char err[256];
+	pthread_t th;
+
+	for (int round = 0; round < 2; round++) {
+		m.o = f->o;
+		if (round == 0)
+			m.o.busy = 1;		/* the server sleeps */
+		else
+			m.o.wake_eventfd = 1;	/* the server wakes with a futex */
+		assert_int_equal(pthread_create(&th, NULL, mismatch_client, &m), 0);
+		assert_int_equal(transport_accept(f->t, f->lfd, &f->o, &srv, err, sizeof(err)), 0);
+		pthread_join(th, NULL);
+		assert_int_equal(m.rc, -1);
+		assert_non_null(strstr(m.err, round == 0 ? "both take the same poll"
+						  : "both take the same wake"));
+		f->t->close(&srv);
+	}
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -220,6 +264,7 @@ int main(void)
 		cmocka_unit_test_setup_teardown(end_inside_a_message, setup, teardown),
 		cmocka_unit_test_setup_teardown(reader_gone, setup, teardown),
 		cmocka_unit_test_setup_teardown(dead_peer, setup, teardown),
+		cmocka_unit_test_setup_teardown(mismatched_waits_are_refused, setup, teardown),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
