@@ -33,6 +33,7 @@ static const char *const kind_names[] = {
 	[VK_RATE] = "rate",
 	[VK_RECORD] = "record",
 	[VK_POLL] = "poll",
+	[VK_WAKE] = "wake",
 	[VK_CPU] = "placement",
 	[VK_BITRATE] = "bit rate",
 	[VK_PERCENT] = "percentage",
@@ -60,6 +61,7 @@ static const struct dimspec dimspecs[] = {
 	{ "record", VK_RECORD, 0, 0 },
 	{ "poll", VK_POLL, 0, 0 },
 	{ "busy_poll", VK_DURATION, 0, 1 },
+	{ "wake", VK_WAKE, 0, 0 },
 	{ "cpu", VK_CPU, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
@@ -218,6 +220,8 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_word("record", record_names, REC__COUNT, text, num, why, whylen);
 	case VK_POLL:
 		return parse_word("poll", poll_names, POLL__COUNT, text, num, why, whylen);
+	case VK_WAKE:
+		return parse_word("wake", wake_names, WAKE__COUNT, text, num, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -348,6 +352,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_POLL:
 		snprintf(buf, len, "%s", poll_names[v->num]);
+		break;
+	case VK_WAKE:
+		snprintf(buf, len, "%s", wake_names[v->num]);
 		break;
 	case VK_PROGRAM:
 	case VK_CPU:

@@ -33,6 +33,8 @@
  *                                non-blocking descriptors instead of sleeping
  *     busy_poll: 0us             SO_BUSY_POLL on every connection's socket, whole
  *                                microseconds; 0us (default) sets nothing
+ *     wake: futex                shm, poll: block: a sleeping worker waits on a
+ *                                futex (default) or an eventfd
  *     spin: 0us                  a test aid: the server busy-waits this long per
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0;
@@ -130,6 +132,7 @@ enum value_kind {
 			 * "unpaced" is 0, a written zero is refused */
 	VK_RECORD,	/* num = enum record: full, totals */
 	VK_POLL,	/* block | busy, num = enum poll_mode */
+	VK_WAKE,	/* futex | eventfd, num = enum wake_mode */
 	VK_CPU,		/* a placement (placement.h): text as placement_format writes it
 			 * ("split", "server=0;clients=1-3"), num none 0, same 1, split 2,
 			 * a mapping a hash of its text with the top bit set */

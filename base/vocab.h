@@ -42,7 +42,11 @@ extern const char *const record_names[REC__COUNT];	/* "full", "totals" */
 enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL__COUNT };
 extern const char *const poll_names[POLL__COUNT];	/* "block", "busy" */
 
-#define VOCAB_NTRANSPORTS 9
+/* How a sleeping shm worker is woken (matrix `wake:`): a futex or an eventfd. */
+enum wake_mode { WAKE_FUTEX, WAKE_EVENTFD, WAKE__COUNT };
+extern const char *const wake_names[WAKE__COUNT];	/* "futex", "eventfd" */
+
+#define VOCAB_NTRANSPORTS 10
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
 
 /* A cell repetition's timed window (results.csv's elapsed_s) shorter than

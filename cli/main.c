@@ -261,6 +261,9 @@ static int cmd_transports(int argc, char **argv)
 		if (t->max_inflight)
 			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%sinflight %u",
 				 lim[0] ? ", " : "", t->max_inflight);
+		if (t->max_window)
+			snprintf(lim + strlen(lim), sizeof(lim) - strlen(lim), "%swindow %s",
+				 lim[0] ? ", " : "", units_format_size(t->max_window, a, sizeof(a)));
 		const char *key;
 		if (t->limits_now)	/* this machine's: mq's sysctls */
 			t->limits_now(NULL, &key, lim, sizeof(lim));

@@ -87,6 +87,7 @@ _matrix()
 	--endpoint) COMPREPLY=($(compgen -W "tcp ipc" -- "$cur")); return 0 ;;
 	--record) COMPREPLY=($(compgen -W "full totals" -- "$cur")); return 0 ;;
 	--poll) COMPREPLY=($(compgen -W "block busy" -- "$cur")); return 0 ;;
+	--wake) COMPREPLY=($(compgen -W "futex eventfd" -- "$cur")); return 0 ;;
 	--nodelay) COMPREPLY=($(compgen -W "true false" -- "$cur")); return 0 ;;
 	-r | --repeat | --seed | --threshold | --metric | --ratio | --compare | --shard)
 		return 0 ;;

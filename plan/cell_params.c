@@ -42,6 +42,7 @@ void plan_resolve_params(const struct matrix *m, const size_t *choice, struct ce
 	p->rate = (v = plan_cell_value(m, choice, "rate")) ? v->num : 0;
 	p->record = (v = plan_cell_value(m, choice, "record")) ? (int)v->num : REC_FULL;
 	p->poll = (v = plan_cell_value(m, choice, "poll")) ? (int)v->num : POLL_BLOCK;
+	p->wake = (v = plan_cell_value(m, choice, "wake")) ? (int)v->num : WAKE_FUTEX;
 	p->busy_poll_ns = (v = plan_cell_value(m, choice, "busy_poll")) ? v->num : 0;
 	p->server_prog = (v = plan_cell_value(m, choice, "server")) && v->num
 			 ? matrix_program(m, v->text) : NULL;

@@ -46,6 +46,7 @@ struct cell_params {
 					 * connection; 0: unpaced */
 	int record;			/* enum record */
 	int poll;			/* enum poll_mode: how our workers wait */
+	int wake;			/* enum wake_mode: how a sleeping shm worker is woken */
 	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;

@@ -202,6 +202,24 @@ static const char *remote_refusal(const struct matrix *m, const struct cell_para
 	return NULL;
 }
 
+/* The larger of a cell's request and reply: what a window of inflight
+ * requests holds of each. */
+static uint64_t window_message(const struct cell_params *p)
+{
+	uint64_t reply = pattern_reply_size(pattern_info(p->pattern), p->size, p->response_size);
+
+	return p->size > reply ? p->size : reply;
+}
+
+/* 1 when a window of p's requests is more than its transport holds. */
+static int window_too_big(const struct cell_params *p)
+{
+	const struct transport *t = p->transport;
+
+	return t->max_window && p->inflight > 1 &&
+	       window_message(p) * p->inflight > t->max_window;
+}
+
 int plan_check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		    char *err, size_t errlen)
 {
@@ -238,6 +256,12 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (p->response_size > t->max_size)
 		CELL_ERR("response_size", "response_size %llu is larger than transport %s can carry",
 			 (unsigned long long)p->response_size, t->name);
+	/* after the sizes: both within max_size, so no product overflows */
+	if (window_too_big(p))
+		CELL_ERR("inflight", "inflight %u x %llu-byte messages is more than transport %s "
+			 "holds in flight (%llu bytes): use a smaller inflight or size", p->inflight,
+			 (unsigned long long)window_message(p), t->name,
+			 (unsigned long long)t->max_window);
 	if (plan_cell_value(m, choice, "response_size") && pi->reply != PATTERN_REPLY_SIZED)
 		CELL_ERR("response_size", "response_size applies to pattern pingpong only "
 			 "(echo answers with the request, stream has no answer)");

@@ -9,7 +9,7 @@
 
 extern const struct transport transport_tcp, transport_tcp6, transport_unix,
 	transport_unix_seqpacket, transport_unix_dgram, transport_udp, transport_pipe,
-	transport_zmq, transport_mq;
+	transport_zmq, transport_shm, transport_mq;
 
 /* One line per transport, in the order `matrix transports` lists them. */
 static const struct transport *const registry[] = {
@@ -21,6 +21,7 @@ static const struct transport *const registry[] = {
 	&transport_unix_seqpacket,
 	&transport_pipe,
 	&transport_zmq,
+	&transport_shm,
 	&transport_mq,
 };
 

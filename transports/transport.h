@@ -36,7 +36,7 @@
  * a lossy transport's receive gives up with EAGAIN once conn.recv_timeout_ns
  * has passed since it began waiting (as SO_RCVTIMEO does a blocking one).
  * zmq, which has no descriptor, spins with ZMQ_DONTWAIT on its data
- * messages itself.  opts.busy_poll_ns sets SO_BUSY_POLL on every
+ * messages itself; shm spins on its rings (shm.c).  opts.busy_poll_ns sets SO_BUSY_POLL on every
  * connection's socket; only transports with a socket (family != 0) take
  * it.  Listening sockets, handshakes and
  * zmq's end of stream keep blocking.
@@ -59,6 +59,7 @@ struct transport_opts {
 	unsigned connections;	/* server: how many clients will connect */
 	unsigned id;		/* client: its number, 1..connections */
 	int endpoint_ipc;	/* zmq: ipc:// instead of tcp:// */
+	int wake_eventfd;	/* shm: a sleeper waits on an eventfd, not a futex */
 	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
 	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
 	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */
@@ -96,6 +97,9 @@ struct transport {
 					 * recv gives up after a timeout (EAGAIN):
 					 * set_recv_timeout is required */
 	unsigned max_inflight;		/* 0: any */
+	uint64_t max_window;		/* inflight > 1: inflight x the larger of size and
+					 * the reply's size at most this (shm: its ring
+					 * holds a whole window); 0: any */
 	const char *options;		/* matrix keys it reads, for `matrix transports` */
 	/* The plain socket a process reaches this transport's server with:
 	 * family AF_INET, AF_INET6 or AF_UNIX and type SOCK_STREAM,

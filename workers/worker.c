@@ -64,6 +64,8 @@ static void usage(FILE *f)
 "                           waiting for a message (default block)\n"
 "      --busy-poll DUR      SO_BUSY_POLL on each connection's socket, whole\n"
 "                           microseconds (default 0: not set)\n"
+"      --wake futex|eventfd shm, block: a sleeping side waits on a futex (default)\n"
+"                           or on an eventfd (poll, then read)\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
@@ -166,6 +168,13 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
+	case 'W':
+		if (strcmp(arg, "futex") && strcmp(arg, "eventfd")) {
+			snprintf(why, wl, "expected futex or eventfd");
+			return -1;
+		}
+		o->topts.wake_eventfd = !strcmp(arg, "eventfd");
+		return 0;
 	case 'b': o->bind = arg; return 0;
 	case 'e': o->netns = arg; return 0;
 	case 'a': o->connect = arg; return 0;
@@ -199,7 +208,8 @@ static const struct option longopts[] = {
 	{ "control-fd", 1, 0, 'C' }, { "timeout", 1, 0, 'T' }, { "loss-timeout", 1, 0, 'L' },
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
-	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "help", 0, 0, 'h' },
+	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "wake", 1, 0, 'W' },
+	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 

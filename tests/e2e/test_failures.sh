@@ -124,7 +124,7 @@ repeat: 1
 warmup: 0
 timeout: 1s
 matrix:
-  transport: [pipe, unix_dgram, unix_seqpacket, zmq, mq]
+  transport: [pipe, unix_dgram, unix_seqpacket, zmq, shm, mq]
   endpoint: ipc
   concurrency: 2
   count: 100000000

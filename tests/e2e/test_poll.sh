@@ -28,7 +28,7 @@ repeat: 1
 warmup: 10
 timeout: 30s
 matrix:
-  transport: [tcp, unix, udp, unix_dgram, unix_seqpacket, pipe, zmq, mq]
+  transport: [tcp, unix, udp, unix_dgram, unix_seqpacket, pipe, zmq, shm, mq]
   pattern: [pingpong, echo, stream]
   inflight: [1, 3]
   size: 16
@@ -44,7 +44,7 @@ exclude:
   - {transport: udp, pattern: stream}
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
-	[ "$(csvq out/results.csv --rows)" -eq 37 ] || die "expected 37 rows"
+	[ "$(csvq out/results.csv --rows)" -eq 42 ] || die "expected 42 rows"
 	# echo cells compare every reply with its request: a mismatch fails
 	expect_all out/results.csv status ok
 	expect_all out/results.csv poll busy

@@ -8,7 +8,7 @@ repeat: 1
 warmup: 10
 matrix:
   pattern: [pingpong, echo, stream]
-  transport: [tcp, unix, tcp6, udp, unix_dgram, unix_seqpacket, pipe, zmq, mq]
+  transport: [tcp, unix, tcp6, udp, unix_dgram, unix_seqpacket, pipe, zmq, shm, mq]
   size: [16, 4KiB]
   concurrency: [1, 3]
   count: 300
@@ -28,7 +28,7 @@ Y
 		$1 == "udp" && $5 == "" { print; bad = 1 }
 		$1 != "udp" && $5 != "" { print; bad = 1 } END { exit bad }' ||
 		die "loss columns do not add up"
-	[ "$(csvq $r --rows)" -eq 108 ] || die "expected 108 rows"
+	[ "$(csvq $r --rows)" -eq 120 ] || die "expected 120 rows"
 	expect_no_leftovers
 }
 
@@ -67,7 +67,7 @@ t_transport_limits_at_plan_time() {
 	run_matrix plan e.yaml; expect_rc 2
 	expect_err "e.yaml:6:18: response_size 2 is smaller than transport udp can carry"
 	run_matrix transports; expect_rc 0
-	for t in tcp unix tcp6 udp unix_dgram unix_seqpacket pipe zmq mq; do
+	for t in tcp unix tcp6 udp unix_dgram unix_seqpacket pipe zmq shm mq; do
 		grep -q "^$t " "$T/.out" || die "matrix transports lacks $t"
 	done
 }

@@ -106,13 +106,15 @@ vg_cell() {
 	done
 }
 
-# Each worker role, over a stream socket, TCP, a datagram transport and zmq.
+# Each worker role, over a stream socket, TCP, a datagram transport, zmq
+# and shared memory.
 t_valgrind_workers() {
 	vg_setup
 	vg_cell unix pingpong "$T/s.sock"
 	vg_cell tcp stream 127.0.0.1:0
 	vg_cell udp echo 127.0.0.1:0
 	vg_cell zmq pingpong 127.0.0.1:0
+	vg_cell shm echo "$T/m.sock"
 	expect_clean_logs
 	expect_no_leftovers
 }

@@ -130,8 +130,8 @@ static void test_each_pattern(void **state)
 }
 
 /* A transport says what it cannot give: every one does pingpong, echo and
- * stream; pipeline all but udp (a lost echo would be waited for) and zmq
- * (no descriptor; a socket is one thread's). */
+ * stream; pipeline all but udp (a lost echo would be waited for), zmq
+ * (no descriptor; a socket is one thread's) and shm (no descriptor). */
 static void test_transport_does(void **state)
 {
 	struct transport one_way_only = { .name = "fake", .cannot = PATTERN_NEEDS_REPLIES };
@@ -142,7 +142,8 @@ static void test_transport_does(void **state)
 		for (int p = 0; p < PAT__COUNT; p++) {
 			const char *n = transport_at(i)->name;
 			int no = p == (int)pattern_find("pipeline")->id &&
-				 (!strcmp(n, "udp") || !strcmp(n, "zmq") || !strcmp(n, "mq"));
+				 (!strcmp(n, "udp") || !strcmp(n, "zmq") || !strcmp(n, "shm") ||
+				  !strcmp(n, "mq"));
 			assert_int_equal(transport_does(transport_at(i), (enum pattern)p), !no);
 		}
 	for (int p = 0; p < PAT__COUNT; p++) {
