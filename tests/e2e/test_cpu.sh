@@ -38,7 +38,7 @@ matrix:
   transport: unix
   size: 16
   cpu: [same, split, {server: [1], clients: [0]}, none]
-  duration: 600ms
+  duration: 1s
 EOF
 	taskset -c 0,1 "$MATRIX_BIN" run m.yaml -o out --quiet --order=sequential >"$T/.out" 2>"$T/.err" &
 	local run=$!

@@ -56,10 +56,12 @@ Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	local r=out/results.csv
 	expect_all $r status ok
-	# by time: every request written has its echo, and the window is the
-	# duration (loosely: a loaded machine may run over)
+	# by time: every request written has its echo, and the window is about
+	# the duration (loosely: a loaded machine may run over, and a writer
+	# preempted between its last send and the clock read that ends it sent
+	# that last request earlier: 0.222 s of 0.3 was seen at a load of 17)
 	csvq $r messages sent_messages elapsed_s | awk -F'\t' '
-		$1 != $2 || !($1 > 0) || $3 < 0.29 || $3 > 5 { print; bad = 1 } END { exit bad }' ||
+		$1 != $2 || !($1 > 0) || $3 < 0.1 || $3 > 5 { print; bad = 1 } END { exit bad }' ||
 		die "a timed pipeline whose echoes and requests differ"
 	expect_no_leftovers
 }

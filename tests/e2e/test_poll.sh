@@ -231,6 +231,7 @@ matrix:
   poll: [block, busy]
   busy_poll: 50us
   count: 100
+  loss_timeout: 5s
 Y
 	run_matrix run m.yaml -o out --quiet; expect_rc 0
 	expect_all out/results.csv status ok

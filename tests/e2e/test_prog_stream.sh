@@ -135,7 +135,7 @@ t_receiver_timed_whole_process() {
 	mat m.yaml <<Y
 name: whole
 repeat: 1
-timeout: 3s
+timeout: 6s
 programs:
   quits:
     server: [$P/stream_receiver.py, tcp, "{port}", "{size}", "{count}", quiet]
@@ -152,7 +152,7 @@ Y
 	local r=out/results.csv
 	[ "$(csvq $r server status measured_by | sort | tr '\t' ' ')" = "quits ok receiver=process;senders=worker
 stays timeout receiver=process;senders=worker" ] || die "rows: $(csvq $r server status error)"
-	csvq $r error | grep -q "timeout after 3 s waiting for the receiver program to exit" ||
+	csvq $r error | grep -q "timeout after 6 s waiting for the receiver program to exit" ||
 		die "error: $(csvq $r server error)"
 	csvq $r server messages elapsed_s wall_s | awk -F'\t' '$1 == "quits" &&
 		!($2 == 2000 && $3 > 0 && $3 < $4) { bad = 1 } END { exit bad }' ||
