@@ -339,31 +339,40 @@ struct ratio_target {
 	double bound;
 	int le;			/* at most bound, else at least */
 	int where_run;		/* only the groups the tool ran in */
+	int not_ipc;		/* not the shm and mq cells (they have targets of their own) */
 };
 
 static const struct ratio_target ratio_targets[] = {
 	{ "stream MiB/s at least 0.95x the blocking floor, each size", "stream/", NULL, NULL,
-	  "mib_per_s", "floor", 0.95, 0, 0 },
+	  "mib_per_s", "floor", 0.95, 0, 0, 1 },
 	{ "stream 128 KiB at least iperf3's MiB/s", "stream/", "/128KiB", NULL, "mib_per_s",
-	  "iperf3", 1.0, 0, 0 },
+	  "iperf3", 1.0, 0, 0, 1 },
 	{ "pingpong p50 RTT at most 1.05x the floor of the same poll style", "pingpong/", NULL,
-	  NULL, "rtt_p50_us", "floor", 1.05, 1, 0 },
+	  NULL, "rtt_p50_us", "floor", 1.05, 1, 0, 1 },
 	{ "pingpong p50 RTT no higher than sockperf's", "pingpong/", NULL, NULL, "rtt_p50_us",
-	  "sockperf", 1.0, 1, 0 },
+	  "sockperf", 1.0, 1, 0, 1 },
 	{ "pingpong mean RTT no higher than qperf's (qperf has no percentiles)", "pingpong/",
-	  NULL, "block", "rtt_mean_us", "qperf", 1.0, 1, 0 },
+	  NULL, "block", "rtt_mean_us", "qperf", 1.0, 1, 0, 1 },
 	{ "poll: busy, unix echo 10 B at least 1.5x the Go echo's msg/s", "echo/unix/10B", NULL,
-	  "busy", "msgs_per_s", "go", 1.5, 0, 0 },
+	  "busy", "msgs_per_s", "go", 1.5, 0, 0, 1 },
+	{ "shm pingpong 16 B p50 at most 1.10x the bare ring of the same poll style (spin, futex)",
+	  "pingpong/shm/16B", NULL, NULL, "rtt_p50_us", "floor", 1.10, 1, 0, 0 },
+	{ "shm stream 1 KiB msg/s at least 0.90x the bare ring", "stream/shm/1KiB", NULL, NULL,
+	  "msgs_per_s", "floor", 0.90, 0, 0, 0 },
+	{ "mq pingpong 16 B p50 at most 1.10x a bare mq loop of the same poll style",
+	  "pingpong/mq/16B", NULL, NULL, "rtt_p50_us", "floor", 1.10, 1, 0, 0 },
 	{ "record cost: pingpong mean RTT, record: full at most 1.02x totals", "pingpong/", NULL,
-	  NULL, "rtt_mean_us", "matrix-totals", 1.02, 1, 1 },
+	  NULL, "rtt_mean_us", "matrix-totals", 1.02, 1, 1, 1 },
 	{ "record cost: pingpong msg/s, record: full at least 0.98x totals", "pingpong/", NULL,
-	  NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1 },
+	  NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1, 1 },
 	{ "record cost: stream msg/s, record: full at least 0.98x totals (the timeline)",
-	  "stream/", NULL, NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1 },
+	  "stream/", NULL, NULL, "msgs_per_s", "matrix-totals", 0.98, 0, 1, 1 },
 };
 
 static int in_target(const struct ratio_target *t, const struct stat_row *s)
 {
+	if (t->not_ipc && (strstr(s->cell, "/shm/") || strstr(s->cell, "/mq/")))
+		return 0;
 	return !strncmp(s->cell, t->cells, strlen(t->cells)) &&
 	       (!t->size || strstr(s->cell, t->size)) && (!t->poll || !strcmp(s->poll, t->poll));
 }

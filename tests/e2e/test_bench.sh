@@ -286,8 +286,8 @@ LINES
 	# with no figures at all, every target is listed, not measured
 	printf 'round,cell,tool,placement,poll,metric,value\n' >raw.csv
 	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
-	[ "$(grep -c '^  \[not measured\] ' stdout)" -eq 12 ] || die "not 12 targets: $(cat stdout)"
-	[ "$(grep -c '^[a-z].*:$' stdout)" -eq 12 ] || die "not 12 titles: $(cat stdout)"
+	[ "$(grep -c '^  \[not measured\] ' stdout)" -eq 15 ] || die "not 15 targets: $(cat stdout)"
+	[ "$(grep -c '^[a-z].*:$' stdout)" -eq 15 ] || die "not 15 titles: $(cat stdout)"
 	grep -qxF '  [not measured] no runner_overhead_ms row (bench/overhead.sh)' stdout &&
 		grep -qxF '  [not measured] no cell at two counts (bench/memory.sh)' stdout &&
 		grep -qxF '  [not measured] no pingpong/* cell with matrix and matrix-totals' stdout ||
