@@ -28,8 +28,8 @@
 # spinning tens of reads a round trip ("calls" says how many).
 #
 # Output, one line per cell, then the line make bench shows:
-#   unix pingpong 16 B block: matrix M, floor F (M/F x); calls C, C
-#   instructions per round trip: matrix M, floor F (M/F x)
+#   unix pingpong 16 B block: matrix M, floor F (M/Fx); calls C, C
+#   instructions per round trip: matrix M, floor F (M/Fx)
 # (the last line: the first cell).  Knobs (environment): MATRIX_BIN,
 # FLOOR_BIN (default build/release/...), N1=2000, N2=12000,
 # CELLS='16:block 1024:block' (SIZE:POLL words),
@@ -118,9 +118,9 @@ for c in $CELLS; do
 	read -r fi1 fr1 <<<"$f1"; read -r fi2 fr2 <<<"$f2"
 	m=$(per_rt "$mi1" "$mi2") f=$(per_rt "$fi1" "$fi2")
 	ratio=$(awk -v m="$m" -v f="$f" 'BEGIN { printf "%.2f", m / f }')
-	printf 'unix pingpong %s B %s: matrix %s, floor %s (%s x); calls %s, %s\n' "$size" "$poll" \
+	printf 'unix pingpong %s B %s: matrix %s, floor %s (%sx); calls %s, %s\n' "$size" "$poll" \
 		"$m" "$f" "$ratio" "$(per_rt2 "$mr1" "$mr2")" "$(per_rt2 "$fr1" "$fr2")"
-	[ -n "$first" ] || first="instructions per round trip: matrix $m, floor $f (${ratio} x)"
+	[ -n "$first" ] || first="instructions per round trip: matrix $m, floor $f (${ratio}x)"
 done
 echo "$first"
 [ -n "$keep" ] || rm -rf "$OUT"
