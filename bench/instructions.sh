@@ -28,11 +28,13 @@
 # spinning tens of reads a round trip ("calls" says how many).
 #
 # Output, one line per cell, then the line make bench shows:
-#   unix pingpong 16 B block: matrix M, floor F (M/Fx); calls C, C
+#   unix pingpong 16 B block: matrix M (client C, server S), floor F (M/Fx);
+#     calls C, C
 #   instructions per round trip: matrix M, floor F (M/Fx)
 # (the last line: the first cell).  Knobs (environment): MATRIX_BIN,
 # FLOOR_BIN (default build/release/...), N1=2000, N2=12000,
-# CELLS='16:block 1024:block' (SIZE:POLL words),
+# CELLS='16:block 1024:block' (SIZE:POLL words), PATTERN=pingpong
+# (matrix's; echo: its client checks every byte; the floor's is the same),
 # OUT=DIR (callgrind's files; default a temporary folder, removed).
 # Installs valgrind (tests/deps.sh) when it is missing.  Exit 0, or 2 when
 # a measurement could not be made.  About a minute.
@@ -46,6 +48,7 @@ MATRIX_BIN=${MATRIX_BIN:-$PWD/build/release/matrix}
 FLOOR_BIN=${FLOOR_BIN:-$PWD/build/release/bench/floor}
 N1=${N1:-2000}
 N2=${N2:-12000}
+PATTERN=${PATTERN:-pingpong}
 CELLS=${CELLS:-16:block 1024:block}
 command -v valgrind >/dev/null || sh tests/deps.sh valgrind || exit 2
 VALGRIND=$(command -v valgrind)
@@ -68,8 +71,8 @@ matrix_role() {
 	D=$OUT/m-$1-$2-$3-$4
 	rm -rf "$D" && mkdir -p "$D" || return 1
 	printf 'name: ins\ndescription: bench/instructions.sh\nrepeat: 1\nwarmup: 100\ntimeout: 600s\n' >"$y"
-	printf 'matrix:\n  pattern: pingpong\n  transport: unix\n  size: %s\n  count: %s\n  poll: %s\n' \
-		"$1" "$3" "$2" >>"$y"
+	printf 'matrix:\n  pattern: %s\n  transport: unix\n  size: %s\n  count: %s\n  poll: %s\n' \
+		"$PATTERN" "$1" "$3" "$2" >>"$y"
 	env PATH="$OUT/nobin" "$VALGRIND" -q --tool=callgrind --trace-children=yes \
 		--trace-children-skip-by-arg="$other" --toggle-collect=wire_write_result \
 		--collect-atstart=yes --collect-systime=yes --callgrind-out-file="$D/cg.%p" \
@@ -77,15 +80,16 @@ matrix_role() {
 	grep -l "^cmd: .* worker $4 " "$D"/cg.* 2>/dev/null
 }
 
-# matrix_count SIZE POLL COUNT: "IR READS" of client + server
+# matrix_count SIZE POLL COUNT: "IR CALLS CLIENT_IR" of client + server
 matrix_count() {
-	local f i=0 r=0 role
+	local f i=0 r=0 c=0 role
 	for role in client server; do
 		f=$(matrix_role "$1" "$2" "$3" $role) || return 1
 		[ "$(echo "$f" | wc -w)" = 1 ] || return 1
 		i=$((i + $(ir "$f"))) r=$((r + $(calls "$f")))
+		[ $role = server ] || c=$i
 	done
-	echo "$i $r"
+	echo "$i $r $c"
 }
 
 # floor_count SIZE POLL COUNT: "IR READS" of its two processes
@@ -110,16 +114,17 @@ for c in $CELLS; do
 	size=${c%%:*} poll=${c#*:}
 	m1=$(matrix_count "$size" "$poll" "$N1") && m2=$(matrix_count "$size" "$poll" "$N2") &&
 		f1=$(floor_count "$size" "$poll" "$N1") && f2=$(floor_count "$size" "$poll" "$N2") || {
-		echo "instructions: unix pingpong $size B $poll: a run failed (see $OUT)" >&2
+		echo "instructions: unix $PATTERN $size B $poll: a run failed (see $OUT)" >&2
 		keep=1
 		exit 2
 	}
-	read -r mi1 mr1 <<<"$m1"; read -r mi2 mr2 <<<"$m2"
+	read -r mi1 mr1 mc1 <<<"$m1"; read -r mi2 mr2 mc2 <<<"$m2"
 	read -r fi1 fr1 <<<"$f1"; read -r fi2 fr2 <<<"$f2"
-	m=$(per_rt "$mi1" "$mi2") f=$(per_rt "$fi1" "$fi2")
+	m=$(per_rt "$mi1" "$mi2") f=$(per_rt "$fi1" "$fi2") mc=$(per_rt "$mc1" "$mc2")
 	ratio=$(awk -v m="$m" -v f="$f" 'BEGIN { printf "%.2f", m / f }')
-	printf 'unix pingpong %s B %s: matrix %s, floor %s (%sx); calls %s, %s\n' "$size" "$poll" \
-		"$m" "$f" "$ratio" "$(per_rt2 "$mr1" "$mr2")" "$(per_rt2 "$fr1" "$fr2")"
+	printf 'unix %s %s B %s: matrix %s (client %s, server %s), floor %s (%sx); calls %s, %s\n' \
+		"$PATTERN" "$size" "$poll" "$m" "$mc" $((m - mc)) "$f" "$ratio" \
+		"$(per_rt2 "$mr1" "$mr2")" "$(per_rt2 "$fr1" "$fr2")"
 	[ -n "$first" ] || first="instructions per round trip: matrix $m, floor $f (${ratio}x)"
 done
 echo "$first"
