@@ -85,7 +85,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers reports,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build man install uninstall clean FORCE
+.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-instructions bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build man install uninstall clean FORCE
 # The plain build is ./matrix; a sanitized build stays in its own folder
 # (make SANITIZE=1 builds build/asan/matrix, and no ./matrix).
 ifeq ($(SANITIZE),1)
@@ -218,6 +218,13 @@ mutate: test-deps
 # `make test`; about half an hour here with every cell.
 bench: deps
 	bash bench/run.sh
+	@$(MAKE) --no-print-directory bench-instructions
+
+# User-space instructions per round trip, matrix's client + server against
+# the floor's, counted by callgrind (unix pingpong 16 B and 1 KiB, block):
+# bench/instructions.sh, about a minute; make bench prints it after the table.
+bench-instructions: matrix $(BUILD)/bench/floor
+	@bash bench/instructions.sh
 
 # How often the regression gate cries wolf (A/A pairs) and how often it
 # catches a 10% slowdown (injected with the `spin` key), in-run and across

@@ -3,14 +3,6 @@
 
 #include <time.h>
 
-uint64_t clock_now_ns(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
-}
-
 uint64_t clock_resolution_ns(void)
 {
 	struct timespec ts;

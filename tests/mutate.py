@@ -29,10 +29,10 @@ import time
 # name, file, from, to, tests that must fail (run.sh --only), build
 MUTATIONS = [
     ("rtt-clock-after-send", "workers/rr.c",
-     "\tt0 = clock_now_ns();\n\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
-     "\t\treturn drive_error(cl, \"send\", \"send to\");\n",
-     "\tif (t->send(&cl->c, cl->req, cl->reqlen) < 0)\n"
-     "\t\treturn drive_error(cl, \"send\", \"send to\");\n\tt0 = clock_now_ns();\n",
+     "\t\tt0 = clock_now_ns();\n\t\tif (fd_send_all_inline(c, cl->req, cl->reqlen) < 0)\n"
+     "\t\t\treturn drive_error(cl, \"send\", \"send to\");\n",
+     "\t\tif (fd_send_all_inline(c, cl->req, cl->reqlen) < 0)\n"
+     "\t\t\treturn drive_error(cl, \"send\", \"send to\");\n\t\tt0 = clock_now_ns();\n",
      "e2e:test_timing.sh", "release"),
     ("msgs-per-s-from-sent-count", "cell/aggregate.c",
      "row->msgs_per_s = ratio((double)msgs, row->elapsed_s);",
@@ -288,12 +288,12 @@ MUTATIONS = [
      "errno != EINTR",
      "e2e:test_poll.sh:t_busy_every_transport_and_pattern", "release"),
     ("busy-split-message-not-retried", "transports/fdio.c",
-     "\t\tn = read(c->fd, p + got, len - got);",
-     "\t\tif ((n = read(c->fd, p + got, len - got)) < 0)\n\t\t\treturn -1;",
+     "\t\tn = fd_sys_read(c->fd, p + got, len - got);",
+     "\t\tif ((n = fd_sys_read(c->fd, p + got, len - got)) < 0)\n\t\t\treturn -1;",
      "e2e:test_busy_split.sh", "release"),
     ("busy-partial-write-not-retried", "transports/fdio.c",
-     "\t\tn = write(c->wfd, p, len);",
-     "\t\tif ((n = write(c->wfd, p, len)) < 0)\n\t\t\treturn -1;",
+     "\t\tn = fd_sys_write(c->wfd, p, len);",
+     "\t\tif ((n = fd_sys_write(c->wfd, p, len)) < 0)\n\t\t\treturn -1;",
      "e2e:test_busy_split.sh", "release"),
     ("busy-lossy-deadline-ignored", "transports/fdio.c",
      "else if (now - since >= c->recv_timeout_ns) {",

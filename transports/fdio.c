@@ -68,8 +68,8 @@ enum io_call { IO_READ, IO_WRITE, IO_RECV, IO_SEND };
 static inline ssize_t io(struct conn *c, enum io_call call, void *buf, size_t len)
 {
 	switch (call) {
-	case IO_READ: return read(c->fd, buf, len);
-	case IO_WRITE: return write(c->wfd, buf, len);
+	case IO_READ: return fd_sys_read(c->fd, buf, len);
+	case IO_WRITE: return fd_sys_write(c->wfd, buf, len);
 	case IO_RECV: return recv(c->fd, buf, len, MSG_TRUNC);
 	default: return send(c->wfd, buf, len, 0);
 	}
@@ -107,8 +107,7 @@ static __attribute__((noinline)) ssize_t call_again(struct conn *c, enum io_call
  * read() that returned n (not all of it): partial transfers, EINTR, busy
  * spins, and for a read the end of the stream.  Out of line, so that the
  * common case (one call moves the whole message) stays a few instructions. */
-static __attribute__((noinline)) int send_rest(struct conn *c, const char *p, size_t len,
-					       ssize_t n)
+__attribute__((noinline)) int fd_send_rest(struct conn *c, const char *p, size_t len, ssize_t n)
 {
 	for (;;) {
 		if (n < 0 && (n = call_again(c, IO_WRITE, (void *)p, len, n)) < 0)
@@ -117,11 +116,11 @@ static __attribute__((noinline)) int send_rest(struct conn *c, const char *p, si
 		len -= (size_t)n;
 		if (!len)
 			return 0;
-		n = write(c->wfd, p, len);
+		n = fd_sys_write(c->wfd, p, len);
 	}
 }
 
-static __attribute__((noinline)) int recv_rest(struct conn *c, char *p, size_t len, ssize_t n)
+__attribute__((noinline)) int fd_recv_rest(struct conn *c, char *p, size_t len, ssize_t n)
 {
 	size_t got = 0;
 
@@ -139,27 +138,23 @@ static __attribute__((noinline)) int recv_rest(struct conn *c, char *p, size_t l
 		got += (size_t)n;
 		if (got == len)
 			return 0;
-		n = read(c->fd, p + got, len - got);
+		n = fd_sys_read(c->fd, p + got, len - got);
 	}
 }
 
 int fd_send_all(struct conn *c, const void *buf, size_t len)
 {
-	ssize_t n = write(c->wfd, buf, len);
-
-	return n == (ssize_t)len ? 0 : send_rest(c, buf, len, n);
+	return fd_send_all_inline(c, buf, len);
 }
 
 int fd_recv_all(struct conn *c, void *buf, size_t len)
 {
-	ssize_t n = read(c->fd, buf, len);
-
-	return n == (ssize_t)len && len ? 0 : recv_rest(c, buf, len, n);
+	return fd_recv_all_inline(c, buf, len);
 }
 
 ssize_t fd_recv_some(struct conn *c, void *buf, size_t cap)
 {
-	ssize_t n = read(c->fd, buf, cap);
+	ssize_t n = fd_sys_read(c->fd, buf, cap);
 
 	return n < 0 ? call_again(c, IO_READ, buf, cap, n) : n;
 }

@@ -34,6 +34,22 @@
  *   fd_recv_some    one read() of at most cap bytes: its length, 0 at the
  *                   end of the stream, -1.
  *   fd_close        closes wfd (unless it is fd) and fd; both become -1.
+ *   fd_send_all_inline, fd_recv_all_inline  fd_send_all and fd_recv_all
+ *                   themselves, inline, for a loop that knows its
+ *                   transport's ops are those two (a round trip's): the
+ *                   common case (one call moves the whole message) is the
+ *                   system call and a compare; the rest (partial transfers,
+ *                   EINTR, a busy spin, the end of the stream) is
+ *                   fd_send_rest and fd_recv_rest, out of line, given what
+ *                   the first call returned (n).
+ *
+ * The system calls (fd_sys_read, fd_sys_write): glibc's read() and write()
+ * in a process with threads (every server) wrap the call in pthread
+ * cancellation's enable and disable, two atomic exchanges and some 30
+ * instructions a call; nothing in matrix cancels a thread, so the hot path
+ * makes the call itself (x86-64 and arm64; syscall(2) elsewhere), errno
+ * set as read() sets it.  Under AddressSanitizer read() and write()
+ * themselves, whose interceptors check the buffer.
  *
  * Messages (udp, unix_dgram, unix_seqpacket), one send() or recv() each;
  * a zero-length message ends a stream:
@@ -57,10 +73,96 @@
 #ifndef MATRIX_FDIO_H
 #define MATRIX_FDIO_H
 
+#include <errno.h>
 #include <stddef.h>
+#include <unistd.h>
+#include <sys/syscall.h>
 #include <sys/types.h>
 
 #include "transport.h"
+
+#if defined(__SANITIZE_ADDRESS__)
+#define FDIO_LIBC_IO 1
+#elif defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#define FDIO_LIBC_IO 1
+#endif
+#endif
+
+#ifdef FDIO_LIBC_IO
+static inline ssize_t fd_sys_read(int fd, void *buf, size_t len)
+{
+	return read(fd, buf, len);
+}
+
+static inline ssize_t fd_sys_write(int fd, const void *buf, size_t len)
+{
+	return write(fd, buf, len);
+}
+#else
+/* The system call nr(a, b, c): its result, or -errno. */
+static inline long fd_syscall3(long nr, long a, long b, long c)
+{
+#if defined(__x86_64__)
+	long ret;
+
+	__asm__ volatile("syscall" : "=a"(ret) : "0"(nr), "D"(a), "S"(b), "d"(c)
+			 : "rcx", "r11", "memory");
+	return ret;
+#elif defined(__aarch64__)
+	register long x8 __asm__("x8") = nr;
+	register long x0 __asm__("x0") = a;
+	register long x1 __asm__("x1") = b;
+	register long x2 __asm__("x2") = c;
+
+	__asm__ volatile("svc 0" : "+r"(x0) : "r"(x8), "r"(x1), "r"(x2) : "memory", "cc");
+	return x0;
+#else
+	long ret = syscall(nr, a, b, c);
+
+	return ret < 0 ? -errno : ret;
+#endif
+}
+
+static inline ssize_t fd_sys_read(int fd, void *buf, size_t len)
+{
+	long n = fd_syscall3(SYS_read, fd, (long)buf, (long)len);
+
+	if (n < 0) {
+		errno = (int)-n;
+		return -1;
+	}
+	return n;
+}
+
+static inline ssize_t fd_sys_write(int fd, const void *buf, size_t len)
+{
+	long n = fd_syscall3(SYS_write, fd, (long)buf, (long)len);
+
+	if (n < 0) {
+		errno = (int)-n;
+		return -1;
+	}
+	return n;
+}
+#endif
+
+int fd_send_rest(struct conn *c, const char *p, size_t len, ssize_t n);
+int fd_recv_rest(struct conn *c, char *p, size_t len, ssize_t n);
+
+static inline int fd_send_all_inline(struct conn *c, const void *buf, size_t len)
+{
+	ssize_t n = fd_sys_write(c->wfd, buf, len);
+
+	return n == (ssize_t)len ? 0 : fd_send_rest(c, buf, len, n);
+}
+
+static inline int fd_recv_all_inline(struct conn *c, void *buf, size_t len)
+{
+	ssize_t n = fd_sys_read(c->fd, buf, len);
+
+	return n == (ssize_t)len && len ? 0 : fd_recv_rest(c, buf, len, n);
+}
 
 void fd_conn_set(struct conn *c, int fd, const char *name);
 int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char *err,

@@ -3,6 +3,7 @@
  * their timing and their figures.  See rr.h, payload.h for the bytes. */
 #include "rr.h"
 #include "clock.h"
+#include "fdio.h"
 #include "hist.h"
 #include "pace.h"
 #include "pattern.h"
@@ -18,6 +19,54 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* A byte stream of descriptors (tcp, unix, pipe: fdio.h), never lossy:
+ * its loops call fdio inline, not through the ops table. */
+static int rr_fd_stream(const struct transport *t)
+{
+	return t->send == fd_send_all && t->recv == fd_recv_all && !t->lossy;
+}
+
+/* The reply carries the request's number: its first seqlen bytes. */
+static inline void copy_seq(unsigned char *out, const unsigned char *in, size_t seqlen)
+{
+	if (seqlen == 8)
+		memcpy(out, in, 8);
+	else
+		memcpy(out, in, seqlen);
+}
+
+/* rr_serve's loop over a byte stream (rr_fd_stream): receive, answer,
+ * count, until the peer ends the connection. */
+static void serve_fd_stream(struct conn_job *j, unsigned char *in, size_t req,
+			    unsigned char *out, size_t resp, size_t seqlen,
+			    const unsigned char *reply)
+{
+	const struct wopts *o = j->srv->o;
+	struct conn *c = &j->c;
+	uint64_t spin = o->spin_ns, warm = o->warmup * c->streams, n = 0;
+	int rc;
+
+	while ((rc = fd_recv_all_inline(c, in, req)) == 0) {
+		if (spin)
+			clock_spin(spin);	/* a test aid: 0 unless asked */
+		if (reply == out)	/* pingpong; an echo's reply is the request */
+			copy_seq(out, in, seqlen);
+		if (fd_send_all_inline(c, reply, resp) < 0) {
+			snprintf(j->err, sizeof(j->err), "send to %s: %s", c->peer, strerror(errno));
+			j->stage = "send";
+			break;
+		}
+		n++;
+	}
+	if (rc < 0) {
+		snprintf(j->err, sizeof(j->err), "receive from %s: %s", c->peer,
+			 errno == EPROTO ? "stream ended inside a message" : strerror(errno));
+		j->stage = "receive";
+	}
+	j->messages = n > warm ? n - warm : 0;
+	j->bytes = j->messages * (req + resp);
+}
 
 void rr_serve(struct conn_job *j)
 {
@@ -41,6 +90,10 @@ void rr_serve(struct conn_job *j)
 	uint64_t last_rx = clock_now_ns();
 	if (seqlen > 8)
 		seqlen = 8;
+	if (rr_fd_stream(t)) {
+		serve_fd_stream(j, in, req, out, resp, seqlen, reply);
+		goto out;
+	}
 	for (;;) {
 		int rc = t->recv(&j->c, in, req);
 		if (rc == 1)
@@ -146,10 +199,49 @@ static void record_rtt(struct client *cl, uint64_t ns)
 		hist_record(cl->hist, ns);
 }
 
+/* rr_serial over a byte stream (rr_fd_stream), unpaced: each round trip
+ * timed from just before its send to just after its reply, and the end
+ * of one is the reading the window's end is judged by. */
+static int rr_serial_fd_stream(struct client *cl)
+{
+	struct conn *c = &cl->c;
+	struct hist *h = cl->hist;
+	int totals = cl->o->totals;
+	int (*check)(const struct client *, uint64_t) = cl->ops->check_reply;
+	uint64_t t0, now = drive_window_start(cl);
+
+	for (uint64_t seq = cl->o->warmup; !drive_done(cl, cl->messages, now); seq++) {
+		stamp_seq(cl->req, cl->reqlen, seq);
+		t0 = clock_now_ns();
+		if (fd_send_all_inline(c, cl->req, cl->reqlen) < 0)
+			return drive_error(cl, "send", "send to");
+		int rc = fd_recv_all_inline(c, cl->resp, cl->resplen);
+		now = clock_now_ns();
+		if (rc) {
+			if (rc == 1)
+				errno = 0;
+			return drive_error(cl, "receive", "receive from");
+		}
+		if (totals)
+			hist_record_totals(h, now - t0);
+		else
+			hist_record(h, now - t0);
+		if (check && check(cl, seq))
+			cl->mismatches++;
+		cl->messages++;
+	}
+	cl->end_ns = now;
+	return 0;
+}
+
 static int rr_serial(struct client *cl)
 {
 	const struct wopts *o = cl->o;
-	uint64_t rtt, now = drive_window_start(cl);
+	uint64_t rtt, now;
+
+	if (!o->rate && rr_fd_stream(o->t))
+		return rr_serial_fd_stream(cl);
+	now = drive_window_start(cl);
 
 	for (uint64_t seq = o->warmup; !drive_done(cl, cl->messages + cl->lost, now); seq++) {
 		uint64_t due = o->rate ? pace_wait(&cl->pace, cl->messages + cl->lost) : 0;
@@ -399,10 +491,10 @@ int rr_echo_mismatch(const struct client *cl, uint64_t seq)
 {
 	const unsigned char *got = cl->resp;
 	size_t len = cl->resplen, head = len < 8 ? len : 8;
+	uint64_t mask = head == 8 ? UINT64_MAX : ((uint64_t)1 << (8 * head)) - 1;
 
-	for (size_t i = 0; i < head; i++)
-		if (got[i] != (unsigned char)(seq >> (8 * i)))
-			return 1;
+	if (read_seq(got, head) != (seq & mask))
+		return 1;
 	return memcmp(got + head, cl->pattern + head, len - head) != 0;
 }
 
