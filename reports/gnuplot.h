@@ -97,10 +97,14 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 /* Renders every script of DIR/plots to .svg and .png with gnuplot, after
  * gnuplot_write_scripts and the CSV files they read (summary.h) are written;
  * it needs only the folder, not the report.  Images as gnuplot_render_chart.
- * One gnuplot session draws them all (`call` per image, the session reset
- * between), each image the bytes `gnuplot -c` alone draws; a chart that
- * fails costs itself only, and a gnuplot that dies on one is followed by a
- * new session for the rest.
+ * A gnuplot session a processor (at most 4, one for fewer than 4 images)
+ * draws them at once, the images shared among them by their expected cost
+ * (the script's length, a PNG's encoding), each session's in the order
+ * above (`call` per image, the session reset between), each image the
+ * bytes `gnuplot -c` alone draws; a chart that fails costs itself only,
+ * and a gnuplot that dies on one is followed by a new session for the
+ * rest of its share.  plots/gnuplot.log has the sessions' messages one
+ * session after the other.
  * Returns 0, 1 when gnuplot is not installed (err says how to render by
  * hand), -1 when gnuplot failed (err names the script; its messages are
  * in plots/gnuplot.log), -2 when an image could not be written (err names

@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,6 +41,8 @@ struct gp_job {
 	const char *ext;
 	char tmp[256];
 	int state;
+	size_t cost;		/* its expected drawing time, in no unit (job_cost) */
+	size_t session;		/* the gnuplot that draws it (split_jobs) */
 };
 
 /* The lines that draw job j in a gnuplot session: its script called with
@@ -65,7 +68,7 @@ static void job_lines(FILE *f, const struct gp_job *j)
 
 /* The driver for jobs [0, n) in a memory file, at its start; -1 when it
  * cannot be made. */
-static int driver_file(const struct gp_job *jobs, size_t n)
+static int driver_file(struct gp_job *const *jobs, size_t n)
 {
 	int fd = memfd_create("matrix-gnuplot", MFD_CLOEXEC);
 	FILE *f;
@@ -77,7 +80,7 @@ static int driver_file(const struct gp_job *jobs, size_t n)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		job_lines(f, &jobs[i]);
+		job_lines(f, jobs[i]);
 	if (fclose(f) != 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
@@ -87,7 +90,7 @@ static int driver_file(const struct gp_job *jobs, size_t n)
 
 /* Reads the "drawn ERRNO" lines from fd until gnuplot closes it, setting
  * the state of jobs [0, n) in order; how many it reported on. */
-static size_t read_drawn(int fd, struct gp_job *jobs, size_t n)
+static size_t read_drawn(int fd, struct gp_job **jobs, size_t n)
 {
 	FILE *f = fdopen(fd, "re");
 	char line[64];
@@ -100,61 +103,172 @@ static size_t read_drawn(int fd, struct gp_job *jobs, size_t n)
 	}
 	while (k < n && fgets(line, sizeof(line), f))
 		if (sscanf(line, "drawn %d", &e) == 1)
-			jobs[k++].state = e == 0 ? 1 : -1;
+			jobs[k++]->state = e == 0 ? 1 : -1;
 	fclose(f);
 	return k;
 }
 
-/* One gnuplot, in dir, drawing jobs [0, n) in order, its messages to
- * logfd; how many jobs it reported on (the rest were not drawn: the first
- * of them is the one it died on). */
-static size_t run_session(const char *gp, const char *dir, struct gp_job *jobs, size_t n,
-			  int logfd)
+/* A gnuplot drawing its share of the jobs, in the folder's order. */
+struct gp_session {
+	struct gp_job **jobs;
+	size_t n, next;		/* its jobs; the first not reported on yet */
+	int logfd;		/* where its messages go */
+	pid_t pid;		/* while it runs, else -1 */
+	int ack;		/* its "drawn" lines while it runs */
+};
+
+/* Starts a gnuplot in dir on s's jobs from s->next on; -1 when it cannot
+ * be started (s->pid is then -1). */
+static int session_start(const char *gp, const char *dir, struct gp_session *s)
 {
 	char *argv[] = { (char *)gp, NULL };
 	posix_spawn_file_actions_t fa;
-	int drv = driver_file(jobs, n), ack[2];
-	size_t k = 0;
-	pid_t pid;
-	int st;
+	int drv = driver_file(s->jobs + s->next, s->n - s->next), ack[2];
 
+	s->pid = -1;
 	if (drv < 0)
-		return 0;
+		return -1;
 	if (pipe2(ack, O_CLOEXEC) < 0) {
 		close(drv);
-		return 0;
+		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, dir);
 	posix_spawn_file_actions_adddup2(&fa, drv, 0);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+	posix_spawn_file_actions_adddup2(&fa, s->logfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, s->logfd, 2);
 	posix_spawn_file_actions_adddup2(&fa, ack[1], 3);
-	int rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
+	int rc = posix_spawn(&s->pid, gp, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(drv);
 	close(ack[1]);
 	if (rc) {
 		close(ack[0]);
-		return 0;
+		s->pid = -1;
+		return -1;
 	}
-	k = read_drawn(ack[0], jobs, n);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return k;
+	s->ack = ack[0];
+	return 0;
 }
 
-/* Draws every job, as few gnuplot processes as it takes: one, unless
- * gnuplot dies on a job; then that job failed and a new one goes on with
- * the next. */
-static void run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
+/* Reads s's "drawn" lines until its gnuplot ends, and reaps it.  The jobs
+ * it did not report on were not drawn: the first of them, the one it died
+ * on (or the first when it could not start), failed; the rest go to the
+ * next session. */
+static void session_finish(struct gp_session *s)
 {
-	for (size_t i = 0; i < n;) {
-		size_t k = run_session(gp, dir, jobs + i, n - i, logfd);
-		i += k;
-		if (i < n)
-			jobs[i++].state = -1;
+	int st;
+
+	if (s->pid > 0) {
+		s->next += read_drawn(s->ack, s->jobs + s->next, s->n - s->next);
+		while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+			;
 	}
+	if (s->next < s->n)
+		s->jobs[s->next++]->state = -1;
+}
+
+/* How many gnuplots draw n jobs at once: one a processor this process
+ * may run on, GP_SESSIONS at most, and one for a chart alone. */
+#define GP_SESSIONS 4
+static size_t sessions_for(size_t n)
+{
+	cpu_set_t set;
+	long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								  : sysconf(_SC_NPROCESSORS_ONLN);
+	size_t k = cpus > 1 ? (size_t)cpus : 1;
+
+	k = k < GP_SESSIONS ? k : GP_SESSIONS;
+	return n < 4 ? 1 : k < n / 2 ? k : n / 2;
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct gp_job *x = *(struct gp_job *const *)a, *y = *(struct gp_job *const *)b;
+
+	return x->cost != y->cost ? (x->cost < y->cost ? 1 : -1) : (x < y ? -1 : x > y);
+}
+
+/* Shares jobs [0, n) among ns sessions, the costliest first to the least
+ * loaded (so that they end together), each session's in the folder's
+ * order, their lists in order (n slots). */
+static void split_jobs(struct gp_job *jobs, size_t n, struct gp_job **order,
+		       struct gp_session *ss, size_t ns)
+{
+	size_t load[GP_SESSIONS] = { 0 }, o = 0;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = &jobs[i];
+	qsort(order, n, sizeof(*order), by_cost);
+	for (size_t i = 0; i < n; i++) {
+		size_t least = 0;
+		for (size_t k = 1; k < ns; k++)
+			least = load[k] < load[least] ? k : least;
+		order[i]->session = least;
+		load[least] += order[i]->cost;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		ss[k].jobs = order + o;
+		ss[k].next = ss[k].n = 0;
+		for (size_t i = 0; i < n; i++)
+			if (jobs[i].session == k)
+				order[o++] = &jobs[i];
+		ss[k].n = (size_t)(order + o - ss[k].jobs);
+	}
+}
+
+/* A memory file for a session's messages, -1 when none can be made. */
+static int memlog(void)
+{
+	return memfd_create("matrix-gnuplot-log", MFD_CLOEXEC);
+}
+
+/* fd's messages (a memory file) after logfd's, fd closed. */
+static void log_append(int logfd, int fd)
+{
+	char buf[8192];
+	ssize_t r;
+
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			if (write(logfd, buf, (size_t)r) != r)
+				break;
+	close(fd);
+}
+
+/* Draws every job, in sessions_for(n) gnuplots at once, each job's state
+ * set: a gnuplot that dies on a job is followed by a new one for the rest
+ * of its share.  The messages go to logfd, each session's together, in
+ * the order of the sessions.  -1 out of memory (no job drawn). */
+static int run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
+{
+	struct gp_session ss[GP_SESSIONS];
+	struct gp_job **order = malloc((n ? n : 1) * sizeof(*order));
+	size_t ns = sessions_for(n), running;
+
+	if (!order)
+		return -1;
+	split_jobs(jobs, n, order, ss, ns);
+	for (size_t k = 0; k < ns; k++)	/* a session's own log, when it can have one */
+		ss[k].logfd = k ? memlog() : logfd;
+	for (size_t k = 1; k < ns; k++)
+		ss[k].logfd = ss[k].logfd < 0 ? logfd : ss[k].logfd;
+	do {
+		running = 0;
+		for (size_t k = 0; k < ns; k++)
+			if (ss[k].next < ss[k].n) {
+				session_start(gp, dir, &ss[k]);
+				running++;
+			}
+		for (size_t k = 0; k < ns; k++)
+			if (ss[k].next < ss[k].n)
+				session_finish(&ss[k]);
+	} while (running);
+	for (size_t k = 1; k < ns; k++)
+		if (ss[k].logfd != logfd)
+			log_append(logfd, ss[k].logfd);
+	free(order);
+	return 0;
 }
 
 /* Is path a whole image: an SVG that ends with </svg>, a PNG that ends
@@ -211,6 +325,7 @@ static void job_set(struct gp_job *j, const char *name, const char *data, const 
 	j->data = data;
 	j->ext = ext;
 	j->state = 0;
+	j->cost = 1;
 	/* .NAME.PID.tmp.EXT: the script picks its terminal by the first
 	 * ".png" in the name */
 	snprintf(rel, sizeof(rel), "plots/%s", name);
@@ -263,7 +378,15 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 			return -2;
 		}
 	}
-	run_jobs(gp, dir, jobs, n, logfd);
+	if (run_jobs(gp, dir, jobs, n, logfd) < 0) {
+		for (size_t i = 0; i < n; i++) {
+			char tmp[4400];
+			snprintf(tmp, sizeof(tmp), "%s/%s", dir, jobs[i].tmp);
+			unlink(tmp);
+		}
+		snprintf(err, errlen, "%s/plots: out of memory", dir);
+		return -2;
+	}
 	for (size_t i = 0; i < n; i++) {
 		int r = job_finish(dir, &jobs[i], e1, sizeof(e1));
 		if (r < rc || (r && !rc)) {
@@ -342,6 +465,14 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 	return rc;
 }
 
+/* What drawing a script st costs, roughly, to share the jobs among the
+ * sessions: its length (the tables it makes gnuplot read), and for a PNG
+ * the encoding of its pixels, most of a PNG's time. */
+static size_t job_cost(const struct stat *st, int png)
+{
+	return (size_t)st->st_size + (png ? 40000 : 0);
+}
+
 /* Adds plots/NAME.gp's jobs (.svg, and .png unless MATRIX_CHARTS=svg) to
  * *jobs when the script is there.  1 added, 0 no such script, -1 out of
  * memory. */
@@ -364,9 +495,12 @@ static int jobs_add(const char *dir, const char *name, const char *data, struct 
 		*jobs = p;
 		*cap = c;
 	}
-	job_set(&(*jobs)[(*n)++], name, data, "svg");
-	if (draw_png())
-		job_set(&(*jobs)[(*n)++], name, data, "png");
+	job_set(&(*jobs)[*n], name, data, "svg");
+	(*jobs)[(*n)++].cost = job_cost(&st, 0);
+	if (draw_png()) {
+		job_set(&(*jobs)[*n], name, data, "png");
+		(*jobs)[(*n)++].cost = job_cost(&st, 1);
+	}
 	return 1;
 }
 
