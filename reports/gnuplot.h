@@ -2,10 +2,14 @@
  * gnuplot: plots/ in a run folder, one script per chart and the SVG and
  * PNG images gnuplot draws from them.
  *
- * Every script reads CSV and takes its paths as arguments, so that
+ * Every script takes its paths as arguments, so that
  *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
  * rebuilds a chart exactly (the image type follows the extension, .svg or
- * .png).  Charts, a row of panels per metric, a panel per pattern and
+ * .png).  The latency and timeline charts read their CSV file; a chart of
+ * panels (throughput, rtt, cpu, ratios) carries the figures it draws,
+ * the CSV file's to the digit, as datablocks, each line naming its cell
+ * (or pair): read from the file, 100 cells cost gnuplot a pass over it per
+ * cell and row, most of a report's time.  Charts, a row of panels per metric, a panel per pattern and
  * concurrency (those that vary), each titled by its metric:
  *   throughput.gp (summary.csv)  msgs/s and MiB/s
  *   rtt.gp        (summary.csv)  RTT p50 and p99, after the mean when a cell
