@@ -23,6 +23,8 @@ table_rows() {
 #   categorical  sizes as categories '16 B' 0, '1 KiB' 1, ..., drawn as points
 #   colours      each transport (a ratio: its numerator) one rgb colour in
 #                throughput, rtt, cpu and ratios, and no two alike
+#   figures      every table's point (median, interval) is the CSV file's,
+#                exactly, NaN where its figure is empty
 #   titles       every panel's title names its metric, its ylabel the unit
 #                (ratios: "ratio"), no "%%" in any title
 gp_check() {
@@ -70,7 +72,7 @@ def figure(sel, col):
                and r["num_cell"] == sel[1] and r["den_cell"] == sel[2]]
         v = hit[0][col] if hit else ""
     return float(v) if v not in ("", "nan") else None
-charts = {}
+charts, points = {}, []
 for gp in sorted(glob.glob(os.path.join(d, "plots", "*.gp"))):
     name = os.path.basename(gp)[:-3]
     if name.startswith("latency-"):
@@ -87,15 +89,15 @@ for gp in sorted(glob.glob(os.path.join(d, "plots", "*.gp"))):
             col = m.group(2)
         elif b:
             cur = tables.setdefault(b.group(1), []) if b.group(1).startswith("d") else []
-            table = b.group(1).startswith("d")
+            table, tname = b.group(1).startswith("d"), b.group(1)
         elif cur is not None and ln == "EOD":
             cur = None
         elif cur is not None:
             f = ln.split()
-            if table and f[-2] == "cell":
-                cur.append((("cell", f[-1]), col))
-            elif table:
-                cur.append((("pair", f[-3], f[-2], f[-1]), col))
+            if table:	# ($r blocks: a published ratio's segments)
+                sel = ("cell", f[-1]) if f[-2] == "cell" else ("pair", f[-3], f[-2], f[-1])
+                cur.append((sel, col))
+                points.append((name, tname, sel, col, f[1:4]))
         elif ln.startswith("set title "):
             state["title"] = gpstr(ln[10:])
         elif ln.startswith("set ylabel "):
@@ -161,6 +163,17 @@ elif mode == "categorical":
             for s in p["series"]:
                 if s["table"] and s["with"] != "yerrorbars":
                     fail("%s: %s drawn with %s" % (name, s["table"], s["with"]))
+elif mode == "figures":
+    if not points:
+        fail("no table has a point")
+    for name, table, sel, col, got in points:
+        ends = [col.replace("_median", e) if col != "ratio" else e[1:] for e in ("_ci_lo", "_ci_hi")]
+        want = [figure(sel, col)] + [figure(sel, e) for e in ends]
+        if want[0] is not None and want[1] is None and want[2] is None:
+            want[1] = want[2] = want[0]	# no interval: no whiskers
+        got = [None if v == "NaN" else float(v) for v in got]
+        if got != want:
+            fail("%s: $%s: %s %s: %s, the CSV file's %s" % (name, table, sel, col, got, want))
 elif mode == "colours":
     num = {r["name"]: r["numerator"] for r in ratios}
     colour = {}
@@ -374,6 +387,31 @@ golden7() {
 t_log_axes_where_medians_span_a_decade() {
 	golden7
 	gp_check log g7
+}
+
+# the charts of panels draw summary.csv's and ratios.csv's figures to the
+# digit (their datablocks, gnuplot_chart.c), a failed cell as NaN (a gap)
+t_charts_draw_the_csv_figures() {
+	golden7
+	gp_check figures g7
+	cp -R "$REPO/tests/data/marks000" m0 || die "cannot copy tests/data/marks000"
+	run_matrix report m0 --quiet; expect_rc 0
+	gp_check figures m0
+	python3 - g7/results.csv <<'PY' || die "cannot fail a cell in the copy"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[h.index("cell")] == "2":	# every repetition of cell 2 failed
+        r[h.index("status")], r[h.index("error")] = "error", "injected"
+        for k in range(h.index("elapsed_s"), h.index("rtt_samples") + 1):
+            r[k] = ""
+csv.writer(open(sys.argv[1], "w", newline="")).writerows(rows)
+PY
+	run_matrix report g7 --quiet
+	grep -q '^[-0-9.e]* NaN NaN NaN cell 2$' g7/plots/throughput.gp ||
+		die "throughput.gp: failed cell 2 is not a gap: $(grep ' cell 2$' g7/plots/throughput.gp)"
+	gp_check figures g7
 }
 
 t_sizes_are_categories_never_joined_by_a_line() {
