@@ -5,11 +5,13 @@
  * Every script takes its paths as arguments, so that
  *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
  * rebuilds a chart exactly (the image type follows the extension, .svg or
- * .png).  The latency and timeline charts read their CSV file; a chart of
- * panels (throughput, rtt, cpu, ratios) carries the figures it draws,
- * the CSV file's to the digit, as datablocks, each line naming its cell
- * (or pair): read from the file, 100 cells cost gnuplot a pass over it per
- * cell and row, most of a report's time.  Charts, a row of panels per metric, a panel per pattern and
+ * .png).  The timeline chart reads its CSV file; a chart of panels
+ * (throughput, rtt, cpu, ratios) carries the figures it draws, the CSV
+ * file's to the digit, as datablocks, each line naming its cell (or
+ * pair), and a latency chart its lines' merged buckets and percentiles
+ * (gnuplot_hist.h): read from the files, 100 cells cost gnuplot a pass
+ * over summary.csv per cell and row, and several over hist.csv per line,
+ * most of a report's time.  Charts, a row of panels per metric, a panel per pattern and
  * concurrency (those that vary), each titled by its metric:
  *   throughput.gp (summary.csv)  msgs/s and MiB/s
  *   rtt.gp        (summary.csv)  RTT p50 and p99, after the mean when a cell
