@@ -105,7 +105,7 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
  * it needs only the folder, not the report.  Images as gnuplot_render_chart.
  * A gnuplot session a processor (at most 4, one for fewer than 4 images)
  * draws them at once, the images shared among them by their expected cost
- * (the script's length, a PNG's encoding), each session's in the order
+ * (an SVG's a few ms, a PNG's its pixels' encoding), each session's in the order
  * above (`call` per image, the session reset between), each image the
  * bytes `gnuplot -c` alone draws; a chart that fails costs itself only,
  * and a gnuplot that dies on one is followed by a new session for the
