@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
 #include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
@@ -41,9 +42,16 @@ struct gp_job {
 	const char *ext;
 	char tmp[256];
 	int state;
-	size_t cost;		/* its expected drawing time, in no unit (job_cost) */
+	size_t cost;		/* its expected drawing time, in µs (job_cost) */
 	size_t session;		/* the gnuplot that draws it (split_jobs) */
+	/* once finished (job_done), as soon as gnuplot reported on it, so
+	 * that its image is synced while the others are drawn: job_finish's
+	 * result and message (NULL when 0, or when none could be kept) */
+	int finished, rc;
+	char *msg;
 };
+
+static void job_done(const char *dir, struct gp_job *j);
 
 /* The lines that draw job j in a gnuplot session: its script called with
  * the two arguments `gnuplot -c` would pass, then "drawn ERRNO" on fd 3
@@ -88,26 +96,6 @@ static int driver_file(struct gp_job *const *jobs, size_t n)
 	return fd;
 }
 
-/* Reads the "drawn ERRNO" lines from fd until gnuplot closes it, setting
- * the state of jobs [0, n) in order; how many it reported on. */
-static size_t read_drawn(int fd, struct gp_job **jobs, size_t n)
-{
-	FILE *f = fdopen(fd, "re");
-	char line[64];
-	size_t k = 0;
-	int e;
-
-	if (!f) {
-		close(fd);
-		return 0;
-	}
-	while (k < n && fgets(line, sizeof(line), f))
-		if (sscanf(line, "drawn %d", &e) == 1)
-			jobs[k++]->state = e == 0 ? 1 : -1;
-	fclose(f);
-	return k;
-}
-
 /* A gnuplot drawing its share of the jobs, in the folder's order. */
 struct gp_session {
 	struct gp_job **jobs;
@@ -115,6 +103,8 @@ struct gp_session {
 	int logfd;		/* where its messages go */
 	pid_t pid;		/* while it runs, else -1 */
 	int ack;		/* its "drawn" lines while it runs */
+	char line[64];		/* the start of a line not read whole yet */
+	size_t len;
 };
 
 /* Starts a gnuplot in dir on s's jobs from s->next on; -1 when it cannot
@@ -126,6 +116,7 @@ static int session_start(const char *gp, const char *dir, struct gp_session *s)
 	int drv = driver_file(s->jobs + s->next, s->n - s->next), ack[2];
 
 	s->pid = -1;
+	s->len = 0;
 	if (drv < 0)
 		return -1;
 	if (pipe2(ack, O_CLOEXEC) < 0) {
@@ -151,21 +142,54 @@ static int session_start(const char *gp, const char *dir, struct gp_session *s)
 	return 0;
 }
 
-/* Reads s's "drawn" lines until its gnuplot ends, and reaps it.  The jobs
- * it did not report on were not drawn: the first of them, the one it died
- * on (or the first when it could not start), failed; the rest go to the
- * next session. */
-static void session_finish(struct gp_session *s)
+/* s's gnuplot has ended (or never started): reaped.  The jobs it did not
+ * report on were not drawn: the first of them, the one it died on (or
+ * the first when it could not start), failed; the rest go to the next
+ * session. */
+static void session_end(const char *dir, struct gp_session *s)
 {
 	int st;
 
 	if (s->pid > 0) {
-		s->next += read_drawn(s->ack, s->jobs + s->next, s->n - s->next);
+		close(s->ack);
 		while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
 			;
 	}
-	if (s->next < s->n)
-		s->jobs[s->next++]->state = -1;
+	s->pid = -1;
+	if (s->next < s->n) {
+		s->jobs[s->next]->state = -1;
+		job_done(dir, s->jobs[s->next++]);
+	}
+}
+
+/* Reads what s's gnuplot wrote on its "drawn ERRNO" lines: each whole
+ * line sets the state of its next job, which is finished there and then;
+ * at the end of the lines, the session ends. */
+static void session_read(const char *dir, struct gp_session *s)
+{
+	ssize_t r = read(s->ack, s->line + s->len, sizeof(s->line) - 1 - s->len);
+	char *nl;
+	int e;
+
+	if (r < 0 && errno == EINTR)
+		return;
+	if (r <= 0) {
+		session_end(dir, s);
+		return;
+	}
+	s->len += (size_t)r;
+	s->line[s->len] = '\0';
+	while ((nl = strchr(s->line, '\n')) || s->len == sizeof(s->line) - 1) {
+		if (nl)
+			*nl = '\0';
+		if (sscanf(s->line, "drawn %d", &e) == 1 && s->next < s->n) {
+			s->jobs[s->next]->state = e == 0 ? 1 : -1;
+			job_done(dir, s->jobs[s->next++]);
+		}
+		size_t used = nl ? (size_t)(nl + 1 - s->line) : s->len;	/* a line too long: dropped */
+		memmove(s->line, s->line + used, s->len - used + 1);
+		s->len -= used;
+	}
 }
 
 /* How many gnuplots draw n jobs at once: one a processor this process
@@ -237,14 +261,16 @@ static void log_append(int logfd, int fd)
 }
 
 /* Draws every job, in sessions_for(n) gnuplots at once, each job's state
- * set: a gnuplot that dies on a job is followed by a new one for the rest
- * of its share.  The messages go to logfd, each session's together, in
+ * set and the job finished (job_done: its image checked, synced and
+ * renamed) as soon as its gnuplot reports on it, while the rest are
+ * drawn: a gnuplot that dies on a job is followed by a new one for the
+ * rest of its share.  The messages go to logfd, each session's together, in
  * the order of the sessions.  -1 out of memory (no job drawn). */
 static int run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
 {
 	struct gp_session ss[GP_SESSIONS];
 	struct gp_job **order = malloc((n ? n : 1) * sizeof(*order));
-	size_t ns = sessions_for(n), running;
+	size_t ns = sessions_for(n);
 
 	if (!order)
 		return -1;
@@ -253,17 +279,30 @@ static int run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t
 		ss[k].logfd = k ? memlog() : logfd;
 	for (size_t k = 1; k < ns; k++)
 		ss[k].logfd = ss[k].logfd < 0 ? logfd : ss[k].logfd;
-	do {
-		running = 0;
-		for (size_t k = 0; k < ns; k++)
-			if (ss[k].next < ss[k].n) {
-				session_start(gp, dir, &ss[k]);
-				running++;
+	for (size_t k = 0; k < ns; k++)
+		ss[k].pid = -1;
+	for (;;) {
+		struct pollfd pfd[GP_SESSIONS];
+		size_t np = 0, at[GP_SESSIONS];
+		for (size_t k = 0; k < ns; k++) {	/* a share left and no gnuplot on it */
+			while (ss[k].pid < 0 && ss[k].next < ss[k].n &&
+			       session_start(gp, dir, &ss[k]) < 0)
+				session_end(dir, &ss[k]);
+			if (ss[k].pid > 0) {
+				pfd[np] = (struct pollfd){ .fd = ss[k].ack, .events = POLLIN };
+				at[np++] = k;
 			}
-		for (size_t k = 0; k < ns; k++)
-			if (ss[k].next < ss[k].n)
-				session_finish(&ss[k]);
-	} while (running);
+		}
+		if (!np)
+			break;
+		int ready = poll(pfd, np, -1), failed = ready < 0 && errno != EINTR;
+		for (size_t i = 0; i < np && failed; i++)	/* each read to its end */
+			while (ss[at[i]].pid > 0)
+				session_read(dir, &ss[at[i]]);
+		for (size_t i = 0; i < np && ready > 0; i++)
+			if (pfd[i].revents)
+				session_read(dir, &ss[at[i]]);
+	}
 	for (size_t k = 1; k < ns; k++)
 		if (ss[k].logfd != logfd)
 			log_append(logfd, ss[k].logfd);
@@ -326,6 +365,8 @@ static void job_set(struct gp_job *j, const char *name, const char *data, const 
 	j->ext = ext;
 	j->state = 0;
 	j->cost = 1;
+	j->finished = j->rc = 0;
+	j->msg = NULL;
 	/* .NAME.PID.tmp.EXT: the script picks its terminal by the first
 	 * ".png" in the name */
 	snprintf(rel, sizeof(rel), "plots/%s", name);
@@ -356,12 +397,24 @@ static int job_finish(const char *dir, const struct gp_job *j, char *err, size_t
 	return outfile_sync_rename(tmp, out, err, errlen) < 0 ? -2 : 0;
 }
 
-/* Draws the jobs, then finishes each in order: the worse result returned
- * (-2 over -1) and the first message of the worst in err. */
+/* Finishes job j once (job_finish), keeping its result and message. */
+static void job_done(const char *dir, struct gp_job *j)
+{
+	char e1[8192];
+
+	if (j->finished)
+		return;
+	j->finished = 1;
+	if ((j->rc = job_finish(dir, j, e1, sizeof(e1))) != 0)
+		j->msg = strdup(e1);
+}
+
+/* Draws the jobs, each finished as soon as it is drawn (job_done); the
+ * worse result returned (-2 over -1) and the first message of the worst,
+ * in the folder's order, in err. */
 static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd,
 		       const char *log, char *err, size_t errlen)
 {
-	char e1[8192];
 	int rc = 0;
 
 	/* gnuplot opens its output itself, following a link: each image's
@@ -388,7 +441,9 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 		return -2;
 	}
 	for (size_t i = 0; i < n; i++) {
-		int r = job_finish(dir, &jobs[i], e1, sizeof(e1));
+		job_done(dir, &jobs[i]);	/* every one was, but for a failed poll */
+		int r = jobs[i].rc;
+		const char *e1 = jobs[i].msg ? jobs[i].msg : "out of memory";
 		if (r < rc || (r && !rc)) {
 			if (r == -1)
 				snprintf(err, errlen, "%s; see %s", e1, log);
@@ -398,6 +453,8 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 		if (r < rc)
 			rc = r;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(jobs[i].msg);
 	return rc;
 }
 
