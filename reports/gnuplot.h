@@ -2,10 +2,16 @@
  * gnuplot: plots/ in a run folder, one script per chart and the SVG and
  * PNG images gnuplot draws from them.
  *
- * Every script reads CSV and takes its paths as arguments, so that
+ * Every script takes its paths as arguments, so that
  *   cd RUN_DIR && gnuplot -c plots/throughput.gp summary.csv plots/throughput.svg
  * rebuilds a chart exactly (the image type follows the extension, .svg or
- * .png).  Charts, a row of panels per metric, a panel per pattern and
+ * .png).  The timeline chart reads its CSV file; a chart of panels
+ * (throughput, rtt, cpu, ratios) carries the figures it draws, the CSV
+ * file's to the digit, as datablocks, each line naming its cell (or
+ * pair), and a latency chart its lines' merged buckets and percentiles
+ * (gnuplot_hist.h): read from the files, 100 cells cost gnuplot a pass
+ * over summary.csv per cell and row, and several over hist.csv per line,
+ * most of a report's time.  Charts, a row of panels per metric, a panel per pattern and
  * concurrency (those that vary), each titled by its metric:
  *   throughput.gp (summary.csv)  msgs/s and MiB/s
  *   rtt.gp        (summary.csv)  RTT p50 and p99, after the mean when a cell
@@ -97,10 +103,14 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 /* Renders every script of DIR/plots to .svg and .png with gnuplot, after
  * gnuplot_write_scripts and the CSV files they read (summary.h) are written;
  * it needs only the folder, not the report.  Images as gnuplot_render_chart.
- * One gnuplot session draws them all (`call` per image, the session reset
- * between), each image the bytes `gnuplot -c` alone draws; a chart that
- * fails costs itself only, and a gnuplot that dies on one is followed by a
- * new session for the rest.
+ * A gnuplot session a processor (at most 4, one for fewer than 4 images)
+ * draws them at once, the images shared among them by their expected cost
+ * (an SVG's a few ms, a PNG's its pixels' encoding), each session's in the order
+ * above (`call` per image, the session reset between), each image the
+ * bytes `gnuplot -c` alone draws; a chart that fails costs itself only,
+ * and a gnuplot that dies on one is followed by a new session for the
+ * rest of its share.  plots/gnuplot.log has the sessions' messages one
+ * session after the other.
  * Returns 0, 1 when gnuplot is not installed (err says how to render by
  * hand), -1 when gnuplot failed (err names the script; its messages are
  * in plots/gnuplot.log), -2 when an image could not be written (err names

@@ -176,16 +176,30 @@ static double x_at(const struct chart *c, size_t i, size_t s, double d)
 	return c->sweep ? strtod(c->xs[i], NULL) * pow(2, off / 2) : (double)i + off;
 }
 
+/* v as the CSV files have it (csvfile.h, 10 digits), NaN for an empty
+ * field (a failed cell's, an interval it has not). */
+static void put_figure(FILE *f, double v)
+{
+	if (isfinite(v))
+		fprintf(f, " %.10g", v);
+	else
+		fputs(" NaN", f);
+}
+
 /* $dR_P_S: row R, panel P, series S, one line per x value in ascending
- * order: x, median, interval; a failed cell's figures as NaN. */
+ * order: x, median, interval, then where the figures are in the CSV file
+ * (gnuplot reads the first four columns only); a failed cell's figures as
+ * NaN.  The figures are the CSV file's, to the digit, so that gnuplot only
+ * draws: read from it, a table of 100 cells cost gnuplot a pass over the
+ * file per cell. */
 static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, size_t p, size_t s)
 {
-	char cond[512], ycol[64], locol[64], hicol[64];
+	char src[128];
 
-	snprintf(ycol, sizeof(ycol), rw->ratio ? "ratio" : "%s_median", matrix_metrics[rw->metric]);
-	snprintf(locol, sizeof(locol), rw->ratio ? "ci_lo" : "%s_ci_lo", matrix_metrics[rw->metric]);
-	snprintf(hicol, sizeof(hicol), rw->ratio ? "ci_hi" : "%s_ci_hi", matrix_metrics[rw->metric]);
-	fprintf(c->f, "set table $d%zu_%zu_%zu\n", ri, p, s);
+	fprintf(c->f, "# $d%zu_%zu_%zu: x, %s%s's %s%s and its interval (the figure again when it "
+		"has none) of the row named at the end\n$d%zu_%zu_%zu << EOD\n", ri, p, s,
+		rw->ratio ? "ratios" : "summary", ".csv", rw->ratio ? "ratio" :
+		matrix_metrics[rw->metric], rw->ratio ? "" : "_median", ri, p, s);
 	for (size_t i = 0; i < (c->xdim >= 0 ? c->nx : 1); i++)
 		for (size_t k = 0; k < c->nitems; k++) {
 			const struct chart_item *it = &c->items[k];
@@ -194,19 +208,24 @@ static void write_table(struct chart *c, const struct chart_row *rw, size_t ri, 
 			    (it->pair && it->metric != rw->metric) ||
 			    (c->xdim >= 0 && strcmp(it->dims[c->xdim], c->xs[i])))
 				continue;
-			chart_item_select(it, cond, sizeof(cond));
 			/* a figure without an interval (its ends empty in the CSV)
 			 * is drawn without whiskers, not left out as gnuplot leaves
 			 * out a point with a NaN */
 			double v, lo, hi;
 			int bare = chart_item_figure(it, rw, &v, &lo, &hi) &&
 				   !(isfinite(lo) && isfinite(hi));
-			fprintf(c->f, "plot ARG1 using (%.4f):(v('%s')):(v('%s')):(v('%s')) with "
-				"table if (%s)\n",
-				x_at(c, c->xdim >= 0 ? chart_x_index(c, it) : 0, s, 0), ycol,
-				bare ? ycol : locol, bare ? ycol : hicol, cond);
+			/* x to 4 places, as 6 digits (what gnuplot's table of it
+			 * had) */
+			snprintf(src, sizeof(src), "%.4f",
+				 x_at(c, c->xdim >= 0 ? chart_x_index(c, it) : 0, s, 0));
+			fprintf(c->f, "%g", strtod(src, NULL));
+			put_figure(c->f, v);
+			put_figure(c->f, bare ? v : lo);
+			put_figure(c->f, bare ? v : hi);
+			chart_item_source(it, src, sizeof(src));
+			fprintf(c->f, " %s\n", src);
 		}
-	fprintf(c->f, "unset table\n");
+	fprintf(c->f, "EOD\n");
 }
 
 /* $rR_P_S: the published ratios beside series S's points in row R's

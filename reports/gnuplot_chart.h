@@ -5,10 +5,10 @@
  * the rows (a metric each), and lays them out itself (gnuplot_layout.h):
  * x, the panels and the series from the dimensions that vary among the
  * items, then each series of each panel of each row as a table of its
- * own, read from the CSV file by cell numbers, never by matrix-file text;
- * a ratio series' published values (reference:) as a datablock of their
- * numbers beside it.  What an item draws is gnuplot_item.h's, the canvas
- * gnuplot_fit.h's.
+ * own, a datablock of the CSV file's figures (to the digit), each line
+ * naming its cell by number, never by matrix-file text; a ratio series'
+ * published values (reference:) as a datablock of their numbers beside
+ * it.  What an item draws is gnuplot_item.h's, the canvas gnuplot_fit.h's.
  */
 #ifndef MATRIX_GNUPLOT_CHART_H
 #define MATRIX_GNUPLOT_CHART_H

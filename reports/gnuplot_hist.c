@@ -101,29 +101,76 @@ static void line_label(const struct report *r, int cdim, const struct rcell *c, 
 		snprintf(buf, len, "cell %u", c->number);
 }
 
-/* Per line k: s_k() picks its rows of hist.csv (its cell, its successful
- * repetitions), n_k counts its round trips, $c_k is its cumulative count
- * by bucket midpoint (rows of other cells at x = -1, y = 0: an undefined
- * point would split the sum), and q50_k, q99_k, q999_k its nearest-rank
- * percentiles. */
-static void write_line_data(FILE *f, const struct rcell *c, size_t k)
+struct cum {
+	double x, n;	/* a bucket's midpoint, the round trips up to it */
+};
+
+static int by_x(const void *a, const void *b)
 {
-	fprintf(f, "s_%zu(x) = column('cell') == %u && (", k, c->number);
+	const struct cum *x = a, *y = b;
+
+	return (x->x > y->x) - (x->x < y->x);
+}
+
+/* v to 6 digits, as gnuplot's tables print numbers (%g) */
+static double six(double v)
+{
+	char buf[64];
+
+	snprintf(buf, sizeof(buf), "%g", v);
+	return strtod(buf, NULL);
+}
+
+/* Line k's data, computed here so that gnuplot only draws (it took
+ * passes over hist.csv per line): $c_k, the cell's merged buckets
+ * (report.h: its successful repetitions') by midpoint, those of one
+ * midpoint added up, each with the round trips up to it, the midpoint to
+ * 6 digits as gnuplot's table of hist.csv had it; n_k, the round trips;
+ * q50_k, q99_k and q999_k, the nearest-rank percentiles (hist.h: rank
+ * ceil(q n (1 - 2^-50)), a few ulps forgiven): the first midpoint whose
+ * round trips up to it reach the rank.  -1 out of memory. */
+static int write_line_data(FILE *f, const struct rcell *c, size_t k)
+{
+	static const double qs[] = { 0.5, 0.99, 0.999 };
+	static const char *const qn[] = { "50", "99", "999" };
+	struct cum *p = malloc((c->nbuckets ? c->nbuckets : 1) * sizeof(*p));
+	size_t n = 0;
+	double sum = 0;
+
+	if (!p)
+		return -1;
+	for (size_t i = 0; i < c->nbuckets; i++)
+		p[i] = (struct cum){ (c->buckets[i].low_us + c->buckets[i].high_us) / 2,
+				     c->buckets[i].count };
+	qsort(p, c->nbuckets, sizeof(*p), by_x);
+	for (size_t i = 0; i < c->nbuckets; i++) {
+		sum += p[i].n;
+		if (n && p[n - 1].x == p[i].x)
+			p[n - 1].n = sum;
+		else
+			p[n++] = (struct cum){ p[i].x, sum };
+	}
+	fprintf(f, "# line %zu: cell %u, hist.csv's rows of its repetition%s", k, c->number,
+		c->nokreps == 1 ? "" : "s");
 	for (size_t i = 0; i < c->nokreps; i++)
-		fprintf(f, "%scolumn('rep') == %u", i ? " || " : "", c->okreps[i]);
-	fprintf(f, ")\n"
-		"stats ARG1 using (s_%zu(0) ? column('count') : 0) nooutput\n"
-		"n_%zu = STATS_sum\n"
-		"set table $c_%zu\n"
-		"plot ARG1 using (s_%zu(0) ? (column('low_us') + column('high_us')) / 2 : -1):"
-		"(s_%zu(0) ? column('count') : 0) smooth cumulative\n"
-		"unset table\n"
-		"set datafile separator whitespace\n", k, k, k, k, k);
-	static const char *const q[][2] = { { "50", "0.5" }, { "99", "0.99" }, { "999", "0.999" } };
-	for (size_t i = 0; i < 3; i++)
-		fprintf(f, "stats $c_%zu using ($2 >= rank(%s, n_%zu) ? $1 : NaN) nooutput\n"
-			"q%s_%zu = STATS_min\n", k, q[i][1], k, q[i][0], k);
-	fprintf(f, "set datafile separator comma\n");
+		fprintf(f, " %u", c->okreps[i]);
+	fprintf(f, " merged: each bucket's midpoint (µs) and the round trips up to it\n"
+		"$c_%zu << EOD\n", k);
+	for (size_t i = 0; i < n; i++)
+		fprintf(f, "%g %.17g\n", six(p[i].x), p[i].n);
+	fprintf(f, "EOD\nn_%zu = %.17g\n", k, sum);
+	for (size_t j = 0; j < 3; j++) {
+		double rank = ceil(qs[j] * sum * (1 - ldexp(1, -50))), q = NAN;
+		for (size_t i = 0; i < n && isnan(q); i++)
+			if (p[i].n >= rank)
+				q = six(p[i].x);
+		if (isnan(q))	/* no bucket: not charted (find_scenarios) */
+			fprintf(f, "q%s_%zu = NaN\n", qn[j], k);
+		else
+			fprintf(f, "q%s_%zu = %.17g\n", qn[j], k, q);
+	}
+	free(p);
+	return 0;
 }
 
 /* The top panel, from `bottom` (a fraction of the canvas) up, `height`
@@ -261,10 +308,12 @@ static int write_chart(const struct report *r, int cdim, const struct scenario *
 	size_t tl = gnuplot_lines(title, w - 20, q, sizeof(q));
 	double h = 760 + (double)below + GNUPLOT_LINE_PX * (double)(tl - 1);
 	gnuplot_preamble(f, name, "hist.csv", what, w, (size_t)h);
-	fprintf(f, "# nearest rank of percentile q among n, a few ulps forgiven (hist.h)\n"
-		"rank(q, n) = ceil(q * n * (1 - 2**-50))\n");
 	for (size_t k = 0; k < s->n; k++)
-		write_line_data(f, &r->cells[s->cell[k]], k);
+		if (write_line_data(f, &r->cells[s->cell[k]], k) < 0) {
+			outfile_abort(&out);
+			snprintf(err, errlen, "%s: out of memory", path);
+			return -1;
+		}
 	fprintf(f, "set multiplot title %s\n", q);
 	write_distribution(f, r, cdim, s, (258.4 + (double)below) / h, 486.4 / h);
 	write_bars(f, r, cdim, s, (258.4 + (double)below) / h, rotated);

@@ -16,9 +16,12 @@
  *           finite place, at the right end, with a dot).
  *   bottom  p50, p99 and p99.9 of the same merged buckets, one bar per
  *           line and a linear axis from 0, each labelled with its value.
- * Colours are gnuplot_colour's, as in every chart of the run.  Cells are
- * picked by number, repetitions by number, so matrix-file text reaches
- * the script only as quoted labels (gnuplot_style.h).
+ * Colours are gnuplot_colour's, as in every chart of the run.  Each line's
+ * points and percentiles are computed here and written into the script
+ * (a datablock $c_K of midpoints, to 6 digits, and round trips up to
+ * each; n_K; q50_K, q99_K, q999_K), named by its cell's and repetitions'
+ * numbers, so gnuplot only draws, and matrix-file text reaches the script
+ * only as quoted labels (gnuplot_style.h).
  */
 #ifndef MATRIX_GNUPLOT_HIST_H
 #define MATRIX_GNUPLOT_HIST_H

@@ -37,14 +37,12 @@ int chart_item_upper(const struct report *r, const struct chart_item *it,
 	return report_upper_bound(r, it->cell, rw->metric);
 }
 
-int chart_item_select(const struct chart_item *it, char *buf, size_t len)
+int chart_item_source(const struct chart_item *it, char *buf, size_t len)
 {
 	if (it->pair)
-		return snprintf(buf, len, "(strcol('scope') eq 'cell' && strcol('metric') eq '%s' "
-				"&& column('num_cell') == %u && column('den_cell') == %u)",
-				matrix_metrics[it->metric], it->pair->num->number,
-				it->pair->den->number);
-	return snprintf(buf, len, "column('cell') == %u", it->cell->number);
+		return snprintf(buf, len, "pair %u %u %s", it->pair->num->number,
+				it->pair->den->number, matrix_metrics[it->metric]);
+	return snprintf(buf, len, "cell %u", it->cell->number);
 }
 
 int chart_item_reference(const struct report *r, const struct chart_item *it,

@@ -1,8 +1,8 @@
 /*
  * gnuplot_item: what an item of a chart of panels (gnuplot_chart.h: a
  * cell, or a pair of cells for ratios) has to draw in a row: its figure,
- * whether that is a whole-process one, the condition that picks its row
- * of the CSV file, and the published ratio set beside it.
+ * whether that is a whole-process one, where its row of the CSV file
+ * is, and the published ratio set beside it.
  */
 #ifndef MATRIX_GNUPLOT_ITEM_H
 #define MATRIX_GNUPLOT_ITEM_H
@@ -30,12 +30,12 @@ int chart_item_outside(const struct chart_item *it, const struct chart_row *rw);
 int chart_item_upper(const struct report *r, const struct chart_item *it,
 		     const struct chart_row *rw);
 
-/* The condition selecting the item's row of the CSV into buf, as
- * snprintf returns: by numbers and our own names only (its cell, or a
- * ratio pair's cells and metric), never by text from the matrix file,
- * which gnuplot's CSV reading does not take whole (a quoted comma ends
- * its field there). */
-int chart_item_select(const struct chart_item *it, char *buf, size_t len);
+/* Where the item's figures are in the CSV file, into buf, as snprintf
+ * returns: "cell N" (summary.csv's cell), or "pair NUM DEN METRIC"
+ * (ratios.csv's row of scope cell with those num_cell, den_cell and
+ * metric); numbers and our own names only, never text from the matrix
+ * file, at the end of its line of a chart's table. */
+int chart_item_source(const struct chart_item *it, char *buf, size_t len);
 
 /* The published ratio beside a ratio item's in row rw (the matrix file's
  * reference:, report_pair_reference) in *v, above 0, and its label; 0

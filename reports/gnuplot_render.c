@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
 #include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -40,7 +42,16 @@ struct gp_job {
 	const char *ext;
 	char tmp[256];
 	int state;
+	size_t cost;		/* its expected drawing time, in µs (job_cost) */
+	size_t session;		/* the gnuplot that draws it (split_jobs) */
+	/* once finished (job_done), as soon as gnuplot reported on it, so
+	 * that its image is synced while the others are drawn: job_finish's
+	 * result and message (NULL when 0, or when none could be kept) */
+	int finished, rc;
+	char *msg;
 };
+
+static void job_done(const char *dir, struct gp_job *j);
 
 /* The lines that draw job j in a gnuplot session: its script called with
  * the two arguments `gnuplot -c` would pass, then "drawn ERRNO" on fd 3
@@ -65,7 +76,7 @@ static void job_lines(FILE *f, const struct gp_job *j)
 
 /* The driver for jobs [0, n) in a memory file, at its start; -1 when it
  * cannot be made. */
-static int driver_file(const struct gp_job *jobs, size_t n)
+static int driver_file(struct gp_job *const *jobs, size_t n)
 {
 	int fd = memfd_create("matrix-gnuplot", MFD_CLOEXEC);
 	FILE *f;
@@ -77,7 +88,7 @@ static int driver_file(const struct gp_job *jobs, size_t n)
 		return -1;
 	}
 	for (size_t i = 0; i < n; i++)
-		job_lines(f, &jobs[i]);
+		job_lines(f, jobs[i]);
 	if (fclose(f) != 0 || lseek(fd, 0, SEEK_SET) < 0) {
 		close(fd);
 		return -1;
@@ -85,76 +96,218 @@ static int driver_file(const struct gp_job *jobs, size_t n)
 	return fd;
 }
 
-/* Reads the "drawn ERRNO" lines from fd until gnuplot closes it, setting
- * the state of jobs [0, n) in order; how many it reported on. */
-static size_t read_drawn(int fd, struct gp_job *jobs, size_t n)
-{
-	FILE *f = fdopen(fd, "re");
-	char line[64];
-	size_t k = 0;
-	int e;
+/* A gnuplot drawing its share of the jobs, in the folder's order. */
+struct gp_session {
+	struct gp_job **jobs;
+	size_t n, next;		/* its jobs; the first not reported on yet */
+	int logfd;		/* where its messages go */
+	pid_t pid;		/* while it runs, else -1 */
+	int ack;		/* its "drawn" lines while it runs */
+	char line[64];		/* the start of a line not read whole yet */
+	size_t len;
+};
 
-	if (!f) {
-		close(fd);
-		return 0;
-	}
-	while (k < n && fgets(line, sizeof(line), f))
-		if (sscanf(line, "drawn %d", &e) == 1)
-			jobs[k++].state = e == 0 ? 1 : -1;
-	fclose(f);
-	return k;
-}
-
-/* One gnuplot, in dir, drawing jobs [0, n) in order, its messages to
- * logfd; how many jobs it reported on (the rest were not drawn: the first
- * of them is the one it died on). */
-static size_t run_session(const char *gp, const char *dir, struct gp_job *jobs, size_t n,
-			  int logfd)
+/* Starts a gnuplot in dir on s's jobs from s->next on; -1 when it cannot
+ * be started (s->pid is then -1). */
+static int session_start(const char *gp, const char *dir, struct gp_session *s)
 {
 	char *argv[] = { (char *)gp, NULL };
 	posix_spawn_file_actions_t fa;
-	int drv = driver_file(jobs, n), ack[2];
-	size_t k = 0;
-	pid_t pid;
-	int st;
+	int drv = driver_file(s->jobs + s->next, s->n - s->next), ack[2];
 
+	s->pid = -1;
+	s->len = 0;
 	if (drv < 0)
-		return 0;
+		return -1;
 	if (pipe2(ack, O_CLOEXEC) < 0) {
 		close(drv);
-		return 0;
+		return -1;
 	}
 	posix_spawn_file_actions_init(&fa);
 	posix_spawn_file_actions_addchdir_np(&fa, dir);
 	posix_spawn_file_actions_adddup2(&fa, drv, 0);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 1);
-	posix_spawn_file_actions_adddup2(&fa, logfd, 2);
+	posix_spawn_file_actions_adddup2(&fa, s->logfd, 1);
+	posix_spawn_file_actions_adddup2(&fa, s->logfd, 2);
 	posix_spawn_file_actions_adddup2(&fa, ack[1], 3);
-	int rc = posix_spawn(&pid, gp, &fa, NULL, argv, environ);
+	int rc = posix_spawn(&s->pid, gp, &fa, NULL, argv, environ);
 	posix_spawn_file_actions_destroy(&fa);
 	close(drv);
 	close(ack[1]);
 	if (rc) {
 		close(ack[0]);
-		return 0;
+		s->pid = -1;
+		return -1;
 	}
-	k = read_drawn(ack[0], jobs, n);
-	while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
-		;
-	return k;
+	s->ack = ack[0];
+	return 0;
 }
 
-/* Draws every job, as few gnuplot processes as it takes: one, unless
- * gnuplot dies on a job; then that job failed and a new one goes on with
- * the next. */
-static void run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
+/* s's gnuplot has ended (or never started): reaped.  The jobs it did not
+ * report on were not drawn: the first of them, the one it died on (or
+ * the first when it could not start), failed; the rest go to the next
+ * session. */
+static void session_end(const char *dir, struct gp_session *s)
 {
-	for (size_t i = 0; i < n;) {
-		size_t k = run_session(gp, dir, jobs + i, n - i, logfd);
-		i += k;
-		if (i < n)
-			jobs[i++].state = -1;
+	int st;
+
+	if (s->pid > 0) {
+		close(s->ack);
+		while (waitpid(s->pid, &st, 0) < 0 && errno == EINTR)
+			;
 	}
+	s->pid = -1;
+	if (s->next < s->n) {
+		s->jobs[s->next]->state = -1;
+		job_done(dir, s->jobs[s->next++]);
+	}
+}
+
+/* Reads what s's gnuplot wrote on its "drawn ERRNO" lines: each whole
+ * line sets the state of its next job, which is finished there and then;
+ * at the end of the lines, the session ends. */
+static void session_read(const char *dir, struct gp_session *s)
+{
+	ssize_t r = read(s->ack, s->line + s->len, sizeof(s->line) - 1 - s->len);
+	char *nl;
+	int e;
+
+	if (r < 0 && errno == EINTR)
+		return;
+	if (r <= 0) {
+		session_end(dir, s);
+		return;
+	}
+	s->len += (size_t)r;
+	s->line[s->len] = '\0';
+	while ((nl = strchr(s->line, '\n')) || s->len == sizeof(s->line) - 1) {
+		if (nl)
+			*nl = '\0';
+		if (sscanf(s->line, "drawn %d", &e) == 1 && s->next < s->n) {
+			s->jobs[s->next]->state = e == 0 ? 1 : -1;
+			job_done(dir, s->jobs[s->next++]);
+		}
+		size_t used = nl ? (size_t)(nl + 1 - s->line) : s->len;	/* a line too long: dropped */
+		memmove(s->line, s->line + used, s->len - used + 1);
+		s->len -= used;
+	}
+}
+
+/* How many gnuplots draw n jobs at once: one a processor this process
+ * may run on, GP_SESSIONS at most, and one for a chart alone. */
+#define GP_SESSIONS 4
+static size_t sessions_for(size_t n)
+{
+	cpu_set_t set;
+	long cpus = sched_getaffinity(0, sizeof(set), &set) == 0 ? CPU_COUNT(&set)
+								  : sysconf(_SC_NPROCESSORS_ONLN);
+	size_t k = cpus > 1 ? (size_t)cpus : 1;
+
+	k = k < GP_SESSIONS ? k : GP_SESSIONS;
+	return n < 4 ? 1 : k < n / 2 ? k : n / 2;
+}
+
+static int by_cost(const void *a, const void *b)
+{
+	const struct gp_job *x = *(struct gp_job *const *)a, *y = *(struct gp_job *const *)b;
+
+	return x->cost != y->cost ? (x->cost < y->cost ? 1 : -1) : (x < y ? -1 : x > y);
+}
+
+/* Shares jobs [0, n) among ns sessions, the costliest first to the least
+ * loaded (so that they end together), each session's in the folder's
+ * order, their lists in order (n slots). */
+static void split_jobs(struct gp_job *jobs, size_t n, struct gp_job **order,
+		       struct gp_session *ss, size_t ns)
+{
+	size_t load[GP_SESSIONS] = { 0 }, o = 0;
+
+	for (size_t i = 0; i < n; i++)
+		order[i] = &jobs[i];
+	qsort(order, n, sizeof(*order), by_cost);
+	for (size_t i = 0; i < n; i++) {
+		size_t least = 0;
+		for (size_t k = 1; k < ns; k++)
+			least = load[k] < load[least] ? k : least;
+		order[i]->session = least;
+		load[least] += order[i]->cost;
+	}
+	for (size_t k = 0; k < ns; k++) {
+		ss[k].jobs = order + o;
+		ss[k].next = ss[k].n = 0;
+		for (size_t i = 0; i < n; i++)
+			if (jobs[i].session == k)
+				order[o++] = &jobs[i];
+		ss[k].n = (size_t)(order + o - ss[k].jobs);
+	}
+}
+
+/* A memory file for a session's messages, -1 when none can be made. */
+static int memlog(void)
+{
+	return memfd_create("matrix-gnuplot-log", MFD_CLOEXEC);
+}
+
+/* fd's messages (a memory file) after logfd's, fd closed. */
+static void log_append(int logfd, int fd)
+{
+	char buf[8192];
+	ssize_t r;
+
+	if (lseek(fd, 0, SEEK_SET) == 0)
+		while ((r = read(fd, buf, sizeof(buf))) > 0)
+			if (write(logfd, buf, (size_t)r) != r)
+				break;
+	close(fd);
+}
+
+/* Draws every job, in sessions_for(n) gnuplots at once, each job's state
+ * set and the job finished (job_done: its image checked, synced and
+ * renamed) as soon as its gnuplot reports on it, while the rest are
+ * drawn: a gnuplot that dies on a job is followed by a new one for the
+ * rest of its share.  The messages go to logfd, each session's together, in
+ * the order of the sessions.  -1 out of memory (no job drawn). */
+static int run_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd)
+{
+	struct gp_session ss[GP_SESSIONS];
+	struct gp_job **order = malloc((n ? n : 1) * sizeof(*order));
+	size_t ns = sessions_for(n);
+
+	if (!order)
+		return -1;
+	split_jobs(jobs, n, order, ss, ns);
+	for (size_t k = 0; k < ns; k++)	/* a session's own log, when it can have one */
+		ss[k].logfd = k ? memlog() : logfd;
+	for (size_t k = 1; k < ns; k++)
+		ss[k].logfd = ss[k].logfd < 0 ? logfd : ss[k].logfd;
+	for (size_t k = 0; k < ns; k++)
+		ss[k].pid = -1;
+	for (;;) {
+		struct pollfd pfd[GP_SESSIONS];
+		size_t np = 0, at[GP_SESSIONS];
+		for (size_t k = 0; k < ns; k++) {	/* a share left and no gnuplot on it */
+			while (ss[k].pid < 0 && ss[k].next < ss[k].n &&
+			       session_start(gp, dir, &ss[k]) < 0)
+				session_end(dir, &ss[k]);
+			if (ss[k].pid > 0) {
+				pfd[np] = (struct pollfd){ .fd = ss[k].ack, .events = POLLIN };
+				at[np++] = k;
+			}
+		}
+		if (!np)
+			break;
+		int ready = poll(pfd, np, -1), failed = ready < 0 && errno != EINTR;
+		for (size_t i = 0; i < np && failed; i++)	/* each read to its end */
+			while (ss[at[i]].pid > 0)
+				session_read(dir, &ss[at[i]]);
+		for (size_t i = 0; i < np && ready > 0; i++)
+			if (pfd[i].revents)
+				session_read(dir, &ss[at[i]]);
+	}
+	for (size_t k = 1; k < ns; k++)
+		if (ss[k].logfd != logfd)
+			log_append(logfd, ss[k].logfd);
+	free(order);
+	return 0;
 }
 
 /* Is path a whole image: an SVG that ends with </svg>, a PNG that ends
@@ -211,6 +364,9 @@ static void job_set(struct gp_job *j, const char *name, const char *data, const 
 	j->data = data;
 	j->ext = ext;
 	j->state = 0;
+	j->cost = 1;
+	j->finished = j->rc = 0;
+	j->msg = NULL;
 	/* .NAME.PID.tmp.EXT: the script picks its terminal by the first
 	 * ".png" in the name */
 	snprintf(rel, sizeof(rel), "plots/%s", name);
@@ -241,12 +397,24 @@ static int job_finish(const char *dir, const struct gp_job *j, char *err, size_t
 	return outfile_sync_rename(tmp, out, err, errlen) < 0 ? -2 : 0;
 }
 
-/* Draws the jobs, then finishes each in order: the worse result returned
- * (-2 over -1) and the first message of the worst in err. */
+/* Finishes job j once (job_finish), keeping its result and message. */
+static void job_done(const char *dir, struct gp_job *j)
+{
+	char e1[8192];
+
+	if (j->finished)
+		return;
+	j->finished = 1;
+	if ((j->rc = job_finish(dir, j, e1, sizeof(e1))) != 0)
+		j->msg = strdup(e1);
+}
+
+/* Draws the jobs, each finished as soon as it is drawn (job_done); the
+ * worse result returned (-2 over -1) and the first message of the worst,
+ * in the folder's order, in err. */
 static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, size_t n, int logfd,
 		       const char *log, char *err, size_t errlen)
 {
-	char e1[8192];
 	int rc = 0;
 
 	/* gnuplot opens its output itself, following a link: each image's
@@ -263,9 +431,19 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 			return -2;
 		}
 	}
-	run_jobs(gp, dir, jobs, n, logfd);
+	if (run_jobs(gp, dir, jobs, n, logfd) < 0) {
+		for (size_t i = 0; i < n; i++) {
+			char tmp[4400];
+			snprintf(tmp, sizeof(tmp), "%s/%s", dir, jobs[i].tmp);
+			unlink(tmp);
+		}
+		snprintf(err, errlen, "%s/plots: out of memory", dir);
+		return -2;
+	}
 	for (size_t i = 0; i < n; i++) {
-		int r = job_finish(dir, &jobs[i], e1, sizeof(e1));
+		job_done(dir, &jobs[i]);	/* every one was, but for a failed poll */
+		int r = jobs[i].rc;
+		const char *e1 = jobs[i].msg ? jobs[i].msg : "out of memory";
 		if (r < rc || (r && !rc)) {
 			if (r == -1)
 				snprintf(err, errlen, "%s; see %s", e1, log);
@@ -275,6 +453,8 @@ static int render_jobs(const char *gp, const char *dir, struct gp_job *jobs, siz
 		if (r < rc)
 			rc = r;
 	}
+	for (size_t i = 0; i < n; i++)
+		free(jobs[i].msg);
 	return rc;
 }
 
@@ -342,6 +522,34 @@ int gnuplot_render_chart(const char *dir, const char *name, const char *data, ch
 	return rc;
 }
 
+/* The pixels of the PNG the script at path draws: its "pngcairo ... size
+ * W,H" (gnuplot_preamble's), or a million when it says none. */
+static double png_pixels(const char *path)
+{
+	char head[4096];
+	int fd = open(path, O_RDONLY | O_NOFOLLOW | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, head, sizeof(head) - 1);
+	unsigned w, h;
+	const char *p;
+
+	if (fd >= 0)
+		close(fd);
+	head[n > 0 ? n : 0] = '\0';
+	if ((p = strstr(head, "pngcairo")) && (p = strstr(p, " size ")) &&
+	    sscanf(p, " size %u,%u", &w, &h) == 2)
+		return (double)w * h;
+	return 1e6;
+}
+
+/* What drawing a script costs, roughly, in µs, to share the jobs among
+ * the sessions (measured on a 100-cell report's charts): an SVG 5 ms, a
+ * PNG 10 ms and its pixels' encoding, most of a PNG's time, 0.04 µs a
+ * pixel (a latency chart's 960 x 826, 42 ms). */
+static size_t job_cost(const char *path, int png)
+{
+	return png ? 10000 + (size_t)(png_pixels(path) * 0.04) : 5000;
+}
+
 /* Adds plots/NAME.gp's jobs (.svg, and .png unless MATRIX_CHARTS=svg) to
  * *jobs when the script is there.  1 added, 0 no such script, -1 out of
  * memory. */
@@ -364,9 +572,12 @@ static int jobs_add(const char *dir, const char *name, const char *data, struct 
 		*jobs = p;
 		*cap = c;
 	}
-	job_set(&(*jobs)[(*n)++], name, data, "svg");
-	if (draw_png())
-		job_set(&(*jobs)[(*n)++], name, data, "png");
+	job_set(&(*jobs)[*n], name, data, "svg");
+	(*jobs)[(*n)++].cost = job_cost(path, 0);
+	if (draw_png()) {
+		job_set(&(*jobs)[*n], name, data, "png");
+		(*jobs)[(*n)++].cost = job_cost(path, 1);
+	}
 	return 1;
 }
 

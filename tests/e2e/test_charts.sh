@@ -8,6 +8,14 @@
 # these tests look at the PNG images too (tests/run.sh draws SVG only)
 export MATRIX_CHARTS=svg,png
 
+# table_rows GP COLUMN: the lines of GP's tables ($dR_P_S datablocks) of
+# COLUMN's figures (summary.csv's rtt_p50_us_median, ratios.csv's ratio):
+# "x median lo hi cell N", or "... pair NUM DEN METRIC".
+table_rows() {
+	awk -v col="$2" '/^# \$d[0-9_]*: x, [a-z]*\.csv/ { want = $5 == col }
+		/^\$d[0-9_]* << EOD$/ { on = want; next } /^EOD$/ { on = 0 } on' "$1"
+}
+
 # gp_check MODE DIR: checks DIR/plots/*.gp; prints what is wrong and fails.
 #   log          a panel is log y exactly when its medians span > 10x (ratios:
 #                always), no bars on a log axis, and both kinds are there
@@ -15,6 +23,8 @@ export MATRIX_CHARTS=svg,png
 #   categorical  sizes as categories '16 B' 0, '1 KiB' 1, ..., drawn as points
 #   colours      each transport (a ratio: its numerator) one rgb colour in
 #                throughput, rtt, cpu and ratios, and no two alike
+#   figures      every table's point (median, interval) is the CSV file's,
+#                exactly, NaN where its figure is empty
 #   titles       every panel's title names its metric, its ylabel the unit
 #                (ratios: "ratio"), no "%%" in any title
 gp_check() {
@@ -62,7 +72,7 @@ def figure(sel, col):
                and r["num_cell"] == sel[1] and r["den_cell"] == sel[2]]
         v = hit[0][col] if hit else ""
     return float(v) if v not in ("", "nan") else None
-charts = {}
+charts, points = {}, []
 for gp in sorted(glob.glob(os.path.join(d, "plots", "*.gp"))):
     name = os.path.basename(gp)[:-3]
     if name.startswith("latency-"):
@@ -71,19 +81,23 @@ for gp in sorted(glob.glob(os.path.join(d, "plots", "*.gp"))):
     i = 0
     while i < len(lines):
         ln = lines[i]
-        m = re.match(r"set table \$(\w+)", ln)
+        # a table: "# $dR_P_S: x, summary.csv's COLUMN ...", then its
+        # datablock, a line each "x median lo hi cell N" (or "pair NUM DEN METRIC")
+        m = re.match(r"# \$(d\w+): x, \w+\.csv's (\w+) ", ln)
+        b = re.match(r"\$(\w+) << EOD$", ln)
         if m:
-            cur = tables.setdefault(m.group(1), [])
-        elif cur is not None and ln.startswith("plot ARG1"):
-            col = re.search(r":\(v\('(\w+)'\)\)", ln).group(1)
-            c = re.search(r"column\('cell'\) == (\d+)", ln)
-            if c:
-                cur.append((("cell", c.group(1)), col))
-            else:
-                r = re.search(r"metric'\) eq '(\w+)' && column\('num_cell'\) == (\d+) && column\('den_cell'\) == (\d+)", ln)
-                cur.append((("pair", r.group(2), r.group(3), r.group(1)), col))
-        elif ln == "unset table":
+            col = m.group(2)
+        elif b:
+            cur = tables.setdefault(b.group(1), []) if b.group(1).startswith("d") else []
+            table, tname = b.group(1).startswith("d"), b.group(1)
+        elif cur is not None and ln == "EOD":
             cur = None
+        elif cur is not None:
+            f = ln.split()
+            if table:	# ($r blocks: a published ratio's segments)
+                sel = ("cell", f[-1]) if f[-2] == "cell" else ("pair", f[-3], f[-2], f[-1])
+                cur.append((sel, col))
+                points.append((name, tname, sel, col, f[1:4]))
         elif ln.startswith("set title "):
             state["title"] = gpstr(ln[10:])
         elif ln.startswith("set ylabel "):
@@ -149,6 +163,17 @@ elif mode == "categorical":
             for s in p["series"]:
                 if s["table"] and s["with"] != "yerrorbars":
                     fail("%s: %s drawn with %s" % (name, s["table"], s["with"]))
+elif mode == "figures":
+    if not points:
+        fail("no table has a point")
+    for name, table, sel, col, got in points:
+        ends = [col.replace("_median", e) if col != "ratio" else e[1:] for e in ("_ci_lo", "_ci_hi")]
+        want = [figure(sel, col)] + [figure(sel, e) for e in ends]
+        if want[0] is not None and want[1] is None and want[2] is None:
+            want[1] = want[2] = want[0]	# no interval: no whiskers
+        got = [None if v == "NaN" else float(v) for v in got]
+        if got != want:
+            fail("%s: $%s: %s %s: %s, the CSV file's %s" % (name, table, sel, col, got, want))
 elif mode == "colours":
     num = {r["name"]: r["numerator"] for r in ratios}
     colour = {}
@@ -364,6 +389,31 @@ t_log_axes_where_medians_span_a_decade() {
 	gp_check log g7
 }
 
+# the charts of panels draw summary.csv's and ratios.csv's figures to the
+# digit (their datablocks, gnuplot_chart.c), a failed cell as NaN (a gap)
+t_charts_draw_the_csv_figures() {
+	golden7
+	gp_check figures g7
+	cp -R "$REPO/tests/data/marks000" m0 || die "cannot copy tests/data/marks000"
+	run_matrix report m0 --quiet; expect_rc 0
+	gp_check figures m0
+	python3 - g7/results.csv <<'PY' || die "cannot fail a cell in the copy"
+import csv, sys
+rows = list(csv.reader(open(sys.argv[1])))
+h = rows[0]
+for r in rows[1:]:
+    if r[h.index("cell")] == "2":	# every repetition of cell 2 failed
+        r[h.index("status")], r[h.index("error")] = "error", "injected"
+        for k in range(h.index("elapsed_s"), h.index("rtt_samples") + 1):
+            r[k] = ""
+csv.writer(open(sys.argv[1], "w", newline="")).writerows(rows)
+PY
+	run_matrix report g7 --quiet
+	grep -q '^[-0-9.e]* NaN NaN NaN cell 2$' g7/plots/throughput.gp ||
+		die "throughput.gp: failed cell 2 is not a gap: $(grep ' cell 2$' g7/plots/throughput.gp)"
+	gp_check figures g7
+}
+
 t_sizes_are_categories_never_joined_by_a_line() {
 	golden7
 	gp_check categorical g7
@@ -479,8 +529,8 @@ Y
 	# the mean of the program that prints it, beside ours, in a row of its own
 	grep -q "^set title 'round-trip time, mean (µs)'$" out/plots/rtt.gp ||
 		die "rtt.gp has no mean row: $(grep '^set title' out/plots/rtt.gp)"
-	[ "$(grep -c "v('rtt_mean_us_median')" out/plots/rtt.gp)" -eq 2 ] ||
-		die "rtt.gp: the mean of $(grep -c "v('rtt_mean_us_median')" out/plots/rtt.gp) cells, not 2"
+	[ "$(table_rows out/plots/rtt.gp rtt_mean_us_median | wc -l)" -eq 2 ] ||
+		die "rtt.gp: the mean of $(table_rows out/plots/rtt.gp rtt_mean_us_median | wc -l) cells, not 2"
 }
 
 # marks000's shape (source 000): four program pairs that print their mean
@@ -497,9 +547,12 @@ t_rtt_chart_shows_a_mean_printed_by_programs() {
 'round-trip time, median (p50) (µs)'
 'round-trip time, p99 (µs)'" ] || die "$g: rows $(grep '^set title' $g)"
 	local xc	# the bar's x, the cell (numbered before the excluded were left out)
-	for xc in 1:1 2:5 3:6 4:8 5:9; do
-		grep -qF "plot ARG1 using (${xc%:*}.0000):(v('rtt_mean_us_median')):(v('rtt_mean_us_ci_lo')):(v('rtt_mean_us_ci_hi')) with table if (column('cell') == ${xc#*:})" $g ||
-			die "$g: no mean of cell ${xc#*:} with its interval: $(grep 'plot ARG1' $g | head -3)"
+	for xc in 1:1 2:5 3:6 4:8 5:9; do	# at x, its median and interval, summary.csv's
+		local want
+		want="${xc%:*} $(csvq m0/summary.csv cell rtt_mean_us_median rtt_mean_us_ci_lo rtt_mean_us_ci_hi |
+			awk -F'\t' -v c=${xc#*:} '$1 == c { print $2, $3, $4 }') cell ${xc#*:}"
+		table_rows $g rtt_mean_us_median | grep -qxF "$want" ||
+			die "$g: no mean of cell ${xc#*:} with its interval ($want): $(table_rows $g rtt_mean_us_median | head -3)"
 	done
 	grep -qF "set label 2 '1 of 5 series: the other 4 have no figure here'.\"\\n\".'(programs that print a mean only)' at graph 0.5, graph 1 center" $g ||
 		die "$g: no note on the series the p50 row lacks: $(grep 'label' $g)"
@@ -563,7 +616,7 @@ refs_check() {
 import re, sys
 gp, label, value, x = sys.argv[1], sys.argv[2], float(sys.argv[3]), float(sys.argv[4])
 text, bad = open(gp).read(), []
-blocks = re.findall(r"^\$(\w+) << EOD\n(.*?)^EOD$", text, re.M | re.S)
+blocks = re.findall(r"^\$(r\w+) << EOD\n(.*?)^EOD$", text, re.M | re.S)
 if len(blocks) != 1:
     bad.append("%d datablocks of references, not 1" % len(blocks))
 else:
@@ -625,8 +678,8 @@ Y
 	run_matrix run m.yaml -o ref -q; expect_rc 0
 	expect_all ref/results.csv status ok
 	local x	# the size-64 pair's x, from its table
-	x=$(sed -n "s/^plot ARG1 using (\([0-9.]*\)):(v('ratio')).*column('num_cell') == [0-9]* && column('den_cell') == [0-9]*)*$/\1/p" ref/plots/ratios.gp | sort -n | tail -1)
-	[ -n "$x" ] || die "ratios.gp: no table of the pairs: $(grep 'plot ARG1' ref/plots/ratios.gp)"
+	x=$(table_rows ref/plots/ratios.gp ratio | awk '$5 == "pair" { print $1 }' | sort -n | tail -1)
+	[ -n "$x" ] || die "ratios.gp: no table of the pairs: $(grep -A3 'EOD' ref/plots/ratios.gp)"
 	refs_check ref/plots/ratios.gp published 50 "$x"
 	gp_check titles ref
 	gp_check colours ref
@@ -637,14 +690,14 @@ Y
 	! grep -q 'reference\|published' noref/matrix.yaml || die "could not drop reference: from the copy"
 	run_matrix report noref --quiet; expect_rc 0
 	local g=noref/plots/ratios.gp
-	! grep -q '<< EOD\|published\|^    \$[a-z]*[0-9_]* using 1:2 with lines' $g || die "$g: a reference without reference:"
+	! grep -q '^\$r[0-9_]* << EOD\|published\|^    \$[a-z]*[0-9_]* using 1:2 with lines' $g || die "$g: a reference without reference:"
 	[ "$(grep -c ' dt ' $g)" -eq 1 ] || die "$g: dashes but the 1x line's: $(grep ' dt ' $g)"
 	! awk -F'[][:]' '/^set yrange/ && $3 + 0 >= 50 { bad = 1 } END { exit !bad }' $g ||
 		die "$g: the y range still reaches 50x: $(grep '^set yrange' $g)"
 	cp -R "$REPO/tests/data/marks002" m2 || die "cannot copy tests/data/marks002"
 	printf '      reference:\n        label: source\n        ratios:\n          - {client: go, ratio: 40}\n' >>m2/matrix.yaml
 	run_matrix report m2 --quiet; expect_rc 0
-	x=$(sed -n "s/^plot ARG1 using (\([0-9.]*\)):(v('ratio')).*column('num_cell') == 1 && .*/\1/p" m2/plots/ratios.gp)
+	x=$(table_rows m2/plots/ratios.gp ratio | awk '$5 == "pair" && $6 == 1 { print $1 }')
 	[ -n "$x" ] || die "m2's ratios.gp: no table of go's pair (cell 1)"
 	refs_check m2/plots/ratios.gp source 40 "$x"
 	grep -qx 'set key outside right top vertical Left reverse' m2/plots/ratios.gp ||

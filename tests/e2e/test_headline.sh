@@ -170,10 +170,11 @@ PY
 	grep -q '≥0%' out/summary.md && die "a 0% interval is printed"
 	# the charts draw such a point without whiskers (its median for both
 	# ends), not leave it out as gnuplot leaves out a NaN
-	grep -qF "(v('msgs_per_s_median')):(v('msgs_per_s_median')):(v('msgs_per_s_median')) with table if (column('cell') == 1)" out/plots/throughput.gp ||
-		die "throughput.gp: cell 1's point: $(grep -F "column('cell') == 1)" out/plots/throughput.gp)"
-	grep -qF "(v('ratio')):(v('ratio')):(v('ratio')) with table if ((strcol('scope') eq 'cell' && strcol('metric') eq 'msgs_per_s' && column('num_cell') == 1 " out/plots/ratios.gp ||
-		die "ratios.gp: pair 1's point: $(grep -F "column('num_cell') == 1 " out/plots/ratios.gp)"
+	# (a table's line: x median lo hi, then the cell or pair; gnuplot_chart.c)
+	grep -qE '^[-0-9.]+ ([0-9.e+]+) \1 \1 cell 1$' out/plots/throughput.gp ||
+		die "throughput.gp: cell 1's point: $(grep ' cell 1$' out/plots/throughput.gp)"
+	grep -qE '^[-0-9.]+ ([0-9.e+]+) \1 \1 pair 1 [0-9]+ msgs_per_s$' out/plots/ratios.gp ||
+		die "ratios.gp: pair 1's point: $(grep ' pair 1 ' out/plots/ratios.gp)"
 	# one repetition of unix against every tcp one: the ratio, no interval
 	rm -rf mix && mkdir mix && cp "$REPO/tests/data/golden7/matrix.yaml" mix/
 	awk -F, 'NR == 1 || $3 == "tcp" || $6 == 1' "$REPO/tests/data/golden7/results.csv" >mix/results.csv

@@ -1,6 +1,6 @@
 /*
  * test_gnuplot_render: a folder's charts drawn by gnuplot_render
- * (reports/gnuplot.h) in one gnuplot session: each image the same bytes as
+ * (reports/gnuplot.h) in a gnuplot session a processor: each image the same bytes as
  * `gnuplot -c` alone draws, a script that fails, or a gnuplot that dies on
  * one, costs that chart only, named in the error, with no temporary image
  * left; the latency-N charts are found in turn.  Needs gnuplot (make
@@ -211,6 +211,55 @@ static void test_one_chart_and_its_own_log(void **state)
 	no_temporary_left();
 }
 
+/* A folder of many charts is drawn by a gnuplot a processor (two here, on
+ * two or more): every chart still drawn as alone, the failures of either
+ * session each costing its chart only, the first in the folder's order
+ * named, and both sessions' messages in the one log. */
+static void test_sessions_at_once_draw_every_chart(void **state)
+{
+	static const char *const good[] = { "rtt", "ratios", "timeline", "latency-1",
+					     "latency-3", "latency-4", "latency-5" };
+	char err[8192] = "", path[100];
+
+	(void)state;
+	unit_write_file(dir, "timeline.csv", "1,3\n2,1\n");
+	unit_write_file(dir, "plots/throughput.gp", GOOD("throughput") "plot sin(\n");
+	unit_write_file(dir, "plots/cpu.gp", "exit gnuplot\n");
+	unit_write_file(dir, "plots/latency-2.gp", GOOD("two") "plot cos(\n");
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		snprintf(path, sizeof(path), "plots/%s.gp", good[i]);
+		unit_write_file(dir, path, ODD);
+	}
+	assert_int_equal(gnuplot_render(dir, err, sizeof(err)), -1);
+	if (!strstr(err, "/plots/throughput.gp (svg); see "))
+		fail_msg("err: %s", err);
+	for (size_t i = 0; i < sizeof(good) / sizeof(good[0]); i++) {
+		const char *data = !strcmp(good[i], "ratios")	     ? "ratios.csv"
+				   : !strcmp(good[i], "timeline")   ? "timeline.csv"
+				   : !strncmp(good[i], "latency", 7) ? "hist.csv"
+								     : "summary.csv";
+		char got[64];
+		for (int png = 0; png < 2; png++) {
+			snprintf(got, sizeof(got), "plots/%s.%s", good[i], png ? "png" : "svg");
+			draw_alone(good[i], data, png ? "alone.png" : "alone.svg");
+			same_file(got, png ? "alone.png" : "alone.svg");
+		}
+	}
+	static const char *const bad[] = { "throughput", "cpu", "latency-2" };
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		for (int png = 0; png < 2; png++) {
+			snprintf(path, sizeof(path), "%s.%s", bad[i], png ? "png" : "svg");
+			assert_false(exists(path));
+		}
+	char logpath[400];
+	snprintf(logpath, sizeof(logpath), "%s/plots/gnuplot.log", dir);
+	char *log = unit_slurp(logpath);
+	if (!strstr(log, "plots/throughput.gp") || !strstr(log, "plots/latency-2.gp"))
+		fail_msg("gnuplot.log lacks a failure: %s", log);
+	free(log);
+	no_temporary_left();
+}
+
 /* MATRIX_CHARTS=svg: the SVGs only; svg,png both; anything else refused */
 static void test_svg_only_when_asked(void **state)
 {
@@ -245,6 +294,8 @@ int main(void)
 		cmocka_unit_test_setup_teardown(test_a_failing_chart_costs_itself_only, setup,
 						teardown),
 		cmocka_unit_test_setup_teardown(test_one_chart_and_its_own_log, setup, teardown),
+		cmocka_unit_test_setup_teardown(test_sessions_at_once_draw_every_chart, setup,
+						teardown),
 		cmocka_unit_test_setup_teardown(test_svg_only_when_asked, setup, teardown),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
