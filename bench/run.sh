@@ -98,6 +98,8 @@
 #                   one more (it spends 0.4 s warming up inside -t)
 #   ECHO_COUNT      round trips per echo measurement (50000; QUICK=1: 2000)
 #   WARMUP=1000     untimed messages first (matrix, floor, go)
+#   REPORT_ROUNDS=5 bench/report_speed.sh's reports of a 100-cell folder
+#                   (0: not run; QUICK=1: 0): report_wall_s and report_cpu_s rows
 #   OH_ROUNDS=5     bench/overhead.sh's runs (0: not run; QUICK=1: 1), of
 #   OH_CELLS=100    tiny cells each (QUICK=1: 20)
 #   MEM_ROUNDS=1    bench/memory.sh's rounds (0: not run); MEM_CELLS=REGEX
@@ -123,10 +125,10 @@ REPO=$PWD
 
 QUICK=${QUICK:-0}
 if [ "$QUICK" = 1 ]; then
-	q_rounds=1 q_dur=0.2 q_echo=2000 q_oh=1 q_ohc=20 q_memc=stream_tcp_16B q_memhi=100000
+	q_rounds=1 q_dur=0.2 q_echo=2000 q_oh=1 q_ohc=20 q_memc=stream_tcp_16B q_memhi=100000 q_rep=0
 	q_wide='^(pingpong/tcp/16B|stream/tcp/128KiB|echo/unix/10B)$' # every tool in every placement
 else
-	q_rounds=5 q_dur=1 q_echo=50000 q_oh=5 q_ohc=100 q_memc=. q_memhi=10000000
+	q_rounds=5 q_dur=1 q_echo=50000 q_oh=5 q_ohc=100 q_memc=. q_memhi=10000000 q_rep=5
 	q_wide='/(16B|10B|128KiB)$'
 fi
 ROUNDS=${ROUNDS:-$q_rounds}
@@ -139,6 +141,7 @@ PLACEMENTS=${PLACEMENTS:-none,same,split}
 WIDE=${WIDE:-$q_wide}
 RECORD_CELLS=${RECORD_CELLS:-^(pingpong/(unix|tcp)/16B|stream/tcp/(16B|128KiB))\$}
 OH_ROUNDS=${OH_ROUNDS:-$q_oh}
+REPORT_ROUNDS=${REPORT_ROUNDS:-$q_rep}
 OH_CELLS=${OH_CELLS:-$q_ohc}
 MEM_ROUNDS=${MEM_ROUNDS:-1}
 MEM_CELLS=${MEM_CELLS:-$q_memc}
@@ -605,6 +608,11 @@ if [ "$MEM_ROUNDS" -gt 0 ]; then
 	echo "bench: bench/memory.sh, $MEM_ROUNDS round(s), counts 10000 and $MEM_HI" >&2
 	ROUNDS=$MEM_ROUNDS CELLS=$MEM_CELLS HI=$MEM_HI OUT=$RAW MATRIX_BIN=$MATRIX_BIN \
 		bash bench/memory.sh >>"$LOG" 2>&1 || echo "bench: bench/memory.sh failed (see $LOG)" >&2
+fi
+if [ "$REPORT_ROUNDS" -gt 0 ]; then
+	echo "bench: bench/report_speed.sh, the reports of 100 tiny cells, $REPORT_ROUNDS runs" >&2
+	ROUNDS=$REPORT_ROUNDS OUT=$RAW MATRIX_BIN=$MATRIX_BIN \
+		bash bench/report_speed.sh >>"$LOG" 2>&1 || echo "bench: bench/report_speed.sh failed (see $LOG)" >&2
 fi
 echo "bench: took $(($(date +%s) - T0)) s" >&2
 

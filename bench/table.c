@@ -511,6 +511,33 @@ static void runner_rss_check(const struct bench *b, FILE *f)
 			top->max <= 16384 ? "met" : "MISSED", top->cell, top->max);
 }
 
+/* The reports of 100 tiny cells (bench/report_speed.sh): at most 0.3 s of
+ * wall time, its median over the runs; the CPU time beside it. */
+static void report_speed_check(const struct bench *b, FILE *f)
+{
+	const struct stat_row *wall = NULL, *cpu = NULL;
+
+	fprintf(f, "reports of 100 tiny cells at most 0.3 s of wall time (bench/report_speed.sh):\n");
+	for (size_t i = 0; i < b->ns; i++) {
+		const struct stat_row *s = &b->s[i];
+		if (strcmp(s->tool, OURS) || strcmp(s->cell, "report_100"))
+			continue;
+		if (!strcmp(s->metric, "report_wall_s"))
+			wall = s;
+		else if (!strcmp(s->metric, "report_cpu_s"))
+			cpu = s;
+	}
+	if (!wall) {
+		fprintf(f, "  [not measured] no report_wall_s row\n");
+		return;
+	}
+	fprintf(f, "  [%s] median %.3f s (%.3f-%.3f)", wall->median <= 0.3 ? "met" : "MISSED",
+		wall->median, wall->min, wall->max);
+	if (cpu)
+		fprintf(f, ", CPU %.3f s", cpu->median);
+	fprintf(f, " (target <= 0.3 s)\n");
+}
+
 /* The targets: each listed, with its lines or [not measured]. */
 static void checklist(const struct bench *b, FILE *f)
 {
@@ -520,6 +547,7 @@ static void checklist(const struct bench *b, FILE *f)
 	overhead_checks(b, f);
 	memory_checks(b, f);
 	runner_rss_check(b, f);
+	report_speed_check(b, f);
 }
 
 /* The table of b (loaded from raw) into dir and onto stdout: 0 or 1. */

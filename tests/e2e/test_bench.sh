@@ -286,12 +286,22 @@ LINES
 	# with no figures at all, every target is listed, not measured
 	printf 'round,cell,tool,placement,poll,metric,value\n' >raw.csv
 	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
-	[ "$(grep -c '^  \[not measured\] ' stdout)" -eq 15 ] || die "not 15 targets: $(cat stdout)"
-	[ "$(grep -c '^[a-z].*:$' stdout)" -eq 15 ] || die "not 15 titles: $(cat stdout)"
+	[ "$(grep -c '^  \[not measured\] ' stdout)" -eq 16 ] || die "not 16 targets: $(cat stdout)"
+	[ "$(grep -c '^[a-z].*:$' stdout)" -eq 16 ] || die "not 16 titles: $(cat stdout)"
 	grep -qxF '  [not measured] no runner_overhead_ms row (bench/overhead.sh)' stdout &&
 		grep -qxF '  [not measured] no cell at two counts (bench/memory.sh)' stdout &&
 		grep -qxF '  [not measured] no pingpong/* cell with matrix and matrix-totals' stdout ||
 		die "the not-measured lines: $(cat stdout)"
+	# the reports of 100 cells: the median of the runs against 0.3 s
+	{ echo round,cell,tool,placement,poll,metric,value; printf '%s\n' \
+		1,report_100,matrix,none,block,report_wall_s,0.25 2,report_100,matrix,none,block,report_wall_s,0.45 \
+		3,report_100,matrix,none,block,report_wall_s,0.28 1,report_100,matrix,none,block,report_cpu_s,0.4; } >raw.csv
+	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
+	grep -qxF '  [met] median 0.280 s (0.250-0.450), CPU 0.400 s (target <= 0.3 s)' stdout ||
+		die "report speed line: $(grep -A1 'reports of 100' stdout)"
+	sed -i 's/,0.28$/,0.31/' raw.csv
+	"$BENCH_BIN/table" raw.csv out >stdout 2>stderr || die "table failed: $(cat stderr)"
+	grep -qF '  [MISSED] median 0.310 s' stdout || die "report speed line: $(grep -A1 'reports of 100' stdout)"
 }
 
 t_quick_run_with_record_overhead_and_memory() {
