@@ -64,7 +64,7 @@
 #include <sys/stat.h>
 #include <sys/syscall.h>
 
-#define SHM_RING_MIN (64u * 1024)
+#define SHM_RING_MIN (256u * 1024)	/* bench/floor_ipc.c's RING: the same room for a stream */
 #define SHM_RING_MAX (64ull * 1024 * 1024)
 #define SHM_MAX_SIZE (16ull * 1024 * 1024)
 #define SHM_WAIT_MS 100

@@ -12,7 +12,7 @@ shm_entries() {
 # expect_counts CSV N: every row ok over shm with N messages each way, the
 # bytes they make (both ways for a round trip, one way for a stream), a
 # rate and a round-trip time; the rings' sizes (sndbuf, rcvbuf) powers of
-# two of at least 64 KiB.  Echo cells compare every reply with its request
+# two of at least 256 KiB.  Echo cells compare every reply with its request
 # byte for byte: a mismatch fails the cell.
 expect_counts() {
 	local r=$1 n=$2
@@ -29,7 +29,7 @@ expect_counts() {
 		die "a cell without a rate or a round-trip time"
 	csvq $r sndbuf rcvbuf | awk -F'\t' '{ for (i = 1; i <= 2; i++) {
 		v = $i; while (v > 1 && v % 2 == 0) v /= 2
-		if ($i < 65536 || v != 1) { print; bad = 1 } } } END { exit bad }' ||
+		if ($i < 262144 || v != 1) { print; bad = 1 } } } END { exit bad }' ||
 		die "ring sizes"
 }
 

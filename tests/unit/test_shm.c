@@ -95,7 +95,7 @@ static void start_client(struct fixture *f, struct client *cl, void (*script)(st
 	assert_int_equal(srv->fd, -1);	/* no descriptor: the worker windows, not polls */
 }
 
-#define BIG (1u << 20)	/* 16 times the 64 KiB ring */
+#define BIG (1u << 22)	/* 16 times the 256 KiB ring */
 
 static unsigned char byte_at(size_t i)
 {
