@@ -473,9 +473,9 @@ static int send_message(struct mqconn *q, const void *buf, size_t len)
 	unsigned tries = 0;
 
 	for (;;) {
-		struct timespec ts = wake_at(MQ_WAKE_NS);
+		struct timespec ts;	/* a spin never reads the clock */
 		int rc = q->busy ? mq_send(q->out, buf, len, 0)
-			 : mq_timedsend(q->out, buf, len, 0, &ts);
+			 : mq_timedsend(q->out, buf, len, 0, (ts = wake_at(MQ_WAKE_NS), &ts));
 		if (rc == 0)
 			return 0;
 		if (errno == EINTR)
@@ -505,10 +505,12 @@ static ssize_t take_message(struct conn *c, void *buf, size_t cap)
 	unsigned tries = 0;
 
 	for (;;) {
-		/* the peer gone: only what is queued, at once */
-		struct timespec ts = wake_at(q->gone ? 0 : MQ_WAKE_NS);
+		/* the peer gone: only what is queued, at once; a spin never
+		 * reads the clock */
+		struct timespec ts;
 		ssize_t n = q->busy ? mq_receive(q->in, (char *)into, room, NULL)
-			    : mq_timedreceive(q->in, (char *)into, room, NULL, &ts);
+			    : mq_timedreceive(q->in, (char *)into, room, NULL,
+					      (ts = wake_at(q->gone ? 0 : MQ_WAKE_NS), &ts));
 		if (n >= 0) {
 			if (into != buf && (size_t)n > cap) {
 				errno = EMSGSIZE;
