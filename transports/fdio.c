@@ -18,6 +18,7 @@ void fd_conn_set(struct conn *c, int fd, const char *name)
 {
 	c->fd = c->wfd = fd;
 	c->handle = NULL;
+	c->ring = NULL;
 	c->streams = 1;
 	snprintf(c->peer, sizeof(c->peer), "%.120s", name);
 }
