@@ -114,8 +114,9 @@ t_uring_workers_submit_every_transfer() {
 				# receives take what has come, many messages at once
 				[ "$enters" -ge $([ $f = $t-stream-srv ] && echo 1 || echo 200) ] ||
 					die "$f: $enters io_uring_enter for 200 messages: $(cat $f.strace)"
-				# the rest: the wire record, the loader: a handful
-				[ "$io" -lt 50 ] ||
+				# the rest: the wire record, the loader (ASan's
+				# reads of /proc too): a few dozen, not one a message
+				[ "$io" -lt 120 ] ||
 					die "$f: $io reads and writes beside the ring: $(cat $f.strace)"
 			done
 		done
