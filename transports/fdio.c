@@ -66,9 +66,17 @@ static void ring_why(int err, char *why, size_t wl)
 		fclose(f);
 		v[strcspn(v, "\n")] = 0;
 	}
-	if (v[0] && strcmp(v, "0"))
+	if (!strcmp(v, "1"))
+		snprintf(why, wl, "io_uring is disabled here for processes outside the group "
+			 "kernel.io_uring_group (sysctl kernel.io_uring_disabled = 1): io_uring_setup: %s",
+			 strerror(err));
+	else if (v[0] && strcmp(v, "0"))
 		snprintf(why, wl, "io_uring is disabled here (sysctl kernel.io_uring_disabled = %s; "
 			 "0 allows it): io_uring_setup: %s", v, strerror(err));
+	else if (err == EPERM)
+		snprintf(why, wl, "io_uring_setup: %s (kernel.io_uring_disabled is %s: a seccomp "
+			 "filter or the container's policy refuses it)", strerror(err),
+			 v[0] ? v : "not there");
 	else
 		snprintf(why, wl, "io_uring_setup: %s", strerror(err));
 }

@@ -177,3 +177,30 @@ Y
 	expect_rc 2
 	expect_err "--poll=uring needs a byte stream of descriptors (tcp, tcp6, unix, pipe); transport mq"
 }
+
+# Where the kernel has no io_uring, or refuses it: a seccomp filter
+# (tests/tools/no_uring.c) makes io_uring_setup fail for the plan.
+t_uring_refused_without_a_ring() {
+	local tool=$BUILD_DIR/tests/no_uring
+	[ -x "$tool" ] || die "no $tool (make unit builds it)"
+	"$tool" ENOSYS true 2>/dev/null || skip "no seccomp filter here: $("$tool" ENOSYS true 2>&1)"
+	mat m.yaml <<'Y'
+name: noring
+matrix:
+  transport: [unix, tcp]
+  poll: [block, uring]
+Y
+	rc=0
+	"$tool" ENOSYS "$MATRIX_BIN" plan m.yaml >/dev/null 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "m.yaml:4:17: poll: uring: this kernel has no io_uring (io_uring_setup: Function not implemented)"
+	rc=0
+	"$tool" EPERM "$MATRIX_BIN" plan m.yaml >/dev/null 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "m.yaml:4:17: poll: uring: "
+	expect_err "io_uring_setup: Operation not permitted"
+	# the block cells alone still plan there
+	rc=0
+	"$tool" ENOSYS "$MATRIX_BIN" plan m.yaml --only poll=block >/dev/null 2>"$T/.err" || rc=$?
+	expect_rc 0
+}
