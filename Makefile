@@ -14,9 +14,10 @@ GIT_REV     := $(shell git rev-parse --short=12 HEAD 2>/dev/null || echo unknown
 
 # What the build and `make run` need; libjansson-dev: the JSON documents
 # (--export-json, plan --json); libmd4c-html0-dev: report.html's
-# Markdown, summary.md as HTML (md4c's CommonMark/GFM renderer).
+# Markdown, summary.md as HTML (md4c's CommonMark/GFM renderer);
+# liburing-dev: `poll: uring`'s io_uring path (transports/fdio.c).
 DEPS_DEB    := libyaml-dev libcsv-dev libpcre2-dev gnuplot-nox libzmq3-dev libcmocka-dev pkg-config socat procps iproute2 python3 strace \
-               libjansson-dev libmd4c-html0-dev
+               libjansson-dev libmd4c-html0-dev liburing-dev
 # What only `make test` needs besides: clang (the fuzz targets; libFuzzer
 # ships with it), valgrind (the memcheck run), jq (the README's dashboard
 # conversions, run by the tests), chromium (test_html.sh loads report.html
@@ -48,7 +49,7 @@ endif
 
 # libzmq: its header only; transports/zmqlib.c loads the library with
 # dlopen when a zmq cell runs (16 libraries fewer at every worker exec)
-PKGS        := yaml-0.1 jansson libpcre2-8 md4c-html
+PKGS        := yaml-0.1 jansson libpcre2-8 md4c-html liburing
 # The folders, bottom layer first: each includes only those before it
 # (tests/e2e/test_layout.sh checks it; README "Where things live").
 LAYERS      := base transports workers plan launch cell runner reports gate cli
@@ -58,7 +59,7 @@ CFLAGS      += -std=c11 $(OPT) -Wall -Wextra -Werror -Wshadow -Wstrict-prototype
                $(shell pkg-config --cflags $(PKGS) libzmq 2>/dev/null) -MMD -MP
 LDFLAGS     += $(SANFLAGS) -pthread
 # -lrt: the mq transport's mq_open and friends (in libc itself since glibc 2.34)
-LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lpcre2-8 -lmd4c-html -lmd4c) -lcsv -lm -ldl -lrt
+LDLIBS      += $(shell pkg-config --libs $(PKGS) 2>/dev/null || echo -lyaml -ljansson -lpcre2-8 -lmd4c-html -lmd4c -luring) -lcsv -lm -ldl -lrt
 
 LIB_SRC     := $(filter-out cli/main.c,$(foreach d,$(LAYERS),$(wildcard $(d)/*.c)))
 LIB_OBJ     := $(LIB_SRC:%.c=$(BUILD)/%.o)

@@ -13,7 +13,8 @@ const char *const pattern_names[PAT__COUNT] = {
 const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
 
 const char *const record_names[REC__COUNT] = { "full", "totals" };
-const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy" };
+const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy",
+						  [POLL_URING] = "uring" };
 const char *const wake_names[WAKE__COUNT] = { [WAKE_FUTEX] = "futex", [WAKE_EVENTFD] = "eventfd" };
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {

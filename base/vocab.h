@@ -4,7 +4,7 @@
  *   patterns     pingpong, echo, stream: how a cell's messages flow
  *   endpoints    tcp, ipc: where a zmq server binds
  *   records      full, totals: what a cell's workers keep of each message
- *   poll modes   block, busy: how a worker waits for a message
+ *   poll modes   block, busy, uring: how a worker waits for a message
  *   transports   the names a matrix may give `transport:`, in the order of
  *                the registry (transports/transport.h), which maps each
  *                name to its ops table; a unit test checks that the two
@@ -39,8 +39,8 @@ enum record { REC_FULL, REC_TOTALS, REC__COUNT };
 extern const char *const record_names[REC__COUNT];	/* "full", "totals" */
 /* How a worker waits for its descriptors (matrix key poll:): in the kernel
  * (blocking calls), or spinning on non-blocking ones (transport.h). */
-enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL__COUNT };
-extern const char *const poll_names[POLL__COUNT];	/* "block", "busy" */
+enum poll_mode { POLL_BLOCK, POLL_BUSY, POLL_URING, POLL__COUNT };
+extern const char *const poll_names[POLL__COUNT];	/* "block", "busy", "uring" */
 
 /* How a sleeping shm worker is woken (matrix `wake:`): a futex or an eventfd. */
 enum wake_mode { WAKE_FUTEX, WAKE_EVENTFD, WAKE__COUNT };

@@ -11,6 +11,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "fdio.h"
 #include "units.h"
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -148,6 +149,36 @@ static int check_placement(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* poll: uring: fdio's ring carries every transfer of a byte stream of
+ * descriptors from one thread (fdio.h); the kernel's own refusal is the
+ * machine's (plan_check_machine). */
+static int check_uring(const struct matrix *m, const size_t *choice,
+		       const struct cell_params *p, char *err, size_t errlen)
+{
+	const struct transport *t = p->transport;
+
+	if (p->poll != POLL_URING)
+		return 0;
+	if (!fd_takes_uring(t))
+		CELL_ERR("poll", "poll: uring moves a byte stream's reads and writes through io_uring "
+			 "(tcp, tcp6, unix, pipe); transport %s %s (exclude {poll: uring, transport: "
+			 "%s})", t->name, t->family ?
+			 "sends messages, one datagram a call" : "has no descriptor of its own", t->name);
+	if (p->inflight > 1)
+		CELL_ERR("poll", "poll: uring runs one transfer at a time; inflight %u drives its "
+			 "descriptor with poll() (exclude {poll: uring, inflight: %u})", p->inflight,
+			 p->inflight);
+	if (p->pattern == PAT_PIPELINE)
+		CELL_ERR("poll", "poll: uring gives a connection one ring, used from one thread; "
+			 "pipeline's client writes and reads from two (exclude {poll: uring, pattern: "
+			 "pipeline})");
+	if (p->server_prog || p->client_prog)
+		CELL_ERR("poll", "poll: uring is how matrix's own workers move bytes; program %s "
+			 "does its own I/O", p->server_prog ? p->server_prog->name :
+			 p->client_prog->name);
+	return 0;
+}
+
 /* topology: netns: what crosses the emulated link: our own workers over an IP
  * transport (tcp, tcp6, udp, zmq's tcp endpoint). */
 static int check_topology(const struct matrix *m, const size_t *choice,
@@ -231,7 +262,7 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (refused)
 		CELL_ERR(refused, "%s", why);
 	if (check_programs(m, choice, p, err, errlen) < 0 ||
-	    check_topology(m, choice, p, err, errlen) < 0)
+	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
@@ -391,13 +422,15 @@ static int check_transport_now(const struct matrix *m, const size_t *choice,
 	struct transport_opts o = {
 		.size = p->size, .response_size = p->response_size, .pattern = p->pattern,
 		.inflight = p->inflight, .connections = p->concurrency,
-		.busy = p->poll == POLL_BUSY,
+		.busy = p->poll == POLL_BUSY, .uring = p->poll == POLL_URING,
 	};
 	const char *key = "transport";
 	char why[768];
 
 	if (t->limits_now && t->limits_now(&o, &key, why, sizeof(why)) < 0)
 		CELL_ERR(key, "transport %s: %s", t->name, why);
+	if (p->poll == POLL_URING && fd_uring_probe(why, sizeof(why)) < 0)
+		CELL_ERR("poll", "poll: uring: %s", why);
 	return 0;
 }
 

@@ -12,11 +12,32 @@
  * blocking mode the only cost is a test on the error path.
  *
  *   fd_conn_poll    the polling o asks for on a descriptor connection
- *                   (nothing when c->fd is -1): busy: fd and wfd
+ *                   (nothing when c->fd is -1): uring: c->ring (below,
+ *                   "io_uring for PEER: reason" when it cannot); busy: fd and wfd
  *                   O_NONBLOCK, c->busy set, c->recv_timeout_ns =
  *                   o->recv_timeout_ns when lossy; busy_poll_ns: SO_BUSY_POLL
  *                   (µs) on fd.
  *                   0, or -1 with "setsockopt SO_BUSY_POLL 50us: reason".
+ *
+ * io_uring (c->ring, set by fd_conn_poll when o->uring: `poll: uring`):
+ * fd_send_all, fd_recv_all and fd_recv_some move the bytes through the
+ * connection's own ring (liburing; a queue of 4, one transfer at a time):
+ * each call of theirs becomes an IORING_OP_SEND or IORING_OP_RECV (on
+ * sockets; IORING_OP_READ or IORING_OP_WRITE on FIFOs) and one
+ * io_uring_submit_and_wait, looped over partial transfers and EINTR
+ * exactly as the read() and write() path is, with the same results (the
+ * end of the stream, EPROTO).  The descriptors stay blocking: the wait
+ * sleeps in io_uring_enter.  The _inline forms below never look at
+ * c->ring: a loop that calls them must not run on a ring's connection.
+ * fd_close ends the ring.  A connection's ring is used from one thread.
+ *   fd_takes_uring  1 when t's connections can have a ring: a byte stream
+ *                   whose send, recv and recv_some are fdio's (tcp, tcp6,
+ *                   unix, pipe); 0 for messages and transports without a
+ *                   descriptor.
+ *   fd_uring_probe  whether this kernel sets up a ring for this process
+ *                   (io_uring_queue_init, once a process): 0, or -1 with
+ *                   why ("this kernel has no io_uring", "io_uring is
+ *                   disabled here (sysctl kernel.io_uring_disabled = 2 ...").
  *
  * A connection on one descriptor:
  *   fd_conn_set(c, fd, name)  c->fd = c->wfd = fd, one stream, c->peer =
@@ -167,6 +188,8 @@ static inline int fd_recv_all_inline(struct conn *c, void *buf, size_t len)
 void fd_conn_set(struct conn *c, int fd, const char *name);
 int fd_conn_poll(struct conn *c, const struct transport_opts *o, int lossy, char *err,
 		 size_t errlen);
+int fd_takes_uring(const struct transport *t);
+int fd_uring_probe(char *why, size_t wl);
 
 int fd_send_all(struct conn *c, const void *buf, size_t len);
 int fd_recv_all(struct conn *c, void *buf, size_t len);

@@ -40,6 +40,12 @@
  * connection's socket; only transports with a socket (family != 0) take
  * it.  Listening sockets, handshakes and
  * zmq's end of stream keep blocking.
+ *
+ * io_uring (opts.uring, matrix `poll: uring`): transport_accept and
+ * transport_connect give a byte-stream descriptor connection (tcp, tcp6,
+ * unix, pipe) a ring of its own, conn.ring (fdio.h); fdio's send, recv
+ * and recv_some then submit each transfer to it and wait for its
+ * completion.  The connection is used from one thread.
  */
 #ifndef MATRIX_TRANSPORT_H
 #define MATRIX_TRANSPORT_H
@@ -63,7 +69,10 @@ struct transport_opts {
 	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
 	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
 	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */
+	int uring;		/* poll: uring: fdio moves bytes through an io_uring */
 };
+
+struct fd_ring;			/* fdio.c: a connection's io_uring */
 
 struct conn {
 	int fd;			/* read side; -1 when the transport has no descriptor */
@@ -75,6 +84,7 @@ struct conn {
 	int busy;		/* fd and wfd are non-blocking: fdio spins (above) */
 	uint64_t recv_timeout_ns;	/* busy, lossy: a receive's spin gives up after
 					 * this (EAGAIN); 0: never */
+	struct fd_ring *ring;	/* poll: uring: fdio's ring for this connection, or NULL */
 };
 
 /* Figures a transport reports about a connection, for results.csv. */

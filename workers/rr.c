@@ -20,11 +20,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A byte stream of descriptors (tcp, unix, pipe: fdio.h), never lossy:
- * its loops call fdio inline, not through the ops table. */
-static int rr_fd_stream(const struct transport *t)
+/* A byte stream of descriptors (tcp, unix, pipe: fdio.h), never lossy,
+ * on a connection without an io_uring (poll: uring's transfers must go
+ * through fdio's ring, which the inline calls skip): its loops call fdio
+ * inline, not through the ops table. */
+static int rr_fd_stream(const struct transport *t, const struct conn *c)
 {
-	return t->send == fd_send_all && t->recv == fd_recv_all && !t->lossy;
+	return t->send == fd_send_all && t->recv == fd_recv_all && !t->lossy && !c->ring;
 }
 
 /* The reply carries the request's number: its first seqlen bytes. */
@@ -90,7 +92,7 @@ void rr_serve(struct conn_job *j)
 	uint64_t last_rx = clock_now_ns();
 	if (seqlen > 8)
 		seqlen = 8;
-	if (rr_fd_stream(t)) {
+	if (rr_fd_stream(t, &j->c)) {
 		serve_fd_stream(j, in, req, out, resp, seqlen, reply);
 		goto out;
 	}
@@ -239,7 +241,7 @@ static int rr_serial(struct client *cl)
 	const struct wopts *o = cl->o;
 	uint64_t rtt, now;
 
-	if (!o->rate && rr_fd_stream(o->t))
+	if (!o->rate && rr_fd_stream(o->t, &cl->c))
 		return rr_serial_fd_stream(cl);
 	now = drive_window_start(cl);
 

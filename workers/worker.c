@@ -4,6 +4,7 @@
  * settings, server.h and client.h for the two sides. */
 #include "worker.h"
 #include "client.h"
+#include "fdio.h"
 #include "hello.h"
 #include "matrix.h"
 #include "options.h"
@@ -60,8 +61,9 @@ static void usage(FILE *f)
 "      --rate N             client: N requests (stream: messages) a second on a\n"
 "                           fixed schedule, latency counted from it (20000, 20k/s)\n"
 "      --record full|totals totals: no histogram (client), no timeline (receiver)\n"
-"      --poll block|busy    busy: spin on non-blocking descriptors, never sleep\n"
-"                           waiting for a message (default block)\n"
+"      --poll block|busy|uring  busy: spin on non-blocking descriptors, never\n"
+"                           sleep waiting for a message; uring: each transfer\n"
+"                           through an io_uring (default block)\n"
 "      --busy-poll DUR      SO_BUSY_POLL on each connection's socket, whole\n"
 "                           microseconds (default 0: not set)\n"
 "      --wake futex|eventfd shm, block: a sleeping side waits on a futex (default)\n"
@@ -75,11 +77,12 @@ static void usage(FILE *f)
 static int parse_poll(int c, const char *arg, struct transport_opts *o, char *why, size_t wl)
 {
 	if (c == 'P') {
-		if (strcmp(arg, "block") && strcmp(arg, "busy")) {
-			snprintf(why, wl, "expected block or busy");
+		if (strcmp(arg, "block") && strcmp(arg, "busy") && strcmp(arg, "uring")) {
+			snprintf(why, wl, "expected block, busy or uring");
 			return -1;
 		}
 		o->busy = !strcmp(arg, "busy");
+		o->uring = !strcmp(arg, "uring");
 		return 0;
 	}
 	if (units_parse_duration(arg, &o->busy_poll_ns, why, wl) < 0)
@@ -263,6 +266,25 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 
 /* Fills in the defaults that depend on other options and checks the
  * combination: 0, or 2 for bad usage (said on stderr). */
+/* --poll=uring: where fdio's ring can carry every transfer (fdio.h). */
+static int check_uring(const struct wopts *o)
+{
+	const char *why = NULL;
+
+	if (!fd_takes_uring(o->t))
+		why = "a byte stream of descriptors (tcp, tcp6, unix, pipe)";
+	else if (o->inflight > 1)
+		why = "inflight 1 (a window's descriptor is driven by poll)";
+	else if (o->pattern == PAT_PIPELINE)
+		why = "a pattern other than pipeline (its client has two threads on one connection)";
+
+	if (!o->topts.uring || !why)
+		return 0;
+	fprintf(stderr, "matrix worker: --poll=uring needs %s; transport %s, pattern %s, "
+		"inflight %u\n", why, o->t->name, pattern_names[o->pattern], o->inflight);
+	return 2;
+}
+
 static int check_opts(struct wopts *o)
 {
 	if (!o->topts.response_size)
@@ -313,7 +335,7 @@ static int check_opts(struct wopts *o)
 			o->t->max_inflight);
 		return 2;
 	}
-	return 0;
+	return check_uring(o);
 }
 
 /* --netns NAME: this process into /run/netns/NAME (ip netns's), before

@@ -275,7 +275,7 @@ Y
 	rc=0
 	"$MATRIX_BIN" worker client -t unix -a x --poll spin >/dev/null 2>"$T/.err" || rc=$?
 	expect_rc 2
-	expect_err "--poll spin: expected block or busy"
+	expect_err "--poll spin: expected block, busy or uring"
 	rc=0
 	"$MATRIX_BIN" worker client -t pipe -a x --busy-poll 5us >/dev/null 2>"$T/.err" || rc=$?
 	expect_rc 2

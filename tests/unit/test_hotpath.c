@@ -3,7 +3,9 @@
  * sequence number's bytes (payload.h: little-endian in the first min(8,
  * size) bytes, nothing after them touched), echo's check of a reply
  * (rr_echo_mismatch), and fdio's inline system calls (fdio.h): a whole
- * message, one split across writes, the end of the stream, and errno.
+ * message, one split across writes, the end of the stream, and errno;
+ * and the same through a connection's io_uring (poll: uring), on a
+ * socket pair and on a pipe.
  */
 #include <errno.h>
 #include <setjmp.h>
@@ -11,6 +13,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <fcntl.h>
 #include <unistd.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -19,6 +22,7 @@
 
 #include "drive.h"
 #include "fdio.h"
+#include <stdio.h>
 #include "payload.h"
 #include "rr.h"
 
@@ -122,12 +126,98 @@ static void test_fd_inline(void **state)
 	assert_int_equal(errno, EBADF);
 }
 
+/* a and b, the two ends of fds (a writes fds[1] and reads fds[0] of the
+ * pair, b the other way; for a pipe a writes, b reads), each with a ring. */
+static void ring_pair(struct conn *a, struct conn *b, int wa, int rb, int ra, int wb)
+{
+	struct transport_opts o = { .uring = 1 };
+	char err[256];
+
+	*a = (struct conn){ .fd = ra, .wfd = wa };
+	*b = (struct conn){ .fd = rb, .wfd = wb };
+	snprintf(a->peer, sizeof(a->peer), "a");
+	snprintf(b->peer, sizeof(b->peer), "b");
+	assert_int_equal(fd_conn_poll(a, &o, 0, err, sizeof(err)), 0);
+	assert_int_equal(fd_conn_poll(b, &o, 0, err, sizeof(err)), 0);
+	assert_non_null(a->ring);
+	assert_non_null(b->ring);
+}
+
+/* fd_send_all, fd_recv_all and fd_recv_some through the rings: a whole
+ * message, one split across writes, recv_some's one transfer, the end of
+ * the stream (1 between messages, EPROTO inside one); fd_close ends the
+ * ring. */
+static void check_ring(struct conn *a, struct conn *b)
+{
+	unsigned char out[64], in[64];
+
+	payload_fill(out, sizeof(out));
+	assert_int_equal(fd_send_all(a, out, sizeof(out)), 0);
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fd_recv_all(b, in, sizeof(in)), 0);
+	assert_memory_equal(in, out, sizeof(out));
+	assert_int_equal(fd_send_all(a, out, 10), 0);
+	pid_t pid = fork();
+	assert_true(pid >= 0);
+	if (pid == 0) {	/* the child writes the rest on the descriptor itself */
+		usleep(20000);
+		_exit(write(a->wfd, out + 10, sizeof(out) - 10) == (ssize_t)sizeof(out) - 10 ? 0 : 1);
+	}
+	memset(in, 0, sizeof(in));
+	assert_int_equal(fd_recv_all(b, in, sizeof(in)), 0);	/* two completions */
+	assert_memory_equal(in, out, sizeof(out));
+	int st;
+	assert_int_equal(waitpid(pid, &st, 0), pid);
+	assert_int_equal(st, 0);
+	assert_int_equal(fd_send_all(a, out, 5), 0);
+	assert_int_equal(fd_recv_some(b, in, sizeof(in)), 5);
+	assert_int_equal(fd_send_all(a, out, 8), 0);
+	fd_close(a);
+	assert_null(a->ring);
+	assert_int_equal(fd_recv_all(b, in, 5), 0);
+	errno = 0;
+	assert_int_equal(fd_recv_all(b, in, 8), -1);
+	assert_int_equal(errno, EPROTO);
+	assert_int_equal(fd_recv_all(b, in, sizeof(in)), 1);
+	assert_int_equal(fd_recv_some(b, in, sizeof(in)), 0);
+	fd_close(b);
+	assert_null(b->ring);
+}
+
+static void test_fd_ring(void **state)
+{
+	struct conn a, b;
+	char why[256];
+	int sv[2], p[2], q[2];
+
+	(void)state;
+	if (fd_uring_probe(why, sizeof(why)) < 0) {
+		print_message("no io_uring here: %s\n", why);
+		skip();
+	}
+	assert_int_equal(socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv), 0);
+	ring_pair(&a, &b, sv[0], sv[1], sv[0], sv[1]);
+	check_ring(&a, &b);
+	/* FIFOs' halves as pipe's transport has them: READ and WRITE, not RECV
+	 * and SEND (a's read side q[0], b's write side q[1], unused here) */
+	assert_int_equal(pipe2(p, O_CLOEXEC), 0);
+	assert_int_equal(pipe2(q, O_CLOEXEC), 0);
+	ring_pair(&a, &b, p[1], p[0], q[0], q[1]);
+	check_ring(&a, &b);
+	/* a transport's ops: tcp, unix and pipe take a ring; udp, zmq do not */
+	assert_true(fd_takes_uring(transport_find("unix")));
+	assert_true(fd_takes_uring(transport_find("pipe")));
+	assert_false(fd_takes_uring(transport_find("udp")));
+	assert_false(fd_takes_uring(transport_find("zmq")));
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
 		cmocka_unit_test(test_seq_bytes),
 		cmocka_unit_test(test_echo_check),
 		cmocka_unit_test(test_fd_inline),
+		cmocka_unit_test(test_fd_ring),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -190,6 +190,23 @@ static void test_cell_errors_name_the_value(void **state)
 		{ "name: p\nprograms:\n  s:\n    server: [s, '{port}']\nmatrix:\n"
 		  "  server: [builtin, s]\n  spin: 1us\n",
 		  "p.yaml:7:9: spin is a busy-wait of matrix's own server; program s cannot" },
+		{ "name: p\nmatrix:\n  transport: [unix, zmq]\n  poll: [block, uring]\n",
+		  "p.yaml:4:17: poll: uring moves a byte stream's reads and writes through io_uring "
+		  "(tcp, tcp6, unix, pipe); transport zmq has no descriptor of its own" },
+		{ "name: p\nmatrix:\n  transport: [tcp, unix_dgram]\n  poll: uring\n",
+		  "p.yaml:4:9: poll: uring moves a byte stream's reads and writes through io_uring "
+		  "(tcp, tcp6, unix, pipe); transport unix_dgram sends messages" },
+		{ "name: p\nmatrix:\n  transport: [shm, mq]\n  poll: uring\n",
+		  "p.yaml:4:9: poll: uring moves a byte stream's reads and writes through io_uring "
+		  "(tcp, tcp6, unix, pipe); transport shm has no descriptor of its own" },
+		{ "name: p\nmatrix:\n  pattern: echo\n  inflight: [1, 4]\n  poll: uring\n",
+		  "p.yaml:5:9: poll: uring runs one transfer at a time; inflight 4 drives its "
+		  "descriptor with poll()" },
+		{ "name: p\nmatrix:\n  pattern: [echo, pipeline]\n  poll: uring\n",
+		  "p.yaml:4:9: poll: uring gives a connection one ring, used from one thread" },
+		{ "name: p\nprograms:\n  s:\n    server: [s, '{port}']\nmatrix:\n"
+		  "  server: [builtin, s]\n  poll: uring\n",
+		  "p.yaml:7:9: poll: uring is how matrix's own workers move bytes; program s" },
 		{ "name: p\nmatrix:\n  size: 1\nexclude:\n  - {size: 1}\n",
 		  "p.yaml: every cell is excluded" },
 	};
