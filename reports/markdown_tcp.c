@@ -50,8 +50,8 @@ static int varies(const struct report *r, size_t d)
 	return 0;
 }
 
-/* "tcp, stream, size 1KiB": the dimensions that vary, transport and
- * pattern by their value alone. */
+/* "stream, tcp, size 1KiB": the transport and the dimensions that vary,
+ * transport and pattern by their value alone. */
 static void label(const struct report *r, const struct rcell *c, char *buf, size_t len)
 {
 	char h[64];
@@ -59,9 +59,9 @@ static void label(const struct report *r, const struct rcell *c, char *buf, size
 
 	buf[0] = '\0';
 	for (size_t d = 0; d < r->ndims && o < len; d++) {
-		if (!varies(r, d))
-			continue;
 		const char *name = r->dimnames[d];
+		if (!varies(r, d) && strcmp(name, "transport"))	/* tcp or tcp6: always said */
+			continue;
 		const char *v = report_value_human(r, d, c->dims[d], h, sizeof(h));
 		int bare = !strcmp(name, "transport") || !strcmp(name, "pattern");
 		o += (size_t)snprintf(buf + o, len - o, "%s%s%s%s", o ? ", " : "", bare ? "" : name,
