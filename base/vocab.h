@@ -71,8 +71,14 @@ enum better { LOWER_IS_BETTER = -1, HIGHER_IS_BETTER = 1 };
  *   MEAN  a mean per sample: weighted by each client's share
  *   MAX   the largest
  *   ONE   a percentile: only one client's stands; several cannot be
- *         combined into the percentile of all their samples (left empty) */
-enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
+ *         combined into the percentile of all their samples (left empty)
+ *   SUM   a count or a rate of each connection's: the sum
+ *   MEDIAN  a state of each connection's (an RTT, a window): the median
+ *         (of an even number, the mean of the middle two)
+ * The kernel's figures (tcp_*) combine so over the TCP connections' ends
+ * too (cell/aggregate.h says which ends). */
+enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE, COMBINE_SUM,
+	       COMBINE_MEDIAN };
 
 /* The metric table, one line a metric: X(name, title, unit, better,
  * combine, phrase, counts).  The name is the results.csv column and the
@@ -122,7 +128,26 @@ enum combine { COMBINE_RATE, COMBINE_MEAN, COMBINE_MAX, COMBINE_ONE };
 	  "of the senders' window") \
 	X(cpu_us_per_rtt, "CPU time per round trip (all workers)", "µs/rtt", LOWER_IS_BETTER, \
 	  COMBINE_MEAN, "%s was %s cheaper than %s in CPU time per round trip", \
-	  "the same CPU per round trip (pingpong/echo; empty for stream)")
+	  "the same CPU per round trip (pingpong/echo; empty for stream)") \
+	X(tcp_retrans, "TCP segments retransmitted (kernel)", "segments", LOWER_IS_BETTER, \
+	  COMBINE_SUM, NULL, \
+	  "tcp, tcp6: TCP_INFO's tcpi_total_retrans at the end of the timed window, " \
+	  "summed over the connections' sending ends (stream: the senders'; " \
+	  "pingpong, echo, pipeline: both ends'); empty for other transports") \
+	X(tcp_rtt_us, "TCP smoothed round-trip time (kernel)", "µs", LOWER_IS_BETTER, \
+	  COMBINE_MEDIAN, NULL, \
+	  "TCP_INFO's tcpi_rtt (the kernel's smoothed RTT), the median over the same ends") \
+	X(tcp_rttvar_us, "TCP round-trip time variation (kernel)", "µs", LOWER_IS_BETTER, \
+	  COMBINE_MEDIAN, NULL, "TCP_INFO's tcpi_rttvar, the median over the same ends") \
+	X(tcp_cwnd, "TCP congestion window (kernel)", "segments", HIGHER_IS_BETTER, \
+	  COMBINE_MEDIAN, NULL, "TCP_INFO's tcpi_snd_cwnd, the median over the same ends") \
+	X(tcp_delivery_rate, "TCP delivery rate (kernel)", "B/s", HIGHER_IS_BETTER, \
+	  COMBINE_SUM, NULL, \
+	  "TCP_INFO's tcpi_delivery_rate (its latest sample), summed over the same ends") \
+	X(tcp_bytes_retrans, "TCP bytes retransmitted (kernel)", "B", LOWER_IS_BETTER, \
+	  COMBINE_SUM, NULL, "TCP_INFO's tcpi_bytes_retrans, summed over the same ends") \
+	X(tcp_mss, "TCP sender's segment size (kernel)", "B", HIGHER_IS_BETTER, \
+	  COMBINE_MEDIAN, NULL, "TCP_INFO's tcpi_snd_mss, the median over the same ends")
 
 struct metric {
 	const char *name;	/* the results.csv column, "rtt_p50_us" */

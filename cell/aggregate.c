@@ -9,6 +9,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 /* What the cell's pattern is (pattern.h): who times it, what comes back. */
@@ -94,6 +95,47 @@ static void rtt_figures(const struct cell_outcome *o, struct result_row *row)
 	row->rtt_p999_us = (double)hist_percentile(&h, 0.999) / 1e3;
 }
 
+static int cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* v[0..n) (n > 0) combined as a connection's figures are (vocab.h): the
+ * sum, or the median (of an even number, the mean of the middle two; v is
+ * sorted in place). */
+static double combine_each(enum combine how, double *v, size_t n)
+{
+	double sum = 0;
+
+	if (how == COMBINE_MEDIAN) {
+		qsort(v, n, sizeof(*v), cmp_double);
+		return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+	}
+	for (size_t i = 0; i < n; i++)
+		sum += v[i];
+	return sum;
+}
+
+/* A figure each program client printed (metric m), summed or the median
+ * (combine_each); NaN when none printed it or out of memory. */
+static double printed_each(const struct cell_outcome *o, int m, enum combine how)
+{
+	double *v = malloc((o->nclients ? o->nclients : 1) * sizeof(*v)), fig = NAN;
+	size_t n = 0;
+
+	for (unsigned i = 0; v && i < o->nclients; i++) {
+		double x = o->printed[i * PROGRAM_NFIGURES + (unsigned)m];
+		if (!isnan(x))
+			v[n++] = x;
+	}
+	if (n)
+		fig = combine_each(how, v, n);
+	free(v);
+	return fig;
+}
+
 /* What program clients printed, combined over the clients as the metric
  * table says, so that each figure means what the built-in one means; the
  * row is then measured_by "printed" and names the metrics. */
@@ -134,6 +176,10 @@ static void printed_figures(const struct cell *c, const struct cell_outcome *o,
 		case COMBINE_ONE:
 			*fig = o->nclients == 1 ? top : NAN;
 			break;
+		case COMBINE_SUM:
+		case COMBINE_MEDIAN:
+			*fig = printed_each(o, m, metrics[m].combine);
+			break;
 		}
 		len += (size_t)snprintf(row->printed_metrics + len, sizeof(row->printed_metrics) - len,
 					"%s%s", len ? ";" : "", metrics[m].name);
@@ -168,6 +214,42 @@ static void loss_figures(const struct cell *c, const struct cell_outcome *o, uin
 			 "to accept loss", (unsigned long long)lost, (unsigned long long)total,
 			 pattern_of(c)->sent);
 	}
+}
+
+/* The kernel's view of the TCP connections (the workers' tcp lines, read
+ * at the end of the timed window): a sender's figures are its own
+ * (retransmits, cwnd, delivery rate, its segment size), so a stream takes
+ * the senders' ends (the clients'), the other patterns, where both ends
+ * send, both.  Each figure is summed or the median over those ends as the
+ * metric table says; NaN (empty) where none has it: another transport, a
+ * program's end (its connections are not ours to read), an old kernel. */
+static void tcp_figures(const struct cell *c, const struct cell_outcome *o,
+			struct result_row *row)
+{
+	int both = !pattern_of(c)->one_way;
+	size_t n = both ? o->server.ntcp : 0;
+
+	for (unsigned i = 0; i < o->nclients; i++)
+		n += o->clients[i].ntcp;
+	double *v = n ? malloc(n * sizeof(*v)) : NULL;
+	for (int k = 0; v && k < TCPV__COUNT; k++) {
+		char name[64];
+		snprintf(name, sizeof(name), "tcp_%s", wire_tcp_keys[k]);
+		int m = matrix_metric_index(name);
+		double *fig = aggregate_row_field(row, name);
+		size_t got = 0;
+		for (unsigned i = 0; i <= o->nclients; i++) {
+			const struct worker_result *w = i < o->nclients ? &o->clients[i] : &o->server;
+			if (i == o->nclients && !both)
+				break;
+			for (size_t j = 0; j < w->ntcp; j++)
+				if (w->tcp[j].v[k] >= 0)
+					v[got++] = (double)w->tcp[j].v[k];
+		}
+		if (got && m >= 0 && fig)
+			*fig = combine_each(metrics[m].combine, v, got);
+	}
+	free(v);
 }
 
 /* The figure of metric name printed in p[], NaN if none. */
@@ -439,6 +521,7 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
 	start_figures(o, row);
+	tcp_figures(c, o, row);
 	if (o->measured_by_process && o->printed)
 		printed_figures(c, o, row);
 	if (pattern_of(c)->receiver_times && (c->p.server_prog || c->p.client_prog))

@@ -44,6 +44,13 @@
  *   exit, or their printed sent_msgs_per_s (or messages / seconds).  Such
  *   a row's measured_by names both sides: "receiver=X;senders=Y", X and Y
  *   each worker, process or printed.
+ * The kernel's view (tcp, tcp6): TCP_INFO of every connection our workers
+ *   hold, read at the end of the timed window (wire.h tcp lines); a stream
+ *   takes its senders' ends (a sender's retransmits, cwnd and delivery
+ *   rate are on its side), pingpong, echo and pipeline both ends (both
+ *   send).  tcp_retrans, tcp_delivery_rate and tcp_bytes_retrans are their
+ *   sums, tcp_rtt_us, tcp_rttvar_us, tcp_cwnd and tcp_mss their medians
+ *   (the metric table's combine); NaN (empty) for other transports.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -91,6 +98,9 @@ struct result_row {
 	 * all CPUs' time over it, other processes' CPU time over it in CPUs,
 	 * procs_running and the CPUs' mean clock (MHz) just after it */
 	double steal_pct, iowait_pct, runnable, cpu_mhz, other_cpus;
+	/* the kernel's view of the TCP connections (see above): metrics */
+	double tcp_retrans, tcp_rtt_us, tcp_rttvar_us, tcp_cwnd, tcp_delivery_rate,
+	       tcp_bytes_retrans, tcp_mss;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

@@ -3,6 +3,7 @@
 #include "headline.h"
 #include "markdown_cell.h"
 #include "markdown_header.h"
+#include "markdown_tcp.h"
 #include "report.h"
 #include "outfile.h"
 #include "pattern.h"
@@ -564,6 +565,7 @@ int markdown_write(const struct report *r, char *err, size_t errlen)
 				p.cells[p.ncells++] = &r->cells[i];
 		pattern_section(&p);
 	}
+	markdown_tcp(r, f);
 	geomeans(r, f);
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

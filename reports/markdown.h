@@ -21,7 +21,8 @@
  * ratio with such a figure on either side; RTT figures that leave
  * lost requests out "†", noisy cells (CV above report.noisy_cv) "~",
  * partly failed ones "(k/n ok)", failed ones "failed: STATUS": marked,
- * never hidden.  Last, each ratio's geometric mean per pattern over its
+ * never hidden.  Then the kernel's view of TCP connections, when there
+ * is one (markdown_tcp.h).  Last, each ratio's geometric mean per pattern over its
  * cell pairs, with their range.
  */
 #ifndef MATRIX_MARKDOWN_H

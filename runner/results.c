@@ -29,6 +29,9 @@ static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
 	"placement", "steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
+	/* the kernel's view of tcp and tcp6 connections (metrics; aggregate.h) */
+	"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
+	"tcp_bytes_retrans", "tcp_mss",
 };
 
 static const char *const timeline_cols[] = {

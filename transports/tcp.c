@@ -6,6 +6,7 @@
 #include "transport.h"
 #include "fdio.h"
 #include "sockets.h"
+#include "tcp_view.h"
 #include "vocab.h"
 
 #include <errno.h>
@@ -128,6 +129,7 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 	.recv = fd_recv_all, \
 	.recv_some = fd_recv_some, \
 	.info = tcp_info, \
+	.tcp_view = tcp_view_read, \
 	.close = fd_close, \
 	.unlisten = sock_unlisten
 

@@ -93,6 +93,23 @@ struct conn_info {
 	int nodelay;		/* -1 when not applicable */
 };
 
+/* The kernel's view of a TCP connection (getsockopt TCP_INFO), as one end
+ * of it sees it; each field -1 when the kernel did not give it (an older
+ * kernel's shorter struct tcp_info). */
+enum tcp_view_field {
+	TCPV_RETRANS,		/* tcpi_total_retrans: segments retransmitted */
+	TCPV_RTT_US,		/* tcpi_rtt: smoothed round-trip time, µs */
+	TCPV_RTTVAR_US,		/* tcpi_rttvar: its mean deviation, µs */
+	TCPV_CWND,		/* tcpi_snd_cwnd: congestion window, segments */
+	TCPV_DELIVERY_RATE,	/* tcpi_delivery_rate: bytes/s, the latest sample */
+	TCPV_BYTES_RETRANS,	/* tcpi_bytes_retrans: bytes retransmitted */
+	TCPV_MSS,		/* tcpi_snd_mss: the sender's segment size, bytes */
+	TCPV__COUNT
+};
+struct tcp_view {
+	int64_t v[TCPV__COUNT];
+};
+
 struct transport {
 	const char *name;
 	const char *summary;		/* one line for `matrix transports`/help */
@@ -165,6 +182,10 @@ struct transport {
 	 * sent). */
 	int (*finish)(struct conn *c, uint64_t timeout_ns, char *err, size_t errlen);
 	void (*info)(struct conn *c, struct conn_info *ci);
+	/* Optional (NULL: no TCP under it): the kernel's view of the
+	 * connection now (TCP_INFO), read at the end of the timed window,
+	 * before close.  0, or -1 with errno (nothing known). */
+	int (*tcp_view)(struct conn *c, struct tcp_view *tv);
 	void (*close)(struct conn *c);
 	void (*unlisten)(int lfd, const char *addr);
 };

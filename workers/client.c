@@ -124,6 +124,11 @@ int client_run(const struct wopts *o)
 	r.cpu_ns = clock_cpu_ns() - cpu0;
 	struct conn_info ci;
 	o->t->info(&cl.c, &ci);
+	struct tcp_view tv;	/* the kernel's view at the end of the window */
+	if (o->t->tcp_view && o->t->tcp_view(&cl.c, &tv) == 0) {
+		r.tcp = &tv;
+		r.ntcp = 1;
+	}
 	/* zmq: the server confirms the end before anything is closed; by the
 	 * worker's timeout, before its alarm */
 	uint64_t now = clock_now_ns();
@@ -138,6 +143,7 @@ int client_run(const struct wopts *o)
 	client_result(&cl, &ci, &r);
 	rc = client_report(&cl, &r);
 	r.hist = NULL;
+	r.tcp = NULL;
 	goto out;
 failed:
 	rc = worker_fail(o, cl.stage ? cl.stage : "client", cl.err);

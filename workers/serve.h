@@ -33,6 +33,8 @@ struct conn_job {
 	uint64_t duplicated, reordered;	/* lossy stream receivers */
 	struct timeline tl;
 	struct conn_info info;
+	struct tcp_view tcp;		/* TCP_INFO after the serve, before close */
+	int has_tcp;			/* 1 when tcp was read (transport.h tcp_view) */
 	char err[512];			/* a failure, with the stage it was in */
 	const char *stage;
 };

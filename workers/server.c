@@ -75,6 +75,9 @@ static void *conn_thread(void *arg)
 
 	j->srv->o->t->info(&j->c, &j->info);
 	j->srv->ops->serve(j);
+	/* the kernel's view after the last message, while the socket lives */
+	if (j->srv->o->t->tcp_view)
+		j->has_tcp = j->srv->o->t->tcp_view(&j->c, &j->tcp) == 0;
 	j->srv->o->t->close(&j->c);
 	return NULL;
 }
@@ -165,6 +168,8 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 			r->end_ns = j->last_ns;
 		timeline_merge(tl, &j->tl);
 		timeline_release(&j->tl);
+		if (j->has_tcp && r->tcp)	/* r->tcp has room for every connection */
+			r->tcp[r->ntcp++] = j->tcp;
 		if (i == 0) {
 			r->sndbuf = j->info.sndbuf;
 			r->rcvbuf = j->info.rcvbuf;
@@ -227,6 +232,8 @@ int server_run(const struct wopts *o)
 	r.role = ROLE_SERVER;
 	r.start_ns = UINT64_MAX;
 	uint64_t first_read_msgs = 0;
+	if (o->t->tcp_view && accepted)	/* no room: the record goes without tcp lines */
+		r.tcp = calloc(accepted, sizeof(*r.tcp));
 	rc = server_collect(&s, accepted, &r, &tl, &first_read_msgs, rc);
 	if (have_late)
 		late_stop(&late);
@@ -252,6 +259,7 @@ int server_run(const struct wopts *o)
 			rc = worker_failf(o, "report", "write result");
 	}
 	timeline_release(&tl);
+	free(r.tcp);
 	free(s.jobs);
 	return rc;
 }

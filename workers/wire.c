@@ -24,6 +24,7 @@ void worker_result_release(struct worker_result *r)
 	free(r->hist);
 	free(r->tl_messages);
 	free(r->tl_bytes);
+	free(r->tcp);
 	worker_result_init(r);
 }
 
@@ -185,6 +186,28 @@ static int write_hist(int fd, const struct hist *h)
 	return inline_n ? flush_line(fd, &l) : 0;
 }
 
+const char *const wire_tcp_keys[TCPV__COUNT] = {
+	[TCPV_RETRANS] = "retrans", [TCPV_RTT_US] = "rtt_us", [TCPV_RTTVAR_US] = "rttvar_us",
+	[TCPV_CWND] = "cwnd", [TCPV_DELIVERY_RATE] = "delivery_rate",
+	[TCPV_BYTES_RETRANS] = "bytes_retrans", [TCPV_MSS] = "mss",
+};
+
+/* One tcp line per connection; the fields the kernel did not give left out. */
+static int write_tcp(int fd, const struct worker_result *r)
+{
+	struct line l = { .len = 0 };
+
+	for (size_t i = 0; i < r->ntcp && i < WIRE_MAX_TCP; i++) {
+		add(&l, "tcp");
+		for (int k = 0; k < TCPV__COUNT; k++)
+			if (r->tcp[i].v[k] >= 0)
+				add(&l, " %s=%lld", wire_tcp_keys[k], (long long)r->tcp[i].v[k]);
+		if (flush_line(fd, &l) < 0)
+			return -1;
+	}
+	return 0;
+}
+
 int wire_write_result(int fd, const struct worker_result *r)
 {
 	struct line l = { .len = 0 };
@@ -212,6 +235,8 @@ int wire_write_result(int fd, const struct worker_result *r)
 		if (flush_line(fd, &l) < 0)
 			return -1;
 	}
+	if (write_tcp(fd, r) < 0)
+		return -1;
 	add(&l, "end");
 	return flush_line(fd, &l);
 }
@@ -413,6 +438,35 @@ static int apply_timeline(struct worker_result *r, struct kv *kv, size_t n)
 	return 0;
 }
 
+/* A tcp line: one more connection's view, its unnamed fields -1; a key
+ * of the table with a value that is no count is malformed. */
+static int apply_tcp(struct worker_result *r, struct kv *kv, size_t n)
+{
+	struct tcp_view tv;
+
+	if (r->ntcp >= WIRE_MAX_TCP)
+		return -1;
+	for (int k = 0; k < TCPV__COUNT; k++)
+		tv.v[k] = -1;
+	for (size_t i = 0; i < n; i++)
+		for (int k = 0; k < TCPV__COUNT; k++) {
+			uint64_t v;
+			if (strcmp(kv[i].key, wire_tcp_keys[k]))
+				continue;
+			if (get_u64(kv[i].val, &v) < 0 || v > INT64_MAX)
+				return -1;
+			tv.v[k] = (int64_t)v;
+		}
+	if ((r->ntcp & (r->ntcp - 1)) == 0) {	/* 0, 1, 2, 4, ...: room up to 2 * ntcp */
+		struct tcp_view *t = realloc(r->tcp, (r->ntcp ? 2 * r->ntcp : 1) * sizeof(*t));
+		if (!t)
+			return -1;
+		r->tcp = t;
+	}
+	r->tcp[r->ntcp++] = tv;
+	return 0;
+}
+
 static const char *find(struct kv *kv, size_t n, const char *key)
 {
 	for (size_t i = 0; i < n; i++)
@@ -486,6 +540,8 @@ int wire_apply(struct worker_result *r, const char *line, char *err, size_t errl
 		rc = apply_hist(r, kv, n);
 	} else if (!strcmp(keyword, "timeline")) {
 		rc = apply_timeline(r, kv, n);
+	} else if (!strcmp(keyword, "tcp")) {
+		rc = apply_tcp(r, kv, n);
 	} else if (!strcmp(keyword, "error")) {
 		const char *st = find(kv, n, "stage"), *msg = find(kv, n, "message");
 		wire_unescape(st ? st : "worker", r->error_stage, sizeof(r->error_stage));

@@ -25,6 +25,13 @@
  *                                            lines follow (hist.h totals)
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
  *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
+ *   tcp retrans=N rtt_us=N rttvar_us=N cwnd=N delivery_rate=N bytes_retrans=N mss=N
+ *                                            0 or more: one per TCP connection of
+ *                                            the worker (a client 1, a server one
+ *                                            per client), TCP_INFO read at the end
+ *                                            of the timed window (transport.h
+ *                                            tcp_view); a field the kernel did not
+ *                                            give is left out; at most WIRE_MAX_TCP
  *   error stage=STAGE message=TEXT           what went wrong (bind, connect, send...)
  *   end                                      the record is complete; its hist
  *                                            (if any) must add up: buckets plus
@@ -57,8 +64,10 @@
 #include <stdint.h>
 
 #include "hist.h"
+#include "transport.h"
 
 #define WIRE_VERSION 1
+#define WIRE_MAX_TCP 65536	/* tcp lines a record may hold */
 
 enum wire_role { ROLE_SERVER, ROLE_CLIENT };
 
@@ -81,6 +90,8 @@ struct worker_result {
 	size_t tl_len;
 	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
 	uint64_t hwm_kib;		/* 0 when the record has none */
+	struct tcp_view *tcp;		/* tcp lines, one per connection (NULL, 0: none) */
+	size_t ntcp;
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;
@@ -116,6 +127,9 @@ int wire_reader_next(struct wire_reader *rd, char **line);
 /* Applies one line to r.  -1 with a message for a malformed line or a
  * version this runner does not speak. */
 int wire_apply(struct worker_result *r, const char *line, char *err, size_t errlen);
+
+/* The tcp line's key of each tcp_view field ("retrans", "rtt_us", ...). */
+extern const char *const wire_tcp_keys[TCPV__COUNT];
 
 /* Percent-encoding of one value (exposed for tests). */
 void wire_escape(const char *in, char *out, size_t outlen);

@@ -39,7 +39,10 @@ from math import comb
 
 METRICS = ["msgs_per_s", "mib_per_s", "rtt_mean_us", "rtt_p50_us", "rtt_p90_us",
            "rtt_p99_us", "rtt_p999_us", "rtt_max_us", "cpu_us_per_msg", "sent_msgs_per_s",
-           "cpu_us_per_rtt"]
+           "cpu_us_per_rtt",
+           # the kernel's view of tcp connections (issue 29): empty in older folders
+           "tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
+           "tcp_bytes_retrans", "tcp_mss"]
 STATS = ["n", "median", "ci_lo", "ci_hi", "min", "max", "mean", "stdev", "cv"]
 LEVEL = 0.95
 REL = 1e-9        # summary.csv and ratios.csv write 10 significant digits

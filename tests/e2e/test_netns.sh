@@ -150,7 +150,7 @@ Y
 	p50=$(csvq out/results.csv pattern rtt_p50_us | awk '$1 == "pingpong" { print $2 }')
 	le 2000 "$p50" || die "zmq pingpong over a 1 ms link: p50 $p50 us, under 2 ms"
 	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -4 | tr '\n' ' ')" = \
-	  "other_cpus link_delay link_rate link_loss " ] || die "columns: $(head -1 out/results.csv)"
+	  "tcp_mss link_delay link_rate link_loss " ] || die "columns: $(head -1 out/results.csv)"
 	[ "$(csvq out/results.csv link_rate link_loss | sort -u | tr '\t\n' ': ')" = "100000000:0 " ] ||
 		die "link_rate, link_loss: $(csvq out/results.csv link_rate link_loss)"
 	expect_link_gone "$RUNNER_PIDS"

@@ -123,6 +123,13 @@ static void fill_row(struct result_row *row)
 	row->runnable = 3;
 	row->cpu_mhz = NAN;	/* a machine that does not say */
 	row->other_cpus = 0.125;
+	row->tcp_retrans = 31;
+	row->tcp_rtt_us = 32.5;
+	row->tcp_rttvar_us = 33.5;
+	row->tcp_cwnd = 34;
+	row->tcp_delivery_rate = 35000000000;
+	row->tcp_bytes_retrans = 36;
+	row->tcp_mss = 65483;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -168,6 +175,9 @@ static void test_results_columns_by_name(void **state)
 		{ "repeat_stop", "narrow (4.2%)" }, { "placement", "none" },
 		{ "steal_pct", "1.25" }, { "iowait_pct", "0.5" }, { "runnable", "3" },
 		{ "cpu_mhz", "" }, { "other_cpus", "0.125" },
+		{ "tcp_retrans", "31" }, { "tcp_rtt_us", "32.5" }, { "tcp_rttvar_us", "33.5" },
+		{ "tcp_cwnd", "34" }, { "tcp_delivery_rate", "3.5e+10" },
+		{ "tcp_bytes_retrans", "36" }, { "tcp_mss", "65483" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -201,6 +211,8 @@ static void test_results_columns_by_name(void **state)
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
 		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop", "placement",
 		"steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
+		"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
+		"tcp_bytes_retrans", "tcp_mss",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)

@@ -29,6 +29,14 @@ static void test_metric_table(void **state)
 	for (int i = 0; i < MATRIX_NMETRICS; i++) {
 		assert_string_equal(metrics[i].name, matrix_metrics[i]);
 		assert_int_equal(matrix_metric_index(metrics[i].name), i);
+		assert_true(metrics[i].title[0] && metrics[i].unit[0] && metrics[i].counts[0]);
+		/* the kernel's figures of each connection: summed or the median
+		 * (test_tcp_view.c checks each) */
+		if (!strncmp(metrics[i].name, "tcp_", 4)) {
+			assert_true(metrics[i].combine == COMBINE_SUM ||
+				    metrics[i].combine == COMBINE_MEDIAN);
+			continue;
+		}
 		/* times are lower-better and never added up as rates; rates are
 		 * higher-better and combine as rates */
 		int is_time = strstr(metrics[i].name, "_us") != NULL;
