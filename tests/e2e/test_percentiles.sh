@@ -95,6 +95,8 @@ t_percentiles_in_every_file() {
 		die "latency-1.gp has no p99.999 panel"
 	[ "$(grep -c '^set arrow' out/plots/latency-1.gp)" -eq 4 ] || die "latency-1.gp: not 4 marks"
 	grep -q 'round-trip time p99.9\\n' out/plots/latency-1.gp && die "latency-1.gp marks p99.9"
+	grep -qF 'In the tables, a percentile (p50, p99, p99.99, p99.999)' out/report.html ||
+		die "report.html's note does not name the percentiles"
 	# matrix report re-reads the folder's matrix.yaml: the same again, and
 	# without the key there, what a matrix without it writes
 	rm out/summary.csv out/summary.md
