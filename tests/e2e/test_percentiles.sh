@@ -107,6 +107,13 @@ t_percentiles_in_every_file() {
 	grep -q 'p99.99' out/summary.md && die "summary.md without percentiles: has p99.99"
 	head -1 out/summary.csv | grep -q rtt_p9999 && die "summary.csv without percentiles: has rtt_p9999"
 	grep -q 'round-trip time p99.9\\n' out/plots/latency-1.gp || die "latency-1.gp lost its p99.9"
+	# a percentile results.csv has no column for (an edited matrix.yaml):
+	# no figures, not a refusal
+	sed -i 's/^name: pct$/&\npercentiles: [75, 99]/' out/matrix.yaml
+	run_matrix report out -q; expect_rc 0
+	[ "$(csvq out/summary.csv rtt_p75_us_n | sort -u)" = 0 ] || die "rtt_p75_us_n is not 0"
+	grep -q 'p75' out/summary.md && die "summary.md has a p75 table without figures"
+	grep -q '^### round-trip time, p99$' out/summary.md || die "summary.md lost p99"
 }
 
 t_percentiles_default_columns_unchanged() {
