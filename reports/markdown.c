@@ -39,12 +39,13 @@ static size_t pattern_metrics(const struct report *r, const char *pattern, int *
 	const struct pattern_info *pi = pattern_find(pattern);
 	const char *const *l = (pi ? pi : pattern_info(PATTERN_DEFAULT))->table_metrics;
 	size_t n = 0;
+	int placed = 0;
 
 	for (; *l; l++) {
 		int m = matrix_metric_index(*l);
 		if (!r->npct || !is_percentile(m))
 			out[n++] = m;
-		else if (n == 0 || !is_percentile(out[n - 1]))
+		else if (!placed++)
 			for (size_t i = 0; i < r->npct; i++)
 				out[n++] = r->pct[i].metric >= 0 ? r->pct[i].metric
 					   : MATRIX_NMETRICS + (int)r->pct[i].x;
