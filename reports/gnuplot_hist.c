@@ -167,7 +167,7 @@ static double six(double v)
  * (report.h: its successful repetitions') by midpoint, those of one
  * midpoint added up, each with the round trips up to it, the midpoint to
  * 6 digits as gnuplot's table of hist.csv had it; n_k, the round trips;
- * q50_k, q99_k and q999_k, the nearest-rank percentiles (hist.h: rank
+ * q<tag>_k of each mark (q50_k, q99_k, q999_k), the nearest-rank percentiles (hist.h: rank
  * ceil(q n (1 - 2^-50)), a few ulps forgiven): the first midpoint whose
  * round trips up to it reach the rank.  -1 out of memory. */
 static int write_line_data(FILE *f, const struct rcell *c, size_t k, const struct mark *mk,
