@@ -116,6 +116,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "percentile.h"
 #include "vocab.h"
 
 enum value_kind {
@@ -325,6 +326,13 @@ struct matrix {
 		int netns;		/* netns: true */
 		struct srcpos pos;	/* of the topology: key; {0,0} when absent */
 	} topology;
+	/* percentiles: (matrix_percentiles.c, percentile.h): the round-trip
+	 * percentiles the tables, charts and JSON show, increasing, in
+	 * (0, 100); npercentiles 0 when absent (each shows its own set) */
+	double percentiles[PERCENTILE_MAX];
+	char percentile_cols[PERCENTILE_MAX][PERCENTILE_COL_MAX];	/* rtt_p9999_us */
+	size_t npercentiles;
+	struct srcpos percentiles_pos;	/* {0,0} when absent */
 };
 
 /* 1 for a dimension of topology: link: (link_delay, link_jitter, link_rate,

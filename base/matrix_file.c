@@ -47,6 +47,7 @@ static const struct {
 	{ "programs", load_programs_later },
 	{ "hosts", ml_load_hosts },
 	{ "topology", load_topology_later },
+	{ "percentiles", ml_load_percentiles },
 };
 
 /* ---- top-level keys ---- */

@@ -121,6 +121,8 @@ int ml_load_timeline(struct loader *L, struct program *pr, const yaml_node_t *pr
 		     const yaml_node_t *key, const yaml_node_t *val);
 int ml_load_report(struct loader *L, const yaml_node_t *val);		/* matrix_report.c */
 int ml_load_hosts(struct loader *L, yaml_node_t *key, yaml_node_t *val);	/* matrix_hosts.c */
+/* percentiles: [50, 99, 99.99] (matrix_percentiles.c) */
+int ml_load_percentiles(struct loader *L, yaml_node_t *key, yaml_node_t *val);
 void matrix_hosts_release(struct matrix_hosts *h);			/* matrix_hosts.c */
 
 /* ---- libyaml nodes ---- */

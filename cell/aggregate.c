@@ -136,6 +136,13 @@ static double printed_each(const struct cell_outcome *o, int m, enum combine how
 	return fig;
 }
 
+double aggregate_rtt_percentile_us(const struct hist *h, double pct)
+{
+	if (!h->count || h->totals)
+		return NAN;
+	return (double)hist_percentile(h, pct / 100) / 1e3;
+}
+
 /* What program clients printed, combined over the clients as the metric
  * table says, so that each figure means what the built-in one means; the
  * row is then measured_by "printed" and names the metrics. */

@@ -108,6 +108,11 @@ struct result_row {
  * rtt_* figures of the row are this histogram's. */
 void aggregate_rtt_hist(const struct cell_outcome *o, struct hist *h);
 
+/* Percentile pct (in (0, 100)) of h, in µs, as the row's rtt_p* figures
+ * are taken (percentile.h: the matrix's percentiles: beyond the metric
+ * table's); NaN for an empty or totals-only histogram. */
+double aggregate_rtt_percentile_us(const struct hist *h, double pct);
+
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row);
 

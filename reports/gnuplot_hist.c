@@ -101,6 +101,47 @@ static void line_label(const struct report *r, int cdim, const struct rcell *c, 
 		snprintf(buf, len, "cell %u", c->number);
 }
 
+/* A percentile the chart marks: q in [0, 1], its variables' tag (q999_k,
+ * $b999) and its label.  The matrix's percentiles: (report_pct.h), else
+ * p50, p99 and p99.9. */
+struct mark {
+	double q;
+	char tag[16], label[16];
+};
+
+static size_t chart_marks(const struct report *r, struct mark *out)
+{
+	static const struct mark def[] = { { 0.5, "50", "p50" }, { 0.99, "99", "p99" },
+					   { 0.999, "999", "p99.9" } };
+	size_t n = 0;
+
+	if (!r->npct) {
+		memcpy(out, def, sizeof(def));
+		return 3;
+	}
+	for (size_t i = 0; i < r->npct; i++, n++) {
+		const char *d = r->pct[i].name + strlen("rtt_p");	/* "9999_us" */
+		out[n].q = r->pct[i].p / 100;
+		snprintf(out[n].tag, sizeof(out[n].tag), "%.*s", (int)strcspn(d, "_"), d);
+		snprintf(out[n].label, sizeof(out[n].label), "%s", r->pct[i].label);
+	}
+	return n;
+}
+
+/* A bar panel's width, a fraction of the canvas: a third for three (the
+ * default's, as it always was). */
+static double panel_width(size_t nmarks)
+{
+	return nmarks == 3 ? 0.333 : 0.999 / (double)nmarks;
+}
+
+/* The canvas's width before the bars' labels widen it: 960 pixels, 320 a
+ * panel for more than three. */
+static size_t base_width(size_t nmarks)
+{
+	return nmarks > 3 ? 320 * nmarks : 960;
+}
+
 struct cum {
 	double x, n;	/* a bucket's midpoint, the round trips up to it */
 };
@@ -126,13 +167,12 @@ static double six(double v)
  * (report.h: its successful repetitions') by midpoint, those of one
  * midpoint added up, each with the round trips up to it, the midpoint to
  * 6 digits as gnuplot's table of hist.csv had it; n_k, the round trips;
- * q50_k, q99_k and q999_k, the nearest-rank percentiles (hist.h: rank
+ * q<tag>_k of each mark (q50_k, q99_k, q999_k), the nearest-rank percentiles (hist.h: rank
  * ceil(q n (1 - 2^-50)), a few ulps forgiven): the first midpoint whose
  * round trips up to it reach the rank.  -1 out of memory. */
-static int write_line_data(FILE *f, const struct rcell *c, size_t k)
+static int write_line_data(FILE *f, const struct rcell *c, size_t k, const struct mark *mk,
+			   size_t nmk)
 {
-	static const double qs[] = { 0.5, 0.99, 0.999 };
-	static const char *const qn[] = { "50", "99", "999" };
 	struct cum *p = malloc((c->nbuckets ? c->nbuckets : 1) * sizeof(*p));
 	size_t n = 0;
 	double sum = 0;
@@ -159,15 +199,15 @@ static int write_line_data(FILE *f, const struct rcell *c, size_t k)
 	for (size_t i = 0; i < n; i++)
 		fprintf(f, "%g %.17g\n", six(p[i].x), p[i].n);
 	fprintf(f, "EOD\nn_%zu = %.17g\n", k, sum);
-	for (size_t j = 0; j < 3; j++) {
-		double rank = ceil(qs[j] * sum * (1 - ldexp(1, -50))), q = NAN;
+	for (size_t j = 0; j < nmk; j++) {
+		double rank = ceil(mk[j].q * sum * (1 - ldexp(1, -50))), q = NAN;
 		for (size_t i = 0; i < n && isnan(q); i++)
 			if (p[i].n >= rank)
 				q = six(p[i].x);
 		if (isnan(q))	/* no bucket: not charted (find_scenarios) */
-			fprintf(f, "q%s_%zu = NaN\n", qn[j], k);
+			fprintf(f, "q%s_%zu = NaN\n", mk[j].tag, k);
 		else
-			fprintf(f, "q%s_%zu = %.17g\n", qn[j], k, q);
+			fprintf(f, "q%s_%zu = %.17g\n", mk[j].tag, k, q);
 	}
 	free(p);
 	return 0;
@@ -201,6 +241,15 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 		"set xlabel ''\nset ylabel 'round-trip time, µs'\n"
 		"set key below horizontal Left reverse\nset datafile separator whitespace\n", bottom,
 		height, xmax, lo, hi);
+	/* the matrix's percentiles: a dotted line each (at 1 / (1 - q)), and a
+	 * tick of its own where the axis has none (p75, p99.95) */
+	for (size_t i = 0; i < r->npct; i++) {
+		double x = 1 / (1 - r->pct[i].p / 100), l10 = log10(x);
+		fprintf(f, "set arrow %zu from %.10g, graph 0 to %.10g, graph 1 nohead dt 3 "
+			"lc rgb '#808080'\n", i + 1, x, x);
+		if (fabs(l10 - round(l10)) > 1e-6 && fabs(x - 2) > 1e-6)
+			fprintf(f, "set xtics add ('%s' %.10g)\n", r->pct[i].label, x);
+	}
 	gnuplot_ticks(f, 'y', lo, hi, 1, "");
 	fprintf(f, "plot \\\n");
 	for (size_t k = 0; k < s->n; k++) {
@@ -220,13 +269,13 @@ static void write_distribution(FILE *f, const struct report *r, int cdim,
 	}
 }
 
-/* The bottom panels, `height` high (a fraction of the canvas): p50, p99,
- * p99.9 of every line, as bars, their labels rotated when they do not fit
- * flat. */
+/* The bottom panels, `height` high (a fraction of the canvas): each mark
+ * (p50, p99, p99.9 unless the matrix says) of every line, as bars, their
+ * labels rotated when they do not fit flat. */
 static void write_bars(FILE *f, const struct report *r, int cdim, const struct scenario *s,
-		       double height, int rotated)
+		       double height, int rotated, const struct mark *mk, size_t nmk)
 {
-	static const char *const q[][2] = { { "50", "p50" }, { "99", "p99" }, { "999", "p99.9" } };
+	double pw = panel_width(nmk);
 	char label[256], ql[1200];
 
 	fprintf(f, "unset logscale x\nunset logscale y\nunset grid\nset xrange [0.4:%zu.6]\nset yrange [0:*]\n"
@@ -238,32 +287,33 @@ static void write_bars(FILE *f, const struct report *r, int cdim, const struct s
 		gnuplot_quote_tic(label, ql, sizeof(ql));	/* a tick label: a format */
 		fprintf(f, "%s%s %zu", k ? ", " : "", ql, k + 1);
 	}
-	fprintf(f, ")\n");
-	for (size_t i = 0; i < 3; i++) {
-		fprintf(f, "set print $b%s\n", q[i][0]);
+	fprintf(f, ")\n%s", r->npct ? "unset arrow\n" : "");
+	for (size_t i = 0; i < nmk; i++) {
+		fprintf(f, "set print $b%s\n", mk[i].tag);
 		for (size_t k = 0; k < s->n; k++)
-			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, q[i][0], k);
-		fprintf(f, "unset print\nset origin %g, 0\nset size 0.333, %g\n"
-			"set title \"round-trip time %s\\nmerged histogram of all repetitions\"\nplot \\\n", 0.333 * (double)i, height, q[i][1]);
+			fprintf(f, "print sprintf('%%d %%.6g', %zu, q%s_%zu)\n", k + 1, mk[i].tag, k);
+		fprintf(f, "unset print\nset origin %g, 0\nset size %g, %g\n"
+			"set title \"round-trip time %s\\nmerged histogram of all repetitions\"\nplot \\\n", pw * (double)i, pw, height, mk[i].label);
 		for (size_t k = 0; k < s->n; k++) {
 			const struct rcell *c = &r->cells[s->cell[k]];
 			fprintf(f, "    $b%s every ::%zu::%zu using 1:2 with boxes lc rgb '%s' notitle, \\\n",
-				q[i][0], k, k,
+				mk[i].tag, k, k,
 				gnuplot_colour(r, cdim, cdim >= 0 ? c->dims[cdim] : NULL));
 		}
 		fprintf(f, "    $b%s using 1:2:($2 < 1000 ? sprintf('%%.3g', $2) : sprintf('%%.0f', $2)) "
-			"with labels offset 0, 0.6 font ',%d' notitle\n", q[i][0], s->n > 4 ? 8 : 10);
+			"with labels offset 0, 0.6 font ',%d' notitle\n", mk[i].tag, s->n > 4 ? 8 : 10);
 	}
 }
 
-/* The canvas of scenario s's chart: 960 x 760 pixels, wider when the
- * bars' labels, rotated, need slots of GNUPLOT_SLOT_MIN or reach past the
- * canvas's left edge (a bar panel's plot is about a third of the width
- * less 70 pixels, its left margin), taller by the room they take
- * (*below).  Are they rotated? */
-static int bars_fit(const struct report *r, int cdim, const struct scenario *s, size_t *w,
-		    size_t *below)
+/* The canvas of scenario s's chart: 960 x 760 pixels (base_width), wider
+ * when the bars' labels, rotated, need slots of GNUPLOT_SLOT_MIN or reach
+ * past the canvas's left edge (a bar panel's plot is about a third of the
+ * width, panel_width, less 70 pixels, its left margin), taller by the room
+ * they take (*below).  Are they rotated? */
+static int bars_fit(const struct report *r, int cdim, const struct scenario *s, size_t nmk,
+		    size_t *w, size_t *below)
 {
+	double pw = panel_width(nmk), bw = (double)base_width(nmk);
 	char label[256];
 	size_t chars = 0;
 	double slots = (double)s->n + 0.2;
@@ -272,15 +322,15 @@ static int bars_fit(const struct report *r, int cdim, const struct scenario *s, 
 		line_label(r, cdim, &r->cells[s->cell[k]], label, sizeof(label));
 		chars = gnuplot_chars(label) > chars ? gnuplot_chars(label) : chars;
 	}
-	*w = 960, *below = 0;
-	if (gnuplot_xtics_slot(chars) <= (0.333 * 960 - 70) / slots)
+	*w = base_width(nmk), *below = 0;
+	if (gnuplot_xtics_slot(chars) <= (pw * bw - 70) / slots)
 		return 0;
 	/* the plot as wide as the slots need, and as its first label, which
 	 * reaches left of its tick (0.6 slots from the plot's left end) */
 	double plot = fmax(GNUPLOT_SLOT_MIN * slots, ((double)gnuplot_xtics_reach(chars) + 5 - 70) *
 			   slots / 0.6);
-	if (plot > 0.333 * 960 - 70)
-		*w = (size_t)ceil((plot + 70) / 0.333);
+	if (plot > pw * bw - 70)
+		*w = (size_t)ceil((plot + 70) / pw);
 	*below = gnuplot_xtics_room(chars);
 	return 1;
 }
@@ -294,7 +344,9 @@ static int write_chart(const struct report *r, int cdim, const struct scenario *
 	struct outfile out;
 	char path[4096], name[32], label[512], what[700], title[700], q[2400];
 	size_t w, below;
-	int rotated = bars_fit(r, cdim, s, &w, &below);
+	struct mark mk[PERCENTILE_MAX];
+	size_t nmk = chart_marks(r, mk);
+	int rotated = bars_fit(r, cdim, s, nmk, &w, &below);
 
 	snprintf(name, sizeof(name), "latency-%zu", n);
 	snprintf(path, sizeof(path), "%s/plots/%s.gp", r->dir, name);
@@ -309,14 +361,14 @@ static int write_chart(const struct report *r, int cdim, const struct scenario *
 	double h = 760 + (double)below + GNUPLOT_LINE_PX * (double)(tl - 1);
 	gnuplot_preamble(f, name, "hist.csv", what, w, (size_t)h);
 	for (size_t k = 0; k < s->n; k++)
-		if (write_line_data(f, &r->cells[s->cell[k]], k) < 0) {
+		if (write_line_data(f, &r->cells[s->cell[k]], k, mk, nmk) < 0) {
 			outfile_abort(&out);
 			snprintf(err, errlen, "%s: out of memory", path);
 			return -1;
 		}
 	fprintf(f, "set multiplot title %s\n", q);
 	write_distribution(f, r, cdim, s, (258.4 + (double)below) / h, 486.4 / h);
-	write_bars(f, r, cdim, s, (258.4 + (double)below) / h, rotated);
+	write_bars(f, r, cdim, s, (258.4 + (double)below) / h, rotated, mk, nmk);
 	fprintf(f, "unset multiplot\n");
 	return outfile_commit(&out, err, errlen);	/* checks every write above */
 }

@@ -14,12 +14,17 @@
  *           The point of a bucket is its midpoint at the fraction of round
  *           trips up to it, count / (n + 1) of n (so the maximum has a
  *           finite place, at the right end, with a dot).
- *   bottom  p50, p99 and p99.9 of the same merged buckets, one bar per
- *           line and a linear axis from 0, each labelled with its value.
+ *           With the matrix's percentiles: (report_pct.h), a dotted line
+ *           at each, and a tick where the axis has none.
+ *   bottom  p50, p99 and p99.9 of the same merged buckets (the matrix's
+ *           percentiles: when it has them, a panel each, 320 pixels a
+ *           panel past three), one bar per line and a linear axis from 0,
+ *           each labelled with its value.
  * Colours are gnuplot_colour's, as in every chart of the run.  Each line's
  * points and percentiles are computed here and written into the script
  * (a datablock $c_K of midpoints, to 6 digits, and round trips up to
- * each; n_K; q50_K, q99_K, q999_K), named by its cell's and repetitions'
+ * each; n_K; q50_K, q99_K, q999_K, or q9999_K, ... by the columns'
+ * names), named by its cell's and repetitions'
  * numbers, so gnuplot only draws, and matrix-file text reaches the script
  * only as quoted labels (gnuplot_style.h).
  */

@@ -359,7 +359,23 @@ static void base64(FILE *f, const unsigned char *buf, size_t n)
 /* A chart as an <img> whose src is the SVG itself (a data: URI): a
  * browser runs no script and fetches nothing from an image, so gnuplot's
  * markup needs no sanitising, and nothing in it reaches the page's DOM. */
-static void chart(FILE *f, const char *dir, const char *name)
+/* The percentiles a text names: the matrix's percentiles: (report_pct.h),
+ * joined by ", " and before the last by `last`; without the key, def (what
+ * the page always said). */
+static void pct_list(const struct report *r, const char *def, const char *last, char *buf,
+		     size_t len)
+{
+	size_t o = 0;
+
+	snprintf(buf, len, "%s", def);
+	for (size_t i = 0; i < r->npct && o < len; i++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", !i ? "" : i + 1 == r->npct ? last
+				      : ", ", r->pct[i].label);
+}
+
+/* marks: the latency charts' percentiles, then the tables': "p50, p99 and
+ * p99.9", "p50 and p99" (sections) */
+static void chart(FILE *f, const char *dir, const char *const *marks, const char *name)
 {
 	char path[4200], what[512], why[256], prefix[80];
 	size_t n;
@@ -392,8 +408,9 @@ static void chart(FILE *f, const char *dir, const char *name)
 	fputs("\n<figcaption>", f);
 	text0(f, what);
 	if (!strncmp(name, "latency", 7))
-		fputs(" Its p50, p99 and p99.9 are of the merged histogram of all "
-		      "repetitions; the tables' p50 and p99 are the median of repetitions.", f);
+		fprintf(f, " Its %s are of the merged histogram of all "
+			"repetitions; the tables' %s are the median of repetitions.", marks[0],
+			marks[1]);
 	fprintf(f, " (<a href=\"plots/%s.svg\">plots/%s.svg</a>,", name, name);
 	snprintf(path, sizeof(path), "%s/plots/%s.png", dir, name);
 	if (access(path, F_OK) == 0)	/* MATRIX_CHARTS=svg draws none */
@@ -422,7 +439,8 @@ static int chart_of(const char *dir, const char *name, const char *t, size_t len
  * description names its pattern), then the other charts.  Each "## "
  * section is a <section id="sN">, N its number in order, the index's
  * link to it. */
-static void sections(FILE *f, const char *dir, const char *md, size_t n)
+static void sections(FILE *f, const char *dir, const char *const *marks, const char *md,
+		     size_t n)
 {
 	char names[MAXCHARTS][64];
 	size_t nc = chart_names(dir, names, MAXCHARTS), left = nc;
@@ -439,7 +457,7 @@ static void sections(FILE *f, const char *dir, const char *md, size_t n)
 		html_markdown(f, md + at, next - at);
 		for (size_t i = 0; i < nc; i++)
 			if (!used[i] && tlen && chart_of(dir, names[i], md + at + 3, tlen)) {
-				chart(f, dir, names[i]);
+				chart(f, dir, marks, names[i]);
 				used[i] = 1, left--;
 			}
 		if (tlen)
@@ -454,7 +472,7 @@ static void sections(FILE *f, const char *dir, const char *md, size_t n)
 		fputs("<p>Every chart is in its pattern's section above.</p>\n", f);
 	for (size_t i = 0; i < nc; i++)
 		if (!used[i])
-			chart(f, dir, names[i]);
+			chart(f, dir, marks, names[i]);
 }
 
 /* Links to the charts and to each "## " section of md, in order (the
@@ -564,10 +582,15 @@ int html_write(const struct report *r, char *err, size_t errlen)
 	headline(f, r);
 	html_markdown(f, md + parts.after, parts.body - parts.after);
 	contents(f, md + parts.body, n - parts.body);
-	fputs("<p class=\"note\">In the tables, a percentile (p50, p99) is the median of "
-	      "repetitions (each repetition's own percentile); in the latency charts it is "
-	      "of the merged histogram of all repetitions, so the two can differ.</p>\n", f);
-	sections(f, r->dir, md + parts.body, n - parts.body);
+	char note[256], charts[256], tables[256];
+	const char *const marks[] = { charts, tables };
+	pct_list(r, "p50, p99", ", ", note, sizeof(note));
+	pct_list(r, "p50, p99 and p99.9", " and ", charts, sizeof(charts));
+	pct_list(r, "p50 and p99", " and ", tables, sizeof(tables));
+	fprintf(f, "<p class=\"note\">In the tables, a percentile (%s) is the median of "
+		"repetitions (each repetition's own percentile); in the latency charts it is "
+		"of the merged histogram of all repetitions, so the two can differ.</p>\n", note);
+	sections(f, r->dir, marks, md + parts.body, n - parts.body);
 	fputs("<footer>Written by matrix from this folder's results.csv, as summary.md; the "
 	      "charts are plots/*.svg. <code>matrix report</code> on the folder writes it "
 	      "again.</footer>\n</main>\n</body>\n</html>\n", f);

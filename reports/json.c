@@ -70,7 +70,8 @@ static json_t *meta_object(const struct report *r, int *bad)
 	return o;
 }
 
-static json_t *metrics_array(int *bad)
+/* The metric table, then the matrix's percentiles: it lacks (report_pct.h) */
+static json_t *metrics_array(const struct report *r, int *bad)
 {
 	json_t *a = json_array();
 
@@ -82,6 +83,17 @@ static json_t *metrics_array(int *bad)
 			jsonout_set(o, "unit", json_string(metrics[m].unit), bad);
 			jsonout_set(o, "better", json_string(metrics[m].better == HIGHER_IS_BETTER
 							      ? "higher" : "lower"), bad);
+		}
+		jsonout_append(a, o, bad);
+	}
+	for (size_t x = 0; a && x < r->nextra; x++) {
+		const struct rpct *k = &r->pct[r->extra[x]];
+		json_t *o = json_object();
+		if (o) {
+			jsonout_set(o, "name", json_string(k->name), bad);
+			jsonout_set(o, "title", json_string(k->title), bad);
+			jsonout_set(o, "unit", json_string("µs"), bad);
+			jsonout_set(o, "better", json_string("lower"), bad);
 		}
 		jsonout_append(a, o, bad);
 	}
@@ -133,10 +145,11 @@ static json_t *bound_value(const struct report *r, const struct rcell *c, int m)
 	return report_upper_bound(r, c, m) ? json_string("upper") : json_null();
 }
 
-/* summary.csv's figures of metric m of cell c */
-static json_t *stat_object(const struct report *r, const struct rcell *c, int m, int *bad)
+/* summary.csv's figures s of cell c, of metric m (or of a percentile the
+ * table lacks: a round trip's, m then rtt_p999_us, whose bound it shares) */
+static json_t *stat_object(const struct report *r, const struct rcell *c,
+			   const struct stat_summary *s, int m, int *bad)
 {
-	const struct stat_summary *s = &c->st[m];
 	json_t *o = json_object();
 	int iv = stats_has_interval(s);	/* one value has none (stats.h) */
 
@@ -173,8 +186,15 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 	for (size_t m = 0; noisy && m < MATRIX_NMETRICS; m++)
 		if (c->noisy[m])
 			jsonout_append(noisy, json_string(metrics[m].name), bad);
+	for (size_t x = 0; noisy && x < r->nextra; x++)
+		if (c->xnoisy[x])
+			jsonout_append(noisy, json_string(r->pct[r->extra[x]].name), bad);
 	for (size_t m = 0; st && m < MATRIX_NMETRICS; m++)
-		jsonout_set(st, metrics[m].name, stat_object(r, c, (int)m, bad), bad);
+		jsonout_set(st, metrics[m].name, stat_object(r, c, &c->st[m], (int)m, bad), bad);
+	for (size_t x = 0; st && x < r->nextra; x++)	/* percentiles: beyond the table */
+		jsonout_set(st, r->pct[r->extra[x]].name,
+			    stat_object(r, c, &c->xst[x], matrix_metric_index("rtt_p999_us"), bad),
+			    bad);
 	if (o) {
 		jsonout_set(o, "noisy", noisy, bad);
 		jsonout_set(o, "window_s", jsonout_number(c->window_s), bad);
@@ -311,7 +331,19 @@ void run_json_add_report(struct run_json *j, const struct report *r)
 	for (size_t d = 0; dims && d < r->ndims; d++)
 		jsonout_append(dims, jsonout_string(r->dimnames[d]), &j->bad);
 	jsonout_set(j->doc, "dimensions", dims, &j->bad);
-	jsonout_set(j->doc, "metrics", metrics_array(&j->bad), &j->bad);
+	jsonout_set(j->doc, "metrics", metrics_array(r, &j->bad), &j->bad);
+	if (r->npct) {	/* the matrix's percentiles:, as it lists them */
+		json_t *pa = json_array();
+		for (size_t i = 0; pa && i < r->npct; i++) {
+			json_t *po = json_object();
+			if (po) {
+				jsonout_set(po, "percentile", json_real(r->pct[i].p), &j->bad);
+				jsonout_set(po, "metric", json_string(r->pct[i].name), &j->bad);
+			}
+			jsonout_append(pa, po, &j->bad);
+		}
+		jsonout_set(j->doc, "percentiles", pa, &j->bad);
+	}
 	for (size_t i = 0; cells && i < r->ncells; i++)
 		jsonout_append(cells, cell_object(r, &r->cells[i], &j->bad), &j->bad);
 	jsonout_set(j->doc, "cells", cells, &j->bad);

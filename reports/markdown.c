@@ -7,6 +7,7 @@
 #include "report.h"
 #include "outfile.h"
 #include "pattern.h"
+#include "percentile.h"
 #include "units.h"
 
 #include <errno.h>
@@ -18,17 +19,56 @@
 
 #define MAXV 4096
 
+/* A table's figure: a metric of the table (vocab.h), or from MATRIX_NMETRICS
+ * on, a percentile of the matrix's percentiles: the table lacks (report_pct.h:
+ * MATRIX_NMETRICS + x for extra x).  The most a pattern's tables show. */
+#define MAX_SHOWN (MATRIX_NMETRICS + PERCENTILE_MAX)
+
+static int is_percentile(int m)
+{
+	for (size_t i = 0; i < PERCENTILE_NDEFAULT; i++)
+		if (percentile_metric(percentile_default[i]) == m)
+			return 1;
+	return m >= MATRIX_NMETRICS;
+}
+
 /* The metrics a pattern's tables show, in order (the pattern table's;
- * a name it does not know shows the default pattern's). */
-static size_t pattern_metrics(const char *pattern, int *out)
+ * a name it does not know shows the default pattern's); with the matrix's
+ * percentiles:, its percentiles replace the table's, where its first is. */
+static size_t pattern_metrics(const struct report *r, const char *pattern, int *out)
 {
 	const struct pattern_info *pi = pattern_find(pattern);
 	const char *const *l = (pi ? pi : pattern_info(PATTERN_DEFAULT))->table_metrics;
 	size_t n = 0;
+	int placed = 0;
 
-	for (; l[n]; n++)
-		out[n] = matrix_metric_index(l[n]);
+	for (; *l; l++) {
+		int m = matrix_metric_index(*l);
+		if (!r->npct || !is_percentile(m))
+			out[n++] = m;
+		else if (!placed++)
+			for (size_t i = 0; i < r->npct; i++)
+				out[n++] = r->pct[i].metric >= 0 ? r->pct[i].metric
+					   : MATRIX_NMETRICS + (int)r->pct[i].x;
+	}
 	return n;
+}
+
+/* Figure m's summary of cell c, and the metric whose marks it takes (a
+ * percentile beyond the table: rtt_p999_us's, a round trip's too). */
+static const struct stat_summary *stat_of(const struct rcell *c, int m)
+{
+	return m < MATRIX_NMETRICS ? &c->st[m] : &c->xst[m - MATRIX_NMETRICS];
+}
+
+static int marks_of(int m)
+{
+	return m < MATRIX_NMETRICS ? m : matrix_metric_index("rtt_p999_us");
+}
+
+static const struct rpct *extra_of(const struct report *r, int m)
+{
+	return &r->pct[r->extra[m - MATRIX_NMETRICS]];
 }
 
 struct page {
@@ -139,7 +179,8 @@ static int cell_text(const struct report *r, const struct rcell *c, int m, char 
 		     size_t len)
 {
 	size_t ok = c->reps - c->failed;
-	const struct stat_summary *s = &c->st[m];
+	const struct stat_summary *s = stat_of(c, m);
+	int noisy = m < MATRIX_NMETRICS ? c->noisy[m] : c->xnoisy[m - MATRIX_NMETRICS];
 	char marks[64] = "";
 
 	if (!ok) {
@@ -147,6 +188,7 @@ static int cell_text(const struct report *r, const struct rcell *c, int m, char 
 			 c->status);
 		return 1;
 	}
+	m = marks_of(m);	/* a percentile beyond the table: rtt_p999_us's unit and marks */
 	/* one repetition has no interval to speak of (stats.h) */
 	units_format_metric_ci(matrix_metrics[m], s->median, stats_has_interval(s) ? s->ci_lo : NAN,
 			       stats_has_interval(s) ? s->ci_hi : NAN, buf, len);
@@ -165,7 +207,7 @@ static int cell_text(const struct report *r, const struct rcell *c, int m, char 
 		strcat(marks, " " BEHIND_MARK);
 	if (leaves_out_lost(c, m))
 		strcat(marks, " †");
-	if (c->noisy[m])
+	if (noisy)
 		strcat(marks, " ~");
 	if (c->short_window)
 		strcat(marks, " " SHORT_MARK);
@@ -296,7 +338,7 @@ static void median_levels(const struct page *p, int m)
 	int low = 0;
 
 	for (size_t i = 0; i < p->ncells; i++) {
-		const struct stat_summary *s = &p->cells[i]->st[m];
+		const struct stat_summary *s = stat_of(p->cells[i], m);
 		size_t j;
 		if (!stats_has_interval(s))	/* one value shows none */
 			continue;
@@ -330,7 +372,7 @@ static void table(struct page *p, int m)
 	for (size_t d = 0; d < r->ndefs && ndefs < 32; d++)
 		if (r->defs[d].metric == m && (int)r->defs[d].dim == p->col)
 			defs[ndefs++] = d;
-	fprintf(f, "\n### %s\n\n", metrics[m].title);
+	fprintf(f, "\n### %s\n\n", m < MATRIX_NMETRICS ? metrics[m].title : extra_of(r, m)->title);
 	for (size_t i = 0; i < p->nrowdims; i++)
 		markdown_cell(f, r->dimnames[p->rowdims[i]]);
 	if (!p->nrowdims)
@@ -343,7 +385,8 @@ static void table(struct page *p, int m)
 				 human(r, (size_t)p->col, colv[c]));
 		else
 			snprintf(head, sizeof(head), "%s",
-				 p->col >= 0 ? human(r, (size_t)p->col, colv[c]) : matrix_metrics[m]);
+				 p->col >= 0 ? human(r, (size_t)p->col, colv[c])
+				 : m < MATRIX_NMETRICS ? matrix_metrics[m] : extra_of(r, m)->name);
 		markdown_cell(f, head);
 	}
 	for (size_t d = 0; d < ndefs; d++)
@@ -390,8 +433,8 @@ static void table(struct page *p, int m)
 		fputs("|\n", f);
 	}
 	median_levels(p, m);
-	lost_notes(p, m);
-	behind_notes(p, m);
+	lost_notes(p, marks_of(m));
+	behind_notes(p, marks_of(m));
 }
 
 /* A ratio over another dimension than the tables' columns (say size:
@@ -437,8 +480,8 @@ static void ratio_table(struct page *p, size_t di)
 static void pattern_section(struct page *p)
 {
 	const struct report *r = p->r;
-	int ms[MATRIX_NMETRICS];
-	size_t nm = pattern_metrics(p->pattern, ms);
+	int ms[MAX_SHOWN];
+	size_t nm = pattern_metrics(r, p->pattern, ms);
 	FILE *f = p->f;
 
 	/* columns: transport, else the client, else the server, else the first
@@ -476,13 +519,14 @@ static void pattern_section(struct page *p)
 		size_t k;
 		for (k = 0; k < nm && ms[k] != r->defs[d].metric; k++)
 			;
-		if (k == nm && nm < MATRIX_NMETRICS)
+		if (k == nm && nm < MAX_SHOWN)
 			ms[nm++] = r->defs[d].metric;
 	}
 	for (size_t i = 0; i < nm; i++) {
 		int any = 0;
 		for (size_t c = 0; c < p->ncells; c++)
-			any |= p->cells[c]->st[ms[i]].n > 0 || p->cells[c]->failed == p->cells[c]->reps;
+			any |= stat_of(p->cells[c], ms[i])->n > 0 ||
+			       p->cells[c]->failed == p->cells[c]->reps;
 		if (any)
 			table(p, ms[i]);
 	}

@@ -223,6 +223,7 @@ static void summarize(struct report *r)
 		c->short_window = c->window_s < MATRIX_SHORT_WINDOW_S;	/* NaN: no */
 		report_state_summarize(c);
 	}
+	report_pct_summarize(r);
 }
 
 int report_load(struct report *r, const char *dir, const struct report_opts *o,
@@ -244,6 +245,7 @@ int report_load(struct report *r, const char *dir, const struct report_opts *o,
 		r->dir = NULL;
 		return -1;
 	}
+	report_pct_define(r);
 	if (load_meta(r, err, errlen) < 0)
 		goto fail;
 	judge_running(r);
@@ -283,6 +285,7 @@ void report_release(struct report *r)
 		free(r->cells[i].elapsed);
 		free(r->cells[i].buckets);
 		free(r->cells[i].states);
+		report_pct_release(&r->cells[i]);
 		for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
 			free(r->cells[i].vals[m]);
 			free(r->cells[i].valrep[m]);

@@ -30,6 +30,7 @@
 
 #include "matrix.h"
 #include "procinfo.h"
+#include "report_pct.h"
 #include "stats.h"
 
 /* What the machine was doing around a repetition, besides our workers. */
@@ -118,6 +119,12 @@ struct rcell {
 	 * the earliest start (0 when none starts before 0) */
 	size_t tl_rows, tl_most;
 	double tl_top, tl_end, tl_begin;
+	/* the matrix's percentiles the metric table has no line for
+	 * (report_pct.h, report.extra): each successful repetition's figure
+	 * (until summarized), its summary, its CV above report.noisy_cv */
+	double *xvals[PERCENTILE_MAX];
+	struct stat_summary xst[PERCENTILE_MAX];
+	int xnoisy[PERCENTILE_MAX];
 };
 
 struct rratio_def {
@@ -189,6 +196,13 @@ struct report {
 	enum proc_state runner;
 	int reporting;
 	size_t *dimcol;			/* results.csv's column of each of dimnames */
+	/* the matrix's percentiles: (report_pct.h), in its order; npct 0
+	 * without the key.  extra[x]: those the metric table lacks, as
+	 * indexes into pct */
+	struct rpct pct[PERCENTILE_MAX];
+	size_t npct;
+	size_t extra[PERCENTILE_MAX];
+	size_t nextra;
 	/* the machine around every repetition, failed ones too (results.csv's
 	 * loadavg_before and loadavg_after, other_cpus, steal_pct): for each,
 	 * the repetitions that have the figure, those of them above the bound

@@ -97,6 +97,7 @@ struct columns {
 	int rep, status;
 	int pattern;			/* -1: no pattern column (pingpong) */
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
+	int extra[PERCENTILE_MAX];	/* the matrix's percentiles: (report_pct.h); -1: likewise */
 	int lost, rtt_samples;		/* -1: likewise */
 	int measured_by, printed_metrics;	/* -1: likewise */
 	int elapsed;			/* elapsed_s; -1 when missing */
@@ -138,6 +139,8 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		col->pattern = -1;
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		col->metric[m] = csv_table_col(t, matrix_metrics[m]);
+	for (size_t x = 0; x < r->nextra; x++)
+		col->extra[x] = csv_table_col(t, r->pct[r->extra[x]].name);
 	col->lost = csv_table_col(t, "lost");
 	col->rtt_samples = csv_table_col(t, "rtt_samples");
 	col->measured_by = csv_table_col(t, "measured_by");
@@ -277,6 +280,9 @@ static int on_header(void *ctx, char **fields, size_t n, char *err, size_t errle
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)
 		if (ld->col.metric[m] >= 0)
 			ld->number[ld->col.metric[m]] = 1;
+	for (size_t x = 0; x < ld->r->nextra; x++)
+		if (ld->col.extra[x] >= 0)
+			ld->number[ld->col.extra[x]] = 1;
 	/* after rep: a dimension may have a figure's name (nodelay) */
 	for (size_t c = (size_t)ld->col.rep + 1; c < n; c++)
 		for (size_t k = 0; k < ARRAY_SIZE(number_cols); k++)
@@ -508,6 +514,15 @@ static int add_ok_rep(struct loading *ld, struct rcell *c, char **row, unsigned 
 			return out_of_memory(ld->path, err, errlen);
 		c->elapsed = nv;
 		nv[c->nelapsed++] = ld->vals[col->elapsed];
+	}
+	for (size_t x = 0; x < ld->r->nextra; x++) {	/* percentiles: beyond the table's */
+		double *nv, xv = col->extra[x] >= 0 ? ld->vals[col->extra[x]] : NAN;
+		if (isnan(xv))
+			continue;
+		if (!(nv = realloc(c->xvals[x], (c->xst[x].n + 1) * sizeof(*nv))))
+			return out_of_memory(ld->path, err, errlen);
+		c->xvals[x] = nv;
+		nv[c->xst[x].n++] = xv;	/* counts until summarized */
 	}
 	double v[MATRIX_NMETRICS];
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++)

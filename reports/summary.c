@@ -56,6 +56,16 @@ static void summary_header(struct csv_out *w, const struct report *r)
 	csv_out_field(w, "window_s");
 	csv_out_field(w, "short_window");
 	csv_out_field(w, "repeat_stop");
+	/* the matrix's percentiles: the metric table lacks, each as a metric's
+	 * columns then its ci_level (report_pct.h); none without the key */
+	for (size_t x = 0; x < r->nextra; x++) {
+		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++) {
+			snprintf(name, sizeof(name), "%s_%s", r->pct[r->extra[x]].name, stat_cols[s]);
+			csv_out_field(w, name);
+		}
+		snprintf(name, sizeof(name), "%s_ci_level", r->pct[r->extra[x]].name);
+		csv_out_field(w, name);
+	}
 	csv_out_end_row(w);
 }
 
@@ -74,6 +84,10 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 		if (c->noisy[m])
 			snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
 				 noisy[0] ? ";" : "", metrics[m].name);
+	for (size_t x = 0; x < r->nextra; x++)
+		if (c->xnoisy[x])
+			snprintf(noisy + strlen(noisy), sizeof(noisy) - strlen(noisy), "%s%s",
+				 noisy[0] ? ";" : "", r->pct[r->extra[x]].name);
 	csv_out_field(w, noisy);
 	csv_out_double(w, stat_level(&c->st[matrix_metric_index("msgs_per_s")]), 6);
 	for (size_t m = 0; m < MATRIX_NMETRICS; m++) {
@@ -87,6 +101,13 @@ static void summary_row(struct csv_out *w, const struct report *r, const struct 
 	csv_out_double(w, c->window_s, 6);
 	csv_out_u64(w, (uint64_t)(c->short_window != 0));
 	csv_out_field(w, c->repeat_stop);
+	for (size_t x = 0; x < r->nextra; x++) {
+		double v[ARRAY_SIZE(stat_cols)];
+		stat_values(&c->xst[x], v);
+		for (size_t s = 0; s < ARRAY_SIZE(stat_cols); s++)
+			csv_out_double(w, v[s], 10);
+		csv_out_double(w, stat_level(&c->xst[x]), 6);
+	}
 	csv_out_end_row(w);
 }
 

@@ -2,8 +2,10 @@
 #include "results.h"
 #include "arrays.h"
 #include "pattern.h"
+#include "percentile.h"
 
 #include <errno.h>
+#include <math.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
@@ -52,6 +54,38 @@ static int listed(const char *name)
 		if (!strcmp(later_cols[i], name))
 			return 1;
 	return 0;
+}
+
+/* The matrix's percentiles the metric table has no line for (percentile.h),
+ * in its order, as indexes into m->percentiles: their columns come after
+ * every other one.  How many. */
+static size_t extra_percentiles(const struct matrix *m, size_t *out)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < m->npercentiles; i++)
+		if (percentile_metric(m->percentiles[i]) < 0)
+			out[n++] = i;
+	return n;
+}
+
+/* Those percentiles of the repetition's round trips (empty for a stream,
+ * a failed row, record: totals, a program client): the merged histogram's,
+ * as its rtt_p* figures are. */
+static void write_percentiles(struct results_writer *w, const struct result_row *row,
+			      const struct cell_outcome *o)
+{
+	size_t pct[PERCENTILE_MAX];
+	size_t n = extra_percentiles(w->plan->m, pct);
+	struct hist h;
+
+	if (!n)
+		return;
+	if (row->ok)
+		aggregate_rtt_hist(o, &h);
+	for (size_t i = 0; i < n; i++)
+		csv_out_double(&w->results, row->ok ? aggregate_rtt_percentile_us(&h, w->plan->m->percentiles[pct[i]]) : NAN,
+			       10);
 }
 
 /* A later column of a row: a figure, or one of the texts. */
@@ -332,6 +366,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 		if (!listed(metrics[i].name))
 			csv_out_double(&w->results, aggregate_row_figure(row, metrics[i].name), 10);
 	write_dims(w, m, c, 1);
+	write_percentiles(w, row, o);
 	if (csv_out_end_row(&w->results) < 0) {
 		snprintf(err, errlen, "results.csv: %s", strerror(errno));
 		if (w->has_timeline)
@@ -380,6 +415,9 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link:, after placement */
 		if (matrix_dim_is_link(&pl->m->dims[d]))
 			ADD(pl->m->dims[d].key);
+	size_t pct[PERCENTILE_MAX];	/* percentiles:, last of all */
+	for (size_t i = 0, np = extra_percentiles(pl->m, pct); i < np; i++)
+		ADD(pl->m->percentile_cols[pct[i]]);
 #undef ADD
 	return n;
 }
