@@ -15,6 +15,7 @@ const char *const endpoint_names[EP__COUNT] = { "tcp", "ipc" };
 const char *const record_names[REC__COUNT] = { "full", "totals" };
 const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy" };
 const char *const wake_names[WAKE__COUNT] = { [WAKE_FUTEX] = "futex", [WAKE_EVENTFD] = "eventfd" };
+const char *const direction_names[DIR__COUNT] = { [DIR_ONE] = "one", [DIR_BIDIR] = "bidir" };
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
 	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",

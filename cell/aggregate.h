@@ -44,6 +44,11 @@
  *   exit, or their printed sent_msgs_per_s (or messages / seconds).  Such
  *   a row's measured_by names both sides: "receiver=X;senders=Y", X and Y
  *   each worker, process or printed.
+ * direction: bidir (stream): the server also streams back to every client;
+ *   rev_messages and rev_bytes are what the clients received (every one
+ *   the server sent: a reliable transport loses none, else the row is not
+ *   ok), their rates over the window from the earliest sender's start to
+ *   the clients' last read of them.  NaN (empty) in a one-way cell.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -91,6 +96,8 @@ struct result_row {
 	 * all CPUs' time over it, other processes' CPU time over it in CPUs,
 	 * procs_running and the CPUs' mean clock (MHz) just after it */
 	double steal_pct, iowait_pct, runnable, cpu_mhz, other_cpus;
+	/* direction: bidir: server to client, counted at the clients */
+	double rev_messages, rev_bytes, rev_msgs_per_s, rev_mib_per_s;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

@@ -29,6 +29,8 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 		spawn_argv_add(a, "--busy-poll=%lluns", (unsigned long long)p->busy_poll_ns);
 	if (p->wake != WAKE_FUTEX)
 		spawn_argv_add(a, "--wake=%s", wake_names[p->wake]);
+	if (p->direction != DIR_ONE)
+		spawn_argv_add(a, "--direction=%s", direction_names[p->direction]);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }

@@ -34,6 +34,8 @@ struct client {
 	uint64_t sent;		/* one way: messages sent in the window */
 	uint64_t last_send_ns;	/* one way: just before the last send began */
 	uint64_t lost;		/* lossy transports: requests with no reply in time */
+	uint64_t rev_messages;	/* bidir: messages the server sent back (bidir.h) */
+	uint64_t rev_end_ns;	/* bidir: the end of the last read of them */
 	char err[512];
 	const char *stage;
 };

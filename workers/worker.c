@@ -21,6 +21,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -66,6 +67,8 @@ static void usage(FILE *f)
 "                           microseconds (default 0: not set)\n"
 "      --wake futex|eventfd shm, block: a sleeping side waits on a futex (default)\n"
 "                           or on an eventfd (poll, then read)\n"
+"      --direction one|bidir  stream: bidir also sends a stream back, server to\n"
+"                           client, counted at the client (default one)\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
@@ -175,6 +178,13 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		}
 		o->topts.wake_eventfd = !strcmp(arg, "eventfd");
 		return 0;
+	case 'V':
+		if (strcmp(arg, "one") && strcmp(arg, "bidir")) {
+			snprintf(why, wl, "expected one or bidir");
+			return -1;
+		}
+		o->bidir = !strcmp(arg, "bidir");
+		return 0;
 	case 'b': o->bind = arg; return 0;
 	case 'e': o->netns = arg; return 0;
 	case 'a': o->connect = arg; return 0;
@@ -209,7 +219,7 @@ static const struct option longopts[] = {
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
 	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "wake", 1, 0, 'W' },
-	{ "help", 0, 0, 'h' },
+	{ "direction", 1, 0, 'V' }, { "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 
@@ -290,6 +300,12 @@ static int check_opts(struct wopts *o)
 	}
 	if (o->role == ROLE_SERVER && o->rate) {
 		fprintf(stderr, "matrix worker: --rate is a client option\n");
+		return 2;
+	}
+	if (o->bidir && (o->pattern != PAT_STREAM || o->t->lossy || o->t->multiplexes ||
+			 (o->t->socktype != SOCK_STREAM && o->t->socktype != SOCK_SEQPACKET))) {
+		fprintf(stderr, "matrix worker: --direction bidir is for pattern stream over a "
+			"reliable stream socket (tcp, tcp6, unix, unix_seqpacket)\n");
 		return 2;
 	}
 	if (o->role == ROLE_CLIENT && !o->connect) {
