@@ -118,6 +118,11 @@ struct rcell {
 	 * the earliest start (0 when none starts before 0) */
 	size_t tl_rows, tl_most;
 	double tl_top, tl_end, tl_begin;
+	/* direction: bidir: results.csv's rev_msgs_per_s and rev_mib_per_s
+	 * summed over the successful repetitions that have them (rev_reps of
+	 * them; 0 for a one-way cell or an older file without the columns) */
+	double rev_msgs_per_s, rev_mib_per_s;
+	size_t rev_reps;
 };
 
 struct rratio_def {

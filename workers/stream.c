@@ -12,6 +12,7 @@
 #include "serve.h"
 #include "timeline.h"
 #include "transport.h"
+#include "txcpu.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -182,6 +183,23 @@ static void stream_server_line(const struct wopts *o, const struct worker_result
 /* The window's sends (below): 0, or -1 with cl->err set. */
 static int stream_send_loop(struct client *cl);
 
+/* h22: the sends with their CPU per interval sampled beside them
+ * (txcpu.h; none with record: totals, or when no sampler starts). */
+static int stream_send_sampled(struct client *cl)
+{
+	struct txcpu tc;
+	int sampled = !cl->o->totals && txcpu_start(&tc, cl->o->interval_ns, clock_now_ns()) == 0;
+	int rc = stream_send_loop(cl);
+
+	if (sampled) {
+		txcpu_stop(&tc);
+		cl->tx_cpu = tc.tl;
+		cl->tx_cpu.cpu_clock = NULL;
+		cl->tx_cpu.cpu_ctx = NULL;
+	}
+	return rc;
+}
+
 /* bidir (h22): the reverse receiver (bidir.h) beside the sends; its end
  * after theirs, the sends' failure first. */
 static int stream_send(struct client *cl)
@@ -189,10 +207,10 @@ static int stream_send(struct client *cl)
 	struct bidir_rx rx = { .started = 0 };
 
 	if (!cl->o->bidir)
-		return stream_send_loop(cl);
+		return stream_send_sampled(cl);
 	if (bidir_rx_start(&rx, cl) < 0)
 		return -1;
-	int rc = stream_send_loop(cl);
+	int rc = stream_send_sampled(cl);
 	char err[sizeof(cl->err)];
 	const char *stage = cl->stage;
 	memcpy(err, cl->err, sizeof(err));
@@ -249,6 +267,14 @@ static void stream_result(const struct client *cl, struct worker_result *r)
 	r->sent_messages = cl->sent;
 	r->sent_bytes = cl->sent * cl->reqlen;
 	r->last_send_ns = cl->last_send_ns;
+	if (cl->tx_cpu.has_cpu) {	/* h22: the sender's CPU per interval */
+		r->tl_messages = cl->tx_cpu.msgs;
+		r->tl_bytes = cl->tx_cpu.bytes;
+		r->tl_cpu_ns = cl->tx_cpu.cpu;
+		r->tl_len = cl->tx_cpu.len;
+		r->tl_has_cpu = 1;
+		r->tl_interval_ns = cl->tx_cpu.interval_ns;
+	}
 	if (cl->o->bidir) {	/* h22: the reverse direction, counted here */
 		r->has_reverse = 1;
 		r->rev_messages = cl->rev_messages;

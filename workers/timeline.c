@@ -101,11 +101,11 @@ void timeline_count(struct timeline *tl, uint64_t interval_ns, uint64_t now_ns, 
 		idx = timeline_index(now_ns, t0_ns, tl->interval_ns);
 	}
 	if (tl->cpu_clock && !tl->has_cpu) {	/* the first count: the mark */
-		tl->cpu_mark = tl->cpu_clock();
+		tl->cpu_mark = tl->cpu_clock(tl->cpu_ctx);
 		tl->cpu_idx = idx;
 		tl->has_cpu = 1;
 	} else if (tl->cpu_clock && idx != tl->cpu_idx) {
-		uint64_t c = tl->cpu_clock();
+		uint64_t c = tl->cpu_clock(tl->cpu_ctx);
 		timeline_add_cpu(tl, tl->cpu_idx, c > tl->cpu_mark ? c - tl->cpu_mark : 0);
 		tl->cpu_mark = c;
 		tl->cpu_idx = idx;
@@ -117,16 +117,16 @@ void timeline_cpu_close(struct timeline *tl)
 {
 	if (!tl->cpu_clock || !tl->has_cpu)
 		return;
-	uint64_t c = tl->cpu_clock();
+	uint64_t c = tl->cpu_clock(tl->cpu_ctx);
 	timeline_add_cpu(tl, tl->cpu_idx, c > tl->cpu_mark ? c - tl->cpu_mark : 0);
 	tl->cpu_mark = c;
 }
 
-uint64_t timeline_thread_cpu_ns(void)
+uint64_t timeline_thread_cpu_ns(void *ctx)
 {
 	struct timespec ts;
 
-	if (clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
+	if (clock_gettime(ctx ? *(clockid_t *)ctx : CLOCK_THREAD_CPUTIME_ID, &ts) < 0)
 		return 0;
 	return (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 }

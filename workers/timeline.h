@@ -20,7 +20,7 @@
  * cell's duration is not.
  *
  * CPU per interval: with tl->cpu_clock set (a thread's CPU clock in ns,
- * timeline_thread_cpu_ns), timeline_count reads it at the first count and
+ * timeline_thread_cpu_ns, called with tl->cpu_ctx), timeline_count reads it at the first count and
  * whenever a count falls in another interval than the one before, and
  * adds the CPU since the last read to that one before (the interval that
  * just closed); timeline_cpu_close adds the rest at the connection's end.
@@ -51,7 +51,8 @@ struct timeline {
 	size_t len, cap;
 	int overflow;
 	int has_cpu;		/* cpu[] was counted (cpu_clock, or merged in) */
-	uint64_t (*cpu_clock)(void);	/* NULL: no CPU per interval */
+	uint64_t (*cpu_clock)(void *ctx);	/* NULL: no CPU per interval */
+	void *cpu_ctx;		/* cpu_clock's argument */
 	size_t cpu_idx;		/* cpu_clock: the interval of the last read */
 	uint64_t cpu_mark;	/* cpu_clock: its value then */
 	uint64_t interval_ns;	/* timeline_count: the interval counted in (0: none yet) */
@@ -74,8 +75,10 @@ void timeline_merge(struct timeline *dst, const struct timeline *src);
 /* cpu_clock: the CPU since the last read into the interval it was in
  * (the end of a connection's counting); nothing when none was read. */
 void timeline_cpu_close(struct timeline *tl);
-/* The calling thread's CPU time (CLOCK_THREAD_CPUTIME_ID), ns. */
-uint64_t timeline_thread_cpu_ns(void);
+/* A thread's CPU time, ns: ctx NULL, the calling thread's
+ * (CLOCK_THREAD_CPUTIME_ID), else the clock *(clockid_t *)ctx
+ * (pthread_getcpuclockid: another thread's). */
+uint64_t timeline_thread_cpu_ns(void *ctx);
 void timeline_release(struct timeline *tl);
 
 #endif
