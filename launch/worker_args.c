@@ -41,6 +41,11 @@ void worker_args_server(struct spawn_argv *a, const struct cell_params *p, const
 	spawn_argv_add(a, "--inflight=%u", p->inflight);
 	if (p->spin_ns)
 		spawn_argv_add(a, "--spin=%lluns", (unsigned long long)p->spin_ns);
+	/* direction: bidir: what the server sends back, as the clients send */
+	if (p->direction == DIR_BIDIR && p->duration_ns)
+		spawn_argv_add(a, "--duration=%lluns", (unsigned long long)p->duration_ns);
+	else if (p->direction == DIR_BIDIR)
+		spawn_argv_add(a, "--count=%llu", (unsigned long long)p->count);
 	spawn_argv_add(a, "--bind=%s", bind);
 }
 

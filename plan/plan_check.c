@@ -230,7 +230,7 @@ static int check_direction(const struct matrix *m, const size_t *choice,
 
 	if (p->direction != DIR_BIDIR)
 		return 0;
-	if (p->pattern != PAT_STREAM)
+	if (!pattern_info(p->pattern)->one_way)	/* stream: nothing comes back yet */
 		CELL_ERR("direction", "direction: bidir applies to pattern stream only, not %s "
 			 "(its replies already come back)", pattern_names[p->pattern]);
 	if (t->lossy || t->multiplexes ||

@@ -40,7 +40,10 @@ static void *tx_main(void *arg)
 	/* the timed window first: no message goes back before it */
 	while (!atomic_load(&j->srv->t0) && !atomic_load(&tx->stop))
 		nanosleep(&nap, NULL);
+	uint64_t t0 = atomic_load(&j->srv->t0);
 	while (!atomic_load(&tx->stop)) {
+		if (o->duration_ns ? clock_now_ns() - t0 >= o->duration_ns : tx->sent >= tx->share)
+			break;
 		if (o->t->send(&j->c, buf, size) < 0) {
 			tx->err = errno ? errno : EPIPE;
 			break;
@@ -54,8 +57,13 @@ static void *tx_main(void *arg)
 
 int bidir_tx_start(struct bidir_tx *tx, struct conn_job *j)
 {
+	const struct wopts *o = j->srv->o;
+	uint64_t i = (uint64_t)(j - j->srv->jobs);
+
 	memset(tx, 0, sizeof(*tx));
 	tx->j = j;
+	/* the i-th accepted connection's share, as the i-th client's (by count) */
+	tx->share = o->count / o->connections + (i < o->count % o->connections);
 	if (pthread_create(&tx->thread, NULL, tx_main, tx) != 0) {
 		snprintf(j->err, sizeof(j->err), "cannot start the reverse sender to %s", j->c.peer);
 		j->stage = "thread";
@@ -69,7 +77,8 @@ void bidir_tx_stop(struct bidir_tx *tx, struct conn_job *j)
 {
 	if (!tx->started)
 		return;
-	atomic_store(&tx->stop, 1);
+	if (j->err[0])	/* the forward stream failed: no use sending on */
+		atomic_store(&tx->stop, 1);
 	pthread_join(tx->thread, NULL);
 	tx->started = 0;
 	j->rev_sent = tx->sent;

@@ -9,12 +9,19 @@
  * Server, per connection (stream.c's reliable receiver):
  *   bidir_tx_start(&tx, j)   before its receive loop: a sender thread that
  *                            waits for the start of the timed window
- *                            (serve_t0 known), then sends back to back
- *   bidir_tx_stop(&tx, j)    after it (the client's stream has ended): the
- *                            sender stops after the message it is in, shuts
- *                            the connection's write side (the client's end
- *                            of stream) and is joined; its count goes into
- *                            j->rev_sent, a failure into j->err if none yet.
+ *                            (serve_t0 known), then sends back to back what
+ *                            a client sends: the server's --duration from
+ *                            the start, or by count the share of the
+ *                            connection's place in the accept order (the
+ *                            server's --count over --connections, as the
+ *                            runner shares it among the clients), then
+ *                            shuts the connection's write side (the
+ *                            client's end of stream)
+ *   bidir_tx_stop(&tx, j)    after the receive loop (the client's stream has
+ *                            ended): joins the sender (told to stop after
+ *                            the message it is in when the loop failed);
+ *                            its count goes into j->rev_sent, a failure
+ *                            into j->err if none yet.
  * Client (stream.c's sender):
  *   bidir_rx_start(&rx, cl)  at the window's start: a receiver thread that
  *                            reads until the server's end of stream
@@ -24,7 +31,8 @@
  *                            last read into cl (rev_messages, rev_end_ns).
  *                            0, or -1 with cl->err set.
  * No warmup goes back: every message the server sends is a timed one, so
- * the clients' count must equal the server's (the runner checks it).
+ * the clients' count must equal the server's (the runner checks it), and
+ * by count the cell's count, as forward.
  * Reliable stream sockets only (the plan refuses the rest): a half-close
  * (shutdown SHUT_WR) ends each direction on its own.
  */
@@ -43,6 +51,7 @@ struct bidir_tx {
 	pthread_t thread;
 	int started;
 	_Atomic int stop;
+	uint64_t share;		/* by count: messages to send back */
 	uint64_t sent;
 	int err;		/* errno of a failed send, else 0 */
 };
