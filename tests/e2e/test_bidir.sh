@@ -35,6 +35,16 @@ Y
 		die "summary.md's reverse table lacks the bidir cells: $(grep -A8 '^Reverse' out/summary.md)"
 	grep -A8 '^Reverse' out/summary.md | grep -q 'direction one' &&
 		die "summary.md's reverse table shows a one-way cell"
+	# the JSON export: the reverse rates of bidir cells, null one way
+	run_matrix report out --export-json out.json; expect_rc 0
+	python3 - out.json <<'PY' || die "JSON export: reverse rates wrong"
+import json, sys
+cells = json.load(open(sys.argv[1]))["cells"]
+bad = [c["label"] for c in cells
+       if ("direction=bidir" in c["label"]) != (c["rev_msgs_per_s"] is not None)
+       or (c["rev_msgs_per_s"] is not None and not c["rev_mib_per_s"] > 0)]
+sys.exit(1 if bad or len(cells) != 6 else 0)
+PY
 	# the dimension: plan --json, --only, --set
 	run_matrix plan m.yaml --json; expect_rc 0
 	grep -q '"direction": "bidir"' "$T/.out" || die "plan --json has no direction"
