@@ -48,6 +48,8 @@ PY
 	# the dimension: plan --json, --only, --set
 	run_matrix plan m.yaml --json; expect_rc 0
 	grep -q '"direction": "bidir"' "$T/.out" || die "plan --json has no direction"
+	run_matrix plan m.yaml; expect_rc 0
+	[ "$(grep -c ' bidir *$' "$T/.out")" -eq 3 ] || die "matrix plan shows no direction: $(cat "$T/.out")"
 	run_matrix run m.yaml -o only --quiet --only direction=bidir --only transport=unix; expect_rc 0
 	expect_all only/results.csv direction bidir
 	run_matrix run m.yaml -o set --quiet --set direction=bidir --set transport=tcp; expect_rc 0
