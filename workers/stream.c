@@ -110,6 +110,9 @@ static void serve_lossy(struct conn_job *j)
 		j->stage = "memory";
 		return;
 	}
+	/* CPU per interval (h22): this thread's, at each interval's close */
+	if (!o->totals)
+		j->tl.cpu_clock = timeline_thread_cpu_ns;
 	for (;;) {
 		int rc = o->t->recv(&j->c, buf, size);
 		if (rc == 1)
@@ -148,6 +151,7 @@ static void serve_lossy(struct conn_job *j)
 			timeline_count(&j->tl, o->interval_ns, now, serve_t0(s, now), 1, size);
 		j->last_ns = now;
 	}
+	timeline_cpu_close(&j->tl);	/* h22 */
 	j->messages = unique;
 	j->bytes = unique * size;
 	seqwin_release(&seen);

@@ -185,6 +185,22 @@ Y
 		  if (rx[k] > $3 + 1e-6) { print k ": rx_cpu_s " rx[k] " > server_cpu_s " $3; bad = 1 }
 		  if (tx[k] > $4 + 1e-6) { print k ": tx_cpu_s " tx[k] " > client_cpu_s " $4; bad = 1 } }
 		END { exit bad }' cpu.txt res.txt >bad.txt || die "CPU per interval: $(head -3 bad.txt)"
+	# a lossy receiver (every datagram looked at) has them too
+	mat u.yaml <<'Y'
+name: tlcpu_udp
+repeat: 1
+warmup: 10
+matrix:
+  pattern: stream
+  transport: udp
+  allow_loss: true
+  size: 256
+  count: 3000
+Y
+	run_matrix run u.yaml -o udp --quiet; expect_rc 0
+	csvq udp/timeline.csv rx_cpu_s tx_cpu_s | awk -F'\t' '$1 == "" || $2 == "" { bad = 1 }
+		{ rx += $1; tx += $2 } END { exit bad || !(rx > 0) || !(tx > 0) }' ||
+		die "udp: CPU per interval missing: $(head -3 udp/timeline.csv)"
 	# the old folders' timelines (no CPU columns) still load and chart
 	local d
 	for d in golden7 marks_stream; do
