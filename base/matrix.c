@@ -37,6 +37,7 @@ static const char *const kind_names[] = {
 	[VK_CPU] = "placement",
 	[VK_BITRATE] = "bit rate",
 	[VK_PERCENT] = "percentage",
+	[VK_DIRECTION] = "direction",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -63,6 +64,7 @@ static const struct dimspec dimspecs[] = {
 	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "wake", VK_WAKE, 0, 0 },
 	{ "cpu", VK_CPU, 0, 0 },
+	{ "direction", VK_DIRECTION, 0, 0 },
 };
 _Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
 
@@ -222,6 +224,8 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_word("poll", poll_names, POLL__COUNT, text, num, why, whylen);
 	case VK_WAKE:
 		return parse_word("wake", wake_names, WAKE__COUNT, text, num, why, whylen);
+	case VK_DIRECTION:
+		return parse_word("direction", direction_names, DIR__COUNT, text, num, why, whylen);
 	case VK_BOOL:
 		rc = units_parse_bool(text, &b, r, sizeof r);
 		if (!rc)
@@ -355,6 +359,9 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		break;
 	case VK_WAKE:
 		snprintf(buf, len, "%s", wake_names[v->num]);
+		break;
+	case VK_DIRECTION:
+		snprintf(buf, len, "%s", direction_names[v->num]);
 		break;
 	case VK_PROGRAM:
 	case VK_CPU:

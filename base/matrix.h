@@ -140,6 +140,7 @@ enum value_kind {
 	VK_BITRATE,	/* bits per second, num (units_parse_bitrate: 1gbit, 100mbit) */
 	VK_PERCENT,	/* millionths of a percent, num (units_parse_percent: 0.5%);
 			 * 0% is allowed */
+	VK_DIRECTION,	/* one | bidir, num = enum direction */
 };
 
 /* A position in the matrix file, 1-based. */

@@ -16,6 +16,7 @@ const char *const record_names[REC__COUNT] = { "full", "totals" };
 const char *const poll_names[POLL__COUNT] = { [POLL_BLOCK] = "block", [POLL_BUSY] = "busy",
 						  [POLL_URING] = "uring" };
 const char *const wake_names[WAKE__COUNT] = { [WAKE_FUTEX] = "futex", [WAKE_EVENTFD] = "eventfd" };
+const char *const direction_names[DIR__COUNT] = { [DIR_ONE] = "one", [DIR_BIDIR] = "bidir" };
 
 const char *const transport_names[VOCAB_NTRANSPORTS] = {
 	"tcp", "unix", "tcp6", "udp", "unix_dgram", "unix_seqpacket", "pipe", "zmq",

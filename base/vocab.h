@@ -46,6 +46,11 @@ extern const char *const poll_names[POLL__COUNT];	/* "block", "busy", "uring" */
 enum wake_mode { WAKE_FUTEX, WAKE_EVENTFD, WAKE__COUNT };
 extern const char *const wake_names[WAKE__COUNT];	/* "futex", "eventfd" */
 
+/* Which ways a stream cell moves its messages (matrix `direction:`): client to
+ * server only, or both at once, each counted at its receiver (iperf3 --bidir). */
+enum direction { DIR_ONE, DIR_BIDIR, DIR__COUNT };
+extern const char *const direction_names[DIR__COUNT];	/* "one", "bidir" */
+
 #define VOCAB_NTRANSPORTS 10
 extern const char *const transport_names[VOCAB_NTRANSPORTS];	/* "tcp", "unix", ... */
 

@@ -45,6 +45,8 @@ static const struct {
 	ROW_FIELD(start_spread_us) ROW_FIELD(loadavg_before) ROW_FIELD(loadavg_after)
 	ROW_FIELD(steal_pct) ROW_FIELD(iowait_pct) ROW_FIELD(runnable) ROW_FIELD(cpu_mhz)
 	ROW_FIELD(other_cpus)
+	ROW_FIELD(rev_messages) ROW_FIELD(rev_bytes) ROW_FIELD(rev_msgs_per_s)
+	ROW_FIELD(rev_mib_per_s)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)
@@ -372,6 +374,42 @@ static void delivery_check(const struct cell *c, const struct cell_outcome *o, u
 		 c->p.transport->name);
 }
 
+/* direction: bidir: the server-to-client stream, counted at the clients,
+ * timed from the earliest sender's start to their last read; every
+ * message the server sent must have arrived. */
+static void reverse_figures(const struct cell_outcome *o, uint64_t cstart,
+			    struct result_row *row)
+{
+	uint64_t msgs = 0, bytes = 0, end = 0;
+	int any = 0;
+
+	for (unsigned i = 0; i < o->nclients; i++) {
+		const struct worker_result *w = &o->clients[i];
+		if (!w->has_reverse)
+			continue;
+		any = 1;
+		msgs += w->rev_messages;
+		bytes += w->rev_bytes;
+		if (w->rev_end_ns > end)
+			end = w->rev_end_ns;
+	}
+	if (!any)
+		return;
+	double secs = end > cstart && cstart != UINT64_MAX ? (double)(end - cstart) / 1e9 : NAN;
+	row->rev_messages = (double)msgs;
+	row->rev_bytes = (double)bytes;
+	row->rev_msgs_per_s = ratio((double)msgs, secs);
+	row->rev_mib_per_s = ratio((double)bytes / 1048576.0, secs);
+	if (!row->ok || msgs == o->server.sent_messages)
+		return;
+	row->ok = 0;
+	snprintf(row->status, sizeof(row->status), "lost: %llu of %llu received back",
+		 (unsigned long long)msgs, (unsigned long long)o->server.sent_messages);
+	snprintf(row->error, sizeof(row->error), "the clients got %llu of the %llu messages "
+		 "the server sent back (direction: bidir), which should lose none",
+		 (unsigned long long)msgs, (unsigned long long)o->server.sent_messages);
+}
+
 /* A stream receiver cannot finish before the last message began to go
  * out: if it did (beyond the clock's resolution), its rate would exceed
  * what the senders could send, and the row fails its check. */
@@ -539,4 +577,6 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		delivery_check(c, o, sent, row);
 	if (pattern_of(c)->receiver_times)
 		causality_check(o, row);
+	if (c->p.direction == DIR_BIDIR)
+		reverse_figures(o, cstart, row);
 }

@@ -51,6 +51,11 @@
  *   send).  tcp_retrans, tcp_delivery_rate and tcp_bytes_retrans are their
  *   sums, tcp_rtt_us, tcp_rttvar_us, tcp_cwnd and tcp_mss their medians
  *   (the metric table's combine); NaN (empty) for other transports.
+ * direction: bidir (stream): the server also streams back to every client;
+ *   rev_messages and rev_bytes are what the clients received (every one
+ *   the server sent: a reliable transport loses none, else the row is not
+ *   ok), their rates over the window from the earliest sender's start to
+ *   the clients' last read of them.  NaN (empty) in a one-way cell.
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -101,6 +106,8 @@ struct result_row {
 	/* the kernel's view of the TCP connections (see above): metrics */
 	double tcp_retrans, tcp_rtt_us, tcp_rttvar_us, tcp_cwnd, tcp_delivery_rate,
 	       tcp_bytes_retrans, tcp_mss;
+	/* direction: bidir: server to client, counted at the clients */
+	double rev_messages, rev_bytes, rev_msgs_per_s, rev_mib_per_s;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

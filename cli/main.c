@@ -68,7 +68,7 @@ static const char usage_transports[] =
  * matrix has the key, rate, record and spin when a cell is not at its
  * default (unpaced, full, none). */
 struct plan_cols {
-	int place, poll, rate, record, spin;
+	int place, poll, rate, record, spin, direction;
 };
 
 static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct plan_cols *c)
@@ -81,6 +81,7 @@ static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct p
 		c->rate |= p->rate != 0;
 		c->record |= p->record != REC_FULL;
 		c->spin |= p->spin_ns != 0;
+		c->direction |= p->direction != DIR_ONE;
 	}
 }
 
@@ -110,6 +111,8 @@ static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
 			units_format_duration(p->spin_ns, t, sizeof(t));
 		printf("  %6s", t);
 	}
+	if (c->direction)
+		printf("  %-9s", direction_names[p->direction]);
 }
 
 /* One line of `matrix plan`: the fixed columns, then the optional ones
@@ -207,6 +210,8 @@ static int cmd_plan(int argc, char **argv)
 		printf("  %-6s", "record");
 	if (cols.spin)
 		printf("  %6s", "spin");
+	if (cols.direction)
+		printf("  %-9s", "direction");
 	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl, &pl.cells[i], &cols);

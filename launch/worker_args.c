@@ -29,6 +29,8 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 		spawn_argv_add(a, "--busy-poll=%lluns", (unsigned long long)p->busy_poll_ns);
 	if (p->wake != WAKE_FUTEX)
 		spawn_argv_add(a, "--wake=%s", wake_names[p->wake]);
+	if (p->direction != DIR_ONE)
+		spawn_argv_add(a, "--direction=%s", direction_names[p->direction]);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }
@@ -39,6 +41,11 @@ void worker_args_server(struct spawn_argv *a, const struct cell_params *p, const
 	spawn_argv_add(a, "--inflight=%u", p->inflight);
 	if (p->spin_ns)
 		spawn_argv_add(a, "--spin=%lluns", (unsigned long long)p->spin_ns);
+	/* direction: bidir: what the server sends back, as the clients send */
+	if (p->direction == DIR_BIDIR && p->duration_ns)
+		spawn_argv_add(a, "--duration=%lluns", (unsigned long long)p->duration_ns);
+	else if (p->direction == DIR_BIDIR)
+		spawn_argv_add(a, "--count=%llu", (unsigned long long)p->count);
 	spawn_argv_add(a, "--bind=%s", bind);
 }
 

@@ -48,6 +48,7 @@ struct cell_params {
 	int poll;			/* enum poll_mode: how our workers wait */
 	int wake;			/* enum wake_mode: how a sleeping shm worker is woken */
 	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
+	int direction;			/* enum direction: stream one way, or both */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL

@@ -251,6 +251,29 @@ static int window_too_big(const struct cell_params *p)
 	       window_message(p) * p->inflight > t->max_window;
 }
 
+/* direction: bidir: a stream both ways at once over one connection, which
+ * matrix's own workers on a reliable stream socket do (each end a sender
+ * thread beside its receiver); nothing else. */
+static int check_direction(const struct matrix *m, const size_t *choice,
+			   const struct cell_params *p, char *err, size_t errlen)
+{
+	const struct transport *t = p->transport;
+
+	if (p->direction != DIR_BIDIR)
+		return 0;
+	if (!pattern_info(p->pattern)->one_way)	/* stream: nothing comes back yet */
+		CELL_ERR("direction", "direction: bidir applies to pattern stream only, not %s "
+			 "(its replies already come back)", pattern_names[p->pattern]);
+	if (t->lossy || t->multiplexes ||
+	    (t->socktype != SOCK_STREAM && t->socktype != SOCK_SEQPACKET))
+		CELL_ERR("direction", "direction: bidir runs over tcp, tcp6, unix or "
+			 "unix_seqpacket (a reliable stream socket each way), not %s", t->name);
+	if (p->server_prog || p->client_prog)
+		CELL_ERR("direction", "direction: bidir is what matrix's own workers do; program "
+			 "%s sends one way", (p->server_prog ? p->server_prog : p->client_prog)->name);
+	return 0;
+}
+
 int plan_check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		    char *err, size_t errlen)
 {
@@ -262,7 +285,8 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (refused)
 		CELL_ERR(refused, "%s", why);
 	if (check_programs(m, choice, p, err, errlen) < 0 ||
-	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0)
+	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0 ||
+	    check_direction(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");

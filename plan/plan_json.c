@@ -54,6 +54,7 @@ static json_t *cell_object(const struct plan *pl, const struct cell *c, int *bad
 	jsonout_set(o, "nodelay", p->transport->has_nodelay ? json_boolean(p->nodelay)
 		    : json_null(), bad);
 	jsonout_set(o, "poll", json_string(poll_names[p->poll]), bad);
+	jsonout_set(o, "direction", json_string(direction_names[p->direction]), bad);
 	jsonout_set(o, "busy_poll_us", p->busy_poll_ns ? json_integer((json_int_t)(p->busy_poll_ns /
 		    1000)) : json_null(), bad);
 	jsonout_set(o, "server", jsonout_string(p->server_prog ? p->server_prog->name : "builtin"),

@@ -217,6 +217,13 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 		jsonout_set(o, "reps_behind_schedule", paced ? json_integer((json_int_t)rs.behind)
 			    : json_null(), bad);
 		jsonout_set(o, "schedule_kept", paced ? json_boolean(!rs.behind) : json_null(), bad);
+		/* direction: bidir: the reverse stream's rates, means over the
+		 * repetitions (summary.md's "Reverse direction"); null one way */
+		double n = (double)c->rev_reps;
+		jsonout_set(o, "rev_msgs_per_s", c->rev_reps ? jsonout_rounded(c->rev_msgs_per_s / n, 10)
+			    : json_null(), bad);
+		jsonout_set(o, "rev_mib_per_s", c->rev_reps ? jsonout_rounded(c->rev_mib_per_s / n, 10)
+			    : json_null(), bad);
 		jsonout_set(o, "stats", st, bad);
 	} else {
 		json_decref(noisy);

@@ -477,6 +477,36 @@ static void ratio_table(struct page *p, size_t di)
 	}
 }
 
+/* direction: bidir cells: each way's rate beside the other's, means over
+ * the successful repetitions (the forward one as the tables above count
+ * it, at the server; the reverse one at the clients). */
+static void reverse_table(struct page *p)
+{
+	int fm = matrix_metric_index("msgs_per_s"), fb = matrix_metric_index("mib_per_s");
+	char label[512], buf[64];
+	int any = 0;
+
+	for (size_t i = 0; i < p->ncells; i++) {
+		const struct rcell *c = p->cells[i];
+		if (!c->rev_reps)
+			continue;
+		if (!any)
+			fputs("\nReverse direction (direction: bidir; server to client, counted at "
+			      "the clients; mean over the repetitions):\n\n| cell | forward msg/s | "
+			      "reverse msg/s | forward MiB/s | reverse MiB/s |\n"
+			      "|---|---:|---:|---:|---:|\n", p->f);
+		any = 1;
+		cell_label(p, c, label, sizeof(label));
+		markdown_cell(p->f, label);
+		double v[4] = { c->st[fm].mean, c->rev_msgs_per_s / (double)c->rev_reps,
+				c->st[fb].mean, c->rev_mib_per_s / (double)c->rev_reps };
+		for (int k = 0; k < 4; k++)
+			markdown_cell_own(p->f, units_format_metric(k < 2 ? "msgs_per_s" : "mib_per_s",
+								    v[k], buf, sizeof(buf)));
+		fputs("|\n", p->f);
+	}
+}
+
 static void pattern_section(struct page *p)
 {
 	const struct report *r = p->r;
@@ -530,6 +560,7 @@ static void pattern_section(struct page *p)
 		if (any)
 			table(p, ms[i]);
 	}
+	reverse_table(p);
 	for (size_t d = 0; d < r->ndefs; d++) {
 		int here = 0;
 		for (size_t i = 0; i < r->npairs && !here; i++)

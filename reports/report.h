@@ -125,6 +125,11 @@ struct rcell {
 	double *xvals[PERCENTILE_MAX];
 	struct stat_summary xst[PERCENTILE_MAX];
 	int xnoisy[PERCENTILE_MAX];
+	/* direction: bidir: results.csv's rev_msgs_per_s and rev_mib_per_s
+	 * summed over the successful repetitions that have them (rev_reps of
+	 * them; 0 for a one-way cell or an older file without the columns) */
+	double rev_msgs_per_s, rev_mib_per_s;
+	size_t rev_reps;
 };
 
 struct rratio_def {

@@ -21,7 +21,7 @@ static const char *const number_cols[] = {
 	"elapsed_s", "messages", "bytes", "sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
 	"lost", "duplicated", "reordered", "rtt_samples", "sent_messages", "start_spread_us",
 	"loadavg_before", "loadavg_after", "steal_pct", "iowait_pct", "runnable", "cpu_mhz",
-	"other_cpus",
+	"other_cpus", "rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
 };
 
 static int out_of_memory(const char *path, char *err, size_t errlen)
@@ -103,6 +103,7 @@ struct columns {
 	int elapsed;			/* elapsed_s; -1 when missing */
 	int placement;			/* -1: likewise */
 	int repeat_stop;		/* -1: likewise */
+	int rev_msgs, rev_mib;		/* rev_msgs_per_s, rev_mib_per_s; -1: likewise */
 	struct rstate_cols state;	/* the machine's (report_state.h) */
 };
 
@@ -148,6 +149,8 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 	col->elapsed = csv_table_col(t, "elapsed_s");
 	col->placement = csv_table_col(t, "placement");
 	col->repeat_stop = csv_table_col(t, "repeat_stop");
+	col->rev_msgs = csv_table_col(t, "rev_msgs_per_s");
+	col->rev_mib = csv_table_col(t, "rev_mib_per_s");
 	report_state_columns(t, &col->state);
 	r->before_stream_fix = col->metric[matrix_metric_index("cpu_us_per_rtt")] < 0;
 	return 0;
@@ -508,6 +511,12 @@ static int add_ok_rep(struct loading *ld, struct rcell *c, char **row, unsigned 
 	rr->rtt_samples = col->rtt_samples >= 0 ? ld->vals[col->rtt_samples] : NAN;
 	add_count(&c->lost, ld, col->lost);
 	add_count(&c->rtt_samples, ld, col->rtt_samples);
+	if (col->rev_msgs >= 0 && col->rev_mib >= 0 && !isnan(ld->vals[col->rev_msgs]) &&
+	    !isnan(ld->vals[col->rev_mib])) {	/* direction: bidir */
+		c->rev_msgs_per_s += ld->vals[col->rev_msgs];
+		c->rev_mib_per_s += ld->vals[col->rev_mib];
+		c->rev_reps++;
+	}
 	if (col->elapsed >= 0 && !isnan(ld->vals[col->elapsed])) {
 		double *nv = realloc(c->elapsed, (c->nelapsed + 1) * sizeof(*nv));
 		if (!nv)

@@ -34,10 +34,12 @@ static const char *const later_cols[] = {
 	/* the kernel's view of tcp and tcp6 connections (metrics; aggregate.h) */
 	"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
 	"tcp_bytes_retrans", "tcp_mss",
+	"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
 };
 
 static const char *const timeline_cols[] = {
 	"cell", "rep", "interval_start_s", "interval_s", "messages", "bytes", "covered_s",
+	"rx_cpu_s", "tx_cpu_s",
 };
 
 static const char *const hist_cols[] = { "cell", "rep", "low_us", "high_us", "count" };
@@ -184,19 +186,28 @@ int results_open(struct results_writer *w, const char *dir, const struct plan *p
 	return 0;
 }
 
+/* One row of timeline.csv: its figures (the CPU ones NaN, empty, when
+ * not measured). */
+struct tl_row {
+	double start_s, interval_s;
+	uint64_t messages, bytes;
+	double covered_s, rx_cpu_s, tx_cpu_s;
+};
+
 /* One row of timeline.csv; on failure the file is cut back to start (the
  * repetition's first row: its rows go whole, or none), -1 with errno. */
 static int timeline_row(struct results_writer *w, const struct cell *c, unsigned rep,
-			off_t start, double start_s, double interval_s, uint64_t messages,
-			uint64_t bytes, double covered_s)
+			off_t start, const struct tl_row *t)
 {
 	csv_out_u64(&w->timeline, c->number);
 	csv_out_u64(&w->timeline, rep);
-	csv_out_double(&w->timeline, start_s, 9);
-	csv_out_double(&w->timeline, interval_s, 9);
-	csv_out_u64(&w->timeline, messages);
-	csv_out_u64(&w->timeline, bytes);
-	csv_out_double(&w->timeline, covered_s, 9);
+	csv_out_double(&w->timeline, t->start_s, 9);
+	csv_out_double(&w->timeline, t->interval_s, 9);
+	csv_out_u64(&w->timeline, t->messages);
+	csv_out_u64(&w->timeline, t->bytes);
+	csv_out_double(&w->timeline, t->covered_s, 9);
+	csv_out_double(&w->timeline, t->rx_cpu_s, 9);
+	csv_out_double(&w->timeline, t->tx_cpu_s, 9);
 	if (csv_out_end_row(&w->timeline) < 0) {
 		int e = errno;
 		csv_out_cut_to(&w->timeline, start);
@@ -206,24 +217,52 @@ static int timeline_row(struct results_writer *w, const struct cell *c, unsigned
 	return 0;
 }
 
-static int write_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
-			  const struct worker_result *srv)
+/* The senders' CPU in the receiver's interval i (of interval_ns): every
+ * client's CPU timeline (on its own reading of the start signal) added at
+ * the receiver's interval, which is a multiple of theirs (both pick theirs
+ * alike, timeline.h; the senders end first).  NaN when no client has one,
+ * or one's interval does not divide the receiver's. */
+static double senders_cpu_s(const struct cell_outcome *o, size_t i, uint64_t interval_ns)
 {
+	uint64_t ns = 0;
+	int any = 0;
+
+	for (unsigned k = 0; k < o->nclients; k++) {
+		const struct worker_result *w = &o->clients[k];
+		if (!w->tl_has_cpu || !w->tl_interval_ns || !interval_ns)
+			continue;
+		if (interval_ns % w->tl_interval_ns)
+			return NAN;
+		uint64_t f = interval_ns / w->tl_interval_ns;
+		for (size_t j = i * f; j < (i + 1) * f && j < w->tl_len; j++)
+			ns += w->tl_cpu_ns[j];
+		any = 1;
+	}
+	return any ? (double)ns / 1e9 : NAN;
+}
+
+static int write_timeline(struct results_writer *w, const struct cell *c, unsigned rep,
+			  const struct cell_outcome *o)
+{
+	const struct worker_result *srv = &o->server;
 	/* the receiver's own (auto: the one it picked), else the cell's */
-	double interval = (double)(srv->tl_interval_ns ? srv->tl_interval_ns
-				   : c->p.interval_ns) / 1e9;
+	uint64_t interval_ns = srv->tl_interval_ns ? srv->tl_interval_ns : c->p.interval_ns;
+	double interval = (double)interval_ns / 1e9;
 	off_t start = w->timeline.good;
 
 	for (size_t i = 0; i < srv->tl_len; i++) {
+		struct tl_row t = { (double)i * interval, interval, srv->tl_messages[i],
+				    srv->tl_bytes[i], interval, NAN, NAN };
 		/* the last interval ends with the last message */
-		double covered = interval;
 		if (i + 1 == srv->tl_len && srv->t0_ns && srv->end_ns > srv->t0_ns) {
 			double end = (double)(srv->end_ns - srv->t0_ns) / 1e9 - (double)i * interval;
 			if (end > 0 && end < interval)
-				covered = end;
+				t.covered_s = end;
 		}
-		if (timeline_row(w, c, rep, start, (double)i * interval, interval,
-				 srv->tl_messages[i], srv->tl_bytes[i], covered) < 0)
+		if (srv->tl_has_cpu && srv->tl_cpu_ns)
+			t.rx_cpu_s = (double)srv->tl_cpu_ns[i] / 1e9;
+		t.tx_cpu_s = senders_cpu_s(o, i, interval_ns);
+		if (timeline_row(w, c, rep, start, &t) < 0)
 			return -1;
 	}
 	return 0;
@@ -236,9 +275,10 @@ static int write_prog_timeline(struct results_writer *w, const struct cell *c, u
 	off_t start = w->timeline.good;
 
 	for (size_t i = 0; i < o->nprog_tl; i++) {
-		const struct prog_tl_row *t = &o->prog_tl[i];
-		if (timeline_row(w, c, rep, start, t->start_s, t->interval_s, t->messages,
-				 t->messages * c->p.size, t->covered_s) < 0)
+		const struct prog_tl_row *p = &o->prog_tl[i];
+		struct tl_row t = { p->start_s, p->interval_s, p->messages,
+				    p->messages * c->p.size, p->covered_s, NAN, NAN };
+		if (timeline_row(w, c, rep, start, &t) < 0)
 			return -1;
 	}
 	return 0;
@@ -337,7 +377,7 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	 * says the repetition is done, and a resume drops rows without one */
 	if (row->ok && (files & PATTERN_FILE_TIMELINE) && w->has_timeline &&
 	    (o->has_prog_tl ? write_prog_timeline(w, c, row->rep, o)
-	     : write_timeline(w, c, row->rep, &o->server)) < 0) {
+	     : write_timeline(w, c, row->rep, o)) < 0) {
 		snprintf(err, errlen, "timeline.csv: %s", strerror(errno));
 		return -1;
 	}

@@ -154,5 +154,6 @@ out:
 	free(cl.resp);
 	free(cl.pattern);
 	free(cl.hist);
+	timeline_release(&cl.tx_cpu);
 	return rc;
 }

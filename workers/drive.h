@@ -18,6 +18,7 @@
 #include "hist.h"
 #include "options.h"
 #include "pace.h"
+#include "timeline.h"
 #include "transport.h"
 
 struct pattern_ops;
@@ -34,6 +35,10 @@ struct client {
 	uint64_t sent;		/* one way: messages sent in the window */
 	uint64_t last_send_ns;	/* one way: just before the last send began */
 	uint64_t lost;		/* lossy transports: requests with no reply in time */
+	uint64_t rev_messages;	/* bidir: messages the server sent back (bidir.h) */
+	uint64_t rev_end_ns;	/* bidir: the end of the last read of them */
+	struct timeline tx_cpu;	/* stream: the sender's CPU per interval (txcpu.h);
+				 * client_run releases it */
 	char err[512];
 	const char *stage;
 };

@@ -28,6 +28,8 @@
  *   totals            --record=totals: a client keeps count, sum, min and max
  *                     of its round trips but no histogram (hist.h), a stream
  *                     receiver no timeline
+ *   bidir             --direction bidir: a stream also runs server to client
+ *                     (bidir.h), counted at the client
  *   id                client number, for messages
  *   human             report_fd is a terminal: readable lines, no protocol
  */
@@ -49,6 +51,7 @@ struct wopts {
 	uint64_t spin_ns;
 	uint64_t rate;
 	int totals;
+	int bidir;		/* --direction bidir: stream both ways (bidir.h) */
 	unsigned inflight, connections, id;
 	const char *bind, *connect;
 	int report_fd, control_fd, human;

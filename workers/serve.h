@@ -31,6 +31,7 @@ struct conn_job {
 	uint64_t messages, bytes, first_ns, last_ns;
 	uint64_t first_read_msgs;	/* stream: completed by the first timed read */
 	uint64_t duplicated, reordered;	/* lossy stream receivers */
+	uint64_t rev_sent;		/* bidir: messages sent back (bidir.h) */
 	struct timeline tl;
 	struct conn_info info;
 	struct tcp_view tcp;		/* TCP_INFO after the serve, before close */

@@ -159,6 +159,8 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 		r->messages += j->messages;
 		r->bytes += j->bytes;
 		r->duplicated += j->duplicated;
+		r->sent_messages += j->rev_sent;	/* bidir: sent back */
+		r->sent_bytes += j->rev_sent * s->o->topts.size;
 		r->reordered += j->reordered;
 		if (j->first_ns && j->first_ns < r->start_ns) {
 			r->start_ns = j->first_ns;
@@ -251,6 +253,7 @@ int server_run(const struct wopts *o)
 		r.tl_messages = tl.msgs;
 		r.tl_bytes = tl.bytes;
 		r.tl_len = tl.len;
+		r.tl_cpu_ns = tl.has_cpu ? tl.cpu : NULL;	/* CPU per interval */
 		r.tl_interval_ns = o->totals ? 0 : tl.interval_ns ? tl.interval_ns : o->interval_ns;
 		r.hwm_kib = proc_self_hwm_kib();
 		if (o->human)

@@ -3,6 +3,7 @@
  * messages, and keeps a timeline of them per interval; the receiver times
  * the window (the pattern table, pattern.h).  Over a lossy transport every
  * datagram is looked at, and the duplicated and reordered ones counted. */
+#include "bidir.h"
 #include "clock.h"
 #include "drive.h"
 #include "pattern_ops.h"
@@ -11,6 +12,7 @@
 #include "serve.h"
 #include "timeline.h"
 #include "transport.h"
+#include "txcpu.h"
 
 #include <errno.h>
 #include <stdint.h>
@@ -32,12 +34,21 @@ static void serve_reliable(struct conn_job *j)
 	size_t cap = size > STREAM_READ_MIN ? size : STREAM_READ_MIN;
 	unsigned char *buf = malloc(cap);
 	uint64_t total = 0, warm = o->warmup * size * j->c.streams, timed_msgs = 0;
+	/* bidir (h22): the reverse sender beside this loop (bidir.h) */
+	struct bidir_tx tx = { .started = 0 };
 
 	if (!buf) {
 		snprintf(j->err, sizeof(j->err), "out of memory");
 		j->stage = "memory";
 		return;
 	}
+	if (o->bidir && bidir_tx_start(&tx, j) < 0) {
+		free(buf);
+		return;
+	}
+	/* CPU per interval (h22): this thread's, at each interval's close */
+	if (!o->totals)
+		j->tl.cpu_clock = timeline_thread_cpu_ns;
 	for (;;) {
 		ssize_t n = o->t->recv_some(&j->c, buf, cap);
 		if (n == 0)
@@ -67,6 +78,8 @@ static void serve_reliable(struct conn_job *j)
 			j->last_ns = now;
 		}
 	}
+	timeline_cpu_close(&j->tl);	/* h22 */
+	bidir_tx_stop(&tx, j);		/* h22: after the client's end of stream */
 	if (!j->err[0] && total % size) {
 		snprintf(j->err, sizeof(j->err), "stream from %s ended inside a message "
 			 "(%llu bytes is not a whole number of %zu-byte messages)", j->c.peer,
@@ -97,6 +110,9 @@ static void serve_lossy(struct conn_job *j)
 		j->stage = "memory";
 		return;
 	}
+	/* CPU per interval (h22): this thread's, at each interval's close */
+	if (!o->totals)
+		j->tl.cpu_clock = timeline_thread_cpu_ns;
 	for (;;) {
 		int rc = o->t->recv(&j->c, buf, size);
 		if (rc == 1)
@@ -135,6 +151,7 @@ static void serve_lossy(struct conn_job *j)
 			timeline_count(&j->tl, o->interval_ns, now, serve_t0(s, now), 1, size);
 		j->last_ns = now;
 	}
+	timeline_cpu_close(&j->tl);	/* h22 */
 	j->messages = unique;
 	j->bytes = unique * size;
 	seqwin_release(&seen);
@@ -167,7 +184,50 @@ static void stream_server_line(const struct wopts *o, const struct worker_result
 
 /* ---- the senders ---- */
 
+/* The window's sends (below): 0, or -1 with cl->err set. */
+static int stream_send_loop(struct client *cl);
+
+/* h22: the sends with their CPU per interval sampled beside them
+ * (txcpu.h; none with record: totals, or when no sampler starts). */
+static int stream_send_sampled(struct client *cl)
+{
+	struct txcpu tc;
+	int sampled = !cl->o->totals && txcpu_start(&tc, cl->o->interval_ns, clock_now_ns()) == 0;
+	int rc = stream_send_loop(cl);
+
+	if (sampled) {
+		txcpu_stop(&tc);
+		cl->tx_cpu = tc.tl;
+		cl->tx_cpu.cpu_clock = NULL;
+		cl->tx_cpu.cpu_ctx = NULL;
+	}
+	return rc;
+}
+
+/* bidir (h22): the reverse receiver (bidir.h) beside the sends; its end
+ * after theirs, the sends' failure first. */
 static int stream_send(struct client *cl)
+{
+	struct bidir_rx rx = { .started = 0 };
+
+	if (!cl->o->bidir)
+		return stream_send_sampled(cl);
+	if (bidir_rx_start(&rx, cl) < 0)
+		return -1;
+	int rc = stream_send_sampled(cl);
+	char err[sizeof(cl->err)];
+	const char *stage = cl->stage;
+	memcpy(err, cl->err, sizeof(err));
+	if (bidir_rx_finish(&rx, cl) < 0 && !rc)
+		return -1;
+	if (rc) {	/* the sends' failure, not the receiver's after it */
+		memcpy(cl->err, err, sizeof(err));
+		cl->stage = stage;
+	}
+	return rc;
+}
+
+static int stream_send_loop(struct client *cl)
 {
 	const struct wopts *o = cl->o;
 	uint64_t n = 0, now = drive_window_start(cl);
@@ -211,6 +271,20 @@ static void stream_result(const struct client *cl, struct worker_result *r)
 	r->sent_messages = cl->sent;
 	r->sent_bytes = cl->sent * cl->reqlen;
 	r->last_send_ns = cl->last_send_ns;
+	if (cl->tx_cpu.has_cpu) {	/* h22: the sender's CPU per interval */
+		r->tl_messages = cl->tx_cpu.msgs;
+		r->tl_bytes = cl->tx_cpu.bytes;
+		r->tl_cpu_ns = cl->tx_cpu.cpu;
+		r->tl_len = cl->tx_cpu.len;
+		r->tl_has_cpu = 1;
+		r->tl_interval_ns = cl->tx_cpu.interval_ns;
+	}
+	if (cl->o->bidir) {	/* h22: the reverse direction, counted here */
+		r->has_reverse = 1;
+		r->rev_messages = cl->rev_messages;
+		r->rev_bytes = cl->rev_messages * cl->reqlen;
+		r->rev_end_ns = cl->rev_end_ns;
+	}
 }
 
 static void stream_client_line(const struct wopts *o, const struct worker_result *r)

@@ -19,6 +19,15 @@
  * ended with.  Nothing needs to be known before the stream: a count-based
  * cell's duration is not.
  *
+ * CPU per interval: with tl->cpu_clock set (a thread's CPU clock in ns,
+ * timeline_thread_cpu_ns, called with tl->cpu_ctx), timeline_count reads it at the first count and
+ * whenever a count falls in another interval than the one before, and
+ * adds the CPU since the last read to that one before (the interval that
+ * just closed); timeline_cpu_close adds the rest at the connection's end.
+ * So cpu[i] is the counting thread's CPU from its first timed read on, by
+ * interval, and the sum over a connection's intervals is at most that
+ * thread's CPU.  has_cpu says the figures are there; merge sums them.
+ *
  * The arrays grow as needed (every interval up to the last one seen is
  * there, zero when nothing arrived), up to TIMELINE_MAX intervals; past
  * that, or when memory runs out, `overflow` is set and the counts are no
@@ -38,8 +47,14 @@
 
 struct timeline {
 	uint64_t *msgs, *bytes;	/* [len] per interval */
+	uint64_t *cpu;		/* [len] CPU ns per interval (has_cpu) */
 	size_t len, cap;
 	int overflow;
+	int has_cpu;		/* cpu[] was counted (cpu_clock, or merged in) */
+	uint64_t (*cpu_clock)(void *ctx);	/* NULL: no CPU per interval */
+	void *cpu_ctx;		/* cpu_clock's argument */
+	size_t cpu_idx;		/* cpu_clock: the interval of the last read */
+	uint64_t cpu_mark;	/* cpu_clock: its value then */
 	uint64_t interval_ns;	/* timeline_count: the interval counted in (0: none yet) */
 	int autosize;		/* timeline_count: interval picked as it goes */
 };
@@ -57,6 +72,13 @@ void timeline_count(struct timeline *tl, uint64_t interval_ns, uint64_t now_ns, 
  * Timelines of timeline_count() with different auto intervals are added at
  * the longer one (each is a multiple of the shorter ones). */
 void timeline_merge(struct timeline *dst, const struct timeline *src);
+/* cpu_clock: the CPU since the last read into the interval it was in
+ * (the end of a connection's counting); nothing when none was read. */
+void timeline_cpu_close(struct timeline *tl);
+/* A thread's CPU time, ns: ctx NULL, the calling thread's
+ * (CLOCK_THREAD_CPUTIME_ID), else the clock *(clockid_t *)ctx
+ * (pthread_getcpuclockid: another thread's). */
+uint64_t timeline_thread_cpu_ns(void *ctx);
 void timeline_release(struct timeline *tl);
 
 #endif

@@ -25,6 +25,7 @@ void worker_result_release(struct worker_result *r)
 	free(r->tl_messages);
 	free(r->tl_bytes);
 	free(r->tcp);
+	free(r->tl_cpu_ns);
 	worker_result_init(r);
 }
 
@@ -229,9 +230,18 @@ int wire_write_result(int fd, const struct worker_result *r)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
 		return -1;
+	if (r->has_reverse) {
+		add(&l, "reverse messages=%llu bytes=%llu end_ns=%llu",
+		    (unsigned long long)r->rev_messages, (unsigned long long)r->rev_bytes,
+		    (unsigned long long)r->rev_end_ns);
+		if (flush_line(fd, &l) < 0)
+			return -1;
+	}
 	for (size_t i = 0; i < r->tl_len; i++) {
 		add(&l, "timeline index=%zu messages=%llu bytes=%llu", i,
 		    (unsigned long long)r->tl_messages[i], (unsigned long long)r->tl_bytes[i]);
+		if (r->tl_cpu_ns)
+			add(&l, " cpu_ns=%llu", (unsigned long long)r->tl_cpu_ns[i]);
 		if (flush_line(fd, &l) < 0)
 			return -1;
 	}
@@ -405,7 +415,7 @@ static int apply_buckets(struct worker_result *r, char *list)
 
 static int apply_timeline(struct worker_result *r, struct kv *kv, size_t n)
 {
-	uint64_t idx = UINT64_MAX, msgs = 0, bytes = 0;
+	uint64_t idx = UINT64_MAX, msgs = 0, bytes = 0, cpu = 0;
 
 	for (size_t i = 0; i < n; i++) {
 		uint64_t v;
@@ -417,6 +427,10 @@ static int apply_timeline(struct worker_result *r, struct kv *kv, size_t n)
 			msgs = v;
 		else if (!strcmp(kv[i].key, "bytes"))
 			bytes = v;
+		else if (!strcmp(kv[i].key, "cpu_ns")) {
+			cpu = v;
+			r->tl_has_cpu = 1;
+		}
 	}
 	if (idx != r->tl_len || idx >= (1u << 24))	/* in order, bounded */
 		return -1;
@@ -430,10 +444,15 @@ static int apply_timeline(struct worker_result *r, struct kv *kv, size_t n)
 		if (!b)
 			return -1;
 		r->tl_bytes = b;
+		uint64_t *c = realloc(r->tl_cpu_ns, cap * sizeof(*c));
+		if (!c)
+			return -1;
+		r->tl_cpu_ns = c;
 	}
 	uint64_t *m = r->tl_messages, *b = r->tl_bytes;
 	m[idx] = msgs;
 	b[idx] = bytes;
+	r->tl_cpu_ns[idx] = cpu;
 	r->tl_len = idx + 1;
 	return 0;
 }
@@ -542,6 +561,12 @@ int wire_apply(struct worker_result *r, const char *line, char *err, size_t errl
 		rc = apply_timeline(r, kv, n);
 	} else if (!strcmp(keyword, "tcp")) {
 		rc = apply_tcp(r, kv, n);
+	} else if (!strcmp(keyword, "reverse")) {
+		const char *rm = find(kv, n, "messages"), *rb = find(kv, n, "bytes"),
+			   *re = find(kv, n, "end_ns");
+		rc = !rm || !rb || !re || get_u64(rm, &r->rev_messages) < 0 ||
+		     get_u64(rb, &r->rev_bytes) < 0 || get_u64(re, &r->rev_end_ns) < 0 ? -1 : 0;
+		r->has_reverse = !rc;
 	} else if (!strcmp(keyword, "error")) {
 		const char *st = find(kv, n, "stage"), *msg = find(kv, n, "message");
 		wire_unescape(st ? st : "worker", r->error_stage, sizeof(r->error_stage));

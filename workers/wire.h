@@ -25,6 +25,11 @@
  *                                            lines follow (hist.h totals)
  *   buckets I:C,I:C,...                      0 or more lines, sparse histogram.h buckets
  *   timeline index=I messages=N bytes=N      0 or more, per --interval since start
+ *            [cpu_ns=N]                      the receiving threads' CPU in it
+ *                                            (CLOCK_THREAD_CPUTIME_ID)
+ *   reverse messages=N bytes=N end_ns=N      client of a --direction bidir
+ *                                            stream: what it received from
+ *                                            the server, and its last read
  *   tcp retrans=N rtt_us=N rttvar_us=N cwnd=N delivery_rate=N bytes_retrans=N mss=N
  *                                            0 or more: one per TCP connection of
  *                                            the worker (a client 1, a server one
@@ -89,6 +94,10 @@ struct worker_result {
 	uint64_t *tl_messages, *tl_bytes;
 	size_t tl_len;
 	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
+	uint64_t *tl_cpu_ns;		/* [tl_len] cpu_ns=, or NULL (tl_has_cpu 0) */
+	int tl_has_cpu;			/* the timeline lines carry cpu_ns= */
+	int has_reverse;		/* a `reverse` line: bidir client */
+	uint64_t rev_messages, rev_bytes, rev_end_ns;
 	uint64_t hwm_kib;		/* 0 when the record has none */
 	struct tcp_view *tcp;		/* tcp lines, one per connection (NULL, 0: none) */
 	size_t ntcp;

@@ -22,6 +22,7 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <unistd.h>
 
 static void usage(FILE *f)
@@ -68,9 +69,28 @@ static void usage(FILE *f)
 "                           microseconds (default 0: not set)\n"
 "      --wake futex|eventfd shm, block: a sleeping side waits on a futex (default)\n"
 "                           or on an eventfd (poll, then read)\n"
+"      --direction one|bidir  stream: bidir also sends a stream back, server to\n"
+"                           client, counted at the client (default one); the\n"
+"                           server sends --duration, or --count over --connections\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
+}
+
+/* --wake (c 'W': futex|eventfd) and --direction ('V': one|bidir) into o. */
+static int parse_two_words(int c, const char *arg, struct wopts *o, char *why, size_t wl)
+{
+	const char *no = c == 'W' ? "futex" : "one", *yes = c == 'W' ? "eventfd" : "bidir";
+
+	if (strcmp(arg, no) && strcmp(arg, yes)) {
+		snprintf(why, wl, "expected %s or %s", no, yes);
+		return -1;
+	}
+	if (c == 'W')
+		o->topts.wake_eventfd = !strcmp(arg, yes);
+	else
+		o->bidir = !strcmp(arg, yes);
+	return 0;
 }
 
 /* --poll (c 'P') and --busy-poll ('B') into o. */
@@ -171,13 +191,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
-	case 'W':
-		if (strcmp(arg, "futex") && strcmp(arg, "eventfd")) {
-			snprintf(why, wl, "expected futex or eventfd");
-			return -1;
-		}
-		o->topts.wake_eventfd = !strcmp(arg, "eventfd");
-		return 0;
+	case 'W': case 'V':
+		return parse_two_words(c, arg, o, why, wl);
 	case 'b': o->bind = arg; return 0;
 	case 'e': o->netns = arg; return 0;
 	case 'a': o->connect = arg; return 0;
@@ -212,7 +227,7 @@ static const struct option longopts[] = {
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
 	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "wake", 1, 0, 'W' },
-	{ "help", 0, 0, 'h' },
+	{ "direction", 1, 0, 'V' }, { "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 
@@ -312,6 +327,12 @@ static int check_opts(struct wopts *o)
 	}
 	if (o->role == ROLE_SERVER && o->rate) {
 		fprintf(stderr, "matrix worker: --rate is a client option\n");
+		return 2;
+	}
+	if (o->bidir && (!pattern_info(o->pattern)->one_way || o->t->lossy || o->t->multiplexes ||
+			 (o->t->socktype != SOCK_STREAM && o->t->socktype != SOCK_SEQPACKET))) {
+		fprintf(stderr, "matrix worker: --direction bidir is for pattern stream over a "
+			"reliable stream socket (tcp, tcp6, unix, unix_seqpacket)\n");
 		return 2;
 	}
 	if (o->role == ROLE_CLIENT && !o->connect) {

@@ -355,6 +355,57 @@ static void test_stream_reliable_must_deliver_all(void **state)
 	EXPECT(row.msgs_per_s, 396);		/* 990 / 2.5 */
 }
 
+/* direction: bidir: the reverse stream counted at the clients, timed from
+ * the earliest sender's start to their last read of it, and every message
+ * the server sent back must have come; a one-way cell's rev_* are NaN. */
+static void bidir_stream(uint64_t got_back, struct result_row *row)
+{
+	struct cell c = make_cell(PAT_STREAM, "tcp", 0);
+	struct worker_result cl[2];
+	struct cell_outcome o;
+
+	c.p.direction = DIR_BIDIR;
+	outcome_init(&o, cl, 2);
+	for (unsigned i = 0; i < 2; i++) {
+		cl[i].start_ns = 2000000000 + i * 1000000;
+		cl[i].end_ns = 4000000000;
+		cl[i].sent_messages = 500;
+		cl[i].sent_bytes = 32000;
+		cl[i].last_send_ns = 3900000000;
+		cl[i].has_reverse = 1;
+		cl[i].rev_messages = i ? got_back - 500 : 500;
+		cl[i].rev_bytes = cl[i].rev_messages * 64;
+		cl[i].rev_end_ns = i ? 6000000000 : 5000000000;
+	}
+	o.server.start_ns = 3500000000;
+	o.server.end_ns = 4500000000;
+	o.server.messages = 1000;
+	o.server.bytes = 64000;
+	o.server.sent_messages = 1000;
+	aggregate_row(&c, 1, &o, STARTED, row);
+}
+
+static void test_stream_bidir_counts_the_reverse_at_the_clients(void **state)
+{
+	struct result_row row;
+
+	(void)state;
+	bidir_stream(1000, &row);
+	assert_true(row.ok);
+	EXPECT(row.messages, 1000);		/* forward: as one way */
+	EXPECT(row.msgs_per_s, 400);
+	EXPECT(row.rev_messages, 1000);
+	EXPECT(row.rev_bytes, 64000);
+	EXPECT(row.rev_msgs_per_s, 250);	/* 1000 / (6 s - 2 s) */
+	EXPECT(row.rev_mib_per_s, 64000.0 / 1048576.0 / 4.0);
+	bidir_stream(990, &row);
+	assert_false(row.ok);
+	assert_string_equal(row.status, "lost: 990 of 1000 received back");
+	reliable_stream(1000, 4500000000, &row);	/* one way */
+	EXPECT_NAN(row.rev_messages);
+	EXPECT_NAN(row.rev_msgs_per_s);
+}
+
 /* A receiver that read its last message before the last send began would
  * be faster than its senders: a clock or a count is wrong, and the row
  * fails its check (but keeps its figures). */
@@ -571,6 +622,7 @@ int main(void)
 		cmocka_unit_test(test_pingpong_lost_requests),
 		cmocka_unit_test(test_stream_lossy_counts_the_receiver),
 		cmocka_unit_test(test_stream_reliable_must_deliver_all),
+		cmocka_unit_test(test_stream_bidir_counts_the_reverse_at_the_clients),
 		cmocka_unit_test(test_stream_receiver_faster_than_senders_fails),
 		cmocka_unit_test(test_printed_figures_combine_like_builtin_ones),
 		cmocka_unit_test(test_start_offsets),

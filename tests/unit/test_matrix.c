@@ -183,6 +183,10 @@ static const struct error_case error_cases[] = {
 	{ M("  poll: [block, epoll]\n"), "t.yaml:3:17: ",
 	  "poll: unknown poll 'epoll' (known: block, busy, uring)" },
 	{ M("  poll: urnig\n"), "t.yaml:3:9: ", "unknown poll 'urnig'; did you mean 'uring'?" },
+	{ M("  direction: both\n"), "t.yaml:3:14: ",
+	  "direction: unknown direction 'both' (known: one, bidir)" },
+	{ M("  direction: [one, bidr]\n"), "t.yaml:3:20: ",
+	  "unknown direction 'bidr'; did you mean 'bidir'?" },
 	{ M("  transport: tpc\n"), "t.yaml:3:14: ",
 	  "transport: unknown transport 'tpc'; did you mean 'tcp'?" },
 	{ M("  transport: [unix, carrier-pigeon]\n"), "t.yaml:3:21: ",
@@ -707,6 +711,29 @@ static void parse_rate_and_record(void **state)
 	assert_null(v.text);
 }
 
+/* direction: one or bidir. */
+static void parse_direction(void **state)
+{
+	struct mvalue v = { 0 };
+	struct dimension d = { .kind = VK_DIRECTION };
+	char why[256], buf[32];
+
+	(void)state;
+	assert_int_equal(matrix_key_kind("direction"), VK_DIRECTION);
+	assert_int_equal(matrix_parse_value(VK_DIRECTION, "bidir", &v, why, sizeof why), 0);
+	assert_int_equal(v.num, DIR_BIDIR);
+	matrix_format_value(&d, &v, buf, sizeof buf);
+	assert_string_equal(buf, "bidir");
+	free(v.text);
+	v.text = NULL;
+	assert_int_equal(matrix_parse_value(VK_DIRECTION, "one", &v, why, sizeof why), 0);
+	assert_int_equal(v.num, DIR_ONE);
+	free(v.text);
+	v.text = NULL;
+	assert_int_equal(matrix_parse_value(VK_DIRECTION, "Bidir", &v, why, sizeof why), -1);
+	assert_string_equal(why, "unknown direction 'Bidir'; did you mean 'bidir'?");
+}
+
 static void key_kind(void **state)
 {
 	(void)state;
@@ -815,6 +842,7 @@ int main(void)
 		cmocka_unit_test(err_buffer),
 		cmocka_unit_test(parse_value),
 		cmocka_unit_test(parse_rate_and_record),
+		cmocka_unit_test(parse_direction),
 		cmocka_unit_test(key_kind),
 		cmocka_unit_test(suggest),
 		cmocka_unit_test(from_file),

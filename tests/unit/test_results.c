@@ -130,6 +130,10 @@ static void fill_row(struct result_row *row)
 	row->tcp_delivery_rate = 35000000000;
 	row->tcp_bytes_retrans = 36;
 	row->tcp_mss = 65483;
+	row->rev_messages = 32;
+	row->rev_bytes = 33;
+	row->rev_msgs_per_s = 34.5;
+	row->rev_mib_per_s = 35.5;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -178,6 +182,8 @@ static void test_results_columns_by_name(void **state)
 		{ "tcp_retrans", "31" }, { "tcp_rtt_us", "32.5" }, { "tcp_rttvar_us", "33.5" },
 		{ "tcp_cwnd", "34" }, { "tcp_delivery_rate", "3.5e+10" },
 		{ "tcp_bytes_retrans", "36" }, { "tcp_mss", "65483" },
+		{ "rev_messages", "32" }, { "rev_bytes", "33" }, { "rev_msgs_per_s", "34.5" },
+		{ "rev_mib_per_s", "35.5" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -213,6 +219,7 @@ static void test_results_columns_by_name(void **state)
 		"steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
 		"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
 		"tcp_bytes_retrans", "tcp_mss",
+		"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)
@@ -238,16 +245,24 @@ static void test_results_columns_by_name(void **state)
 
 static void test_timeline_intervals(void **state)
 {
-	static const char *const want[][7] = {
-		/* cell rep interval_start_s interval_s messages bytes covered_s */
-		{ "1", "3", "0", "0.25", "100", "102400", "0.25" },
-		{ "1", "3", "0.25", "0.25", "200", "204800", "0.25" },
-		{ "1", "3", "0.5", "0.25", "50", "51200", "0.1" },
+	static const char *const want[][9] = {
+		/* cell rep interval_start_s interval_s messages bytes covered_s
+		 * rx_cpu_s tx_cpu_s */
+		{ "1", "3", "0", "0.25", "100", "102400", "0.25", "0.1", "0.06" },
+		{ "1", "3", "0.25", "0.25", "200", "204800", "0.25", "0.2", "0.1" },
+		{ "1", "3", "0.5", "0.25", "50", "51200", "0.1", "0.05", "0.03" },
 	};
 	static const char *const cols[] = {
 		"cell", "rep", "interval_start_s", "interval_s", "messages", "bytes", "covered_s",
+		"rx_cpu_s", "tx_cpu_s",
 	};
 	uint64_t tm[3] = { 100, 200, 50 }, tb[3] = { 102400, 204800, 51200 };
+	uint64_t rx[3] = { 100000000, 200000000, 50000000 };
+	/* two senders: one at the receiver's 250 ms, one at 125 ms (added in
+	 * pairs), the second ending an interval early */
+	uint64_t tx1[3] = { 50000000, 80000000, 30000000 };
+	uint64_t tx2[4] = { 4000000, 6000000, 10000000, 10000000 };
+	struct worker_result cl[2];
 	struct fixture *fx = *state;
 	struct results_writer w;
 	struct cell_outcome o;
@@ -265,6 +280,20 @@ static void test_timeline_intervals(void **state)
 	o.server.tl_messages = tm;
 	o.server.tl_bytes = tb;
 	o.server.tl_len = 3;
+	o.server.tl_cpu_ns = rx;
+	o.server.tl_has_cpu = 1;
+	o.server.tl_interval_ns = 250000000;
+	worker_result_init(&cl[0]);
+	worker_result_init(&cl[1]);
+	cl[0].tl_cpu_ns = tx1;
+	cl[0].tl_len = 3;
+	cl[0].tl_interval_ns = 250000000;
+	cl[1].tl_cpu_ns = tx2;
+	cl[1].tl_len = 4;
+	cl[1].tl_interval_ns = 125000000;
+	cl[0].tl_has_cpu = cl[1].tl_has_cpu = 1;
+	o.clients = cl;
+	o.nclients = 2;
 	fill_row(&row);
 	row.rep = 3;
 	assert_int_equal(results_open(&w, fx->dir, &fx->pl, err, sizeof(err)), 0);
@@ -277,7 +306,7 @@ static void test_timeline_intervals(void **state)
 	load(&t, fx->dir, "timeline.csv");
 	assert_int_equal(t.nrows, 3);
 	for (size_t r = 0; r < 3; r++)
-		for (size_t i = 0; i < 7; i++)
+		for (size_t i = 0; i < 9; i++)
 			expect_col(&t, r, cols[i], want[r][i]);
 	csv_table_release(&t);
 }

@@ -150,6 +150,79 @@ static void test_auto_merge_takes_the_longest_interval(void **state)
 	timeline_release(&all);
 }
 
+/* A fake CPU clock: what *ctx holds. */
+static uint64_t fake_cpu(void *ctx)
+{
+	return *(uint64_t *)ctx;
+}
+
+static void test_cpu_goes_to_the_interval_that_closed(void **state)
+{
+	struct timeline tl = TIMELINE_INIT;
+	uint64_t cpu = 7 * MS;	/* before the first count: not counted */
+
+	(void)state;
+	tl.cpu_clock = fake_cpu;
+	tl.cpu_ctx = &cpu;
+	timeline_count(&tl, 100 * MS, 10 * MS, 0, 1, 10);	/* the mark, interval 0 */
+	cpu += 3 * MS;
+	timeline_count(&tl, 100 * MS, 50 * MS, 0, 1, 10);	/* same interval: no read */
+	cpu += 2 * MS;
+	timeline_count(&tl, 100 * MS, 120 * MS, 0, 1, 10);	/* 0 closed: 5 ms in it */
+	cpu += 4 * MS;
+	timeline_count(&tl, 100 * MS, 350 * MS, 0, 1, 10);	/* 1 closed: 4 ms */
+	cpu += 1 * MS;
+	timeline_cpu_close(&tl);				/* the rest into 3 */
+	assert_true(tl.has_cpu);
+	assert_int_equal(tl.len, 4);
+	assert_int_equal(tl.cpu[0], 5 * MS);
+	assert_int_equal(tl.cpu[1], 4 * MS);
+	assert_int_equal(tl.cpu[2], 0);
+	assert_int_equal(tl.cpu[3], 1 * MS);
+	assert_int_equal(tl.msgs[0], 2);
+	timeline_release(&tl);
+
+	/* no clock: no CPU figures */
+	timeline_count(&tl, 100 * MS, 10 * MS, 0, 1, 10);
+	timeline_cpu_close(&tl);
+	assert_false(tl.has_cpu);
+	timeline_release(&tl);
+}
+
+static void test_cpu_coarsens_and_merges_with_the_counts(void **state)
+{
+	struct timeline a = TIMELINE_INIT, b = TIMELINE_INIT, all = TIMELINE_INIT;
+	uint64_t cpu = 0, total = 0;
+
+	(void)state;
+	a.cpu_clock = fake_cpu;
+	a.cpu_ctx = &cpu;
+	/* auto: 100 us intervals, coarsened as the counts go past the 100th */
+	for (uint64_t t = 0; t < 50 * MS; t += MS / 10) {
+		timeline_count(&a, 0, t, 0, 1, 1);
+		cpu += 1000;
+		total += 1000;
+	}
+	timeline_cpu_close(&a);
+	assert_true(a.interval_ns > 100000);
+	uint64_t sum = 0;
+	for (size_t i = 0; i < a.len; i++)
+		sum += a.cpu[i];
+	assert_int_equal(sum, total);	/* every ns from the mark (at 0) on */
+	timeline_count(&b, 0, 5 * MS, 0, 1, 1);	/* a connection without CPU figures */
+	timeline_merge(&all, &b);
+	assert_false(all.has_cpu);
+	timeline_merge(&all, &a);
+	assert_true(all.has_cpu);
+	uint64_t merged = 0;
+	for (size_t i = 0; i < all.len; i++)
+		merged += all.cpu[i];
+	assert_int_equal(merged, sum);
+	timeline_release(&a);
+	timeline_release(&b);
+	timeline_release(&all);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -158,6 +231,8 @@ int main(void)
 		cmocka_unit_test(test_merge_adds_connections_interval_by_interval),
 		cmocka_unit_test(test_auto_interval_keeps_20_to_100_intervals),
 		cmocka_unit_test(test_auto_merge_takes_the_longest_interval),
+		cmocka_unit_test(test_cpu_goes_to_the_interval_that_closed),
+		cmocka_unit_test(test_cpu_coarsens_and_merges_with_the_counts),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }

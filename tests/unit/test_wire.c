@@ -57,7 +57,7 @@ static void test_record_round_trip(void **state)
 {
 	struct worker_result out, in;
 	struct hist *h = malloc(sizeof(*h));
-	uint64_t tm[3] = { 5, 0, 7 }, tb[3] = { 500, 0, 700 };
+	uint64_t tm[3] = { 5, 0, 7 }, tb[3] = { 500, 0, 700 }, tc[3] = { 40, 0, 90 };
 	int p[2];
 
 	(void)state;
@@ -88,6 +88,12 @@ static void test_record_round_trip(void **state)
 	out.tl_messages = tm;
 	out.tl_bytes = tb;
 	out.tl_len = 3;
+	out.tl_cpu_ns = tc;
+	out.tl_has_cpu = 1;
+	out.has_reverse = 1;
+	out.rev_messages = 41;
+	out.rev_bytes = 4100;
+	out.rev_end_ns = 123456789;
 
 	assert_int_equal(pipe(p), 0);
 	assert_int_equal(wire_write_hello(p[1], ROLE_SERVER), 0);
@@ -132,7 +138,13 @@ static void test_record_round_trip(void **state)
 	for (size_t i = 0; i < 3; i++) {
 		assert_int_equal(in.tl_messages[i], tm[i]);
 		assert_int_equal(in.tl_bytes[i], tb[i]);
+		assert_int_equal(in.tl_cpu_ns[i], tc[i]);
 	}
+	assert_true(in.tl_has_cpu);
+	assert_true(in.has_reverse);
+	assert_int_equal(in.rev_messages, 41);
+	assert_int_equal(in.rev_bytes, 4100);
+	assert_int_equal(in.rev_end_ns, 123456789);
 	assert_string_equal(in.error, "");
 	worker_result_release(&in);
 	free(h);
@@ -242,6 +254,8 @@ static void test_decode_hand_written_record(void **state)
 	assert_int_equal(r.hist->buckets[1851], 1);
 	assert_int_equal(hist_percentile(r.hist, 0.5), 9119);
 	assert_int_equal(r.tl_len, 2);
+	assert_false(r.tl_has_cpu);	/* an older worker's lines: no CPU figures */
+	assert_false(r.has_reverse);
 	assert_int_equal(r.tl_messages[0], 5);
 	assert_int_equal(r.tl_bytes[0], 500);
 	assert_int_equal(r.tl_messages[1], 7);
