@@ -37,6 +37,8 @@ static const char *const kind_names[] = {
 	[VK_CPU] = "placement",
 	[VK_BITRATE] = "bit rate",
 	[VK_PERCENT] = "percentage",
+	[VK_AUTOSIZE] = "size",
+	[VK_NAME] = "name",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -63,6 +65,11 @@ static const struct dimspec dimspecs[] = {
 	{ "busy_poll", VK_DURATION, 0, 1 },
 	{ "wake", VK_WAKE, 0, 0 },
 	{ "cpu", VK_CPU, 0, 0 },
+	/* socket options (issue 29): the kernel's own unless set */
+	{ "sndbuf", VK_AUTOSIZE, MATRIX_MAX_SOCKBUF, 0 },
+	{ "rcvbuf", VK_AUTOSIZE, MATRIX_MAX_SOCKBUF, 0 },
+	{ "congestion", VK_NAME, 0, 0 },
+	{ "mss", VK_AUTOSIZE, MATRIX_MAX_MSS, 0 },
 };
 _Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
 
@@ -199,6 +206,20 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_pattern(text, num, why, whylen);
 	case VK_TRANSPORT:
 		return parse_transport(text, num, why, whylen);
+	case VK_NAME:
+		if (strlen(text) > MATRIX_MAX_NAME || strspn(text, "abcdefghijklmnopqrstuvwxyz"
+		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(text))
+			return ml_failf(why, whylen, "'%s' is not a name: at most %d letters, digits, "
+					"'_' and '-'", text, MATRIX_MAX_NAME);
+		*num = ml_hash(text, 0);
+		return 0;
+	case VK_AUTOSIZE:
+		if (!strcmp(text, "auto")) {	/* the kernel's own: nothing set */
+			*num = 0;
+			return 0;
+		}
+		rc = units_parse_size(text, num, r, sizeof r);
+		break;
 	case VK_PROGRAM:
 		/* checked against programs: once the whole file is read */
 		if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -356,8 +377,15 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 	case VK_WAKE:
 		snprintf(buf, len, "%s", wake_names[v->num]);
 		break;
+	case VK_AUTOSIZE:
+		if (v->num)
+			snprintf(buf, len, "%" PRIu64, v->num);
+		else
+			snprintf(buf, len, "auto");
+		break;
 	case VK_PROGRAM:
 	case VK_CPU:
+	case VK_NAME:
 		snprintf(buf, len, "%s", v->text);
 		break;
 	}

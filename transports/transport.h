@@ -63,6 +63,14 @@ struct transport_opts {
 	uint64_t recv_timeout_ns;	/* lossy transports: give up a receive after this */
 	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
 	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */
+	/* Socket options (matrix sndbuf, rcvbuf, congestion, mss; sockets.h's
+	 * sock_knobs): set on the listening socket before listen, on every
+	 * connection's socket (a client's before connect), 0 or "" not set.
+	 * Only transports with a socket (family != 0) take them; congestion
+	 * and mss tcp and tcp6 only. */
+	int sndbuf, rcvbuf;	/* SO_SNDBUF, SO_RCVBUF: bytes asked (the kernel doubles) */
+	char congestion[16];	/* TCP_CONGESTION */
+	int mss;		/* TCP_MAXSEG */
 };
 
 struct conn {
@@ -81,6 +89,9 @@ struct conn {
 struct conn_info {
 	int sndbuf, rcvbuf;	/* bytes in force (getsockopt), -1 unknown */
 	int nodelay;		/* -1 when not applicable */
+	/* tcp, tcp6 (the caller sets mss -1 and congestion "" first): */
+	int mss;		/* TCP_MAXSEG read back, -1 unknown */
+	char congestion[16];	/* TCP_CONGESTION read back, "" unknown */
 };
 
 struct transport {
