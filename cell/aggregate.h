@@ -91,6 +91,11 @@ struct result_row {
 	 * all CPUs' time over it, other processes' CPU time over it in CPUs,
 	 * procs_running and the CPUs' mean clock (MHz) just after it */
 	double steal_pct, iowait_pct, runnable, cpu_mhz, other_cpus;
+	/* tcp: read back from the sockets (issue 29) */
+	double mss;			/* the first client's TCP_MAXSEG; NaN elsewhere */
+	char congestion[64];		/* TCP_CONGESTION of every connection, the
+					 * clients' then the server's, each name once
+					 * (';' between different ones); "" elsewhere */
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

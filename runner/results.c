@@ -29,6 +29,7 @@ static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
 	"placement", "steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
+	"congestion", "mss",
 };
 
 static const char *const timeline_cols[] = {
@@ -65,6 +66,8 @@ static void write_later(struct results_writer *w, const struct cell *c,
 		csv_out_field(&w->results, row->printed_metrics);
 	else if (!strcmp(col, "repeat_stop"))
 		csv_out_field(&w->results, row->repeat_stop);
+	else if (!strcmp(col, "congestion"))
+		csv_out_field(&w->results, row->congestion);
 	else if (!strcmp(col, "placement")) {
 		plan_placement_text(w->plan, &c->p, place, sizeof(place));
 		csv_out_field(&w->results, place);

@@ -20,6 +20,10 @@
  *                                            interval (picked when --interval=auto)
  *          hwm_kib=N                         the worker's peak resident set
  *                                            (VmHWM) when it writes the record
+ *          mss=N congestion=NAME             tcp: TCP_MAXSEG and TCP_CONGESTION
+ *                                            read back (-1 and empty elsewhere);
+ *                                            a server's congestion names every
+ *                                            one its connections had (a;b)
  *   hist count=N overflow=N min=N max=N sum=N [totals=1]
  *                                            totals=1: record: totals, no buckets
  *                                            lines follow (hist.h totals)
@@ -81,6 +85,9 @@ struct worker_result {
 	size_t tl_len;
 	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
 	uint64_t hwm_kib;		/* 0 when the record has none */
+	int mss;			/* TCP_MAXSEG read back; -1 none */
+	char congestion[64];		/* TCP_CONGESTION read back, ';' between
+					 * different ones; "" none */
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;
@@ -116,6 +123,10 @@ int wire_reader_next(struct wire_reader *rd, char **line);
 /* Applies one line to r.  -1 with a message for a malformed line or a
  * version this runner does not speak. */
 int wire_apply(struct worker_result *r, const char *line, char *err, size_t errlen);
+
+/* name added to the ';'-separated list (congestion's) unless it holds it
+ * already, or name is empty; a name that does not fit is left out. */
+void wire_name_join(char *list, size_t len, const char *name);
 
 /* Percent-encoding of one value (exposed for tests). */
 void wire_escape(const char *in, char *out, size_t outlen);
