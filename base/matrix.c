@@ -6,6 +6,7 @@
  */
 #include "matrix_schema.h"
 #include "fnv.h"
+#include "knobs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -207,19 +208,8 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 	case VK_TRANSPORT:
 		return parse_transport(text, num, why, whylen);
 	case VK_NAME:
-		if (strlen(text) > MATRIX_MAX_NAME || strspn(text, "abcdefghijklmnopqrstuvwxyz"
-		    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-") != strlen(text))
-			return ml_failf(why, whylen, "'%s' is not a name: at most %d letters, digits, "
-					"'_' and '-'", text, MATRIX_MAX_NAME);
-		*num = ml_hash(text, 0);
-		return 0;
 	case VK_AUTOSIZE:
-		if (!strcmp(text, "auto")) {	/* the kernel's own: nothing set */
-			*num = 0;
-			return 0;
-		}
-		rc = units_parse_size(text, num, r, sizeof r);
-		break;
+		return ml_parse_knob(kind, text, num, why, whylen);
 	case VK_PROGRAM:
 		/* checked against programs: once the whole file is read */
 		if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -378,10 +368,7 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 		snprintf(buf, len, "%s", wake_names[v->num]);
 		break;
 	case VK_AUTOSIZE:
-		if (v->num)
-			snprintf(buf, len, "%" PRIu64, v->num);
-		else
-			snprintf(buf, len, "auto");
+		snprintf(buf, len, v->num ? "%" PRIu64 : "auto", v->num);
 		break;
 	case VK_PROGRAM:
 	case VK_CPU:

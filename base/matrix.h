@@ -39,14 +39,10 @@
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0;
  *                                at most 1s
- *     sndbuf: [auto, 64KiB]      SO_SNDBUF / SO_RCVBUF on every connection's socket
- *     rcvbuf: auto               (socket transports), before listen and connect; auto
- *                                (default) sets nothing; the kernel doubles the
- *                                request and caps it at net.core.wmem_max/rmem_max
- *     congestion: [cubic, reno]  tcp, tcp6: TCP_CONGESTION on every connection, one
- *                                of /proc/sys/net/ipv4/tcp_available_congestion_control
- *     mss: 1000                  tcp, tcp6: TCP_MAXSEG before listen and connect
- *                                (88 to 32767 bytes), or auto (default)
+ *     sndbuf: [auto, 64KiB]      socket options, auto (default) sets nothing:
+ *     rcvbuf: auto               SO_SNDBUF, SO_RCVBUF; tcp, tcp6: TCP_CONGESTION,
+ *     congestion: [cubic, reno]  TCP_MAXSEG, on every connection's socket before
+ *     mss: 1000                  listen and connect (knobs.h)
  *     cpu: [none, same, split]   where the workers run: none (default), same (all on
  *                                the first allowed CPU), split (server on it, clients
  *                                on the others), or {server: [0], clients: [1, 2]}
@@ -385,14 +381,6 @@ char *matrix_timeline_regex(const char *re, struct program_timeline *tl, size_t 
 #define MATRIX_MAX_WARMUP 100000000u	/* warmup: messages per connection (100M) */
 #define MATRIX_MAX_SPIN_NS 1000000000ull	/* spin: per request or message (1s) */
 #define MATRIX_DEFAULT_TIMEOUT_NS (60ull * 1000000000ull)
-/* Socket options (issue 29): sndbuf and rcvbuf at most 1 GiB (the kernel
- * doubles an int), mss at most 32767 (TCP_MAXSEG's MAX_TCP_WINDOW; the
- * plan refuses below 88, TCP_MIN_MSS), a congestion name at most 15
- * characters (TCP_CA_NAME_MAX less its NUL). */
-#define MATRIX_MAX_SOCKBUF (1ull << 30)
-#define MATRIX_MAX_MSS 32767ull
-#define MATRIX_MIN_MSS 88ull
-#define MATRIX_MAX_NAME 15
 
 /* Load and validate path.  On success returns 0 and m owns its memory
  * (release with matrix_release).  On error returns -1, m is left released,

@@ -8,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "knobs.h"
 #include "suggest.h"
 #include "transport.h"
 #include "units.h"

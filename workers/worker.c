@@ -5,6 +5,7 @@
 #include "worker.h"
 #include "client.h"
 #include "hello.h"
+#include "knobs.h"
 #include "matrix.h"
 #include "options.h"
 #include "pattern.h"
@@ -200,8 +201,6 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
-	case OPT_SNDBUF: case OPT_RCVBUF: case OPT_CONGESTION: case OPT_MSS:
-		return parse_sockopt(c, arg, &o->topts, why, wl);
 	case 'W':
 		if (strcmp(arg, "futex") && strcmp(arg, "eventfd")) {
 			snprintf(why, wl, "expected futex or eventfd");
@@ -281,7 +280,9 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
 			return 2;
 		}
-		if (parse_opt_value(c, optarg, o, why, sizeof(why)) < 0) {
+		if ((c >= OPT_SNDBUF && c <= OPT_MSS ? parse_sockopt(c, optarg, &o->topts, why,
+								      sizeof(why))
+		     : parse_opt_value(c, optarg, o, why, sizeof(why))) < 0) {
 			const char *name = "?";
 			for (const struct option *lo = longopts; lo->name; lo++)
 				if (lo->val == c)
