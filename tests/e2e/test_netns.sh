@@ -92,8 +92,8 @@ Y
 	run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
 	RUNNER_PIDS=$(runner_pid out)
 	expect_all out/results.csv status ok
-	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -7 | tr '\n' ' ')" = \
-	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus link_delay " ] ||
+	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -9 | tr '\n' ' ')" = \
+	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus congestion mss link_delay " ] ||
 		die "link_delay is not the last column, after the machine's state: $(head -1 out/results.csv)"
 	[ "$(csvq out/results.csv transport link_delay | sort | tr '\t\n' ': ')" = \
 	  "tcp:0 tcp:0.002 udp:0 udp:0.002 " ] || die "rows: $(csvq out/results.csv transport link_delay)"
@@ -150,7 +150,7 @@ Y
 	p50=$(csvq out/results.csv pattern rtt_p50_us | awk '$1 == "pingpong" { print $2 }')
 	le 2000 "$p50" || die "zmq pingpong over a 1 ms link: p50 $p50 us, under 2 ms"
 	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -4 | tr '\n' ' ')" = \
-	  "other_cpus link_delay link_rate link_loss " ] || die "columns: $(head -1 out/results.csv)"
+	  "mss link_delay link_rate link_loss " ] || die "columns: $(head -1 out/results.csv)"
 	[ "$(csvq out/results.csv link_rate link_loss | sort -u | tr '\t\n' ': ')" = "100000000:0 " ] ||
 		die "link_rate, link_loss: $(csvq out/results.csv link_rate link_loss)"
 	expect_link_gone "$RUNNER_PIDS"
