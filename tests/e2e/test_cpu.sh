@@ -60,8 +60,8 @@ EOF
 4 none none" ] || die "results.csv: $(csvq out/results.csv cell cpu placement)"
 	expect_all out/results.csv status ok
 	# placement came last; the machine's state was added after it
-	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -6 | tr '\n' ' ')" = \
-	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus " ] ||
+	[ "$(head -1 out/results.csv | tr ',' '\n' | tail -8 | tr '\n' ' ')" = \
+	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus congestion mss " ] ||
 		die "placement is not where it was: $(head -1 out/results.csv)"
 	# matrix plan says the same, per cell, and so does its JSON
 	rc=0; taskset -c 0,1 "$MATRIX_BIN" plan m.yaml --json >plan.json 2>"$T/.err" || rc=$?; expect_rc 0

@@ -150,9 +150,9 @@ expect_sane_state() {
 t_machine_state_around_each_repetition() {
 	two_windows
 	run_matrix run m.yaml -o a --quiet; expect_rc 0
-	[ "$(csvq a/results.csv --header | tail -6 | tr '\n' ' ')" = \
-	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus " ] ||
-		die "header ends: $(csvq a/results.csv --header | tail -6 | tr '\n' ' ')"
+	[ "$(csvq a/results.csv --header | tail -8 | tr '\n' ' ')" = \
+	  "placement steal_pct iowait_pct runnable cpu_mhz other_cpus congestion mss " ] ||
+		die "header ends: $(csvq a/results.csv --header | tail -8 | tr '\n' ' ')"
 	expect_sane_state a
 	# a window under 0.1 s is mostly the counters' rounding: no figures.
 	# The window is the whole repetition (spawn to reap), which a loaded
