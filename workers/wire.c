@@ -28,9 +28,10 @@ void worker_result_release(struct worker_result *r)
 	worker_result_init(r);
 }
 
-void wire_name_join(char *list, size_t len, const char *name)
+/* One name of n bytes at name into list, unless there. */
+static void join_one(char *list, size_t len, const char *name, size_t n)
 {
-	size_t n = strlen(name), used = strlen(list);
+	size_t used = strlen(list);
 
 	if (!n)
 		return;
@@ -38,7 +39,13 @@ void wire_name_join(char *list, size_t len, const char *name)
 		if (strcspn(p, ";") == n && !strncmp(p, name, n))
 			return;
 	if (used + (used != 0) + n < len)
-		snprintf(list + used, len - used, "%s%s", used ? ";" : "", name);
+		snprintf(list + used, len - used, "%s%.*s", used ? ";" : "", (int)n, name);
+}
+
+void wire_name_join(char *list, size_t len, const char *names)
+{
+	for (const char *p = names; *p; p += strcspn(p, ";"), p += *p == ';')
+		join_one(list, len, p, strcspn(p, ";"));
 }
 
 void wire_escape(const char *in, char *out, size_t outlen)

@@ -124,9 +124,10 @@ int wire_reader_next(struct wire_reader *rd, char **line);
  * version this runner does not speak. */
 int wire_apply(struct worker_result *r, const char *line, char *err, size_t errlen);
 
-/* name added to the ';'-separated list (congestion's) unless it holds it
- * already, or name is empty; a name that does not fit is left out. */
-void wire_name_join(char *list, size_t len, const char *name);
+/* Each name of names (one, or a ';'-separated list such as a server's
+ * congestion) added to the ';'-separated list unless it holds it already;
+ * empty names are skipped, a name that does not fit is left out. */
+void wire_name_join(char *list, size_t len, const char *names);
 
 /* Percent-encoding of one value (exposed for tests). */
 void wire_escape(const char *in, char *out, size_t outlen);

@@ -290,6 +290,10 @@ static void test_names_joined_once(void **state)
 	assert_string_equal(list, "reno;cubic;ren");
 	wire_name_join(list, sizeof(list), "bbr");	/* does not fit: left out */
 	assert_string_equal(list, "reno;cubic;ren");
+	list[0] = '\0';	/* a list joins name by name */
+	wire_name_join(list, sizeof(list), "reno;;cubic");
+	wire_name_join(list, sizeof(list), "cubic;bbr");
+	assert_string_equal(list, "reno;cubic;bbr");
 }
 
 int main(void)
