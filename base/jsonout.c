@@ -54,6 +54,7 @@ json_t *jsonout_dim_value(enum value_kind kind, const char *text)
 	errno = 0;
 	switch (kind) {
 	case VK_SIZE:
+	case VK_AUTOSIZE:	/* "auto" stays a string */
 	case VK_COUNT:
 	case VK_BITRATE:
 	case VK_RATE: {

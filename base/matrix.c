@@ -1,11 +1,12 @@
 /*
  * matrix: the schema of a matrix file (the keys of `matrix:` and their
- * kinds) and its values both ways, text to number and back: see matrix.h;
- * and the messages every file of the model writes (matrix_schema.h).  It
+ * kinds) and its values both ways, text to number and back: see matrix.h
+ * (the messages every file of the model writes are matrix_messages.c).  It
  * knows no YAML: the walk is matrix_file.c, with one file per section.
  */
 #include "matrix_schema.h"
 #include "fnv.h"
+#include "knobs.h"
 
 #include <errno.h>
 #include <inttypes.h>
@@ -38,6 +39,8 @@ static const char *const kind_names[] = {
 	[VK_BITRATE] = "bit rate",
 	[VK_PERCENT] = "percentage",
 	[VK_DIRECTION] = "direction",
+	[VK_AUTOSIZE] = "size",
+	[VK_NAME] = "name",
 };
 
 /* The keys of `matrix:`; a new dimension is one line here. */
@@ -65,68 +68,13 @@ static const struct dimspec dimspecs[] = {
 	{ "wake", VK_WAKE, 0, 0 },
 	{ "cpu", VK_CPU, 0, 0 },
 	{ "direction", VK_DIRECTION, 0, 0 },
+	/* socket options (issue 29): the kernel's own unless set */
+	{ "sndbuf", VK_AUTOSIZE, MATRIX_MAX_SOCKBUF, 0 },
+	{ "rcvbuf", VK_AUTOSIZE, MATRIX_MAX_SOCKBUF, 0 },
+	{ "congestion", VK_NAME, 0, 0 },
+	{ "mss", VK_AUTOSIZE, MATRIX_MAX_MSS, 0 },
 };
 _Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
-
-/* ---- messages ---- */
-
-__attribute__((format(printf, 3, 4)))
-int ml_failf(char *buf, size_t len, const char *fmt, ...)
-{
-	va_list ap;
-
-	if (buf && len) {
-		va_start(ap, fmt);
-		vsnprintf(buf, len, fmt, ap);
-		va_end(ap);
-	}
-	return -1;
-}
-
-/* Appends "a, b, c" to buf (which holds a string already). */
-void ml_join_names(char *buf, size_t len, const char *const *names,
-		       size_t n)
-{
-	for (size_t i = 0; i < n; i++) {
-		size_t used = strlen(buf);
-
-		if (used + 1 >= len)
-			return;
-		snprintf(buf + used, len - used, "%s%s", i ? ", " : "", names[i]);
-	}
-}
-
-/* "unknown WHAT 'word'; did you mean 'x'?" or "... (known: a, b)". */
-int ml_unknown_name(const char *what, const char *word,
-			const char *const *names, size_t n,
-			char *why, size_t whylen)
-{
-	const char *s = suggest_closest(word, names, n);
-
-	if (s)
-		return ml_failf(why, whylen, "unknown %s '%s'; did you mean '%s'?",
-			     what, word, s);
-	ml_failf(why, whylen, "unknown %s '%s' (known: ", what, word);
-	ml_join_names(why, whylen, names, n);
-	if (strlen(why) + 1 < whylen)
-		strcat(why, ")");
-	return -1;
-}
-
-uint64_t ml_hash(const char *str, uint64_t num)
-{
-	uint64_t h;
-
-	if (str) {
-		h = fnv1a64_str(FNV1A64_VALUE_BASIS, str);
-	} else {
-		unsigned char le[8];	/* num's bytes, low first */
-		for (int i = 0; i < 8; i++, num >>= 8)
-			le[i] = (unsigned char)(num & 0xff);
-		h = fnv1a64(FNV1A64_VALUE_BASIS, le, sizeof(le));
-	}
-	return h ^ (h >> 29);
-}
 
 /* ---- values ---- */
 
@@ -201,6 +149,9 @@ int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num,
 		return parse_pattern(text, num, why, whylen);
 	case VK_TRANSPORT:
 		return parse_transport(text, num, why, whylen);
+	case VK_NAME:
+	case VK_AUTOSIZE:
+		return ml_parse_knob(kind, text, num, why, whylen);
 	case VK_PROGRAM:
 		/* checked against programs: once the whole file is read */
 		if (strspn(text, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -363,8 +314,12 @@ void matrix_format_value(const struct dimension *d, const struct mvalue *v, char
 	case VK_DIRECTION:
 		snprintf(buf, len, "%s", direction_names[v->num]);
 		break;
+	case VK_AUTOSIZE:
+		snprintf(buf, len, v->num ? "%" PRIu64 : "auto", v->num);
+		break;
 	case VK_PROGRAM:
 	case VK_CPU:
+	case VK_NAME:
 		snprintf(buf, len, "%s", v->text);
 		break;
 	}

@@ -39,6 +39,10 @@
  *                                request (pingpong, echo) or received message
  *                                (stream); default 0, the one duration that may be 0;
  *                                at most 1s
+ *     sndbuf: [auto, 64KiB]      socket options, auto (default) sets nothing:
+ *     rcvbuf: auto               SO_SNDBUF, SO_RCVBUF; tcp, tcp6: TCP_CONGESTION,
+ *     congestion: [cubic, reno]  TCP_MAXSEG, on every connection's socket before
+ *     mss: 1000                  listen and connect (knobs.h)
  *     cpu: [none, same, split]   where the workers run: none (default), same (all on
  *                                the first allowed CPU), split (server on it, clients
  *                                on the others), or {server: [0], clients: [1, 2]}
@@ -141,6 +145,10 @@ enum value_kind {
 	VK_PERCENT,	/* millionths of a percent, num (units_parse_percent: 0.5%);
 			 * 0% is allowed */
 	VK_DIRECTION,	/* one | bidir, num = enum direction */
+	VK_AUTOSIZE,	/* bytes as VK_SIZE, or "auto" (num 0): the kernel's own
+			 * (sndbuf, rcvbuf, mss) */
+	VK_NAME,	/* a name of [A-Za-z0-9_-], at most 15 characters (a kernel's
+			 * TCP_CA_NAME_MAX less one), num a hash of it (congestion) */
 };
 
 /* A position in the matrix file, 1-based. */

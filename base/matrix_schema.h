@@ -45,5 +45,9 @@ const struct dimspec *ml_find_dimspec(const char *key);	/* NULL: unknown key */
 size_t ml_dimspec_keys(const char **out, size_t max);
 int ml_parse_num(enum value_kind kind, const char *text, uint64_t *num, char *why,
 		 size_t whylen);
+/* ml_parse_num of the socket options' kinds (matrix_knobs.c): VK_AUTOSIZE
+ * ("auto" 0, else a size > 0), VK_NAME (a hash of it). */
+int ml_parse_knob(enum value_kind kind, const char *text, uint64_t *num, char *why,
+		  size_t whylen);
 
 #endif

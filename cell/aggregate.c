@@ -47,6 +47,7 @@ static const struct {
 	ROW_FIELD(other_cpus)
 	ROW_FIELD(rev_messages) ROW_FIELD(rev_bytes) ROW_FIELD(rev_msgs_per_s)
 	ROW_FIELD(rev_mib_per_s)
+	ROW_FIELD(mss)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)
@@ -565,6 +566,10 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 	row->sndbuf = w0->sndbuf >= 0 ? w0->sndbuf : NAN;
 	row->rcvbuf = o->server.rcvbuf >= 0 ? o->server.rcvbuf : NAN;
 	row->nodelay = w0->nodelay >= 0 ? w0->nodelay : NAN;
+	row->mss = w0->mss >= 0 ? w0->mss : NAN;
+	for (unsigned i = 0; i < o->nclients; i++)
+		wire_name_join(row->congestion, sizeof(row->congestion), o->clients[i].congestion);
+	wire_name_join(row->congestion, sizeof(row->congestion), o->server.congestion);
 	start_figures(o, row);
 	tcp_figures(c, o, row);
 	if (o->measured_by_process && o->printed)

@@ -108,6 +108,11 @@ struct result_row {
 	       tcp_bytes_retrans, tcp_mss;
 	/* direction: bidir: server to client, counted at the clients */
 	double rev_messages, rev_bytes, rev_msgs_per_s, rev_mib_per_s;
+	/* tcp: read back from the sockets (issue 29) */
+	double mss;			/* the first client's TCP_MAXSEG; NaN elsewhere */
+	char congestion[64];		/* TCP_CONGESTION of every connection, the
+					 * clients' then the server's, each name once
+					 * (';' between different ones); "" elsewhere */
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

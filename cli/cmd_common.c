@@ -1,5 +1,6 @@
 /* The options and loading that run and plan share: see cmd_common.h. */
 #include "cmd_common.h"
+#include "plan_sockopt.h"
 #include "resume.h"
 #include "units.h"
 
@@ -193,6 +194,24 @@ static void warn_busy(const struct plan *pl)
 			more == 1 ? "" : "s");
 }
 
+/* sndbuf and rcvbuf above the sysctl's cap: the kernel grants less than
+ * asked, and says nothing; so the plan does, once per value (even under
+ * --quiet: a figure other than the one asked for is not noise). */
+static void warn_sockbuf(const struct matrix *m)
+{
+	static const char *const keys[] = { "sndbuf", "rcvbuf" };
+	char msg[512];
+
+	for (size_t k = 0; k < 2; k++) {
+		const struct dimension *d = matrix_dim(m, keys[k]);
+		for (size_t i = 0; d && i < d->nvalues; i++)
+			if (d->values[i].num && plan_sockbuf_cap(keys[k], d->values[i].num, msg,
+								 sizeof(msg)))
+				fprintf(stderr, "matrix: warning: %s:%d:%d: %s\n", m->path,
+					d->values[i].pos.line, d->values[i].pos.col, msg);
+	}
+}
+
 int cmd_load_plan(struct common *c, struct matrix *m, struct plan *pl)
 {
 	struct only_filter only[256];
@@ -223,6 +242,8 @@ int cmd_load_plan(struct common *c, struct matrix *m, struct plan *pl)
 	}
 	if (!c->quiet)
 		warn_busy(pl);
+	if (!c->elsewhere)
+		warn_sockbuf(m);
 	return 0;
 }
 

@@ -69,6 +69,7 @@ static const char usage_transports[] =
  * default (unpaced, full, none). */
 struct plan_cols {
 	int place, poll, rate, record, spin, direction;
+	int sock;	/* sndbuf, rcvbuf, congestion or mss written */
 };
 
 static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct plan_cols *c)
@@ -76,6 +77,8 @@ static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct p
 	memset(c, 0, sizeof(*c));
 	c->place = matrix_dim(m, "cpu") != NULL;
 	c->poll = matrix_dim(m, "poll") || matrix_dim(m, "busy_poll");
+	c->sock = matrix_dim(m, "sndbuf") || matrix_dim(m, "rcvbuf") || matrix_dim(m, "congestion") ||
+		  matrix_dim(m, "mss");
 	for (size_t i = 0; i < pl->ncells; i++) {
 		const struct cell_params *p = &pl->cells[i].p;
 		c->rate |= p->rate != 0;
@@ -113,6 +116,14 @@ static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
 	}
 	if (c->direction)
 		printf("  %-9s", direction_names[p->direction]);
+	if (c->sock) {	/* what each socket is asked for: auto sets nothing */
+		char s[32], r[32], mss[24] = "auto";
+		if (p->mss)
+			snprintf(mss, sizeof(mss), "%llu", (unsigned long long)p->mss);
+		printf("  %6s %6s %-10s %5s", p->sndbuf ? units_format_size(p->sndbuf, s, sizeof(s))
+		       : "auto", p->rcvbuf ? units_format_size(p->rcvbuf, r, sizeof(r)) : "auto",
+		       p->congestion ? p->congestion : "-", mss);
+	}
 }
 
 /* One line of `matrix plan`: the fixed columns, then the optional ones
@@ -212,6 +223,8 @@ static int cmd_plan(int argc, char **argv)
 		printf("  %6s", "spin");
 	if (cols.direction)
 		printf("  %-9s", "direction");
+	if (cols.sock)
+		printf("  %6s %6s %-10s %5s", "sndbuf", "rcvbuf", "congestion", "mss");
 	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl, &pl.cells[i], &cols);

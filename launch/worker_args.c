@@ -31,6 +31,15 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 		spawn_argv_add(a, "--wake=%s", wake_names[p->wake]);
 	if (p->direction != DIR_ONE)
 		spawn_argv_add(a, "--direction=%s", direction_names[p->direction]);
+	/* socket options: both sides set them (issue 29) */
+	if (p->sndbuf)
+		spawn_argv_add(a, "--sndbuf=%llu", (unsigned long long)p->sndbuf);
+	if (p->rcvbuf)
+		spawn_argv_add(a, "--rcvbuf=%llu", (unsigned long long)p->rcvbuf);
+	if (p->congestion)
+		spawn_argv_add(a, "--congestion=%s", p->congestion);
+	if (p->mss)
+		spawn_argv_add(a, "--mss=%llu", (unsigned long long)p->mss);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }

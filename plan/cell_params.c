@@ -45,6 +45,10 @@ void plan_resolve_params(const struct matrix *m, const size_t *choice, struct ce
 	p->wake = (v = plan_cell_value(m, choice, "wake")) ? (int)v->num : WAKE_FUTEX;
 	p->busy_poll_ns = (v = plan_cell_value(m, choice, "busy_poll")) ? v->num : 0;
 	p->direction = (v = plan_cell_value(m, choice, "direction")) ? (int)v->num : DIR_ONE;
+	p->sndbuf = (v = plan_cell_value(m, choice, "sndbuf")) ? v->num : 0;
+	p->rcvbuf = (v = plan_cell_value(m, choice, "rcvbuf")) ? v->num : 0;
+	p->congestion = (v = plan_cell_value(m, choice, "congestion")) ? v->text : NULL;
+	p->mss = (v = plan_cell_value(m, choice, "mss")) ? v->num : 0;
 	p->server_prog = (v = plan_cell_value(m, choice, "server")) && v->num
 			 ? matrix_program(m, v->text) : NULL;
 	p->client_prog = (v = plan_cell_value(m, choice, "client")) && v->num

@@ -49,6 +49,9 @@ struct cell_params {
 	int wake;			/* enum wake_mode: how a sleeping shm worker is woken */
 	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
 	int direction;			/* enum direction: stream one way, or both */
+	uint64_t sndbuf, rcvbuf;	/* SO_SNDBUF, SO_RCVBUF asked, bytes; 0: auto */
+	const char *congestion;		/* TCP_CONGESTION; NULL: not set */
+	uint64_t mss;			/* TCP_MAXSEG; 0: auto */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL

@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "fdio.h"
+#include "plan_sockopt.h"
 #include "units.h"
 
 /* The position to blame for a cell problem: the named key's value when the
@@ -286,7 +287,8 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 		CELL_ERR(refused, "%s", why);
 	if (check_programs(m, choice, p, err, errlen) < 0 ||
 	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0 ||
-	    check_direction(m, choice, p, err, errlen) < 0)
+	    check_direction(m, choice, p, err, errlen) < 0 ||
+	    plan_check_sockopts(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
@@ -464,7 +466,8 @@ int plan_check_machine(const struct matrix *m, const size_t *choice, const struc
 {
 	if (check_resources(m, choice, p, lim, err, errlen) < 0 ||
 	    check_transport_now(m, choice, p, err, errlen) < 0 ||
-	    check_placement(m, choice, p, cpus, err, errlen) < 0)
+	    check_placement(m, choice, p, cpus, err, errlen) < 0 ||
+	    plan_check_sockopts_machine(m, choice, p, err, errlen) < 0)
 		return -1;
 	return 0;
 }

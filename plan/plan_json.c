@@ -57,6 +57,12 @@ static json_t *cell_object(const struct plan *pl, const struct cell *c, int *bad
 	jsonout_set(o, "direction", json_string(direction_names[p->direction]), bad);
 	jsonout_set(o, "busy_poll_us", p->busy_poll_ns ? json_integer((json_int_t)(p->busy_poll_ns /
 		    1000)) : json_null(), bad);
+	/* socket options asked (null: the kernel's own) */
+	jsonout_set(o, "sndbuf", p->sndbuf ? json_integer((json_int_t)p->sndbuf) : json_null(), bad);
+	jsonout_set(o, "rcvbuf", p->rcvbuf ? json_integer((json_int_t)p->rcvbuf) : json_null(), bad);
+	jsonout_set(o, "congestion", p->congestion ? jsonout_string(p->congestion) : json_null(),
+		    bad);
+	jsonout_set(o, "mss", p->mss ? json_integer((json_int_t)p->mss) : json_null(), bad);
 	jsonout_set(o, "server", jsonout_string(p->server_prog ? p->server_prog->name : "builtin"),
 		    bad);
 	jsonout_set(o, "client", jsonout_string(p->client_prog ? p->client_prog->name : "builtin"),

@@ -100,7 +100,7 @@ const char *report_value_human(const struct report *r, size_t d, const char *v, 
 	unsigned long long n = strtoull(v, &end, 10);
 	if (!md || *end || !*v)
 		return v;
-	if (md->kind == VK_SIZE)
+	if (md->kind == VK_SIZE || md->kind == VK_AUTOSIZE)	/* "auto" stays as written */
 		return units_format_size(n, b, len);
 	if (md->kind == VK_RATE)	/* per second in the CSV, 0 unpaced */
 		return n ? units_format_rate(n, b, len) : "unpaced";

@@ -21,7 +21,7 @@ static const char *const number_cols[] = {
 	"elapsed_s", "messages", "bytes", "sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
 	"lost", "duplicated", "reordered", "rtt_samples", "sent_messages", "start_spread_us",
 	"loadavg_before", "loadavg_after", "steal_pct", "iowait_pct", "runnable", "cpu_mhz",
-	"other_cpus", "rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
+	"other_cpus", "rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s", "mss",
 };
 
 static int out_of_memory(const char *path, char *err, size_t errlen)

@@ -35,6 +35,7 @@ static const char *const later_cols[] = {
 	"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
 	"tcp_bytes_retrans", "tcp_mss",
 	"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
+	"congestion", "mss",
 };
 
 static const char *const timeline_cols[] = {
@@ -104,6 +105,8 @@ static void write_later(struct results_writer *w, const struct cell *c,
 		csv_out_field(&w->results, row->printed_metrics);
 	else if (!strcmp(col, "repeat_stop"))
 		csv_out_field(&w->results, row->repeat_stop);
+	else if (!strcmp(col, "congestion"))
+		csv_out_field(&w->results, row->congestion);
 	else if (!strcmp(col, "placement")) {
 		plan_placement_text(w->plan, &c->p, place, sizeof(place));
 		csv_out_field(&w->results, place);

@@ -48,6 +48,9 @@
  *                               and other_cpus are empty for a repetition
  *                               under CPUSTAT_MIN_WINDOW_S (0.1 s: the
  *                               counters tick in 10 ms) or without /proc
+ *   congestion mss              tcp: TCP_CONGESTION of every connection (each
+ *                               name once, ';' between) and the first client's
+ *                               TCP_MAXSEG, read back; empty elsewhere
  *   link_delay link_jitter link_rate link_loss   topology: link:'s keys the
  *                               matrix writes (dimensions, matrix.h), after
  *                               every other column: durations in seconds,

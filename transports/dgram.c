@@ -59,6 +59,10 @@ int dgram_accept(int lfd, int domain, const struct sockaddr *local, unsigned loc
 		send(accepted[i].fd, DGRAM_OK, strlen(DGRAM_OK), 0);	/* its ok was lost */
 	}
 	fd = socket(domain, SOCK_DGRAM | SOCK_CLOEXEC, 0);
+	if (fd >= 0 && sock_knobs(fd, o, 0, err, errlen) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (fd < 0 || bind(fd, local, locallen) < 0 ||
 	    connect(fd, (struct sockaddr *)&from, fromlen) < 0 ||
 	    (lossy && sock_recv_timeout(fd, o->recv_timeout_ns) < 0) ||
@@ -111,6 +115,10 @@ int dgram_connect(int domain, const struct sockaddr *srv, unsigned srvlen,
 	ssize_t n = -1;
 	int fd = socket(domain, SOCK_DGRAM | SOCK_CLOEXEC, 0);
 
+	if (fd >= 0 && sock_knobs(fd, o, 0, err, errlen) < 0) {
+		close(fd);
+		return -1;
+	}
 	if (fd < 0 || (local && bind(fd, local, locallen) < 0)) {
 		snprintf(err, errlen, "socket %s: %s", name, strerror(errno));
 		if (fd >= 0)

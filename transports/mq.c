@@ -225,7 +225,7 @@ static int mq_listen_(const struct transport_opts *o, const char *path, char *ad
 	}
 	raise_bytes_limit();
 	sweep_stale();
-	return sock_unix_listen(SOCK_STREAM, path, addr, addrlen, err, errlen);
+	return sock_unix_listen(SOCK_STREAM, NULL, path, addr, addrlen, err, errlen);
 }
 
 /* A line of at most len - 1 bytes, up to its '\n' (dropped), from fd:
@@ -425,7 +425,7 @@ static int mq_connect_(const struct transport_opts *o, const char *path, struct 
 	char why[400];
 	struct mqconn *q;
 
-	if (sock_unix_connect(SOCK_STREAM, path, &s, err, errlen) < 0)
+	if (sock_unix_connect(SOCK_STREAM, NULL, path, &s, err, errlen) < 0)
 		return -1;
 	snprintf(c->peer, sizeof(c->peer), "%.100s server", path);
 	if (!(q = new_handle(c, s.fd, o->busy, 1))) {

@@ -3,6 +3,7 @@
 #include "transport.h"
 #include "arrays.h"
 #include "fdio.h"
+#include "sockets.h"
 
 #include <string.h>
 #include <sys/socket.h>
@@ -77,7 +78,19 @@ static int polled(const struct transport *t, const struct transport_opts *o, str
 int transport_accept(const struct transport *t, int lfd, const struct transport_opts *o,
 		     struct conn *c, char *err, size_t errlen)
 {
-	return polled(t, o, c, t->accept(lfd, o, c, err, errlen), err, errlen);
+	int made = t->accept(lfd, o, c, err, errlen);
+
+	/* the buffers again on the accepted socket: an AF_UNIX one is made
+	 * anew by the kernel, not from the listener (tcp's inherits them,
+	 * its congestion control and its MSS: set again, they stay) */
+	if (made == 0 && t->family && c->fd >= 0 && (o->sndbuf || o->rcvbuf)) {
+		struct transport_opts bufs = { .sndbuf = o->sndbuf, .rcvbuf = o->rcvbuf };
+		if (sock_knobs(c->fd, &bufs, 0, err, errlen) < 0) {
+			t->close(c);
+			return -1;
+		}
+	}
+	return polled(t, o, c, made, err, errlen);
 }
 
 int transport_connect(const struct transport *t, const struct transport_opts *o,

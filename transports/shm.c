@@ -397,7 +397,7 @@ static int shm_listen(const struct transport_opts *o, const char *path, char *ad
 {
 	if (!ring_cap(o, err, errlen))
 		return -1;
-	return sock_unix_listen(SOCK_STREAM, path, addr, addrlen, err, errlen);
+	return sock_unix_listen(SOCK_STREAM, NULL, path, addr, addrlen, err, errlen);
 }
 
 /* The memfd of two rings of cap bytes, mapped into s.  Its descriptor, or
@@ -571,7 +571,7 @@ static int shm_connect(const struct transport_opts *o, const char *path, struct 
 	struct shm_conn *s;
 	int mfd;
 
-	if (sock_unix_connect(SOCK_STREAM, path, &tmp, err, errlen) < 0)
+	if (sock_unix_connect(SOCK_STREAM, NULL, path, &tmp, err, errlen) < 0)
 		return -1;
 	if (!(s = new_conn(o, c, tmp.fd))) {
 		snprintf(err, errlen, "connect %.200s: out of memory", path);

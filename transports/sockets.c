@@ -9,6 +9,7 @@
 #include <arpa/inet.h>
 #include <unistd.h>
 #include <netinet/in.h>
+#include <netinet/tcp.h>
 #include <sys/socket.h>
 #include <sys/time.h>
 #include <sys/un.h>
@@ -25,10 +26,59 @@ void sock_info(struct conn *c, struct conn_info *ci)
 		ci->rcvbuf = -1;
 }
 
-int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
-		const char *name, char *err, size_t errlen)
+void sock_tcp_info(struct conn *c, struct conn_info *ci)
 {
-	int one = 1, fd = socket(domain, type | SOCK_CLOEXEC, 0);
+	socklen_t sl = sizeof(ci->mss);
+
+	if (getsockopt(c->fd, IPPROTO_TCP, TCP_MAXSEG, &ci->mss, &sl) < 0)
+		ci->mss = -1;
+	sl = sizeof(ci->congestion) - 1;
+	memset(ci->congestion, 0, sizeof(ci->congestion));
+	if (getsockopt(c->fd, IPPROTO_TCP, TCP_CONGESTION, ci->congestion, &sl) < 0)
+		ci->congestion[0] = '\0';
+}
+
+static int knob(int fd, int level, int opt, const char *name, const void *val, socklen_t len,
+		const char *shown, char *err, size_t errlen)
+{
+	if (setsockopt(fd, level, opt, val, len) == 0)
+		return 0;
+	snprintf(err, errlen, "setsockopt %s %s: %s", name, shown, strerror(errno));
+	return -1;
+}
+
+int sock_knobs(int fd, const struct transport_opts *o, int tcp, char *err, size_t errlen)
+{
+	char shown[32];
+
+	if (!o)
+		return 0;
+	snprintf(shown, sizeof(shown), "%d", o->sndbuf);
+	if (o->sndbuf && knob(fd, SOL_SOCKET, SO_SNDBUF, "SO_SNDBUF", &o->sndbuf,
+			      sizeof(o->sndbuf), shown, err, errlen) < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "%d", o->rcvbuf);
+	if (o->rcvbuf && knob(fd, SOL_SOCKET, SO_RCVBUF, "SO_RCVBUF", &o->rcvbuf,
+			      sizeof(o->rcvbuf), shown, err, errlen) < 0)
+		return -1;
+	if (!tcp)
+		return 0;
+	if (o->congestion[0] && knob(fd, IPPROTO_TCP, TCP_CONGESTION, "TCP_CONGESTION",
+				     o->congestion, (socklen_t)strlen(o->congestion),
+				     o->congestion, err, errlen) < 0)
+		return -1;
+	snprintf(shown, sizeof(shown), "%d", o->mss);
+	if (o->mss && knob(fd, IPPROTO_TCP, TCP_MAXSEG, "TCP_MAXSEG", &o->mss, sizeof(o->mss),
+			   shown, err, errlen) < 0)
+		return -1;
+	return 0;
+}
+
+/* A socket of (domain, type) with o's options; -1 with err, errno kept. */
+static int new_socket(int domain, int type, const struct transport_opts *o, char *err,
+		      size_t errlen)
+{
+	int fd = socket(domain, type | SOCK_CLOEXEC, 0);
 
 	if (fd < 0) {
 		int e = errno;
@@ -36,6 +86,22 @@ int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
 		errno = e;
 		return -1;
 	}
+	if (sock_knobs(fd, o, domain != AF_UNIX && type == SOCK_STREAM, err, errlen) < 0) {
+		int e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return fd;
+}
+
+int sock_listen(int domain, int type, const struct transport_opts *o, const struct sockaddr *sa,
+		unsigned salen, const char *name, char *err, size_t errlen)
+{
+	int one = 1, fd = new_socket(domain, type, o, err, errlen);
+
+	if (fd < 0)
+		return -1;
 	if (domain != AF_UNIX)
 		setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, sizeof(one));
 	if (bind(fd, sa, salen) < 0 ||
@@ -49,15 +115,13 @@ int sock_listen(int domain, int type, const struct sockaddr *sa, unsigned salen,
 	return fd;
 }
 
-int sock_connect(int domain, int type, const struct sockaddr *sa, unsigned salen,
-		 const char *name, struct conn *c, char *err, size_t errlen)
+int sock_connect(int domain, int type, const struct transport_opts *o, const struct sockaddr *sa,
+		 unsigned salen, const char *name, struct conn *c, char *err, size_t errlen)
 {
-	int rc, fd = socket(domain, type | SOCK_CLOEXEC, 0);
+	int rc, fd = new_socket(domain, type, o, err, errlen);
 
-	if (fd < 0) {
-		snprintf(err, errlen, "socket: %s", strerror(errno));
+	if (fd < 0)
 		return -1;
-	}
 	do
 		rc = connect(fd, sa, salen);
 	while (rc < 0 && errno == EINTR);
@@ -191,26 +255,27 @@ void sock_unlisten_path(int lfd, const char *path)
 		unlink(path);
 }
 
-int sock_unix_listen(int type, const char *path, char *addr, size_t addrlen, char *err,
-		     size_t errlen)
+int sock_unix_listen(int type, const struct transport_opts *o, const char *path, char *addr,
+		     size_t addrlen, char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
 	int fd;
 
 	if (sock_unix_addr(&sun, path, err, errlen) < 0)
 		return -1;
-	fd = sock_listen(AF_UNIX, type, (struct sockaddr *)&sun, sizeof(sun), path, err, errlen);
+	fd = sock_listen(AF_UNIX, type, o, (struct sockaddr *)&sun, sizeof(sun), path, err, errlen);
 	if (fd >= 0)
 		snprintf(addr, addrlen, "%s", path);
 	return fd;
 }
 
-int sock_unix_connect(int type, const char *path, struct conn *c, char *err, size_t errlen)
+int sock_unix_connect(int type, const struct transport_opts *o, const char *path, struct conn *c,
+		      char *err, size_t errlen)
 {
 	struct sockaddr_un sun;
 
 	if (sock_unix_addr(&sun, path, err, errlen) < 0)
 		return -1;
-	return sock_connect(AF_UNIX, type, (struct sockaddr *)&sun, sizeof(sun), path, c, err,
+	return sock_connect(AF_UNIX, type, o, (struct sockaddr *)&sun, sizeof(sun), path, c, err,
 			    errlen);
 }

@@ -28,8 +28,8 @@ static int set_nodelay(int fd, const struct transport_opts *o, char *err, size_t
 	return 0;
 }
 
-static int listen_family(int family, const char *bind_addr, char *addr, size_t addrlen,
-			 char *err, size_t errlen)
+static int listen_family(int family, const struct transport_opts *o, const char *bind_addr,
+			 char *addr, size_t addrlen, char *err, size_t errlen)
 {
 	struct sockaddr_storage ss;
 	unsigned sl;
@@ -37,7 +37,7 @@ static int listen_family(int family, const char *bind_addr, char *addr, size_t a
 
 	if (ip_resolve(family, bind_addr, &ss, &sl, err, errlen) < 0)
 		return -1;
-	fd = sock_listen(family, SOCK_STREAM, (struct sockaddr *)&ss, sl, bind_addr, err, errlen);
+	fd = sock_listen(family, SOCK_STREAM, o, (struct sockaddr *)&ss, sl, bind_addr, err, errlen);
 	if (fd >= 0 && ip_local_name(fd, addr, addrlen) < 0) {
 		snprintf(err, errlen, "getsockname %s: %s", bind_addr, strerror(errno));
 		close(fd);
@@ -53,7 +53,7 @@ static int connect_family(int family, const struct transport_opts *o, const char
 	unsigned sl;
 
 	if (ip_resolve(family, addr, &ss, &sl, err, errlen) < 0 ||
-	    sock_connect(family, SOCK_STREAM, (struct sockaddr *)&ss, sl, addr, c, err,
+	    sock_connect(family, SOCK_STREAM, o, (struct sockaddr *)&ss, sl, addr, c, err,
 			 errlen) < 0)
 		return -1;
 	/* set after connect: the option in force is what the row reports */
@@ -67,15 +67,13 @@ static int connect_family(int family, const struct transport_opts *o, const char
 static int tcp_listen(const struct transport_opts *o, const char *bind_addr,
 		      char *addr, size_t addrlen, char *err, size_t errlen)
 {
-	(void)o;
-	return listen_family(AF_INET, bind_addr, addr, addrlen, err, errlen);
+	return listen_family(AF_INET, o, bind_addr, addr, addrlen, err, errlen);
 }
 
 static int tcp6_listen(const struct transport_opts *o, const char *bind_addr,
 		       char *addr, size_t addrlen, char *err, size_t errlen)
 {
-	(void)o;
-	return listen_family(AF_INET6, bind_addr, addr, addrlen, err, errlen);
+	return listen_family(AF_INET6, o, bind_addr, addr, addrlen, err, errlen);
 }
 
 static int tcp_connect(const struct transport_opts *o, const char *addr,
@@ -113,6 +111,7 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 	socklen_t sl = sizeof(int);
 
 	sock_info(c, ci);
+	sock_tcp_info(c, ci);
 	if (getsockopt(c->fd, IPPROTO_TCP, TCP_NODELAY, &ci->nodelay, &sl) < 0)
 		ci->nodelay = -1;
 	else

@@ -70,6 +70,14 @@ struct transport_opts {
 	int busy;		/* poll: busy: spin on non-blocking calls, never sleep */
 	uint64_t busy_poll_ns;	/* SO_BUSY_POLL, whole microseconds; 0: not set */
 	int uring;		/* poll: uring: fdio moves bytes through an io_uring */
+	/* Socket options (matrix sndbuf, rcvbuf, congestion, mss; sockets.h's
+	 * sock_knobs): set on the listening socket before listen, on every
+	 * connection's socket (a client's before connect), 0 or "" not set.
+	 * Only transports with a socket (family != 0) take them; congestion
+	 * and mss tcp and tcp6 only. */
+	int sndbuf, rcvbuf;	/* SO_SNDBUF, SO_RCVBUF: bytes asked (the kernel doubles) */
+	char congestion[16];	/* TCP_CONGESTION */
+	int mss;		/* TCP_MAXSEG */
 };
 
 struct fd_ring;			/* fdio.c: a connection's io_uring */
@@ -91,6 +99,9 @@ struct conn {
 struct conn_info {
 	int sndbuf, rcvbuf;	/* bytes in force (getsockopt), -1 unknown */
 	int nodelay;		/* -1 when not applicable */
+	/* tcp, tcp6 (the caller sets mss -1 and congestion "" first): */
+	int mss;		/* TCP_MAXSEG read back, -1 unknown */
+	char congestion[16];	/* TCP_CONGESTION read back, "" unknown */
 };
 
 /* The kernel's view of a TCP connection (getsockopt TCP_INFO), as one end

@@ -23,10 +23,9 @@ static int udp_listen(const struct transport_opts *o, const char *bind_addr, cha
 	unsigned sl;
 	int fd;
 
-	(void)o;
 	if (ip_resolve(AF_INET, bind_addr, &ss, &sl, err, errlen) < 0)
 		return -1;
-	fd = sock_listen(AF_INET, SOCK_DGRAM, (struct sockaddr *)&ss, sl, bind_addr, err, errlen);
+	fd = sock_listen(AF_INET, SOCK_DGRAM, o, (struct sockaddr *)&ss, sl, bind_addr, err, errlen);
 	if (fd >= 0 && ip_local_name(fd, addr, addrlen) < 0) {
 		close(fd);
 		return -1;

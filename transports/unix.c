@@ -15,8 +15,7 @@
 static int unix_listen(const struct transport_opts *o, const char *path,
 		       char *addr, size_t addrlen, char *err, size_t errlen)
 {
-	(void)o;
-	return sock_unix_listen(SOCK_STREAM, path, addr, addrlen, err, errlen);
+	return sock_unix_listen(SOCK_STREAM, o, path, addr, addrlen, err, errlen);
 }
 
 static int unix_accept(int lfd, const struct transport_opts *o, struct conn *c,
@@ -32,8 +31,7 @@ static int unix_accept(int lfd, const struct transport_opts *o, struct conn *c,
 static int unix_connect(const struct transport_opts *o, const char *path,
 			struct conn *c, char *err, size_t errlen)
 {
-	(void)o;
-	return sock_unix_connect(SOCK_STREAM, path, c, err, errlen);
+	return sock_unix_connect(SOCK_STREAM, o, path, c, err, errlen);
 }
 
 const struct transport transport_unix = {

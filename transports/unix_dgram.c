@@ -23,8 +23,7 @@ static int dgram_listen(const struct transport_opts *o, const char *path, char *
 {
 	int fd;
 
-	(void)o;
-	fd = sock_unix_listen(SOCK_DGRAM, path, addr, addrlen, err, errlen);
+	fd = sock_unix_listen(SOCK_DGRAM, o, path, addr, addrlen, err, errlen);
 	if (fd >= 0)
 		snprintf(listen_path, sizeof(listen_path), "%s", path);
 	return fd;

@@ -14,8 +14,7 @@
 static int seqpacket_listen(const struct transport_opts *o, const char *path, char *addr,
 			    size_t addrlen, char *err, size_t errlen)
 {
-	(void)o;
-	return sock_unix_listen(SOCK_SEQPACKET, path, addr, addrlen, err, errlen);
+	return sock_unix_listen(SOCK_SEQPACKET, o, path, addr, addrlen, err, errlen);
 }
 
 static int seqpacket_accept(int lfd, const struct transport_opts *o, struct conn *c, char *err,
@@ -31,8 +30,7 @@ static int seqpacket_accept(int lfd, const struct transport_opts *o, struct conn
 static int seqpacket_connect(const struct transport_opts *o, const char *path, struct conn *c,
 			     char *err, size_t errlen)
 {
-	(void)o;
-	return sock_unix_connect(SOCK_SEQPACKET, path, c, err, errlen);
+	return sock_unix_connect(SOCK_SEQPACKET, o, path, c, err, errlen);
 }
 
 const struct transport transport_unix_seqpacket = {

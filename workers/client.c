@@ -63,6 +63,8 @@ static void client_result(const struct client *cl, const struct conn_info *ci,
 	r->sndbuf = ci->sndbuf;
 	r->rcvbuf = ci->rcvbuf;
 	r->nodelay = ci->nodelay;
+	r->mss = ci->mss;
+	snprintf(r->congestion, sizeof(r->congestion), "%s", ci->congestion);
 	r->mismatches = cl->mismatches;
 	r->lost = cl->lost;
 	r->hwm_kib = proc_self_hwm_kib();
@@ -122,7 +124,7 @@ int client_run(const struct wopts *o)
 	if (cl.ops->drive(&cl))
 		goto failed;
 	r.cpu_ns = clock_cpu_ns() - cpu0;
-	struct conn_info ci;
+	struct conn_info ci = { .mss = -1 };
 	o->t->info(&cl.c, &ci);
 	struct tcp_view tv;	/* the kernel's view at the end of the window */
 	if (o->t->tcp_view && o->t->tcp_view(&cl.c, &tv) == 0) {

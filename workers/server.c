@@ -73,11 +73,14 @@ static void *conn_thread(void *arg)
 {
 	struct conn_job *j = arg;
 
-	j->srv->o->t->info(&j->c, &j->info);
 	j->srv->ops->serve(j);
 	/* the kernel's view after the last message, while the socket lives */
 	if (j->srv->o->t->tcp_view)
 		j->has_tcp = j->srv->o->t->tcp_view(&j->c, &j->tcp) == 0;
+	/* after the window: what was in force while it ran (a receive
+	 * buffer the kernel grew as it went, left to itself) */
+	j->info = (struct conn_info){ .mss = -1 };
+	j->srv->o->t->info(&j->c, &j->info);
 	j->srv->o->t->close(&j->c);
 	return NULL;
 }
@@ -176,7 +179,9 @@ static int server_collect(struct server *s, unsigned accepted, struct worker_res
 			r->sndbuf = j->info.sndbuf;
 			r->rcvbuf = j->info.rcvbuf;
 			r->nodelay = j->info.nodelay;
+			r->mss = j->info.mss;
 		}
+		wire_name_join(r->congestion, sizeof(r->congestion), j->info.congestion);
 	}
 	return rc;
 }

@@ -16,6 +16,7 @@ void worker_result_init(struct worker_result *r)
 {
 	memset(r, 0, sizeof(*r));
 	r->sndbuf = r->rcvbuf = r->nodelay = -1;
+	r->mss = -1;
 	r->pid = -1;
 }
 
@@ -27,6 +28,26 @@ void worker_result_release(struct worker_result *r)
 	free(r->tcp);
 	free(r->tl_cpu_ns);
 	worker_result_init(r);
+}
+
+/* One name of n bytes at name into list, unless there. */
+static void join_one(char *list, size_t len, const char *name, size_t n)
+{
+	size_t used = strlen(list);
+
+	if (!n)
+		return;
+	for (const char *p = list; *p; p += strcspn(p, ";"), p += *p == ';')
+		if (strcspn(p, ";") == n && !strncmp(p, name, n))
+			return;
+	if (used + (used != 0) + n < len)
+		snprintf(list + used, len - used, "%s%.*s", used ? ";" : "", (int)n, name);
+}
+
+void wire_name_join(char *list, size_t len, const char *names)
+{
+	for (const char *p = names; *p; p += strcspn(p, ";"), p += *p == ';')
+		join_one(list, len, p, strcspn(p, ";"));
 }
 
 void wire_escape(const char *in, char *out, size_t outlen)
@@ -226,6 +247,9 @@ int wire_write_result(int fd, const struct worker_result *r)
 	    (unsigned long long)r->lost, (unsigned long long)r->duplicated,
 	    (unsigned long long)r->reordered, r->sndbuf, r->rcvbuf, r->nodelay,
 	    (unsigned long long)r->tl_interval_ns, (unsigned long long)r->hwm_kib);
+	char cc[3 * sizeof(r->congestion) + 1];
+	wire_escape(r->congestion, cc, sizeof(cc));
+	add(&l, " mss=%d congestion=%s", r->mss, cc);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -350,6 +374,7 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },
+		{ "mss", &r->mss },
 	};
 
 	for (size_t i = 0; i < n; i++) {
@@ -359,6 +384,8 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		for (size_t j = 0; j < ARRAY_SIZE(s); j++)
 			if (!strcmp(kv[i].key, s[j].key))
 				*s[j].dst = atoi(kv[i].val);
+		if (!strcmp(kv[i].key, "congestion"))
+			wire_unescape(kv[i].val, r->congestion, sizeof(r->congestion));
 	}
 	r->has_result = 1;
 	return 0;

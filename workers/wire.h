@@ -20,6 +20,10 @@
  *                                            interval (picked when --interval=auto)
  *          hwm_kib=N                         the worker's peak resident set
  *                                            (VmHWM) when it writes the record
+ *          mss=N congestion=NAME             tcp: TCP_MAXSEG and TCP_CONGESTION
+ *                                            read back (-1 and empty elsewhere);
+ *                                            a server's congestion names every
+ *                                            one its connections had (a;b)
  *   hist count=N overflow=N min=N max=N sum=N [totals=1]
  *                                            totals=1: record: totals, no buckets
  *                                            lines follow (hist.h totals)
@@ -101,6 +105,9 @@ struct worker_result {
 	uint64_t hwm_kib;		/* 0 when the record has none */
 	struct tcp_view *tcp;		/* tcp lines, one per connection (NULL, 0: none) */
 	size_t ntcp;
+	int mss;			/* TCP_MAXSEG read back; -1 none */
+	char congestion[64];		/* TCP_CONGESTION read back, ';' between
+					 * different ones; "" none */
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;
@@ -139,6 +146,10 @@ int wire_apply(struct worker_result *r, const char *line, char *err, size_t errl
 
 /* The tcp line's key of each tcp_view field ("retrans", "rtt_us", ...). */
 extern const char *const wire_tcp_keys[TCPV__COUNT];
+/* Each name of names (one, or a ';'-separated list such as a server's
+ * congestion) added to the ';'-separated list unless it holds it already;
+ * empty names are skipped, a name that does not fit is left out. */
+void wire_name_join(char *list, size_t len, const char *names);
 
 /* Percent-encoding of one value (exposed for tests). */
 void wire_escape(const char *in, char *out, size_t outlen);

@@ -6,6 +6,7 @@
 #include "client.h"
 #include "fdio.h"
 #include "hello.h"
+#include "knobs.h"
 #include "matrix.h"
 #include "options.h"
 #include "pattern.h"
@@ -24,6 +25,7 @@
 #include <string.h>
 #include <sys/socket.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 static void usage(FILE *f)
 {
@@ -72,6 +74,11 @@ static void usage(FILE *f)
 "      --direction one|bidir  stream: bidir also sends a stream back, server to\n"
 "                           client, counted at the client (default one); the\n"
 "                           server sends --duration, or --count over --connections\n"
+"      --sndbuf SIZE        SO_SNDBUF on each connection's socket (and the listening\n"
+"                           one), before connect and listen; the kernel doubles it\n"
+"      --rcvbuf SIZE        SO_RCVBUF likewise (default for both: not set)\n"
+"      --congestion NAME    tcp, tcp6: TCP_CONGESTION (reno, cubic, bbr...)\n"
+"      --mss N              tcp, tcp6: TCP_MAXSEG before connect and listen (88-32767)\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
@@ -111,6 +118,32 @@ static int parse_poll(int c, const char *arg, struct transport_opts *o, char *wh
 		snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
 		return -1;
 	}
+	return 0;
+}
+
+/* The socket options (transport.h): --sndbuf, --rcvbuf, --congestion, --mss. */
+enum { OPT_SNDBUF = 0x1801, OPT_RCVBUF, OPT_CONGESTION, OPT_MSS };
+
+static int parse_sockopt(int c, const char *arg, struct transport_opts *o, char *why, size_t wl)
+{
+	uint64_t v;
+
+	if (c == OPT_CONGESTION) {
+		if (!*arg || strlen(arg) >= sizeof(o->congestion)) {
+			snprintf(why, wl, "a name of 1 to %zu characters", sizeof(o->congestion) - 1);
+			return -1;
+		}
+		snprintf(o->congestion, sizeof(o->congestion), "%s", arg);
+		return 0;
+	}
+	if (units_parse_size(arg, &v, why, wl) < 0)
+		return -1;
+	if (c == OPT_MSS ? v < MATRIX_MIN_MSS || v > MATRIX_MAX_MSS : !v || v > MATRIX_MAX_SOCKBUF) {
+		snprintf(why, wl, "must be between %llu and %llu", c == OPT_MSS ? MATRIX_MIN_MSS : 1ull,
+			 c == OPT_MSS ? MATRIX_MAX_MSS : MATRIX_MAX_SOCKBUF);
+		return -1;
+	}
+	*(c == OPT_SNDBUF ? &o->sndbuf : c == OPT_RCVBUF ? &o->rcvbuf : &o->mss) = (int)v;
 	return 0;
 }
 
@@ -227,7 +260,10 @@ static const struct option longopts[] = {
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
 	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "wake", 1, 0, 'W' },
-	{ "direction", 1, 0, 'V' }, { "help", 0, 0, 'h' },
+	{ "direction", 1, 0, 'V' },
+	{ "sndbuf", 1, 0, OPT_SNDBUF }, { "rcvbuf", 1, 0, OPT_RCVBUF },
+	{ "congestion", 1, 0, OPT_CONGESTION }, { "mss", 1, 0, OPT_MSS },
+	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
 
@@ -263,7 +299,9 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
 			return 2;
 		}
-		if (parse_opt_value(c, optarg, o, why, sizeof(why)) < 0) {
+		if ((c >= OPT_SNDBUF && c <= OPT_MSS ? parse_sockopt(c, optarg, &o->topts, why,
+								      sizeof(why))
+		     : parse_opt_value(c, optarg, o, why, sizeof(why))) < 0) {
 			const char *name = "?";
 			for (const struct option *lo = longopts; lo->name; lo++)
 				if (lo->val == c)
@@ -349,6 +387,17 @@ static int check_opts(struct wopts *o)
 	if (o->topts.busy_poll_ns && !o->t->family) {
 		fprintf(stderr, "matrix worker: --busy-poll sets a socket option; transport %s has "
 			"no socket of its own\n", o->t->name);
+		return 2;
+	}
+	if ((o->topts.sndbuf || o->topts.rcvbuf) && !o->t->family) {
+		fprintf(stderr, "matrix worker: --sndbuf and --rcvbuf set socket options; transport "
+			"%s has no socket of its own\n", o->t->name);
+		return 2;
+	}
+	if ((o->topts.congestion[0] || o->topts.mss) &&
+	    (o->t->family == AF_UNIX || !o->t->family || o->t->socktype != SOCK_STREAM)) {
+		fprintf(stderr, "matrix worker: --congestion and --mss are tcp's (tcp, tcp6), not "
+			"%s's\n", o->t->name);
 		return 2;
 	}
 	if (o->t->max_inflight && o->inflight > o->t->max_inflight) {

@@ -73,6 +73,8 @@ static void test_pingpong_two_clients(void **state)
 	cl[0].sndbuf = 111111;
 	cl[0].rcvbuf = 444444;
 	cl[0].nodelay = 1;
+	cl[0].mss = 988;
+	strcpy(cl[0].congestion, "reno");
 	/* client 2: 100 round trips from t = 1.5 s to 5 s */
 	cl[1].start_ns = 1500000000;
 	cl[1].end_ns = 5000000000;
@@ -81,6 +83,8 @@ static void test_pingpong_two_clients(void **state)
 	cl[1].sent_bytes = 10000;
 	cl[1].cpu_ns = 750000;
 	cl[1].sndbuf = 555555;
+	cl[1].mss = 1000;
+	strcpy(cl[1].congestion, "cubic");
 	/* the server's own window is no pingpong figure */
 	o.server.start_ns = 500000000;
 	o.server.end_ns = 6000000000;
@@ -89,6 +93,7 @@ static void test_pingpong_two_clients(void **state)
 	o.server.sndbuf = 333333;
 	o.server.rcvbuf = 222222;
 	o.server.nodelay = 0;
+	strcpy(o.server.congestion, "reno;bbr");	/* its connections' */
 	o.clients_ru.ru_utime.tv_sec = 1;
 	o.clients_ru.ru_utime.tv_usec = 250000;
 	o.clients_ru.ru_stime.tv_usec = 500000;
@@ -140,6 +145,9 @@ static void test_pingpong_two_clients(void **state)
 	EXPECT(row.sndbuf, 111111);		/* the first client's */
 	EXPECT(row.rcvbuf, 222222);		/* the server's */
 	EXPECT(row.nodelay, 1);			/* the first client's */
+	EXPECT(row.mss, 988);			/* the first client's */
+	/* every connection's, each name once: the clients', then the server's */
+	assert_string_equal(row.congestion, "reno;cubic;bbr");
 	EXPECT(row.wall_s, 6.5);
 	EXPECT(row.rtt_samples, 1000);
 	EXPECT(row.rtt_min_us, 1.0);

@@ -134,6 +134,8 @@ static void fill_row(struct result_row *row)
 	row->rev_bytes = 33;
 	row->rev_msgs_per_s = 34.5;
 	row->rev_mib_per_s = 35.5;
+	strcpy(row->congestion, "reno");
+	row->mss = 988;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -184,6 +186,7 @@ static void test_results_columns_by_name(void **state)
 		{ "tcp_bytes_retrans", "36" }, { "tcp_mss", "65483" },
 		{ "rev_messages", "32" }, { "rev_bytes", "33" }, { "rev_msgs_per_s", "34.5" },
 		{ "rev_mib_per_s", "35.5" },
+		{ "congestion", "reno" }, { "mss", "988" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -220,6 +223,7 @@ static void test_results_columns_by_name(void **state)
 		"tcp_retrans", "tcp_rtt_us", "tcp_rttvar_us", "tcp_cwnd", "tcp_delivery_rate",
 		"tcp_bytes_retrans", "tcp_mss",
 		"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
+		"congestion", "mss",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)
