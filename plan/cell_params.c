@@ -44,6 +44,8 @@ void plan_resolve_params(const struct matrix *m, const size_t *choice, struct ce
 	p->poll = (v = plan_cell_value(m, choice, "poll")) ? (int)v->num : POLL_BLOCK;
 	p->wake = (v = plan_cell_value(m, choice, "wake")) ? (int)v->num : WAKE_FUTEX;
 	p->busy_poll_ns = (v = plan_cell_value(m, choice, "busy_poll")) ? v->num : 0;
+	p->zerocopy = (v = plan_cell_value(m, choice, "zerocopy")) ? (int)v->num : 0;
+	p->batch = (v = plan_cell_value(m, choice, "batch")) ? (unsigned)v->num : 1;
 	p->server_prog = (v = plan_cell_value(m, choice, "server")) && v->num
 			 ? matrix_program(m, v->text) : NULL;
 	p->client_prog = (v = plan_cell_value(m, choice, "client")) && v->num

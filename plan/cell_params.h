@@ -48,6 +48,9 @@ struct cell_params {
 	int poll;			/* enum poll_mode: how our workers wait */
 	int wake;			/* enum wake_mode: how a sleeping shm worker is woken */
 	uint64_t busy_poll_ns;		/* SO_BUSY_POLL, whole µs; 0: not set */
+	int zerocopy;			/* stream senders over tcp, tcp6: MSG_ZEROCOPY */
+	unsigned batch;			/* stream over udp, unix_dgram: messages per
+					 * sendmmsg/recvmmsg call; 1: one send each */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL

@@ -34,6 +34,9 @@ struct client {
 	uint64_t sent;		/* one way: messages sent in the window */
 	uint64_t last_send_ns;	/* one way: just before the last send began */
 	uint64_t lost;		/* lossy transports: requests with no reply in time */
+	void *sender;		/* the pattern's own sending state (stream: its
+				 * zero-copy pool, its batch), made by its warmup,
+				 * freed by its release op; NULL: none */
 	char err[512];
 	const char *stage;
 };

@@ -202,6 +202,10 @@ int wire_write_result(int fd, const struct worker_result *r)
 	    (unsigned long long)r->lost, (unsigned long long)r->duplicated,
 	    (unsigned long long)r->reordered, r->sndbuf, r->rcvbuf, r->nodelay,
 	    (unsigned long long)r->tl_interval_ns, (unsigned long long)r->hwm_kib);
+	if (r->zc_sends || r->zc_completions)	/* a zerocopy sender's only */
+		add(&l, " zc_sends=%llu zc_completions=%llu zc_copied=%llu",
+		    (unsigned long long)r->zc_sends, (unsigned long long)r->zc_completions,
+		    (unsigned long long)r->zc_copied);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -312,6 +316,8 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "last_send_ns", &r->last_send_ns }, { "t0_ns", &r->t0_ns },
 		{ "lost", &r->lost }, { "duplicated", &r->duplicated }, { "reordered", &r->reordered },
 		{ "interval_ns", &r->tl_interval_ns }, { "hwm_kib", &r->hwm_kib },
+		{ "zc_sends", &r->zc_sends }, { "zc_completions", &r->zc_completions },
+		{ "zc_copied", &r->zc_copied },
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },

@@ -20,6 +20,7 @@
  *                                            interval (picked when --interval=auto)
  *          hwm_kib=N                         the worker's peak resident set
  *                                            (VmHWM) when it writes the record
+ *          zc_sends=N zc_completions=N zc_copied=N  zerocopy stream sender
  *   hist count=N overflow=N min=N max=N sum=N [totals=1]
  *                                            totals=1: record: totals, no buckets
  *                                            lines follow (hist.h totals)
@@ -81,6 +82,9 @@ struct worker_result {
 	size_t tl_len;
 	uint64_t tl_interval_ns;	/* interval_ns=: 0 when the record has none */
 	uint64_t hwm_kib;		/* 0 when the record has none */
+	/* stream sender, zerocopy: MSG_ZEROCOPY send calls, notifications
+	 * reaped, of them marked copied (zerocopy.h); 0 otherwise */
+	uint64_t zc_sends, zc_completions, zc_copied;
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;

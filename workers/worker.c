@@ -22,6 +22,7 @@
 #include <stdio.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/socket.h>
 
 static void usage(FILE *f)
 {
@@ -66,6 +67,10 @@ static void usage(FILE *f)
 "                           microseconds (default 0: not set)\n"
 "      --wake futex|eventfd shm, block: a sleeping side waits on a futex (default)\n"
 "                           or on an eventfd (poll, then read)\n"
+"      --zerocopy BOOL      tcp, tcp6 stream client: MSG_ZEROCOPY sends, completions\n"
+"                           reaped (default false)\n"
+"      --batch N            udp, unix_dgram stream: sendmmsg/recvmmsg of up to N\n"
+"                           messages a call, 1 to 1024 (default 1: send/recv)\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
@@ -87,6 +92,40 @@ static int parse_poll(int c, const char *arg, struct transport_opts *o, char *wh
 	if (o->busy_poll_ns % 1000 || o->busy_poll_ns / 1000 > INT32_MAX) {
 		snprintf(why, wl, "whole microseconds, at most %dus", INT32_MAX);
 		return -1;
+	}
+	return 0;
+}
+
+/* --zerocopy ('Z') and --batch ('M'): the stream's system calls. */
+static int parse_stream_knob(int c, const char *arg, struct wopts *o, char *why, size_t wl)
+{
+	uint64_t v;
+
+	if (c == 'Z')
+		return units_parse_bool(arg, &o->zerocopy, why, wl);
+	if (units_parse_count(arg, &v, why, wl) < 0)
+		return -1;
+	if (!v || v > 1024) {
+		snprintf(why, wl, "must be between 1 and 1024 (UIO_MAXIOV)");
+		return -1;
+	}
+	o->batch = (unsigned)v;
+	return 0;
+}
+
+/* Where --zerocopy and --batch apply: 0, or 2 after saying why. */
+static int check_stream_knobs(const struct wopts *o)
+{
+	const struct transport *t = o->t;
+	int tcp = (t->family == AF_INET || t->family == AF_INET6) && t->socktype == SOCK_STREAM;
+
+	if (o->zerocopy && (!tcp || o->pattern != PAT_STREAM || o->role != ROLE_CLIENT)) {
+		fprintf(stderr, "matrix worker: --zerocopy is a stream client's, over tcp or tcp6\n");
+		return 2;
+	}
+	if (o->batch > 1 && (t->socktype != SOCK_DGRAM || o->pattern != PAT_STREAM)) {
+		fprintf(stderr, "matrix worker: --batch applies to stream over udp or unix_dgram\n");
+		return 2;
 	}
 	return 0;
 }
@@ -168,6 +207,8 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
+	case 'Z': case 'M':
+		return parse_stream_knob(c, arg, o, why, wl);
 	case 'W':
 		if (strcmp(arg, "futex") && strcmp(arg, "eventfd")) {
 			snprintf(why, wl, "expected futex or eventfd");
@@ -209,6 +250,7 @@ static const struct option longopts[] = {
 	{ "endpoint", 1, 0, 'E' }, { "spin", 1, 0, 'S' }, { "poll", 1, 0, 'P' },
 	{ "busy-poll", 1, 0, 'B' }, { "rate", 1, 0, 'Y' }, { "record", 1, 0, 'O' },
 	{ "stdio", 0, 0, 'X' }, { "netns", 1, 0, 'e' }, { "wake", 1, 0, 'W' },
+	{ "zerocopy", 1, 0, 'Z' }, { "batch", 1, 0, 'M' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -308,6 +350,8 @@ static int check_opts(struct wopts *o)
 			"no socket of its own\n", o->t->name);
 		return 2;
 	}
+	if (check_stream_knobs(o))
+		return 2;
 	if (o->t->max_inflight && o->inflight > o->t->max_inflight) {
 		fprintf(stderr, "matrix worker: transport %s allows inflight %u at most\n", o->t->name,
 			o->t->max_inflight);
@@ -342,7 +386,7 @@ int worker_main(int argc, char **argv)
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
 		.timeout_ns = 300ull * 1000000000ull, .loss_timeout_ns = 100000000ull,
-		.inflight = 1, .connections = 1, .id = 1,
+		.inflight = 1, .connections = 1, .id = 1, .batch = 1,
 		.report_fd = 1, .control_fd = -1,
 	};
 	char why[256];
