@@ -44,6 +44,7 @@ static const struct {
 	ROW_FIELD(start_spread_us) ROW_FIELD(loadavg_before) ROW_FIELD(loadavg_after)
 	ROW_FIELD(steal_pct) ROW_FIELD(iowait_pct) ROW_FIELD(runnable) ROW_FIELD(cpu_mhz)
 	ROW_FIELD(other_cpus)
+	ROW_FIELD(zc_sends) ROW_FIELD(zc_completions) ROW_FIELD(zc_copied)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)
@@ -384,6 +385,21 @@ static double cross_host_window(const struct cell_outcome *o, double sender_s)
 	return recv_s;
 }
 
+/* zerocopy: the clients' MSG_ZEROCOPY counts, summed. */
+static void zerocopy_figures(const struct cell_outcome *o, struct result_row *row)
+{
+	uint64_t sends = 0, done = 0, copied = 0;
+
+	for (unsigned i = 0; i < o->nclients; i++) {
+		sends += o->clients[i].zc_sends;
+		done += o->clients[i].zc_completions;
+		copied += o->clients[i].zc_copied;
+	}
+	row->zc_sends = (double)sends;
+	row->zc_completions = (double)done;
+	row->zc_copied = (double)copied;
+}
+
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row)
 {
@@ -449,4 +465,6 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		delivery_check(c, o, sent, row);
 	if (pattern_of(c)->receiver_times)
 		causality_check(o, row);
+	if (c->p.zerocopy)
+		zerocopy_figures(o, row);
 }

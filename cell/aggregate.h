@@ -44,6 +44,10 @@
  *   exit, or their printed sent_msgs_per_s (or messages / seconds).  Such
  *   a row's measured_by names both sides: "receiver=X;senders=Y", X and Y
  *   each worker, process or printed.
+ * Zero-copy senders (zerocopy: true): zc_sends, zc_completions and
+ *   zc_copied are the clients' counts summed (zerocopy.h: one send call
+ *   takes one id; the kernel merges a run of completed ids into one
+ *   notification, so completions <= sends).
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -91,6 +95,10 @@ struct result_row {
 	 * all CPUs' time over it, other processes' CPU time over it in CPUs,
 	 * procs_running and the CPUs' mean clock (MHz) just after it */
 	double steal_pct, iowait_pct, runnable, cpu_mhz, other_cpus;
+	/* zerocopy: true (tcp stream senders): MSG_ZEROCOPY send calls,
+	 * completion notifications reaped, of them marked copied by the
+	 * kernel, summed over the clients; NaN in other cells */
+	double zc_sends, zc_completions, zc_copied;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

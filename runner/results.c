@@ -29,6 +29,8 @@ static const char *const later_cols[] = {
 	"lost", "duplicated", "reordered", "measured_by", "cpu_us_per_rtt", "start_spread_us",
 	"start_offsets_us", "printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop",
 	"placement", "steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
+	/* zerocopy: stream senders' MSG_ZEROCOPY (issue 29) */
+	"zc_sends", "zc_completions", "zc_copied",
 };
 
 static const char *const timeline_cols[] = {
