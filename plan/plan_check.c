@@ -220,7 +220,8 @@ static int window_too_big(const struct cell_params *p)
 	       window_message(p) * p->inflight > t->max_window;
 }
 
-/* zerocopy: and batch: (issue 29), the stream senders' system calls:
+/* zerocopy: and batch: (issue 29), the stream senders' system calls (the
+ * one pattern of one way, pattern.h):
  * MSG_ZEROCOPY on a tcp or tcp6 socket, sendmmsg/recvmmsg on a udp or
  * unix_dgram one; both of matrix's own workers, in stream cells only.
  * Their defaults (false, 1) are what every cell does, so allowed
@@ -234,7 +235,7 @@ static int check_stream_knobs(const struct matrix *m, const size_t *choice,
 	if (p->zerocopy && !tcp)
 		CELL_ERR("zerocopy", "zerocopy: true (MSG_ZEROCOPY) applies to transports tcp and "
 			 "tcp6, not %s (exclude {transport: %s, zerocopy: true})", t->name, t->name);
-	if (p->zerocopy && p->pattern != PAT_STREAM)
+	if (p->zerocopy && !pattern_info(p->pattern)->one_way)
 		CELL_ERR("zerocopy", "zerocopy: true applies to pattern stream only (a sender's "
 			 "writes), not %s (exclude {pattern: %s, zerocopy: true})",
 			 pattern_names[p->pattern], pattern_names[p->pattern]);
@@ -246,7 +247,7 @@ static int check_stream_knobs(const struct matrix *m, const size_t *choice,
 		CELL_ERR("batch", "batch: %u (sendmmsg/recvmmsg) applies to transports udp and "
 			 "unix_dgram, not %s (exclude {transport: %s, batch: %u})", p->batch, t->name,
 			 t->name, p->batch);
-	if (p->batch > 1 && p->pattern != PAT_STREAM)
+	if (p->batch > 1 && !pattern_info(p->pattern)->one_way)
 		CELL_ERR("batch", "batch: %u applies to pattern stream only (a round trip has one "
 			 "message in flight), not %s (exclude {pattern: %s, batch: %u})", p->batch,
 			 pattern_names[p->pattern], pattern_names[p->pattern], p->batch);

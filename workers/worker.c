@@ -119,11 +119,11 @@ static int check_stream_knobs(const struct wopts *o)
 	const struct transport *t = o->t;
 	int tcp = (t->family == AF_INET || t->family == AF_INET6) && t->socktype == SOCK_STREAM;
 
-	if (o->zerocopy && (!tcp || o->pattern != PAT_STREAM || o->role != ROLE_CLIENT)) {
+	if (o->zerocopy && (!tcp || !pattern_info(o->pattern)->one_way || o->role != ROLE_CLIENT)) {
 		fprintf(stderr, "matrix worker: --zerocopy is a stream client's, over tcp or tcp6\n");
 		return 2;
 	}
-	if (o->batch > 1 && (t->socktype != SOCK_DGRAM || o->pattern != PAT_STREAM)) {
+	if (o->batch > 1 && (t->socktype != SOCK_DGRAM || !pattern_info(o->pattern)->one_way)) {
 		fprintf(stderr, "matrix worker: --batch applies to stream over udp or unix_dgram\n");
 		return 2;
 	}
@@ -207,8 +207,6 @@ static int parse_opt_value(int c, const char *arg, struct wopts *o, char *why, s
 		return 0;
 	case 'P': case 'B':
 		return parse_poll(c, arg, &o->topts, why, wl);
-	case 'Z': case 'M':
-		return parse_stream_knob(c, arg, o, why, wl);
 	case 'W':
 		if (strcmp(arg, "futex") && strcmp(arg, "eventfd")) {
 			snprintf(why, wl, "expected futex or eventfd");
@@ -287,7 +285,8 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
 			return 2;
 		}
-		if (parse_opt_value(c, optarg, o, why, sizeof(why)) < 0) {
+		if ((c == 'Z' || c == 'M' ? parse_stream_knob(c, optarg, o, why, sizeof(why))
+		     : parse_opt_value(c, optarg, o, why, sizeof(why))) < 0) {
 			const char *name = "?";
 			for (const struct option *lo = longopts; lo->name; lo++)
 				if (lo->val == c)
