@@ -1,6 +1,7 @@
 /* A cell's parameters read from the matrix, and what follows from them
  * alone.  See cell_params.h. */
 #include "cell_params.h"
+#include "zerocopy.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -79,7 +80,8 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* The message buffers a cell's own workers allocate (workers/client.c,
  * rr.c, stream.c), per connection: the server's receive and reply buffers (a
- * stream receiver reads into at least 64 KiB), the client's request, its
+ * stream receiver reads into at least 64 KiB; zerocopy: the sender's pool,
+ * zerocopy.h; batch: N messages at each end), the client's request, its
  * copy of the expected pattern and its reply buffer, and the requests and
  * replies in flight, which a transport may hold copies of (zmq does).  A
  * program's own buffers are not known and not counted. */
@@ -92,6 +94,11 @@ uint64_t plan_cell_memory(const struct cell_params *p)
 	if (pi->one_way) {
 		conn = p->server_prog ? 0 : size > 65536 ? size : 65536;
 		conn = sat_add(conn, p->client_prog ? 0 : sat_mul(2, size));
+		/* zerocopy: the sender's pool; batch: N messages each side */
+		if (p->zerocopy)
+			conn = sat_add(conn, sat_mul(zc_pool_buffers(size), size));
+		if (p->batch > 1)
+			conn = sat_add(conn, sat_mul(2 * (uint64_t)p->batch, size));
 	} else {
 		conn = p->server_prog ? 0 : sat_add(size, resp);
 		conn = sat_add(conn, p->client_prog ? 0 : sat_add(sat_mul(2, size), resp));

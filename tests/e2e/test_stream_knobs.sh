@@ -54,6 +54,14 @@ Y
 		# loopback: a looped packet is copied when delivered, every time
 		[ "$copied" -eq "$done" ] || die "$t $poll: $copied of $done completions marked copied"
 	done
+	matrix report out --export-json out.json >/dev/null || die "report --export-json failed"
+	python3 - out.json <<'P' || die "JSON export lacks zc_*: $(head -c 600 out.json)"
+import json, sys
+for c in json.load(open(sys.argv[1]))["cells"]:
+    zc = "zerocopy=true" in c["label"]
+    assert (c["zc_sends"] is not None) == zc, c
+    assert not zc or (c["zc_sends"] >= 300 and c["zc_copied"] == c["zc_completions"] >= 1), c
+P
 	matrix plan m.yaml --json >plan.json || die "plan --json failed"
 	python3 - plan.json <<'P' || die "plan --json lacks zerocopy: $(head -c 600 plan.json)"
 import json, sys
