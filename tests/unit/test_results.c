@@ -123,6 +123,9 @@ static void fill_row(struct result_row *row)
 	row->runnable = 3;
 	row->cpu_mhz = NAN;	/* a machine that does not say */
 	row->other_cpus = 0.125;
+	row->zc_sends = 40;
+	row->zc_completions = NAN;
+	row->zc_copied = 0;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -168,6 +171,7 @@ static void test_results_columns_by_name(void **state)
 		{ "repeat_stop", "narrow (4.2%)" }, { "placement", "none" },
 		{ "steal_pct", "1.25" }, { "iowait_pct", "0.5" }, { "runnable", "3" },
 		{ "cpu_mhz", "" }, { "other_cpus", "0.125" },
+		{ "zc_sends", "40" }, { "zc_completions", "" }, { "zc_copied", "0" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -201,6 +205,7 @@ static void test_results_columns_by_name(void **state)
 		"measured_by", "cpu_us_per_rtt", "start_spread_us", "start_offsets_us",
 		"printed_metrics", "loadavg_before", "loadavg_after", "repeat_stop", "placement",
 		"steal_pct", "iowait_pct", "runnable", "cpu_mhz", "other_cpus",
+		"zc_sends", "zc_completions", "zc_copied",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)
