@@ -2,7 +2,11 @@
  * back and close; the receiver (the server) only reads, counts whole
  * messages, and keeps a timeline of them per interval; the receiver times
  * the window (the pattern table, pattern.h).  Over a lossy transport every
- * datagram is looked at, and the duplicated and reordered ones counted. */
+ * datagram is looked at, and the duplicated and reordered ones counted.
+ * Two settings change the system calls, not the counting (issue 29):
+ * batch: N sends and receives datagrams N to a call (sendmmsg, recvmmsg:
+ * transports/mmsg.h), zerocopy: true sends with MSG_ZEROCOPY from a pool
+ * of buffers the kernel gives back (transports/zerocopy.h). */
 #include "clock.h"
 #include "drive.h"
 #include "mmsg.h"
