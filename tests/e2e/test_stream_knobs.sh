@@ -193,3 +193,50 @@ assert len(cells) == 4 and all(c["batch"] == 4 for c in cells), cells
 P
 	expect_no_leftovers
 }
+
+t_batch_paced_and_timed() {
+	mat m.yaml <<'Y'
+name: batchpaced
+repeat: 1
+warmup: 5
+timeout: 60s
+matrix:
+  transport: unix_dgram
+  pattern: stream
+  size: 64
+  batch: 8
+  rate: 10k/s
+  count: [1000, 1003]
+Y
+	run_matrix run m.yaml -o out --quiet; expect_rc 0
+	expect_all out/results.csv status ok
+	# a batch leaves once its last message is due: never ahead of the
+	# schedule, so message 999 (at 99.9 ms) bounds the sender's window
+	csvq out/results.csv count messages sent_messages elapsed_s |
+	while IFS=$'\t' read -r n got sent secs; do
+		[ "$got" -eq "$n" ] && [ "$sent" -eq "$n" ] || die "count $n: sent $sent, received $got"
+		le 0.0999 "$secs" || die "count $n at 10k/s in $secs s: ahead of the schedule"
+	done
+	mat t.yaml <<'Y'
+name: batchtimed
+repeat: 1
+warmup: 5
+timeout: 60s
+matrix:
+  transport: [udp, unix_dgram]
+  pattern: stream
+  size: 64
+  batch: 16
+  duration: 200ms
+  allow_loss: true
+Y
+	run_matrix run t.yaml -o tout --quiet; expect_rc 0
+	expect_all tout/results.csv status ok
+	csvq tout/results.csv transport messages sent_messages lost |
+	while IFS=$'\t' read -r t got sent lost; do
+		[ "$sent" -gt 0 ] || die "$t: nothing sent"
+		[ "$t" = udp ] || [ "$got" -eq "$sent" ] || die "$t: $got of $sent"
+		[ "$t" = unix_dgram ] || [ $((got + lost)) -eq "$sent" ] || die "udp: $got + $lost != $sent"
+	done
+	expect_no_leftovers
+}
