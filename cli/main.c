@@ -69,6 +69,7 @@ static const char usage_transports[] =
  * default (unpaced, full, none). */
 struct plan_cols {
 	int place, poll, rate, record, spin;
+	int zerocopy, batch;	/* issue 29: shown when a cell sets them */
 };
 
 static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct plan_cols *c)
@@ -81,6 +82,8 @@ static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct p
 		c->rate |= p->rate != 0;
 		c->record |= p->record != REC_FULL;
 		c->spin |= p->spin_ns != 0;
+		c->zerocopy |= p->zerocopy;
+		c->batch |= p->batch > 1;
 	}
 }
 
@@ -110,6 +113,10 @@ static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
 			units_format_duration(p->spin_ns, t, sizeof(t));
 		printf("  %6s", t);
 	}
+	if (c->zerocopy)
+		printf("  %8s", p->zerocopy ? "true" : "false");
+	if (c->batch)
+		printf("  %5u", p->batch);
 }
 
 /* One line of `matrix plan`: the fixed columns, then the optional ones
@@ -207,6 +214,10 @@ static int cmd_plan(int argc, char **argv)
 		printf("  %-6s", "record");
 	if (cols.spin)
 		printf("  %6s", "spin");
+	if (cols.zerocopy)
+		printf("  %8s", "zerocopy");
+	if (cols.batch)
+		printf("  %5s", "batch");
 	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl, &pl.cells[i], &cols);

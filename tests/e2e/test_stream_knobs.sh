@@ -62,6 +62,8 @@ for c in json.load(open(sys.argv[1]))["cells"]:
     assert (c["zc_sends"] is not None) == zc, c
     assert not zc or (c["zc_sends"] >= 300 and c["zc_copied"] == c["zc_completions"] >= 1), c
 P
+	matrix plan m.yaml >plan.out || die "plan failed"
+	[ "$(awk '$NF == "true"' plan.out | wc -l)" -eq 4 ] || die "plan: no zerocopy column: $(cat plan.out)"
 	matrix plan m.yaml --json >plan.json || die "plan --json failed"
 	python3 - plan.json <<'P' || die "plan --json lacks zerocopy: $(head -c 600 plan.json)"
 import json, sys
