@@ -73,6 +73,11 @@ static const struct dimspec dimspecs[] = {
 	{ "rcvbuf", VK_AUTOSIZE, MATRIX_MAX_SOCKBUF, 0 },
 	{ "congestion", VK_NAME, 0, 0 },
 	{ "mss", VK_AUTOSIZE, MATRIX_MAX_MSS, 0 },
+	/* stream senders (issue 29): MSG_ZEROCOPY (tcp, tcp6); sendmmsg and
+	 * recvmmsg of up to batch messages a call (udp, unix_dgram), at most
+	 * the kernel's UIO_MAXIOV */
+	{ "zerocopy", VK_BOOL, 0, 0 },
+	{ "batch", VK_COUNT, 1024, 0 },
 };
 _Static_assert(ARRAY_SIZE(dimspecs) <= ML_MAX_DIMSPECS, "raise ML_MAX_DIMSPECS");
 

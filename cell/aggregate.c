@@ -48,6 +48,7 @@ static const struct {
 	ROW_FIELD(rev_messages) ROW_FIELD(rev_bytes) ROW_FIELD(rev_msgs_per_s)
 	ROW_FIELD(rev_mib_per_s)
 	ROW_FIELD(mss)
+	ROW_FIELD(zc_sends) ROW_FIELD(zc_completions) ROW_FIELD(zc_copied)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)
@@ -512,6 +513,21 @@ static double cross_host_window(const struct cell_outcome *o, double sender_s)
 	return recv_s;
 }
 
+/* zerocopy: the clients' MSG_ZEROCOPY counts, summed. */
+static void zerocopy_figures(const struct cell_outcome *o, struct result_row *row)
+{
+	uint64_t sends = 0, done = 0, copied = 0;
+
+	for (unsigned i = 0; i < o->nclients; i++) {
+		sends += o->clients[i].zc_sends;
+		done += o->clients[i].zc_completions;
+		copied += o->clients[i].zc_copied;
+	}
+	row->zc_sends = (double)sends;
+	row->zc_completions = (double)done;
+	row->zc_copied = (double)copied;
+}
+
 void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome *o,
 		   const char *started_at, struct result_row *row)
 {
@@ -584,4 +600,6 @@ void aggregate_row(const struct cell *c, unsigned rep, const struct cell_outcome
 		causality_check(o, row);
 	if (c->p.direction == DIR_BIDIR)
 		reverse_figures(o, cstart, row);
+	if (c->p.zerocopy)
+		zerocopy_figures(o, row);
 }

@@ -56,6 +56,10 @@
  *   the server sent: a reliable transport loses none, else the row is not
  *   ok), their rates over the window from the earliest sender's start to
  *   the clients' last read of them.  NaN (empty) in a one-way cell.
+ * Zero-copy senders (zerocopy: true): zc_sends, zc_completions and
+ *   zc_copied are the clients' counts summed (zerocopy.h: one send call
+ *   takes one id; the kernel merges a run of completed ids into one
+ *   notification, so completions <= sends).
  * A failed repetition keeps its status and error, and no figures (NaN).
  */
 #ifndef MATRIX_AGGREGATE_H
@@ -113,6 +117,10 @@ struct result_row {
 	char congestion[64];		/* TCP_CONGESTION of every connection, the
 					 * clients' then the server's, each name once
 					 * (';' between different ones); "" elsewhere */
+	/* zerocopy: true (tcp stream senders): MSG_ZEROCOPY send calls,
+	 * completion notifications reaped, of them marked copied by the
+	 * kernel, summed over the clients; NaN in other cells */
+	double zc_sends, zc_completions, zc_copied;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

@@ -70,6 +70,7 @@ static const char usage_transports[] =
 struct plan_cols {
 	int place, poll, rate, record, spin, direction;
 	int sock;	/* sndbuf, rcvbuf, congestion or mss written */
+	int zerocopy, batch;	/* issue 29: shown when a cell sets them */
 };
 
 static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct plan_cols *c)
@@ -85,6 +86,8 @@ static void plan_cols_of(const struct plan *pl, const struct matrix *m, struct p
 		c->record |= p->record != REC_FULL;
 		c->spin |= p->spin_ns != 0;
 		c->direction |= p->direction != DIR_ONE;
+		c->zerocopy |= p->zerocopy;
+		c->batch |= p->batch > 1;
 	}
 }
 
@@ -124,6 +127,10 @@ static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
 		       : "auto", p->rcvbuf ? units_format_size(p->rcvbuf, r, sizeof(r)) : "auto",
 		       p->congestion ? p->congestion : "-", mss);
 	}
+	if (c->zerocopy)
+		printf("  %8s", p->zerocopy ? "true" : "false");
+	if (c->batch)
+		printf("  %5u", p->batch);
 }
 
 /* One line of `matrix plan`: the fixed columns, then the optional ones
@@ -225,6 +232,10 @@ static int cmd_plan(int argc, char **argv)
 		printf("  %-9s", "direction");
 	if (cols.sock)
 		printf("  %6s %6s %-10s %5s", "sndbuf", "rcvbuf", "congestion", "mss");
+	if (cols.zerocopy)
+		printf("  %8s", "zerocopy");
+	if (cols.batch)
+		printf("  %5s", "batch");
 	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
 		print_cell(&pl, &pl.cells[i], &cols);

@@ -40,6 +40,8 @@ void worker_args_common(struct spawn_argv *a, const char *self_exe,
 		spawn_argv_add(a, "--congestion=%s", p->congestion);
 	if (p->mss)
 		spawn_argv_add(a, "--mss=%llu", (unsigned long long)p->mss);
+	if (p->batch > 1)	/* both ends: sendmmsg, recvmmsg */
+		spawn_argv_add(a, "--batch=%u", p->batch);
 	spawn_argv_add(a, "--report-fd=3");
 	spawn_argv_add(a, "--control-fd=4");
 }
@@ -64,6 +66,8 @@ void worker_args_client(struct spawn_argv *a, const struct cell_params *p, unsig
 	spawn_argv_add(a, "--connect=%s", connect);
 	spawn_argv_add(a, "--id=%u", id);
 	spawn_argv_add(a, "--inflight=%u", p->inflight);
+	if (p->zerocopy)	/* the sender's alone */
+		spawn_argv_add(a, "--zerocopy=true");
 	if (p->rate)
 		spawn_argv_add(a, "--rate=%llu", (unsigned long long)p->rate);
 	if (p->duration_ns)

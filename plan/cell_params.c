@@ -1,6 +1,7 @@
 /* A cell's parameters read from the matrix, and what follows from them
  * alone.  See cell_params.h. */
 #include "cell_params.h"
+#include "zerocopy.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -49,6 +50,8 @@ void plan_resolve_params(const struct matrix *m, const size_t *choice, struct ce
 	p->rcvbuf = (v = plan_cell_value(m, choice, "rcvbuf")) ? v->num : 0;
 	p->congestion = (v = plan_cell_value(m, choice, "congestion")) ? v->text : NULL;
 	p->mss = (v = plan_cell_value(m, choice, "mss")) ? v->num : 0;
+	p->zerocopy = (v = plan_cell_value(m, choice, "zerocopy")) ? (int)v->num : 0;
+	p->batch = (v = plan_cell_value(m, choice, "batch")) ? (unsigned)v->num : 1;
 	p->server_prog = (v = plan_cell_value(m, choice, "server")) && v->num
 			 ? matrix_program(m, v->text) : NULL;
 	p->client_prog = (v = plan_cell_value(m, choice, "client")) && v->num
@@ -82,7 +85,8 @@ static uint64_t sat_mul(uint64_t a, uint64_t b)
 
 /* The message buffers a cell's own workers allocate (workers/client.c,
  * rr.c, stream.c), per connection: the server's receive and reply buffers (a
- * stream receiver reads into at least 64 KiB), the client's request, its
+ * stream receiver reads into at least 64 KiB; zerocopy: the sender's pool,
+ * zerocopy.h; batch: N messages at each end), the client's request, its
  * copy of the expected pattern and its reply buffer, and the requests and
  * replies in flight, which a transport may hold copies of (zmq does).  A
  * program's own buffers are not known and not counted. */
@@ -95,6 +99,11 @@ uint64_t plan_cell_memory(const struct cell_params *p)
 	if (pi->one_way) {
 		conn = p->server_prog ? 0 : size > 65536 ? size : 65536;
 		conn = sat_add(conn, p->client_prog ? 0 : sat_mul(2, size));
+		/* zerocopy: the sender's pool; batch: N messages each side */
+		if (p->zerocopy)
+			conn = sat_add(conn, sat_mul(zc_pool_buffers(size), size));
+		if (p->batch > 1)
+			conn = sat_add(conn, sat_mul(2 * (uint64_t)p->batch, size));
 	} else {
 		conn = p->server_prog ? 0 : sat_add(size, resp);
 		conn = sat_add(conn, p->client_prog ? 0 : sat_add(sat_mul(2, size), resp));

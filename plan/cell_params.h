@@ -52,6 +52,9 @@ struct cell_params {
 	uint64_t sndbuf, rcvbuf;	/* SO_SNDBUF, SO_RCVBUF asked, bytes; 0: auto */
 	const char *congestion;		/* TCP_CONGESTION; NULL: not set */
 	uint64_t mss;			/* TCP_MAXSEG; 0: auto */
+	int zerocopy;			/* stream senders over tcp, tcp6: MSG_ZEROCOPY */
+	unsigned batch;			/* stream over udp, unix_dgram: messages per
+					 * sendmmsg/recvmmsg call; 1: one send each */
 	const struct program *server_prog;	/* NULL: matrix's own worker */
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL

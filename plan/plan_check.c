@@ -275,6 +275,44 @@ static int check_direction(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* zerocopy: and batch: (issue 29), the stream senders' system calls (the
+ * one pattern of one way, pattern.h):
+ * MSG_ZEROCOPY on a tcp or tcp6 socket, sendmmsg/recvmmsg on a udp or
+ * unix_dgram one; both of matrix's own workers, in stream cells only.
+ * Their defaults (false, 1) are what every cell does, so allowed
+ * anywhere. */
+static int check_stream_knobs(const struct matrix *m, const size_t *choice,
+			      const struct cell_params *p, char *err, size_t errlen)
+{
+	const struct transport *t = p->transport;
+	int tcp = (t->family == AF_INET || t->family == AF_INET6) && t->socktype == SOCK_STREAM;
+
+	if (p->zerocopy && !tcp)
+		CELL_ERR("zerocopy", "zerocopy: true (MSG_ZEROCOPY) applies to transports tcp and "
+			 "tcp6, not %s (exclude {transport: %s, zerocopy: true})", t->name, t->name);
+	if (p->zerocopy && !pattern_info(p->pattern)->one_way)
+		CELL_ERR("zerocopy", "zerocopy: true applies to pattern stream only (a sender's "
+			 "writes), not %s (exclude {pattern: %s, zerocopy: true})",
+			 pattern_names[p->pattern], pattern_names[p->pattern]);
+	if (p->zerocopy && p->client_prog)
+		CELL_ERR("zerocopy", "zerocopy: true is matrix's own stream sender's; program %s "
+			 "sends its own way (exclude {client: %s, zerocopy: true})", p->client_prog->name,
+			 p->client_prog->name);
+	if (p->zerocopy && p->poll == POLL_URING)
+		CELL_ERR("zerocopy", "zerocopy: true sends with send(MSG_ZEROCOPY) and reaps the "
+			 "error queue itself, not through io_uring (exclude {poll: uring, zerocopy: "
+			 "true})");
+	if (p->batch > 1 && t->socktype != SOCK_DGRAM)
+		CELL_ERR("batch", "batch: %u (sendmmsg/recvmmsg) applies to transports udp and "
+			 "unix_dgram, not %s (exclude {transport: %s, batch: %u})", p->batch, t->name,
+			 t->name, p->batch);
+	if (p->batch > 1 && !pattern_info(p->pattern)->one_way)
+		CELL_ERR("batch", "batch: %u applies to pattern stream only (a round trip has one "
+			 "message in flight), not %s (exclude {pattern: %s, batch: %u})", p->batch,
+			 pattern_names[p->pattern], pattern_names[p->pattern], p->batch);
+	return 0;
+}
+
 int plan_check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		    char *err, size_t errlen)
 {
@@ -288,7 +326,8 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 	if (check_programs(m, choice, p, err, errlen) < 0 ||
 	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0 ||
 	    check_direction(m, choice, p, err, errlen) < 0 ||
-	    plan_check_sockopts(m, choice, p, err, errlen) < 0)
+	    plan_check_sockopts(m, choice, p, err, errlen) < 0 ||
+	    check_stream_knobs(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");

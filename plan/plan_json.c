@@ -63,6 +63,8 @@ static json_t *cell_object(const struct plan *pl, const struct cell *c, int *bad
 	jsonout_set(o, "congestion", p->congestion ? jsonout_string(p->congestion) : json_null(),
 		    bad);
 	jsonout_set(o, "mss", p->mss ? json_integer((json_int_t)p->mss) : json_null(), bad);
+	jsonout_set(o, "zerocopy", json_boolean(p->zerocopy), bad);
+	jsonout_set(o, "batch", json_integer(p->batch), bad);
 	jsonout_set(o, "server", jsonout_string(p->server_prog ? p->server_prog->name : "builtin"),
 		    bad);
 	jsonout_set(o, "client", jsonout_string(p->client_prog ? p->client_prog->name : "builtin"),

@@ -208,6 +208,10 @@ static json_t *cell_object(const struct report *r, const struct rcell *c, int *b
 			    : json_null(), bad);
 		jsonout_set(o, "lost", jsonout_number(c->lost), bad);
 		jsonout_set(o, "rtt_samples", jsonout_number(c->rtt_samples), bad);
+		/* zerocopy: true cells: the MSG_ZEROCOPY counts, summed (else null) */
+		jsonout_set(o, "zc_sends", jsonout_number(c->zc_sends), bad);
+		jsonout_set(o, "zc_completions", jsonout_number(c->zc_completions), bad);
+		jsonout_set(o, "zc_copied", jsonout_number(c->zc_copied), bad);
 		/* a paced cell's schedule, as summary.md's ˢ judges it */
 		struct rate_schedule rs;
 		int paced = report_rate_schedule(r, c, &rs);

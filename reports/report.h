@@ -66,6 +66,9 @@ struct rcell {
 	 * transport, or an older results.csv without the column).  A lost
 	 * request is in no round-trip time. */
 	double lost, rtt_samples;
+	/* results.csv's zc_sends, zc_completions, zc_copied (zerocopy:
+	 * true cells), summed likewise; NaN in other cells */
+	double zc_sends, zc_completions, zc_copied;
 	/* results.csv's measured_by of the successful repetitions as written
 	 * ("worker", "process", "printed", "receiver=printed;senders=process")
 	 * when they agree, "mixed" when not, "" in an older file without the

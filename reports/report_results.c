@@ -21,7 +21,7 @@ static const char *const number_cols[] = {
 	"elapsed_s", "messages", "bytes", "sndbuf", "rcvbuf", "nodelay", "max_rss_kib", "wall_s",
 	"lost", "duplicated", "reordered", "rtt_samples", "sent_messages", "start_spread_us",
 	"loadavg_before", "loadavg_after", "steal_pct", "iowait_pct", "runnable", "cpu_mhz",
-	"other_cpus", "rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s", "mss",
+	"other_cpus", "rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s", "mss", "zc_sends", "zc_completions", "zc_copied",
 };
 
 static int out_of_memory(const char *path, char *err, size_t errlen)
@@ -99,6 +99,7 @@ struct columns {
 	int metric[MATRIX_NMETRICS];	/* -1: an older file without it */
 	int extra[PERCENTILE_MAX];	/* the matrix's percentiles: (report_pct.h); -1: likewise */
 	int lost, rtt_samples;		/* -1: likewise */
+	int zc[3];			/* zc_sends, zc_completions, zc_copied; -1: likewise */
 	int measured_by, printed_metrics;	/* -1: likewise */
 	int elapsed;			/* elapsed_s; -1 when missing */
 	int placement;			/* -1: likewise */
@@ -144,6 +145,9 @@ static int read_columns(struct report *r, const struct csv_table *t, const char 
 		col->extra[x] = csv_table_col(t, r->pct[r->extra[x]].name);
 	col->lost = csv_table_col(t, "lost");
 	col->rtt_samples = csv_table_col(t, "rtt_samples");
+	col->zc[0] = csv_table_col(t, "zc_sends");
+	col->zc[1] = csv_table_col(t, "zc_completions");
+	col->zc[2] = csv_table_col(t, "zc_copied");
 	col->measured_by = csv_table_col(t, "measured_by");
 	col->printed_metrics = csv_table_col(t, "printed_metrics");
 	col->elapsed = csv_table_col(t, "elapsed_s");
@@ -444,6 +448,7 @@ static int cell_for(struct loading *ld, unsigned number, char **row, unsigned lo
 	ld->first_line[r->ncells] = line;
 	c->number = number;
 	c->lost = c->rtt_samples = NAN;
+	c->zc_sends = c->zc_completions = c->zc_copied = NAN;
 	r->ncells++;	/* report_release frees what it holds from here on */
 	if (!(c->dims = calloc(r->ndims + 1, sizeof(*c->dims))))
 		return out_of_memory(ld->path, err, errlen);
@@ -517,6 +522,9 @@ static int add_ok_rep(struct loading *ld, struct rcell *c, char **row, unsigned 
 		c->rev_mib_per_s += ld->vals[col->rev_mib];
 		c->rev_reps++;
 	}
+	add_count(&c->zc_sends, ld, col->zc[0]);
+	add_count(&c->zc_completions, ld, col->zc[1]);
+	add_count(&c->zc_copied, ld, col->zc[2]);
 	if (col->elapsed >= 0 && !isnan(ld->vals[col->elapsed])) {
 		double *nv = realloc(c->elapsed, (c->nelapsed + 1) * sizeof(*nv));
 		if (!nv)

@@ -36,6 +36,8 @@ static const char *const later_cols[] = {
 	"tcp_bytes_retrans", "tcp_mss",
 	"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
 	"congestion", "mss",
+	/* zerocopy: stream senders' MSG_ZEROCOPY (issue 29) */
+	"zc_sends", "zc_completions", "zc_copied",
 };
 
 static const char *const timeline_cols[] = {

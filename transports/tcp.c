@@ -122,7 +122,7 @@ static void tcp_info(struct conn *c, struct conn_info *ci)
 	.max_size = UINT64_MAX, \
 	.has_nodelay = 1, \
 	.socktype = SOCK_STREAM, \
-	.options = "nodelay", \
+	.options = "nodelay, zerocopy (stream)", \
 	.accept = tcp_accept, \
 	.send = fd_send_all, \
 	.recv = fd_recv_all, \

@@ -97,6 +97,7 @@ const struct transport transport_unix_dgram = {
 	.name = "unix_dgram",
 	.summary = "AF_UNIX datagrams: reliable, ordered, message boundaries kept",
 	.max_size = 128 * 1024,		/* fits the default 208 KiB socket buffer */
+	.options = "batch (stream)",
 	.default_bind = NULL,
 	.family = AF_UNIX,
 	.socktype = SOCK_DGRAM,

@@ -152,6 +152,8 @@ failed:
 out:
 	if (connected)
 		o->t->close(&cl.c);
+	if (cl.ops->release)
+		cl.ops->release(&cl);
 	free(cl.req);
 	free(cl.resp);
 	free(cl.pattern);

@@ -39,6 +39,9 @@ struct client {
 	uint64_t rev_end_ns;	/* bidir: the end of the last read of them */
 	struct timeline tx_cpu;	/* stream: the sender's CPU per interval (txcpu.h);
 				 * client_run releases it */
+	void *sender;		/* the pattern's own sending state (stream: its
+				 * zero-copy pool, its batch), made by its warmup,
+				 * freed by its release op; NULL: none */
 	char err[512];
 	const char *stage;
 };

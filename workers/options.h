@@ -32,6 +32,8 @@
  *                     (bidir.h), counted at the client
  *   id                client number, for messages
  *   human             report_fd is a terminal: readable lines, no protocol
+ *   zerocopy, batch   stream: the sender's MSG_ZEROCOPY; both ends' messages
+ *                     per sendmmsg/recvmmsg call
  */
 #ifndef MATRIX_OPTIONS_H
 #define MATRIX_OPTIONS_H
@@ -57,6 +59,9 @@ struct wopts {
 	int report_fd, control_fd, human;
 	int stdio;		/* --stdio: started over ssh (hello.h) */
 	const char *netns;		/* --netns NAME: enter /run/netns/NAME first */
+	int zerocopy;		/* --zerocopy: a tcp stream sender's MSG_ZEROCOPY (zerocopy.h) */
+	unsigned batch;		/* --batch N: udp, unix_dgram stream: sendmmsg and
+				 * recvmmsg of up to N messages a call (mmsg.h); 1: none */
 };
 
 /* A failure: an `error stage=STAGE message=MSG` line on report_fd for the

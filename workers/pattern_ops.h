@@ -58,6 +58,9 @@ struct pattern_ops {
 	 * in cl->resp is not what request seq should bring back.  Each one
 	 * counts as a mismatch, which fails the run. */
 	int (*check_reply)(const struct client *cl, uint64_t seq);
+	/* Client, optional: frees cl->sender (whatever warmup made), once,
+	 * after the connection is closed, whether the window ran or not. */
+	void (*release)(struct client *cl);
 };
 
 /* The ops of pattern p (p < PAT__COUNT; a unit test checks that every

@@ -250,6 +250,10 @@ int wire_write_result(int fd, const struct worker_result *r)
 	char cc[3 * sizeof(r->congestion) + 1];
 	wire_escape(r->congestion, cc, sizeof(cc));
 	add(&l, " mss=%d congestion=%s", r->mss, cc);
+	if (r->zc_sends || r->zc_completions)	/* a zerocopy sender's only */
+		add(&l, " zc_sends=%llu zc_completions=%llu zc_copied=%llu",
+		    (unsigned long long)r->zc_sends, (unsigned long long)r->zc_completions,
+		    (unsigned long long)r->zc_copied);
 	if (flush_line(fd, &l) < 0)
 		return -1;
 	if (r->hist && write_hist(fd, r->hist) < 0)
@@ -371,6 +375,8 @@ static int apply_result(struct worker_result *r, struct kv *kv, size_t n)
 		{ "last_send_ns", &r->last_send_ns }, { "t0_ns", &r->t0_ns },
 		{ "lost", &r->lost }, { "duplicated", &r->duplicated }, { "reordered", &r->reordered },
 		{ "interval_ns", &r->tl_interval_ns }, { "hwm_kib", &r->hwm_kib },
+		{ "zc_sends", &r->zc_sends }, { "zc_completions", &r->zc_completions },
+		{ "zc_copied", &r->zc_copied },
 	};
 	struct { const char *key; int *dst; } s[] = {
 		{ "sndbuf", &r->sndbuf }, { "rcvbuf", &r->rcvbuf }, { "nodelay", &r->nodelay },

@@ -24,6 +24,7 @@
  *                                            read back (-1 and empty elsewhere);
  *                                            a server's congestion names every
  *                                            one its connections had (a;b)
+ *          zc_sends=N zc_completions=N zc_copied=N  zerocopy stream sender
  *   hist count=N overflow=N min=N max=N sum=N [totals=1]
  *                                            totals=1: record: totals, no buckets
  *                                            lines follow (hist.h totals)
@@ -108,6 +109,9 @@ struct worker_result {
 	int mss;			/* TCP_MAXSEG read back; -1 none */
 	char congestion[64];		/* TCP_CONGESTION read back, ';' between
 					 * different ones; "" none */
+	/* stream sender, zerocopy: MSG_ZEROCOPY send calls, notifications
+	 * reaped, of them marked copied (zerocopy.h); 0 otherwise */
+	uint64_t zc_sends, zc_completions, zc_copied;
 	char error_stage[32];
 	char error[512];	/* "" when none */
 	int ended;

@@ -79,6 +79,10 @@ static void usage(FILE *f)
 "      --rcvbuf SIZE        SO_RCVBUF likewise (default for both: not set)\n"
 "      --congestion NAME    tcp, tcp6: TCP_CONGESTION (reno, cubic, bbr...)\n"
 "      --mss N              tcp, tcp6: TCP_MAXSEG before connect and listen (88-32767)\n"
+"      --zerocopy BOOL      tcp, tcp6 stream client: MSG_ZEROCOPY sends, completions\n"
+"                           reaped (default false)\n"
+"      --batch N            udp, unix_dgram stream: sendmmsg/recvmmsg of up to N\n"
+"                           messages a call, 1 to 1024 (default 1: send/recv)\n"
 "      --netns NAME         run in network namespace NAME (/run/netns/NAME), as\n"
 "                           `matrix run` does under topology: netns\n"
 "  -h, --help\n", MATRIX_DEFAULT_WARMUP);
@@ -144,6 +148,40 @@ static int parse_sockopt(int c, const char *arg, struct transport_opts *o, char 
 		return -1;
 	}
 	*(c == OPT_SNDBUF ? &o->sndbuf : c == OPT_RCVBUF ? &o->rcvbuf : &o->mss) = (int)v;
+	return 0;
+}
+
+/* --zerocopy ('Z') and --batch ('M'): the stream's system calls. */
+static int parse_stream_knob(int c, const char *arg, struct wopts *o, char *why, size_t wl)
+{
+	uint64_t v;
+
+	if (c == 'Z')
+		return units_parse_bool(arg, &o->zerocopy, why, wl);
+	if (units_parse_count(arg, &v, why, wl) < 0)
+		return -1;
+	if (!v || v > 1024) {
+		snprintf(why, wl, "must be between 1 and 1024 (UIO_MAXIOV)");
+		return -1;
+	}
+	o->batch = (unsigned)v;
+	return 0;
+}
+
+/* Where --zerocopy and --batch apply: 0, or 2 after saying why. */
+static int check_stream_knobs(const struct wopts *o)
+{
+	const struct transport *t = o->t;
+	int tcp = (t->family == AF_INET || t->family == AF_INET6) && t->socktype == SOCK_STREAM;
+
+	if (o->zerocopy && (!tcp || !pattern_info(o->pattern)->one_way || o->role != ROLE_CLIENT)) {
+		fprintf(stderr, "matrix worker: --zerocopy is a stream client's, over tcp or tcp6\n");
+		return 2;
+	}
+	if (o->batch > 1 && (t->socktype != SOCK_DGRAM || !pattern_info(o->pattern)->one_way)) {
+		fprintf(stderr, "matrix worker: --batch applies to stream over udp or unix_dgram\n");
+		return 2;
+	}
 	return 0;
 }
 
@@ -263,6 +301,7 @@ static const struct option longopts[] = {
 	{ "direction", 1, 0, 'V' },
 	{ "sndbuf", 1, 0, OPT_SNDBUF }, { "rcvbuf", 1, 0, OPT_RCVBUF },
 	{ "congestion", 1, 0, OPT_CONGESTION }, { "mss", 1, 0, OPT_MSS },
+	{ "zerocopy", 1, 0, 'Z' }, { "batch", 1, 0, 'M' },
 	{ "help", 0, 0, 'h' },
 	{ 0, 0, 0, 0 }
 };
@@ -299,8 +338,8 @@ static int parse_args(int argc, char **argv, struct wopts *o)
 			fprintf(stderr, "matrix worker: see `matrix worker --help`\n");
 			return 2;
 		}
-		if ((c >= OPT_SNDBUF && c <= OPT_MSS ? parse_sockopt(c, optarg, &o->topts, why,
-								      sizeof(why))
+		if ((c >= OPT_SNDBUF && c <= OPT_MSS ? parse_sockopt(c, optarg, &o->topts, why, sizeof(why))
+		     : c == 'Z' || c == 'M' ? parse_stream_knob(c, optarg, o, why, sizeof(why))
 		     : parse_opt_value(c, optarg, o, why, sizeof(why))) < 0) {
 			const char *name = "?";
 			for (const struct option *lo = longopts; lo->name; lo++)
@@ -400,6 +439,8 @@ static int check_opts(struct wopts *o)
 			"%s's\n", o->t->name);
 		return 2;
 	}
+	if (check_stream_knobs(o))
+		return 2;
 	if (o->t->max_inflight && o->inflight > o->t->max_inflight) {
 		fprintf(stderr, "matrix worker: transport %s allows inflight %u at most\n", o->t->name,
 			o->t->max_inflight);
@@ -434,7 +475,7 @@ int worker_main(int argc, char **argv)
 		.topts = { .nodelay = 1, .size = 1024 }, .count = 10000,
 		.warmup = MATRIX_DEFAULT_WARMUP, .interval_ns = 1000000000ull,
 		.timeout_ns = 300ull * 1000000000ull, .loss_timeout_ns = 100000000ull,
-		.inflight = 1, .connections = 1, .id = 1,
+		.inflight = 1, .connections = 1, .id = 1, .batch = 1,
 		.report_fd = 1, .control_fd = -1,
 	};
 	char why[256];

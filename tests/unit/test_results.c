@@ -136,6 +136,9 @@ static void fill_row(struct result_row *row)
 	row->rev_mib_per_s = 35.5;
 	strcpy(row->congestion, "reno");
 	row->mss = 988;
+	row->zc_sends = 40;
+	row->zc_completions = NAN;
+	row->zc_copied = 0;
 }
 
 static void load(struct csv_table *t, const char *dir, const char *file)
@@ -187,6 +190,7 @@ static void test_results_columns_by_name(void **state)
 		{ "rev_messages", "32" }, { "rev_bytes", "33" }, { "rev_msgs_per_s", "34.5" },
 		{ "rev_mib_per_s", "35.5" },
 		{ "congestion", "reno" }, { "mss", "988" },
+		{ "zc_sends", "40" }, { "zc_completions", "" }, { "zc_copied", "0" },
 	};
 	struct fixture *fx = *state;
 	struct results_writer w;
@@ -224,6 +228,7 @@ static void test_results_columns_by_name(void **state)
 		"tcp_bytes_retrans", "tcp_mss",
 		"rev_messages", "rev_bytes", "rev_msgs_per_s", "rev_mib_per_s",
 		"congestion", "mss",
+		"zc_sends", "zc_completions", "zc_copied",
 	};
 	assert_int_equal(t.ncols, ARRAY_SIZE(header));
 	for (size_t i = 0; i < t.ncols; i++)

@@ -79,6 +79,9 @@ static void test_record_round_trip(void **state)
 	out.last_send_ns = 11;
 	out.t0_ns = 18446744073709551615ull;	/* the largest value survives */
 	out.lost = 4;
+	out.zc_sends = 300;
+	out.zc_completions = 12;
+	out.zc_copied = 11;
 	out.duplicated = 6;
 	out.reordered = 8;
 	out.sndbuf = 212992;
@@ -121,6 +124,9 @@ static void test_record_round_trip(void **state)
 	assert_int_equal(in.last_send_ns, 11);
 	assert_int_equal(in.t0_ns, 18446744073709551615ull);
 	assert_int_equal(in.lost, 4);
+	assert_int_equal(in.zc_sends, 300);
+	assert_int_equal(in.zc_completions, 12);
+	assert_int_equal(in.zc_copied, 11);
 	assert_int_equal(in.duplicated, 6);
 	assert_int_equal(in.reordered, 8);
 	assert_int_equal(in.sndbuf, 212992);
