@@ -313,6 +313,18 @@ static int check_stream_knobs(const struct matrix *m, const size_t *choice,
 	return 0;
 }
 
+/* The links, io_uring, direction, socket options and the stream senders'
+ * system calls: each a check of its own, in that order. */
+static int check_knobs(const struct matrix *m, const size_t *choice,
+		       const struct cell_params *p, char *err, size_t errlen)
+{
+	return check_topology(m, choice, p, err, errlen) < 0 ||
+	       check_uring(m, choice, p, err, errlen) < 0 ||
+	       check_direction(m, choice, p, err, errlen) < 0 ||
+	       plan_check_sockopts(m, choice, p, err, errlen) < 0 ||
+	       check_stream_knobs(m, choice, p, err, errlen) < 0 ? -1 : 0;
+}
+
 int plan_check_cell(const struct matrix *m, const size_t *choice, const struct cell_params *p,
 		    char *err, size_t errlen)
 {
@@ -323,11 +335,7 @@ int plan_check_cell(const struct matrix *m, const size_t *choice, const struct c
 
 	if (refused)
 		CELL_ERR(refused, "%s", why);
-	if (check_programs(m, choice, p, err, errlen) < 0 ||
-	    check_topology(m, choice, p, err, errlen) < 0 || check_uring(m, choice, p, err, errlen) < 0 ||
-	    check_direction(m, choice, p, err, errlen) < 0 ||
-	    plan_check_sockopts(m, choice, p, err, errlen) < 0 ||
-	    check_stream_knobs(m, choice, p, err, errlen) < 0)
+	if (check_programs(m, choice, p, err, errlen) < 0 || check_knobs(m, choice, p, err, errlen) < 0)
 		return -1;
 	if (p->client_prog && p->duration_ns)
 		CELL_ERR("client", "a program client runs for a count: {count} is its share");
