@@ -103,7 +103,7 @@ Y
 		le 1 "$rate" && le 1 "$srate" || die "rates $rate $srate"
 	done < <(csvq $r size bytes msgs_per_s sent_msgs_per_s)
 	[ -s out/timeline.csv ] || die "no timeline.csv"
-	[ "$(csvq out/timeline.csv --header | tr '\n' ,)" = "cell,rep,interval_start_s,interval_s,messages,bytes,covered_s," ] ||
+	[ "$(csvq out/timeline.csv --header | tr '\n' ,)" = "cell,rep,interval_start_s,interval_s,messages,bytes,covered_s,rx_cpu_s,tx_cpu_s," ] ||
 		die "timeline header: $(csvq out/timeline.csv --header)"
 	# per cell and repetition, the timeline adds up to the messages received
 	csvq out/timeline.csv cell rep messages | awk -F'\t' '{ s[$1 "/" $2] += $3 }
