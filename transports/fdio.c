@@ -198,28 +198,6 @@ static int ring_send_all(struct conn *c, const char *p, size_t len)
 	return 0;
 }
 
-static int ring_recv_all(struct conn *c, char *p, size_t len)
-{
-	size_t got = 0;
-
-	while (got < len) {
-		size_t want = len - got;
-		ssize_t n = ring_io(c, 1, p + got, want > 1u << 30 ? 1u << 30 : want);
-		if (n < 0 && errno == EINTR)
-			continue;
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			if (got == 0)
-				return 1;
-			errno = EPROTO;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
-}
-
 static ssize_t ring_recv_some(struct conn *c, void *buf, size_t cap)
 {
 	ssize_t n;
@@ -348,7 +326,7 @@ int fd_send_all(struct conn *c, const void *buf, size_t len)
 int fd_recv_all(struct conn *c, void *buf, size_t len)
 {
 	if (c->ring)
-		return ring_recv_all(c, buf, len);
+		return fd_recv_exact(c, buf, len, ring_recv_some);
 	return fd_recv_all_inline(c, buf, len);
 }
 
@@ -413,6 +391,27 @@ static ssize_t msg_recv(struct conn *c, void *buf, size_t cap)
 		return -1;
 	}
 	return n;
+}
+
+int fd_recv_exact(struct conn *c, void *buf, size_t len,
+		  ssize_t (*some)(struct conn *c, void *buf, size_t cap))
+{
+	char *p = buf;
+	size_t got = 0;
+
+	while (got < len) {
+		ssize_t n = some(c, p + got, len - got);
+		if (n < 0)
+			return -1;
+		if (n == 0) {
+			if (got == 0)
+				return 1;
+			errno = EPROTO;
+			return -1;
+		}
+		got += (size_t)n;
+	}
+	return 0;
 }
 
 int fd_msg_result(ssize_t n, size_t len)

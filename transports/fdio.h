@@ -90,6 +90,12 @@
  *                   message of exactly len bytes: 0, 1 at the end, -1 with
  *                   errno (EMSGSIZE for another length).  For transports
  *                   that receive their messages their own way (zmq).
+ *   fd_recv_exact   exactly len bytes of a byte stream by calls of some (a
+ *                   recv_some that retries EINTR itself), as fd_recv_all
+ *                   returns them: 0; 1 at an end before the first byte; -1
+ *                   (EPROTO for an end inside the message).  For byte
+ *                   streams without a plain descriptor's fast path (the
+ *                   io_uring path, shm).
  */
 #ifndef MATRIX_FDIO_H
 #define MATRIX_FDIO_H
@@ -201,5 +207,7 @@ int fd_msg_recv(struct conn *c, void *buf, size_t len);
 ssize_t fd_msg_recv_some(struct conn *c, void *buf, size_t cap);
 void fd_msg_close(struct conn *c);
 int fd_msg_result(ssize_t n, size_t len);
+int fd_recv_exact(struct conn *c, void *buf, size_t len,
+		  ssize_t (*some)(struct conn *c, void *buf, size_t cap));
 
 #endif

@@ -45,6 +45,7 @@
  * stream's sender needs no finish(). */
 #include "transport.h"
 #include "clock.h"
+#include "fdio.h"
 #include "pattern.h"
 #include "shm_ring.h"
 #include "sockets.h"
@@ -313,30 +314,14 @@ static ssize_t take(struct shm_conn *s, unsigned char *p, size_t cap)
 	}
 }
 
-static int shm_recv(struct conn *c, void *buf, size_t len)
-{
-	struct shm_conn *s = c->handle;
-	unsigned char *p = buf;
-	size_t got = 0;
-
-	while (got < len) {
-		ssize_t n = take(s, p + got, len - got);
-		if (n < 0)
-			return -1;
-		if (n == 0) {
-			if (got == 0)
-				return 1;
-			errno = EPROTO;
-			return -1;
-		}
-		got += (size_t)n;
-	}
-	return 0;
-}
-
 static ssize_t shm_recv_some(struct conn *c, void *buf, size_t cap)
 {
 	return take(c->handle, buf, cap);
+}
+
+static int shm_recv(struct conn *c, void *buf, size_t len)
+{
+	return fd_recv_exact(c, buf, len, shm_recv_some);
 }
 
 static void shm_close(struct conn *c)

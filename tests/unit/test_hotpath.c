@@ -184,6 +184,50 @@ static void check_ring(struct conn *a, struct conn *b)
 	assert_null(b->ring);
 }
 
+/* fd_recv_exact over a scripted recv_some: a script of read lengths
+ * (0: the end, -1: an error), each cut to what is asked. */
+static const ssize_t *script;
+
+static ssize_t scripted_some(struct conn *c, void *buf, size_t cap)
+{
+	ssize_t n = *script++;
+
+	(void)c;
+	if (n > 0 && (size_t)n > cap)
+		n = (ssize_t)cap;
+	if (n > 0)
+		memset(buf, 'x', (size_t)n);
+	if (n < 0)
+		errno = EIO;
+	return n;
+}
+
+static void test_fd_recv_exact(void **state)
+{
+	static const ssize_t whole[] = { 3, 1, 4 }, first_end[] = { 0 }, one_then_end[] = { 1, 0 },
+			     inside_end[] = { 7, 0 }, error[] = { 2, -1 };
+	struct conn c = { .fd = -1 };
+	char buf[8];
+
+	(void)state;
+	script = whole;
+	assert_int_equal(fd_recv_exact(&c, buf, 8, scripted_some), 0);
+	assert_memory_equal(buf, "xxxxxxxx", 8);
+	script = first_end;
+	assert_int_equal(fd_recv_exact(&c, buf, 8, scripted_some), 1);
+	script = one_then_end;	/* the end after one byte is inside the message */
+	errno = 0;
+	assert_int_equal(fd_recv_exact(&c, buf, 8, scripted_some), -1);
+	assert_int_equal(errno, EPROTO);
+	script = inside_end;
+	errno = 0;
+	assert_int_equal(fd_recv_exact(&c, buf, 8, scripted_some), -1);
+	assert_int_equal(errno, EPROTO);
+	script = error;
+	assert_int_equal(fd_recv_exact(&c, buf, 8, scripted_some), -1);
+	assert_int_equal(errno, EIO);
+}
+
 static void test_fd_ring(void **state)
 {
 	struct conn a, b;
@@ -218,6 +262,7 @@ int main(void)
 		cmocka_unit_test(test_echo_check),
 		cmocka_unit_test(test_fd_inline),
 		cmocka_unit_test(test_fd_ring),
+		cmocka_unit_test(test_fd_recv_exact),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
