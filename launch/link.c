@@ -90,18 +90,35 @@ static uint64_t give(struct dir *d, uint64_t now)
 	return d->n ? d->q[d->head].due : 0;
 }
 
-/* A new link from the runner: 0, or -1 when the runner is gone. */
-static int control(int ctl)
+/* Drops every packet of d: those in its queue and those waiting on d->in;
+ * its wire starts afresh.  How many. */
+static uint64_t flush(struct dir *d)
+{
+	unsigned char spill[sizeof(d->q[0].data)];
+	uint64_t n = d->n;
+
+	while (read(d->in, spill, sizeof(spill)) >= 0)
+		n++;			/* until EAGAIN: the device's queue is empty */
+	d->head = d->n = 0;
+	memset(&d->w, 0, sizeof(d->w));
+	return n;
+}
+
+/* A new link from the runner, put in place after a flush of both
+ * directions: 0, or -1 when the runner is gone. */
+static int control(int ctl, struct dir d[2])
 {
 	struct cell_link l;
+	struct link_ack ack = { .k = 'k' };
 	ssize_t r = read(ctl, &l, sizeof(l));
 
 	if (r < 0 && (errno == EINTR || errno == EAGAIN))
 		return 0;
 	if (r != (ssize_t)sizeof(l))
 		return -1;
+	ack.flushed = flush(&d[0]) + flush(&d[1]);
 	cur = l;
-	return write(ctl, "k", 1) == 1 ? 0 : -1;
+	return write(ctl, &ack, sizeof(ack)) == (ssize_t)sizeof(ack) ? 0 : -1;
 }
 
 void link_main(int fd_server, int fd_client, int ctl)
@@ -142,7 +159,7 @@ void link_main(int fd_server, int fd_client, int ctl)
 		for (int i = 0; i < 2; i++)
 			if (pf[i].revents & POLLIN)
 				take(&d[i]);
-		if (pf[2].revents && control(ctl) < 0)
+		if (pf[2].revents && control(ctl, d) < 0)
 			_exit(0);
 	}
 }

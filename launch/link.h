@@ -15,8 +15,13 @@
  * Each direction gets the whole link: a delay of 2 ms adds 4 ms to a round
  * trip, as netem on both ends of a veth would.
  *
- * The runner talks to it over ctl (a socketpair): it writes a struct
- * cell_link, the link process answers one byte 'k' once it applies it.
+ * The runner talks to it over ctl (a SOCK_SEQPACKET socketpair): before
+ * every cell repetition it writes a struct cell_link; the link process
+ * first flushes both directions (every packet still waiting in a queue,
+ * and every one already in a TUN device's queue, is dropped: nothing of a
+ * repetition reaches the next, nor waits ahead of its packets), starts
+ * both wires afresh, puts the new link in place, and then answers a
+ * struct link_ack ('k' and how many packets it dropped so).
  * The process ends on SIGTERM, on end of file on ctl, or when its parent
  * dies (PR_SET_PDEATHSIG); its TUN devices disappear with it.
  */
@@ -27,6 +32,12 @@
 
 #define LINK_QUEUE 4096		/* packets waiting per direction */
 #define LINK_MTU 1500
+
+/* The link process's answer to a struct cell_link on ctl. */
+struct link_ack {
+	char k;				/* 'k' */
+	uint64_t flushed;		/* packets the flush before it dropped */
+};
 
 /* One direction's wire, between packets. */
 struct link_wire {

@@ -242,7 +242,7 @@ static int start_link(struct netns *n, int fds[2], char *err, size_t errlen)
 	int sv[2];
 	pid_t parent = getpid(), pid;
 
-	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0) {
+	if (socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, sv) < 0) {
 		snprintf(err, errlen, "socketpair: %s", strerror(errno));
 		return -1;
 	}
@@ -356,24 +356,25 @@ int netns_link_lost(struct netns *n, char *err, size_t errlen)
 int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t errlen)
 {
 	struct pollfd pf = { .fd = n->ctl, .events = POLLIN };
-	char k = 0;
+	struct link_ack ack = { 0 };
 
 	if (!n->on)
 		return 0;
 	if (link_ended(n, 0, err, errlen))
 		return -1;
-	if (n->applied && !memcmp(&n->link, &p->link, sizeof(n->link)))
-		return 0;
 	n->applied = 0;
 	errno = 0;
+	/* every repetition, also of the same link: its flush */
 	if (write(n->ctl, &p->link, sizeof(p->link)) != (ssize_t)sizeof(p->link) ||
-	    poll(&pf, 1, 5000) != 1 || read(n->ctl, &k, 1) != 1 || k != 'k') {
+	    poll(&pf, 1, 5000) != 1 || read(n->ctl, &ack, sizeof(ack)) != (ssize_t)sizeof(ack) ||
+	    ack.k != 'k') {
 		snprintf(err, errlen, "the link process (pid %ld) did not take the cell's link: %s",
 			 (long)n->link_pid, errno ? strerror(errno) : "no answer in 5 s");
 		return -1;
 	}
 	n->link = p->link;
 	n->applied = 1;
+	n->flushed = ack.flushed;
 	return 0;
 }
 

@@ -19,8 +19,10 @@
  *                            between the two devices
  *   netns_apply(n, p, err)   before each cell repetition: the cell's link
  *                            (plan.h cell_link) for the link process, sent
- *                            only when it differs from the one in place; an
- *                            error once the link process has ended
+ *                            every time: the link process flushes both
+ *                            directions first (link.h), so no packet of one
+ *                            repetition reaches the next; an error once the
+ *                            link process has ended
  *   netns_close(n)           stops the link process (its TUN devices go with
  *                            it) and removes both namespaces (`ip netns del`)
  *
@@ -56,6 +58,7 @@ struct netns {
 	int ctl;			/* its control socket */
 	int applied;			/* `link` is in place */
 	struct cell_link link;
+	uint64_t flushed;		/* packets the last netns_apply's flush dropped */
 	char link_ended[256];		/* the link process ended: how (netns_apply) */
 };
 

@@ -4,11 +4,16 @@
  * the wire at `rate`, then `delay` +- `jitter`, in order, or lost with
  * probability `loss` (millionths of a percent).
  */
+#include <poll.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -170,6 +175,98 @@ static void test_loss_probability(void **state)
 		fail_msg("0.5%%: %d of %d lost", lost, n);
 }
 
+/* The link process between two datagram socketpairs standing for its TUN
+ * devices (one packet a datagram, as a TUN device reads): dev[0][0] is
+ * the server's side as the test sees it, dev[1][0] the clients'. */
+struct linkproc {
+	pid_t pid;
+	int dev[2][2], ctl;
+};
+
+static void link_start(struct linkproc *lp)
+{
+	int c[2];
+
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(socketpair(AF_UNIX, SOCK_DGRAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0,
+					    lp->dev[i]), 0);
+	assert_int_equal(socketpair(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0, c), 0);
+	lp->pid = fork();
+	assert_true(lp->pid >= 0);
+	if (lp->pid == 0) {
+		close(c[0]);
+		link_main(lp->dev[0][1], lp->dev[1][1], c[1]);
+	}
+	close(c[1]);
+	close(lp->dev[0][1]);
+	close(lp->dev[1][1]);
+	lp->ctl = c[0];
+}
+
+/* l in place, as netns_apply does it: the packets its flush dropped */
+static uint64_t link_apply(struct linkproc *lp, struct cell_link l)
+{
+	struct link_ack ack = { 0 };
+	struct pollfd pf = { .fd = lp->ctl, .events = POLLIN };
+
+	assert_int_equal(write(lp->ctl, &l, sizeof(l)), sizeof(l));
+	assert_int_equal(poll(&pf, 1, 30000), 1);	/* a hang guard, not a measure */
+	assert_int_equal(read(lp->ctl, &ack, sizeof(ack)), sizeof(ack));
+	assert_int_equal(ack.k, 'k');
+	return ack.flushed;
+}
+
+static void link_stop(struct linkproc *lp)
+{
+	int st;
+
+	close(lp->ctl);		/* end of file: it ends */
+	assert_int_equal(waitpid(lp->pid, &st, 0), lp->pid);
+	assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+	close(lp->dev[0][0]);
+	close(lp->dev[1][0]);
+}
+
+/* the next packet out of the clients' side, within the hang guard */
+static void expect_packet(struct linkproc *lp, const char *want)
+{
+	struct pollfd pf = { .fd = lp->dev[1][0], .events = POLLIN };
+	char got[64] = "";
+
+	assert_int_equal(poll(&pf, 1, 30000), 1);
+	assert_true(read(lp->dev[1][0], got, sizeof(got) - 1) > 0);
+	assert_string_equal(got, want);
+}
+
+/* a cell's backlog (packets 10 s apart on a 800 bit/s wire) is dropped
+ * when the next cell's link comes, counted: the next cell's first packet
+ * is its own, at once; the next flush finds nothing */
+static void test_new_link_flushes_the_queue(void **state)
+{
+	struct linkproc lp;
+	char pkt[1000] = "old";
+
+	(void)state;
+	link_start(&lp);
+	assert_int_equal(link_apply(&lp, (struct cell_link){ .rate_bps = 800 }), 0);
+	for (int i = 0; i < 5; i++)
+		assert_int_equal(write(lp.dev[0][0], pkt, sizeof(pkt)), sizeof(pkt));
+	/* and two the other way, still in the device's queue or the link's */
+	for (int i = 0; i < 2; i++)
+		assert_int_equal(write(lp.dev[1][0], pkt, sizeof(pkt)), sizeof(pkt));
+	assert_int_equal(link_apply(&lp, (struct cell_link){ 0 }), 7);
+	assert_int_equal(write(lp.dev[0][0], "new", 4), 4);
+	expect_packet(&lp, "new");
+	/* the same link again is a flush too: the second repetition of a cell */
+	assert_int_equal(link_apply(&lp, (struct cell_link){ 0 }), 0);
+	assert_int_equal(link_apply(&lp, (struct cell_link){ .delay_ns = 3600 * 1000 * MS }), 0);
+	assert_int_equal(write(lp.dev[0][0], "late", 5), 5);
+	assert_int_equal(link_apply(&lp, (struct cell_link){ 0 }), 1);
+	assert_int_equal(write(lp.dev[0][0], "next", 5), 5);
+	expect_packet(&lp, "next");
+	link_stop(&lp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -180,6 +277,7 @@ int main(void)
 		cmocka_unit_test(test_jitter_never_before_off_the_wire),
 		cmocka_unit_test(test_no_packet_overtakes),
 		cmocka_unit_test(test_loss_probability),
+		cmocka_unit_test(test_new_link_flushes_the_queue),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
