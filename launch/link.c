@@ -16,15 +16,21 @@
 
 struct pkt {
 	uint64_t due;			/* CLOCK_MONOTONIC ns when it is written out */
+	uint64_t seq;			/* taken in this order: ties leave in it */
 	size_t len;
 	unsigned char data[LINK_MTU + 548];	/* room for a device with a larger MTU */
 };
 
-/* One direction: packets read from `in`, written to `out` once due. */
+/* One direction: packets read from `in`, written to `out` once due, the
+ * earliest due first (with jitter a packet may overtake the one before
+ * it, as in netem's time-ordered queue). */
 struct dir {
 	int in, out;
-	struct pkt *q;			/* LINK_QUEUE slots, a ring */
-	size_t head, n;
+	struct pkt *q;			/* LINK_QUEUE slots */
+	uint16_t heap[LINK_QUEUE];	/* slots in use: a min-heap by (due, seq) */
+	uint16_t spare[LINK_QUEUE];	/* slots free: a stack */
+	size_t n;
+	uint64_t seq;
 	struct link_wire w;
 };
 
@@ -34,35 +40,77 @@ static uint64_t seed;
 uint64_t link_due(const struct cell_link *l, struct link_wire *w, size_t len, uint64_t now,
 		  uint64_t *seed_)
 {
-	uint64_t t = now;
+	int64_t d = (int64_t)l->delay_ns;
 
 	if (l->loss && rng_next(seed_) % 100000000ull < l->loss)
 		return UINT64_MAX;
+	if (l->jitter_ns)
+		d += (int64_t)(rng_next(seed_) % (2 * l->jitter_ns + 1)) - (int64_t)l->jitter_ns;
+	uint64_t t = now + (d > 0 ? (uint64_t)d : 0);	/* never before it was taken */
 	if (l->rate_bps) {
-		uint64_t start = w->wire_free > now ? w->wire_free : now;
-		w->wire_free = start + (uint64_t)((double)len * 8e9 / (double)l->rate_bps);
-		t = w->wire_free;
+		/* netem: the last packet queued is the reference: none
+		 * overtakes it, and each takes its time on the wire after */
+		if (t < w->last_due)
+			t = w->last_due;
+		t += (uint64_t)((double)len * 8e9 / (double)l->rate_bps);
+		w->last_due = t;
 	}
-	uint64_t off = t;		/* off the wire: it travels from here */
-	t += l->delay_ns;
-	if (l->jitter_ns) {
-		uint64_t span = 2 * l->jitter_ns + 1;
-		int64_t j = (int64_t)(rng_next(seed_) % span) - (int64_t)l->jitter_ns;
-		t = j < 0 && (uint64_t)-j > t - off ? off : t + (uint64_t)j;
-	}
-	if (t < w->last_due)
-		t = w->last_due;
-	w->last_due = t;
 	return t;
+}
+
+static int before(const struct dir *d, uint16_t a, uint16_t b)
+{
+	const struct pkt *x = &d->q[a], *y = &d->q[b];
+
+	return x->due < y->due || (x->due == y->due && x->seq < y->seq);
+}
+
+static void swap(uint16_t *a, uint16_t *b)
+{
+	uint16_t t = *a;
+
+	*a = *b;
+	*b = t;
+}
+
+/* Slot s (filled) into the heap. */
+static void push(struct dir *d, uint16_t s)
+{
+	size_t i = d->n++;
+
+	d->heap[i] = s;
+	for (; i && before(d, d->heap[i], d->heap[(i - 1) / 2]); i = (i - 1) / 2)
+		swap(&d->heap[i], &d->heap[(i - 1) / 2]);
+}
+
+/* The earliest packet out of the heap, its slot back to the spares. */
+static void pop(struct dir *d)
+{
+	size_t i = 0;
+
+	d->spare[LINK_QUEUE - d->n] = d->heap[0];
+	d->heap[0] = d->heap[--d->n];
+	for (;;) {
+		size_t l = 2 * i + 1, m = i;
+		if (l < d->n && before(d, d->heap[l], d->heap[m]))
+			m = l;
+		if (l + 1 < d->n && before(d, d->heap[l + 1], d->heap[m]))
+			m = l + 1;
+		if (m == i)
+			return;
+		swap(&d->heap[i], &d->heap[m]);
+		i = m;
+	}
 }
 
 /* Reads every packet waiting on d->in into its queue. */
 static void take(struct dir *d)
 {
 	for (;;) {
-		struct pkt *p = &d->q[(d->head + d->n) % LINK_QUEUE];
-		unsigned char spill[sizeof(p->data)];
 		int full = d->n == LINK_QUEUE;
+		uint16_t s = full ? 0 : d->spare[LINK_QUEUE - 1 - d->n];
+		struct pkt *p = &d->q[s];
+		unsigned char spill[sizeof(p->data)];
 		ssize_t r = read(d->in, full ? spill : p->data, sizeof(p->data));
 
 		if (r <= 0)
@@ -71,23 +119,31 @@ static void take(struct dir *d)
 			continue;	/* a full queue drops */
 		p->len = (size_t)r;
 		p->due = link_due(&cur, &d->w, p->len, clock_now_ns(), &seed);
+		p->seq = d->seq++;
 		if (p->due != UINT64_MAX)
-			d->n++;
+			push(d, s);
 	}
 }
 
 /* Writes the packets due by now; the earliest one still waiting, or 0. */
 static uint64_t give(struct dir *d, uint64_t now)
 {
-	while (d->n && d->q[d->head].due <= now) {
-		struct pkt *p = &d->q[d->head];
+	while (d->n && d->q[d->heap[0]].due <= now) {
+		struct pkt *p = &d->q[d->heap[0]];
 
 		if (write(d->out, p->data, p->len) < 0 && errno == EAGAIN)
 			return now;	/* the device's queue is full: try again at once */
-		d->head = (d->head + 1) % LINK_QUEUE;
-		d->n--;
+		pop(d);
 	}
-	return d->n ? d->q[d->head].due : 0;
+	return d->n ? d->q[d->heap[0]].due : 0;
+}
+
+/* The spare stack full: every slot free. */
+static void reset(struct dir *d)
+{
+	d->n = 0;
+	for (size_t i = 0; i < LINK_QUEUE; i++)
+		d->spare[i] = (uint16_t)i;
 }
 
 /* Drops every packet of d: those in its queue and those waiting on d->in;
@@ -99,7 +155,7 @@ static uint64_t flush(struct dir *d)
 
 	while (read(d->in, spill, sizeof(spill)) >= 0)
 		n++;			/* until EAGAIN: the device's queue is empty */
-	d->head = d->n = 0;
+	reset(d);
 	memset(&d->w, 0, sizeof(d->w));
 	return n;
 }
@@ -135,6 +191,8 @@ void link_main(int fd_server, int fd_client, int ctl)
 		signal(sigs[i], SIG_IGN);	/* the runner ends it, or its death does */
 	signal(SIGTERM, SIG_DFL);
 	signal(SIGCHLD, SIG_DFL);
+	reset(&d[0]);
+	reset(&d[1]);
 	sigemptyset(&none);
 	sigprocmask(SIG_SETMASK, &none, NULL);
 	prctl(PR_SET_TIMERSLACK, 1UL);	/* wake-ups on time, not 50 µs late */

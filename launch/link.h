@@ -3,13 +3,18 @@
  * netem between two TUN devices.
  *
  * Every IP packet the server's namespace sends to the clients' (read from
- * its TUN device) is written into the other device once due, and back:
- *   rate     the packet takes len * 8 / rate on the wire, after the packets
- *            before it in its direction (a FIFO; 0: no limit)
- *   delay    then it travels `delay`, plus a uniform draw in [-jitter,
- *            +jitter] (never below 0); a packet never overtakes the one
- *            before it in its direction (no reordering)
+ * its TUN device) is written into the other device once due, and back,
+ * as tc netem on each end of a veth would (netem's enqueue: each packet
+ * its own time to send, a queue ordered by it):
  *   loss     a packet is dropped with that probability
+ *   delay    it is due `delay` after it was taken, plus a uniform draw in
+ *            [-jitter, +jitter] (never before it was taken); with jitter a
+ *            packet may be due before the one taken before it, and leaves
+ *            first (reordering, as netem's)
+ *   rate     it is due len * 8 / rate after that, or after the packet
+ *            queued before it if that one is due later (netem: the last
+ *            packet in the queue is the reference), so with a rate no
+ *            packet overtakes another, jitter or not (0: no limit)
  *   queue    at most LINK_QUEUE packets wait per direction; more are dropped
  *            (a full queue drops, as a router's does)
  * Each direction gets the whole link: a delay of 2 ms adds 4 ms to a round
@@ -41,14 +46,12 @@ struct link_ack {
 
 /* One direction's wire, between packets. */
 struct link_wire {
-	uint64_t wire_free;		/* rate: when the wire is free again (ns) */
-	uint64_t last_due;		/* no packet leaves before the one ahead of it */
+	uint64_t last_due;		/* rate: when the last packet queued is due */
 };
 
 /* The arithmetic of the list above, pure (unit-tested): when a packet of
  * len bytes taken at now (ns) is due out of the link l, UINT64_MAX when
- * it is lost; advances w and the generator *seed.  Jitter never makes a
- * packet leave before it is off the wire (its travel time is >= 0). */
+ * it is lost; advances w and the generator *seed.  Never before now. */
 uint64_t link_due(const struct cell_link *l, struct link_wire *w, size_t len, uint64_t now,
 		  uint64_t *seed);
 

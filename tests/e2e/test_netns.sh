@@ -124,6 +124,39 @@ Y
 	expect_link_gone "$(runner_pid only)"
 }
 
+# jitter reorders, as netem's does (each packet its own due time): a udp
+# stream's receiver counts datagrams out of order; tcp still carries
+# every byte over it, in order
+t_netns_jitter_reorders_and_tcp_copes() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: jitter
+repeat: 1
+matrix:
+  pattern: stream
+  transport: [tcp, udp]
+  size: 512
+  count: 3000
+  allow_loss: true
+topology:
+  netns: true
+  link: {delay: 1ms, jitter: 1ms}
+Y
+	run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	RUNNER_PIDS=$(runner_pid out)
+	expect_all out/results.csv status ok
+	local t msgs re
+	while IFS=$'\t' read -r t msgs re; do
+		case $t in
+		tcp) [ "$msgs" = 3000 ] || die "tcp over a jittery link: $msgs of 3000 messages" ;;
+		udp) [ "$re" -gt 0 ] 2>/dev/null ||
+			die "udp over 1ms +- 1ms of jitter: reordered '$re', none out of order" ;;
+		esac
+	done < <(csvq out/results.csv transport messages reordered)
+	expect_link_gone "$RUNNER_PIDS"
+}
+
 # zmq over the link: its server binds the link's address (--bind's host)
 t_netns_zmq_binds_the_link() {
 	need_netns

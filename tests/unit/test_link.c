@@ -4,6 +4,7 @@
  * the wire at `rate`, then `delay` +- `jitter`, in order, or lost with
  * probability `loss` (millionths of a percent).
  */
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -94,7 +95,8 @@ static void test_jitter_is_uniform_around_the_delay(void **state)
 }
 
 /* jitter larger than the delay: the travel time never goes below 0, so a
- * packet never leaves before it was taken, nor before it is off the wire */
+ * packet never leaves before it was taken, nor sooner than its time on
+ * the wire */
 static void test_jitter_never_before_off_the_wire(void **state)
 {
 	struct cell_link l = { .jitter_ns = 5 * MS };
@@ -121,24 +123,38 @@ static void test_jitter_never_before_off_the_wire(void **state)
 	}
 }
 
-/* packets taken together leave in the order taken, whatever the jitter */
-static void test_no_packet_overtakes(void **state)
+/* with jitter a packet taken later may be due before one taken earlier
+ * (netem reorders so); never without jitter, nor with a rate (netem: the
+ * last packet queued is the reference); never before it was taken */
+static void test_jitter_reorders_unless_rate(void **state)
 {
 	struct cell_link l = { .delay_ns = MS, .jitter_ns = MS };
-	struct link_wire w = { 0 };
-	uint64_t seed = 11, last = 0;
-	int held = 0;
+	uint64_t seed = 11;
 
 	(void)state;
-	for (int i = 0; i < 5000; i++) {
-		uint64_t now = T0 + (uint64_t)i * 1000;	/* 1 us apart, 2 ms of jitter */
-		uint64_t t = link_due(&l, &w, 64, now, &seed);
-		assert_true(t >= last);
-		assert_true(t >= now);
-		held += t == last;
-		last = t;
+	for (int k = 0; k < 3; k++) {
+		struct link_wire w = { 0 };
+		uint64_t last = 0;
+		int overtakes = 0;
+		if (k == 1)
+			l.jitter_ns = 0;
+		if (k == 2) {
+			l.jitter_ns = MS;
+			l.rate_bps = 10000000000ull;	/* 10gbit: 64 B are 51 ns */
+		}
+		for (int i = 0; i < 5000; i++) {
+			uint64_t now = T0 + (uint64_t)i * 1000;	/* 1 us apart, 2 ms of jitter */
+			uint64_t t = link_due(&l, &w, 64, now, &seed);
+			assert_true(t >= now);
+			overtakes += t < last;
+			last = t;
+		}
+		if (k == 0 && overtakes < 1000)
+			fail_msg("jitter 1 ms, 1 us apart: %d of 5000 overtake the one before", overtakes);
+		if (k > 0 && overtakes)
+			fail_msg("%s: %d of 5000 overtake the one before", k == 1 ? "no jitter" :
+				 "jitter with a rate", overtakes);
 	}
-	assert_true(held > 100);	/* a draw below the one ahead's waits for it */
 }
 
 /* loss in millionths of a percent: 0 none, 100% every one, 10% one in ten;
@@ -159,7 +175,7 @@ static void test_loss_probability(void **state)
 	l.rate_bps = 8000000;
 	for (int i = 0; i < 1000; i++)
 		assert_true(link_due(&l, &w, 1000, T0, &seed) == UINT64_MAX);
-	assert_int_equal(w.wire_free, 0);
+	assert_int_equal(w.last_due, 0);
 	l.loss = 10 * 1000000ull;	/* 10% */
 	l.rate_bps = 0;
 	lost = 0;
@@ -267,6 +283,36 @@ static void test_new_link_flushes_the_queue(void **state)
 	link_stop(&lp);
 }
 
+/* the link process with jitter: every packet out once, some of them
+ * before one taken earlier (its queue is ordered by due time) */
+static void test_link_process_reorders_with_jitter(void **state)
+{
+	struct linkproc lp;
+	enum { N = 300 };
+	int seen[N] = { 0 }, inversions = 0, last = -1;
+
+	(void)state;
+	link_start(&lp);
+	for (int i = 0; i < 2; i++)	/* the test's ends block: no lost write */
+		assert_int_equal(fcntl(lp.dev[i][0], F_SETFL, 0), 0);
+	link_apply(&lp, (struct cell_link){ .delay_ns = 20 * MS, .jitter_ns = 20 * MS });
+	for (int i = 0; i < N; i++)
+		assert_int_equal(write(lp.dev[0][0], &i, sizeof(i)), sizeof(i));
+	for (int k = 0; k < N; k++) {
+		struct pollfd pf = { .fd = lp.dev[1][0], .events = POLLIN };
+		int i = -1;
+		assert_int_equal(poll(&pf, 1, 30000), 1);
+		assert_int_equal(read(lp.dev[1][0], &i, sizeof(i)), sizeof(i));
+		assert_true(i >= 0 && i < N);
+		assert_int_equal(seen[i]++, 0);
+		inversions += i < last;
+		last = i;
+	}
+	if (inversions < 10)
+		fail_msg("%d of %d packets out before one taken earlier", inversions, N);
+	link_stop(&lp);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -275,9 +321,10 @@ int main(void)
 		cmocka_unit_test(test_delay_after_the_wire),
 		cmocka_unit_test(test_jitter_is_uniform_around_the_delay),
 		cmocka_unit_test(test_jitter_never_before_off_the_wire),
-		cmocka_unit_test(test_no_packet_overtakes),
+		cmocka_unit_test(test_jitter_reorders_unless_rate),
 		cmocka_unit_test(test_loss_probability),
 		cmocka_unit_test(test_new_link_flushes_the_queue),
+		cmocka_unit_test(test_link_process_reorders_with_jitter),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
