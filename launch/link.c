@@ -52,7 +52,7 @@ uint64_t link_due(const struct cell_link *l, struct link_wire *w, size_t len, ui
 		 * overtakes it, and each takes its time on the wire after */
 		if (t < w->last_due)
 			t = w->last_due;
-		t += (uint64_t)((double)len * 8e9 / (double)l->rate_bps);
+		t += (uint64_t)((double)(len + LINK_RATE_OVERHEAD) * 8e9 / (double)l->rate_bps);
 		w->last_due = t;
 	}
 	return t;

@@ -11,7 +11,8 @@
  *            [-jitter, +jitter] (never before it was taken); with jitter a
  *            packet may be due before the one taken before it, and leaves
  *            first (reordering, as netem's)
- *   rate     it is due len * 8 / rate after that, or after the packet
+ *   rate     it is due (len + 14) * 8 / rate after that (len: the IP
+ *            packet; LINK_RATE_OVERHEAD), or after the packet
  *            queued before it if that one is due later (netem: the last
  *            packet in the queue is the reference), so with a rate no
  *            packet overtakes another, jitter or not (0: no limit)
@@ -37,6 +38,12 @@
 
 #define LINK_QUEUE 4096		/* packets waiting per direction */
 #define LINK_MTU 1500
+/* Bytes a packet counts for at `rate` besides its IP packet: an Ethernet
+ * header, as netem's rate counts on a veth (qdisc_pkt_len: skb->len, the
+ * frame from its destination MAC on, without the 4 B FCS, the 8 B
+ * preamble and the 12 B gap a wire adds, which tc netem's rate counts only
+ * with its PACKETOVERHEAD argument). */
+#define LINK_RATE_OVERHEAD 14
 
 /* The link process's answer to a struct cell_link on ctl. */
 struct link_ack {

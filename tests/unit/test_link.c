@@ -34,8 +34,9 @@ static void test_no_link_is_at_once(void **state)
 		assert_int_equal(link_due(&l, &w, 1500, T0 + i, &seed), T0 + i);
 }
 
-/* 1000 bytes at 8 Mbit/s are 1 ms on the wire; the next packet waits for
- * the wire; an idle wire starts afresh */
+/* 986 bytes of IP packet at 8 Mbit/s are 1 ms on the wire (1000 B with
+ * the 14 B Ethernet header netem counts on a veth); the next packet waits
+ * for the wire; an idle wire starts afresh */
 static void test_rate_is_wire_time_in_turn(void **state)
 {
 	struct cell_link l = { .rate_bps = 8000000 };
@@ -43,12 +44,14 @@ static void test_rate_is_wire_time_in_turn(void **state)
 	uint64_t seed = 1;
 
 	(void)state;
-	assert_int_equal(link_due(&l, &w, 1000, T0, &seed), T0 + MS);
-	assert_int_equal(link_due(&l, &w, 1000, T0, &seed), T0 + 2 * MS);
-	assert_int_equal(link_due(&l, &w, 500, T0 + MS / 2, &seed), T0 + 2 * MS + MS / 2);
-	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 11 * MS);
-	l.rate_bps = 1000000000;	/* 1gbit: 64 B are 512 ns */
-	assert_int_equal(link_due(&l, &w, 64, T0 + 20 * MS, &seed), T0 + 20 * MS + 512);
+	assert_int_equal(link_due(&l, &w, 986, T0, &seed), T0 + MS);
+	assert_int_equal(link_due(&l, &w, 986, T0, &seed), T0 + 2 * MS);
+	assert_int_equal(link_due(&l, &w, 486, T0 + MS / 2, &seed), T0 + 2 * MS + MS / 2);
+	assert_int_equal(link_due(&l, &w, 986, T0 + 10 * MS, &seed), T0 + 11 * MS);
+	l.rate_bps = 1000000000;	/* 1gbit: 64 B are 78 B, 624 ns */
+	assert_int_equal(link_due(&l, &w, 64, T0 + 20 * MS, &seed), T0 + 20 * MS + 624);
+	/* a full 1500 B packet: 1514 B, 12112 ns */
+	assert_int_equal(link_due(&l, &w, 1500, T0 + 30 * MS, &seed), T0 + 30 * MS + 12112);
 }
 
 /* the delay comes after the wire, and does not hold the wire */
@@ -62,8 +65,8 @@ static void test_delay_after_the_wire(void **state)
 	assert_int_equal(link_due(&l, &w, 64, T0, &seed), T0 + 2 * MS);
 	assert_int_equal(link_due(&l, &w, 64, T0 + 1, &seed), T0 + 2 * MS + 1);
 	l.rate_bps = 8000000;
-	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 13 * MS);
-	assert_int_equal(link_due(&l, &w, 1000, T0 + 10 * MS, &seed), T0 + 14 * MS);
+	assert_int_equal(link_due(&l, &w, 986, T0 + 10 * MS, &seed), T0 + 13 * MS);
+	assert_int_equal(link_due(&l, &w, 986, T0 + 10 * MS, &seed), T0 + 14 * MS);
 }
 
 /* delay 1 ms, jitter 0.5 ms: uniform in [0.5, 1.5] ms, both ends reached,
@@ -112,11 +115,11 @@ static void test_jitter_never_before_off_the_wire(void **state)
 		at_once += t == now;
 	}
 	assert_true(at_once > 500);	/* half the draws are below 0 */
-	l.rate_bps = 8000000;		/* 1000 B: off the wire 1 ms after */
+	l.rate_bps = 8000000;		/* 986 B: off the wire 1 ms after */
 	memset(&w, 0, sizeof(w));
 	for (int i = 0; i < 2000; i++) {
 		uint64_t now = T0 + (uint64_t)i * 20 * MS;
-		uint64_t t = link_due(&l, &w, 1000, now, &seed);
+		uint64_t t = link_due(&l, &w, 986, now, &seed);
 		if (t < now + MS || t > now + 6 * MS)
 			fail_msg("packet %d: due %lld ns after it was taken, 1 ms on the wire",
 				 i, (long long)(t - now));
