@@ -49,6 +49,7 @@ static const struct {
 	ROW_FIELD(rev_mib_per_s)
 	ROW_FIELD(mss)
 	ROW_FIELD(zc_sends) ROW_FIELD(zc_completions) ROW_FIELD(zc_copied)
+	ROW_FIELD(link_cpu_s)
 };
 
 double *aggregate_row_field(struct result_row *row, const char *name)

@@ -121,6 +121,9 @@ struct result_row {
 	 * completion notifications reaped, of them marked copied by the
 	 * kernel, summed over the clients; NaN in other cells */
 	double zc_sends, zc_completions, zc_copied;
+	/* topology: netns: the link process's CPU time over the repetition
+	 * (the runner's, not a figure: netns_cpu_ns); NaN elsewhere */
+	double link_cpu_s;
 };
 
 /* The round-trip times of a repetition: every client's histogram merged

@@ -23,6 +23,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 extern char **environ;
@@ -375,6 +376,18 @@ int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t 
 	n->link = p->link;
 	n->applied = 1;
 	n->flushed = ack.flushed;
+	return 0;
+}
+
+int netns_cpu_ns(const struct netns *n, uint64_t *ns)
+{
+	struct timespec ts;
+	clockid_t clk;
+
+	if (!n->on || n->link_pid <= 0 || n->link_ended[0] ||
+	    clock_getcpuclockid(n->link_pid, &clk) || clock_gettime(clk, &ts) < 0)
+		return -1;
+	*ns = (uint64_t)ts.tv_sec * 1000000000ull + (uint64_t)ts.tv_nsec;
 	return 0;
 }
 

@@ -80,6 +80,10 @@ int netns_link_fd(const struct netns *n);
  * process has ended, reaped; every later netns_apply fails with the same.
  * 0 while it runs; nothing to do when n is NULL or !n->on. */
 int netns_link_lost(struct netns *n, char *err, size_t errlen);
+/* The link process's CPU time so far (user and system, ns: its
+ * CLOCK_PROCESS_CPUTIME_ID, read from the runner) into *ns: 0, or -1 when
+ * there is no link process (no topology, or it ended). */
+int netns_cpu_ns(const struct netns *n, uint64_t *ns);
 /* Idempotent; safe on a struct never opened (zeroed). */
 void netns_close(struct netns *n);
 /* The namespace a worker of role ("server", "client") enters; NULL without

@@ -410,6 +410,8 @@ int results_write(struct results_writer *w, const struct cell *c, const struct r
 	for (int i = 0; i < MATRIX_NMETRICS; i++)
 		if (!listed(metrics[i].name))
 			csv_out_double(&w->results, aggregate_row_figure(row, metrics[i].name), 10);
+	if (m->topology.netns)
+		csv_out_double(&w->results, row->link_cpu_s, 10);
 	write_dims(w, m, c, 1);
 	write_percentiles(w, row, o);
 	if (csv_out_end_row(&w->results) < 0) {
@@ -457,6 +459,8 @@ size_t results_columns(const struct plan *pl, const char **names, size_t max)
 	for (int i = 0; i < MATRIX_NMETRICS; i++)	/* a metric added to the table */
 		if (!listed(metrics[i].name))
 			ADD(metrics[i].name);
+	if (pl->m->topology.netns)	/* the link process's CPU, then link:'s keys */
+		ADD("link_cpu_s");
 	for (size_t d = 0; d < pl->m->ndims; d++)	/* topology: link:, after placement */
 		if (matrix_dim_is_link(&pl->m->dims[d]))
 			ADD(pl->m->dims[d].key);

@@ -51,6 +51,9 @@
  *   congestion mss              tcp: TCP_CONGESTION of every connection (each
  *                               name once, ';' between) and the first client's
  *                               TCP_MAXSEG, read back; empty elsewhere
+ *   link_cpu_s                  topology: netns only: the link process's CPU
+ *                               time over the repetition (netns.h), seconds;
+ *                               empty when it did not run
  *   link_delay link_jitter link_rate link_loss   topology: link:'s keys the
  *                               matrix writes (dimensions, matrix.h), after
  *                               every other column: durations in seconds,

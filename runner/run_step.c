@@ -102,9 +102,13 @@ int run_step(struct run_state *s, size_t ci, unsigned rep)
 	} else if (setup) {
 		cell_outcome_refused(c, "setup failed", err, setup_log, &out);
 	}
+	uint64_t link0 = 0, link1 = 0;
+	int link_cpu = !setup && netns_cpu_ns(&s->net, &link0) == 0;
 	rc = setup ? 0 : cell_run(&ctx, &out);
+	link_cpu = link_cpu && netns_cpu_ns(&s->net, &link1) == 0;
 	cpustat_sample(&after);
 	aggregate_row(c, rep, &out, started, &row);
+	row.link_cpu_s = link_cpu ? (double)(link1 - link0) / 1e9 : NAN;
 	row.loadavg_before = load_before;
 	row.loadavg_after = meta_loadavg();
 	machine_state(&row, &before, &after);

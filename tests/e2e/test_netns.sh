@@ -157,6 +157,47 @@ Y
 	expect_link_gone "$RUNNER_PIDS"
 }
 
+# the link process's CPU time is its own column, link_cpu_s, before the
+# link's keys, > 0 for a cell whose packets it carried; a run without
+# topology: has no such column; the report reads the folder
+t_netns_link_cpu_is_its_own_column() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: linkcpu
+repeat: 2
+matrix:
+  transport: [tcp, udp]
+  size: 64
+  count: 300
+topology:
+  netns: true
+  link: {delay: 0ms}
+Y
+	run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	RUNNER_PIDS=$(runner_pid out)
+	expect_all out/results.csv status ok
+	head -1 out/results.csv | grep -q ',other_cpus,.*,link_cpu_s,link_delay$' ||
+		die "link_cpu_s is not before the link's keys: $(head -1 out/results.csv)"
+	local t rep cpu
+	while IFS=$'\t' read -r t rep cpu; do
+		awk -v c="$cpu" 'BEGIN { exit !(c > 0 && c < 60) }' ||
+			die "$t rep $rep: link_cpu_s '$cpu' for 300 round trips over the link"
+	done < <(csvq out/results.csv transport rep link_cpu_s)
+	[ "$(csvq out/results.csv link_cpu_s | wc -l)" = 4 ] || die "rows: $(csvq out/results.csv rep link_cpu_s)"
+	run_matrix report out --quiet; expect_rc 0
+	mat n.yaml <<'Y'
+name: nolink
+repeat: 1
+matrix:
+  transport: tcp
+  count: 10
+Y
+	run_matrix run "$T/n.yaml" -o "$T/plain" --quiet; expect_rc 0
+	head -1 plain/results.csv | grep -q link_cpu_s && die "link_cpu_s without topology:"
+	expect_link_gone "$RUNNER_PIDS"
+}
+
 # zmq over the link: its server binds the link's address (--bind's host)
 t_netns_zmq_binds_the_link() {
 	need_netns
