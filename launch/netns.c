@@ -169,6 +169,35 @@ static int set_addr(int sock, const char *dev, unsigned long req, const char *ad
 	return ioctl(sock, req, &ifr);
 }
 
+/* struct in6_ifreq of <linux/ipv6.h>, which does not go with <netinet/in.h> */
+struct addr6_req {
+	struct in6_addr addr;
+	uint32_t prefixlen;
+	int ifindex;
+};
+
+/* dev's IPv6 address addr/64 (SIOCSIFADDR on an AF_INET6 socket, as `ip
+ * -6 addr add` does): 0, or -1 with errno.  A TUN device is NOARP: no
+ * duplicate address detection, the address is there at once. */
+static int set_addr6(const char *dev, const char *addr)
+{
+	struct ifreq ifr = { 0 };
+	struct addr6_req req = { .prefixlen = 64 };
+	int sock = socket(AF_INET6, SOCK_DGRAM | SOCK_CLOEXEC, 0), rc = -1;
+
+	snprintf(ifr.ifr_name, sizeof(ifr.ifr_name), "%s", dev);
+	inet_pton(AF_INET6, addr, &req.addr);
+	if (sock >= 0 && ioctl(sock, SIOCGIFINDEX, &ifr) == 0) {
+		req.ifindex = ifr.ifr_ifindex;
+		rc = ioctl(sock, SIOCSIFADDR, &req);
+	}
+	int e = errno;
+	if (sock >= 0)
+		close(sock);
+	errno = e;
+	return rc;
+}
+
 static int set_up(int sock, const char *dev)
 {
 	struct ifreq ifr = { 0 };
@@ -181,8 +210,11 @@ static int set_up(int sock, const char *dev)
 }
 
 /* In the current namespace: the TUN device NETNS_DEV with addr and its
- * peer, and lo, up.  Its descriptor, or -1 with err. */
-static int make_tun(const char *addr, const char *peer, char *err, size_t errlen)
+ * peer, and lo, up, then its IPv6 address addr6 (a failure of which only
+ * says why in no6, a kernel without IPv6 still has the IPv4 link).  Its
+ * descriptor, or -1 with err. */
+static int make_tun(const char *addr, const char *peer, const char *addr6, char *no6,
+		    size_t no6len, char *err, size_t errlen)
 {
 	struct ifreq ifr = { .ifr_flags = IFF_TUN | IFF_NO_PI };
 	int fd = open("/dev/net/tun", O_RDWR | O_CLOEXEC | O_NONBLOCK);
@@ -200,6 +232,9 @@ static int make_tun(const char *addr, const char *peer, char *err, size_t errlen
 		what = "set " NETNS_DEV " up";
 	if (!what && set_up(sock, "lo") < 0)
 		what = "set lo up";
+	if (!what && !no6[0] && set_addr6(NETNS_DEV, addr6) < 0)
+		snprintf(no6, no6len, "cannot give %s the IPv6 address %s/64: %s", NETNS_DEV, addr6,
+			 strerror(errno));
 	if (what) {
 		snprintf(err, errlen, "%s: %s", what, strerror(errno));
 		if (fd >= 0)
@@ -211,9 +246,14 @@ static int make_tun(const char *addr, const char *peer, char *err, size_t errlen
 	return fd;
 }
 
-/* make_tun inside namespace ns, and back. */
-static int tun_in(const char *ns, const char *addr, const char *peer, char *err, size_t errlen)
+/* make_tun inside namespace ns, and back; the address pair [0] or [1]. */
+static int tun_in(struct netns *n, int i, char *err, size_t errlen)
 {
+	static const char *const addr[2][2] = {
+		{ NETNS_SERVER_ADDR, NETNS_CLIENT_ADDR }, { NETNS_CLIENT_ADDR, NETNS_SERVER_ADDR },
+	};
+	static const char *const addr6[2] = { NETNS_SERVER_ADDR6, NETNS_CLIENT_ADDR6 };
+	const char *ns = n->name[i];
 	char path[64];
 	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), there, fd = -1;
 
@@ -223,7 +263,8 @@ static int tun_in(const char *ns, const char *addr, const char *peer, char *err,
 		snprintf(err, errlen, "enter %s: %s", self < 0 ? "/proc/self/ns/net" : path,
 			 strerror(errno));
 	else
-		fd = make_tun(addr, peer, err, errlen);
+		fd = make_tun(addr[i][0], addr[i][1], addr6[i], n->no_ipv6, sizeof(n->no_ipv6), err,
+			      errlen);
 	if (self >= 0 && setns(self, CLONE_NEWNET) < 0) {
 		/* the runner would go on in the wrong namespace: no */
 		fprintf(stderr, "matrix: cannot return to the runner's network namespace: %s\n",
@@ -296,9 +337,9 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 			return -1;
 		}
 	}
-	fds[0] = tun_in(n->name[0], NETNS_SERVER_ADDR, NETNS_CLIENT_ADDR, err, errlen);
+	fds[0] = tun_in(n, 0, err, errlen);
 	if (fds[0] >= 0)
-		fds[1] = tun_in(n->name[1], NETNS_CLIENT_ADDR, NETNS_SERVER_ADDR, err, errlen);
+		fds[1] = tun_in(n, 1, err, errlen);
 	if (fds[1] < 0 || start_link(n, fds, err, errlen) < 0) {
 		if (fds[0] >= 0)
 			close(fds[0]);
@@ -363,6 +404,10 @@ int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t 
 		return 0;
 	if (link_ended(n, 0, err, errlen))
 		return -1;
+	if (n->no_ipv6[0] && plan_program_family(p) == AF_INET6) {
+		snprintf(err, errlen, "%s: the link has no IPv6: %s", p->transport->name, n->no_ipv6);
+		return -1;
+	}
 	n->applied = 0;
 	errno = 0;
 	/* every repetition, also of the same link: its flush */
@@ -423,7 +468,9 @@ const char *netns_of(const struct netns *n, const char *role)
 
 const char *netns_bind(const struct netns *n, const char *dflt)
 {
-	return n && n->on ? NETNS_SERVER_ADDR ":0" : dflt;
+	if (!n || !n->on)
+		return dflt;
+	return dflt && dflt[0] == '[' ? "[" NETNS_SERVER_ADDR6 "]:0" : NETNS_SERVER_ADDR ":0";
 }
 
 void netns_meta(const struct netns *n, struct meta *m)
@@ -431,7 +478,9 @@ void netns_meta(const struct netns *n, struct meta *m)
 	if (!n->on)
 		return;
 	meta_set(m, "topology", "%s", "netns");
-	meta_set(m, "netns_server", "%s %s", n->name[0], NETNS_SERVER_ADDR);
-	meta_set(m, "netns_client", "%s %s", n->name[1], NETNS_CLIENT_ADDR);
+	meta_set(m, "netns_server", "%s %s%s", n->name[0], NETNS_SERVER_ADDR,
+		 n->no_ipv6[0] ? "" : " " NETNS_SERVER_ADDR6);
+	meta_set(m, "netns_client", "%s %s%s", n->name[1], NETNS_CLIENT_ADDR,
+		 n->no_ipv6[0] ? "" : " " NETNS_CLIENT_ADDR6);
 	meta_set(m, "link_emulator", "%s", "tun: the runner's link process (launch/link.h)");
 }

@@ -14,7 +14,8 @@
  *                            CAP_SYS_ADMIN), makes matrix-PID-s and
  *                            matrix-PID-c (`ip netns add`), a TUN device
  *                            `mxlink` in each (10.77.0.1 in -s, peer
- *                            10.77.0.2 in -c; lo up), and forks the link
+ *                            10.77.0.2 in -c, and fd77::1/64, fd77::2/64
+ *                            when the kernel has IPv6; lo up), and forks the link
  *                            process (link.h) that carries every packet
  *                            between the two devices
  *   netns_apply(n, p, err)   before each cell repetition: the cell's link
@@ -22,7 +23,8 @@
  *                            every time: the link process flushes both
  *                            directions first (link.h), so no packet of one
  *                            repetition reaches the next; an error once the
- *                            link process has ended
+ *                            link process has ended, and for an IPv6 cell
+ *                            when the devices have no IPv6 address
  *   netns_close(n)           stops the link process (its TUN devices go with
  *                            it) and removes both namespaces (`ip netns del`)
  *
@@ -49,6 +51,8 @@
 
 #define NETNS_SERVER_ADDR "10.77.0.1"
 #define NETNS_CLIENT_ADDR "10.77.0.2"
+#define NETNS_SERVER_ADDR6 "fd77::1"	/* a ULA /64 on both devices */
+#define NETNS_CLIENT_ADDR6 "fd77::2"
 #define NETNS_DEV "mxlink"
 
 struct netns {
@@ -59,6 +63,7 @@ struct netns {
 	int applied;			/* `link` is in place */
 	struct cell_link link;
 	uint64_t flushed;		/* packets the last netns_apply's flush dropped */
+	char no_ipv6[160];		/* why the devices have no IPv6 address, "" */
 	char link_ended[256];		/* the link process ended: how (netns_apply) */
 };
 
@@ -89,8 +94,9 @@ void netns_close(struct netns *n);
 /* The namespace a worker of role ("server", "client") enters; NULL without
  * a topology (n NULL or off). */
 const char *netns_of(const struct netns *n, const char *role);
-/* The server's --bind: on the link (10.77.0.1:0) for an IP transport under
- * a topology, else dflt. */
+/* The server's --bind: on the link for an IP transport under a topology
+ * ([fd77::1]:0 when dflt is an IPv6 one, "[...", else 10.77.0.1:0), else
+ * dflt. */
 const char *netns_bind(const struct netns *n, const char *dflt);
 /* meta.csv: topology, netns_server, netns_client, the addresses, the emulator. */
 void netns_meta(const struct netns *n, struct meta *m);

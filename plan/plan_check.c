@@ -193,10 +193,7 @@ static int check_topology(const struct matrix *m, const size_t *choice,
 		CELL_ERR(p->server_prog ? "server" : "client", "topology: netns runs matrix's own "
 			 "workers only, not yet programs of programs: (exclude them, or drop "
 			 "topology:)");
-	if (family == AF_INET6)
-		CELL_ERR("transport", "%s: topology: netns has IPv4 addresses only, not yet IPv6 "
-			 "(use tcp, or exclude it)", p->transport->name);
-	if (family != AF_INET)
+	if (family != AF_INET && family != AF_INET6)
 		CELL_ERR(family == AF_UNIX && transport_takes_programs(p->transport) ==
 			 TAKES_PROGRAM_PAIRS ? "endpoint" : "transport",
 			 "%s%s does not cross the emulated link of topology: netns: its address is a "
