@@ -2,6 +2,8 @@
  * process.  See netns.h. */
 #include "netns.h"
 #include "link.h"
+#include "iproute.h"
+#include "netem.h"
 #include "procinfo.h"
 #include "spawn.h"
 
@@ -14,7 +16,6 @@
 #include <poll.h>
 #include <sched.h>
 #include <signal.h>
-#include <spawn.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,60 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-extern char **environ;
-
 #define CAP_NET_ADMIN_BIT 12
 #define CAP_SYS_ADMIN_BIT 21
-
-/* `ip ARGS...` run to its end: 0, or -1 with "ip ARGS: its stderr" in err. */
-static int run_ip(const char *const *args, char *err, size_t errlen)
-{
-	const char *argv[16] = { "ip" };
-	char msg[512] = "";
-	posix_spawn_file_actions_t fa;
-	int pipefd[2], status = 0, rc;
-	size_t n = 1, used = 0;
-	pid_t pid;
-	ssize_t r;
-
-	for (; args[n - 1] && n < 15; n++)
-		argv[n] = args[n - 1];
-	argv[n] = NULL;
-	if (pipe2(pipefd, O_CLOEXEC) < 0) {
-		snprintf(err, errlen, "pipe: %s", strerror(errno));
-		return -1;
-	}
-	posix_spawn_file_actions_init(&fa);
-	posix_spawn_file_actions_adddup2(&fa, pipefd[1], 2);
-	posix_spawn_file_actions_addopen(&fa, 1, "/dev/null", O_WRONLY, 0);
-	rc = posix_spawnp(&pid, "ip", &fa, NULL, (char *const *)argv, environ);
-	posix_spawn_file_actions_destroy(&fa);
-	close(pipefd[1]);
-	while (!rc && (r = read(pipefd[0], msg + used, sizeof(msg) - 1 - used)) != 0)
-		if (r > 0)
-			used += (size_t)r;
-		else if (errno != EINTR)
-			break;
-	close(pipefd[0]);
-	msg[used] = '\0';
-	while (used && (msg[used - 1] == '\n' || msg[used - 1] == ' '))
-		msg[--used] = '\0';
-	for (char *c = msg; *c; c++)
-		if (*c == '\n')
-			*c = ' ';
-	while (!rc && waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	if (!rc && WIFEXITED(status) && !WEXITSTATUS(status))
-		return 0;
-	int o = snprintf(err, errlen, "ip");
-	for (size_t i = 1; argv[i] && o > 0 && (size_t)o < errlen; i++)
-		o += snprintf(err + o, errlen - (size_t)o, " %s", argv[i]);
-	if (o > 0 && (size_t)o < errlen)
-		snprintf(err + o, errlen - (size_t)o, ": %s", rc == ENOENT ?
-			 "ip not found: topology: netns needs iproute2 (apt-get install iproute2)" :
-			 rc ? strerror(rc) : msg[0] ? msg : "failed");
-	return -1;
-}
 
 /* 1 when this process may make namespaces and network devices. */
 static int has_caps(void)
@@ -147,7 +96,7 @@ void netns_sweep(void)
 		    (pid != (long)getpid() && in_use(pid, path)))
 			continue;	/* ours are not made yet: one of our pid is stale */
 		const char *args[] = { "netns", "del", e->d_name, NULL };
-		if (run_ip(args, err, sizeof(err)) < 0)
+		if (iproute_run("ip", args, err, sizeof(err)) < 0)
 			fprintf(stderr, "matrix: cannot remove network namespace %s of matrix run %ld, "
 				"which is no longer running: %s\n", e->d_name, pid, err);
 		else
@@ -313,6 +262,36 @@ static int start_link(struct netns *n, int fds[2], char *err, size_t errlen)
 	return 0;
 }
 
+/* The kernel's netem between the namespaces when it has it (netem.h), as
+ * MATRIX_LINK says: 1 in place, 0 not (why in n->no_netem: the user-space
+ * link then), -1 with err when MATRIX_LINK is wrong or wants netem that
+ * cannot be. */
+static int pick_netem(struct netns *n, char *err, size_t errlen)
+{
+	const char *want = getenv("MATRIX_LINK");
+	char why[512];
+
+	if (!want || !*want)
+		want = "auto";
+	if (strcmp(want, "auto") && strcmp(want, "user") && strcmp(want, "netem")) {
+		snprintf(err, errlen, "MATRIX_LINK=%s: expected auto (netem where the kernel has "
+			 "it), netem or user (the user-space link)", want);
+		return -1;
+	}
+	if (!strcmp(want, "user")) {
+		snprintf(n->no_netem, sizeof(n->no_netem), "MATRIX_LINK=user");
+		return 0;
+	}
+	if (netem_open(n->name, why, sizeof(why)) == 0)
+		return 1;
+	if (!strcmp(want, "netem")) {
+		snprintf(err, errlen, "MATRIX_LINK=netem: %s", why);
+		return -1;
+	}
+	snprintf(n->no_netem, sizeof(n->no_netem), "%s", why);
+	return 0;
+}
+
 int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen)
 {
 	int fds[2] = { -1, -1 };
@@ -331,11 +310,18 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 	for (int i = 0; i < 2; i++) {
 		snprintf(n->name[i], sizeof(n->name[i]), "matrix-%ld-%c", (long)getpid(), "sc"[i]);
 		const char *args[] = { "netns", "add", n->name[i], NULL };
-		if (run_ip(args, err, errlen) < 0) {
+		if (iproute_run("ip", args, err, errlen) < 0) {
 			n->name[i][0] = '\0';
 			netns_close(n);
 			return -1;
 		}
+	}
+	int netem = pick_netem(n, err, errlen);
+	if (netem) {
+		if (netem < 0)
+			netns_close(n);
+		n->on = n->netem = netem > 0;
+		return netem > 0 ? 0 : -1;
 	}
 	fds[0] = tun_in(n, 0, err, errlen);
 	if (fds[0] >= 0)
@@ -385,7 +371,7 @@ int netns_link_lost(struct netns *n, char *err, size_t errlen)
 {
 	char c;
 
-	if (!n || !n->on)
+	if (!n || !n->on || n->link_pid <= 0)
 		return 0;
 	/* only its answers to netns_apply come on ctl, each read there (one
 	 * that came after netns_apply gave up is dropped now): an end of
@@ -409,6 +395,13 @@ int netns_apply(struct netns *n, const struct cell_params *p, char *err, size_t 
 		return -1;
 	}
 	n->applied = 0;
+	if (n->netem) {
+		if (netem_apply(n->name, &p->link, err, errlen) < 0)
+			return -1;
+		n->link = p->link;
+		n->applied = 1;
+		return 0;
+	}
 	errno = 0;
 	/* every repetition, also of the same link: its flush */
 	if (write(n->ctl, &p->link, sizeof(p->link)) != (ssize_t)sizeof(p->link) ||
@@ -452,7 +445,7 @@ void netns_close(struct netns *n)
 	n->ctl = -1;
 	for (int i = 0; i < 2; i++) {
 		const char *args[] = { "netns", "del", n->name[i], NULL };
-		if (n->name[i][0] && run_ip(args, err, sizeof(err)) < 0)
+		if (n->name[i][0] && iproute_run("ip", args, err, sizeof(err)) < 0)
 			fprintf(stderr, "matrix: %s\n", err);
 		n->name[i][0] = '\0';
 	}
@@ -482,5 +475,10 @@ void netns_meta(const struct netns *n, struct meta *m)
 		 n->no_ipv6[0] ? "" : " " NETNS_SERVER_ADDR6);
 	meta_set(m, "netns_client", "%s %s%s", n->name[1], NETNS_CLIENT_ADDR,
 		 n->no_ipv6[0] ? "" : " " NETNS_CLIENT_ADDR6);
-	meta_set(m, "link_emulator", "%s", "tun: the runner's link process (launch/link.h)");
+	if (n->netem)
+		meta_set(m, "link_emulator", "netem: tc netem on a veth pair %s between them",
+			 NETNS_DEV);
+	else
+		meta_set(m, "link_emulator", "tun: the runner's link process (launch/link.h); "
+			 "not netem: %s", n->no_netem);
 }

@@ -17,23 +17,27 @@
  *                            10.77.0.2 in -c, and fd77::1/64, fd77::2/64
  *                            when the kernel has IPv6; lo up), and forks the link
  *                            process (link.h) that carries every packet
- *                            between the two devices
+ *                            between the two devices; or, with netem, a
+ *                            veth pair mxlink with those addresses
  *   netns_apply(n, p, err)   before each cell repetition: the cell's link
  *                            (plan.h cell_link) for the link process, sent
  *                            every time: the link process flushes both
- *                            directions first (link.h), so no packet of one
- *                            repetition reaches the next; an error once the
+ *                            directions first (link.h; with netem the
+ *                            qdiscs are deleted and added again, netem.h),
+ *                            so no packet of one repetition reaches the
+ *                            next; an error once the
  *                            link process has ended, and for an IPv6 cell
  *                            when the devices have no IPv6 address
  *   netns_close(n)           stops the link process (its TUN devices go with
  *                            it) and removes both namespaces (`ip netns del`)
  *
- * Why not tc netem on a veth pair: netem is a kernel module (sch_netem) that
- * many kernels (this project's CI VM among them) are built without; a TUN
- * device and a process of our own emulate the same link on any kernel with
- * TUN.  The link process's own cost (a read and a write per packet, a
- * wake-up per due packet) is in every figure: the 0ms cell of a sweep shows
- * it.
+ * The link: the kernel's tc netem on a veth pair (netem.h) where the
+ * kernel has sch_netem (tried at netns_open), else our own (MATRIX_LINK=
+ * user forces it; netem, a kernel module, is missing from many kernels,
+ * this project's CI VM's among them): a TUN device in each namespace and
+ * a process of ours that emulates the same link on any kernel with TUN.
+ * That process's own cost (a read and a write per packet, a wake-up per
+ * due packet) is in every figure: the 0ms cell of a sweep shows it.
  *
  * The addresses exist only inside the namespaces: no packet ever leaves
  * them.  ip runs by fork+exec (posix_spawnp, an argv, no shell), its
@@ -60,6 +64,9 @@ struct netns {
 	char name[2][32];		/* [0] server's, [1] clients' */
 	pid_t link_pid;			/* the link process (link.h) */
 	int ctl;			/* its control socket */
+	int netem;			/* the kernel's netem on a veth pair (netem.h),
+					 * not the link process */
+	char no_netem[512];		/* why not, when not */
 	int applied;			/* `link` is in place */
 	struct cell_link link;
 	uint64_t flushed;		/* packets the last netns_apply's flush dropped */

@@ -174,7 +174,7 @@ topology:
   netns: true
   link: {delay: 0ms}
 Y
-	run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	MATRIX_LINK=user run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
 	RUNNER_PIDS=$(runner_pid out)
 	expect_all out/results.csv status ok
 	head -1 out/results.csv | grep -q ',other_cpus,.*,link_cpu_s,link_delay$' ||
@@ -224,6 +224,145 @@ Y
 	local t min
 	while IFS=$'\t' read -r t min; do
 		le 4000 "$min" || die "$t over a 2 ms link: fastest round trip $min us, under 4 ms"
+	done < <(csvq out/results.csv transport rtt_min_us)
+	expect_link_gone "$RUNNER_PIDS"
+}
+
+# "" when this kernel can put a netem qdisc on a veth, else why not (tc's
+# words); the scratch namespace goes again
+netem_missing() {
+	local ns=mxe2e-netem-$$ why
+	ip netns add "$ns" 2>/dev/null || { echo "cannot make a network namespace"; return; }
+	why=$(ip -n "$ns" link add mxa type veth peer name mxb 2>&1 &&
+		tc -n "$ns" qdisc add dev mxa root netem delay 1ms 2>&1)
+	[ $? -eq 0 ] || echo "${why:-failed}"
+	ip netns del "$ns"
+}
+
+# where the kernel has no sch_netem (this test machine): the user-space
+# link, meta.csv saying so and why; MATRIX_LINK=user forces it, a wrong
+# MATRIX_LINK is refused, MATRIX_LINK=netem insists
+t_netns_link_emulator_falls_back_saying_why() {
+	need_netns
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: fallback
+repeat: 1
+matrix:
+  transport: udp
+  count: 20
+topology:
+  netns: true
+  link: {delay: 1ms}
+Y
+	local missing
+	missing=$(netem_missing)
+	run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	RUNNER_PIDS=$(runner_pid out)
+	expect_all out/results.csv status ok
+	if [ -n "$missing" ]; then
+		grep -q '^link_emulator,tun: the runner.s link process (launch/link.h); not netem: tc -n matrix-[0-9]*-s qdisc add dev mxlink root netem limit 4096: .*Specified qdisc kind is unknown' out/meta.csv ||
+			die "no netem ($missing): $(grep link_emulator out/meta.csv)"
+		MATRIX_LINK=netem run_matrix run "$T/m.yaml" -o "$T/insist" --quiet; expect_rc 2
+		expect_err "matrix: MATRIX_LINK=netem: tc -n matrix-"
+		[ ! -e insist ] || die "a run folder was made without the link it insisted on"
+	else
+		grep -q '^link_emulator,netem: tc netem on a veth pair mxlink' out/meta.csv ||
+			die "netem is there: $(grep link_emulator out/meta.csv)"
+	fi
+	MATRIX_LINK=user run_matrix run "$T/m.yaml" -o "$T/user" --quiet; expect_rc 0
+	RUNNER_PIDS="$RUNNER_PIDS $(runner_pid user)"
+	grep -qx 'link_emulator,tun: the runner.s link process (launch/link.h); not netem: MATRIX_LINK=user' user/meta.csv ||
+		die "MATRIX_LINK=user: $(grep link_emulator user/meta.csv)"
+	MATRIX_LINK=kernel run_matrix run "$T/m.yaml" -o "$T/bad" --quiet; expect_rc 2
+	expect_err "matrix: MATRIX_LINK=kernel: expected auto (netem where the kernel has it), netem or user"
+	[ ! -e bad ] || die "a run folder was made with a wrong MATRIX_LINK"
+	expect_link_gone "$(runner_pid out)"
+	expect_link_gone "$(runner_pid user)"
+}
+
+# the netem path with a tc that only says what it was asked (real ip, a
+# real veth pair): one del and one add of the cell's netem on each end
+# before every repetition, link_cpu_s empty (no process of ours); then the
+# real tc takes every add line (its parser runs before the kernel's
+# answer: "Specified qdisc kind is unknown" here, not "Illegal ...")
+t_netns_netem_commands_are_tc_netems() {
+	need_netns
+	trap netns_cleanup EXIT
+	mkdir bin
+	printf '#!/bin/sh\necho "$*" >>%s/tc.log\n' "$T" >bin/tc
+	chmod +x bin/tc
+	mat m.yaml <<'Y'
+name: netemcmds
+repeat: 2
+matrix:
+  transport: tcp
+  size: 64
+  count: 50
+topology:
+  netns: true
+  link: {delay: 2ms, jitter: 0.5ms, rate: 100mbit, loss: [0%, 0.1%]}
+Y
+	PATH="$T/bin:$PATH" run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	RUNNER_PIDS=$(runner_pid out)
+	expect_all out/results.csv status ok
+	local pid=$RUNNER_PIDS
+	grep -qx 'link_emulator,netem: tc netem on a veth pair mxlink between them' out/meta.csv ||
+		die "link_emulator: $(grep link_emulator out/meta.csv)"
+	[ -z "$(csvq out/results.csv link_cpu_s | tr -d '\n')" ] || die "link_cpu_s with netem: $(csvq out/results.csv link_cpu_s)"
+	local want="" s c rep loss
+	for s in s c; do	# netem_open: the qdisc with no delay on each end
+		want+="-n matrix-$pid-$s qdisc add dev mxlink root netem limit 4096"$'\n'
+	done
+	while IFS=$'\t' read -r c rep loss; do
+		for s in s c; do
+			want+="-n matrix-$pid-$s qdisc del dev mxlink root"$'\n'
+			want+="-n matrix-$pid-$s qdisc add dev mxlink root netem limit 4096 delay 2000.000us 500.000us"
+			[ "$loss" = 0 ] || want+=" loss random 0.100000%"
+			want+=" rate 100000000bit"$'\n'
+		done
+	done < <(csvq out/results.csv cell rep link_loss)
+	[ "$(cat tc.log)"$'\n' = "$want" ] || die "tc was asked:
+$(cat tc.log)
+not:
+$want"
+	expect_link_gone "$pid"
+	local ns=mxe2e-tc-$$ line out
+	ip netns add "$ns" && ip -n "$ns" link add mxlink type veth peer name mxpeer || die "no scratch veth"
+	while read -r line; do
+		case $line in *" add "*) ;; *) continue ;; esac
+		out=$(tc -n "$ns" ${line#-n * } 2>&1) && { tc -n "$ns" qdisc del dev mxlink root; continue; }
+		case $out in *"Specified qdisc kind is unknown"*) ;; *) ip netns del "$ns"; die "tc $line: $out" ;; esac
+	done <tc.log
+	ip netns del "$ns"
+}
+
+# with the kernel's netem (sch_netem): a 2 ms link adds 4 ms to a round
+# trip, the flush between repetitions is netem's qdisc deleted and added
+t_netns_netem_link_where_the_kernel_has_it() {
+	need_netns
+	local missing
+	missing=$(netem_missing)
+	[ -z "$missing" ] || skip "no netem in this kernel: $missing"
+	trap netns_cleanup EXIT
+	mat m.yaml <<'Y'
+name: netem
+repeat: 2
+matrix:
+  transport: [tcp, udp, tcp6]
+  size: 64
+  count: 100
+topology:
+  netns: true
+  link: {delay: 2ms}
+Y
+	MATRIX_LINK=netem run_matrix run "$T/m.yaml" -o "$T/out" --quiet; expect_rc 0
+	RUNNER_PIDS=$(runner_pid out)
+	expect_all out/results.csv status ok
+	grep -q '^link_emulator,netem:' out/meta.csv || die "$(grep link_emulator out/meta.csv)"
+	local t min
+	while IFS=$'\t' read -r t min; do
+		le 4000 "$min" || die "$t over a 2 ms netem link: fastest round trip $min us"
 	done < <(csvq out/results.csv transport rtt_min_us)
 	expect_link_gone "$RUNNER_PIDS"
 }
@@ -431,7 +570,7 @@ topology:
   netns: true
   link: {delay: 1ms}
 Y
-	start_link_run "$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>&1
+	MATRIX_LINK=user start_link_run "$MATRIX_BIN" run "$T/m.yaml" -o "$T/out" --quiet >/dev/null 2>&1
 	local p link=""
 	for p in $(ps -o pid= --ppid "$RUN"); do	# the child holding the TUN devices
 		ls -l "/proc/$p/fd" 2>/dev/null | grep -q /dev/net/tun && link=$p

@@ -11,6 +11,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/socket.h>
 #include <sys/wait.h>
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "link.h"
+#include "netem.h"
 
 #define MS 1000000ull
 #define T0 (1000 * MS)		/* a clock far from 0 */
@@ -316,6 +318,40 @@ static void test_link_process_reorders_with_jitter(void **state)
 	link_stop(&lp);
 }
 
+/* the tc netem line of a link, as tc-netem(8) spells it, joined by spaces */
+static void expect_netem(const struct cell_link l, const char *want)
+{
+	struct netem_cmd c;
+	char got[512] = "";
+	size_t o = 0;
+
+	netem_cmd_build(&c, "matrix-1-s", &l);
+	for (size_t i = 0; c.argv[i]; i++)
+		o += (size_t)snprintf(got + o, sizeof(got) - o, "%s%s", i ? " " : "", c.argv[i]);
+	assert_string_equal(got, want);
+}
+
+static void test_netem_command_line(void **state)
+{
+	const char *head = "-n matrix-1-s qdisc add dev mxlink root netem limit 4096";
+	char want[512];
+
+	(void)state;
+	expect_netem((struct cell_link){ 0 }, head);
+	snprintf(want, sizeof(want), "%s delay 2000.000us", head);
+	expect_netem((struct cell_link){ .delay_ns = 2 * MS }, want);
+	/* jitter needs a delay before it, 0 if need be; sub-µs kept */
+	snprintf(want, sizeof(want), "%s delay 0.000us 1.500us", head);
+	expect_netem((struct cell_link){ .jitter_ns = 1500 }, want);
+	/* loss in millionths of a percent: 0.1% and 100%; rate in bit/s */
+	snprintf(want, sizeof(want), "%s delay 1000.000us 100.000us loss random 0.100000%% "
+		 "rate 1000000000bit", head);
+	expect_netem((struct cell_link){ .delay_ns = MS, .jitter_ns = MS / 10, .loss = 100000,
+					 .rate_bps = 1000000000 }, want);
+	snprintf(want, sizeof(want), "%s loss random 100.000000%% rate 8bit", head);
+	expect_netem((struct cell_link){ .loss = 100000000, .rate_bps = 8 }, want);
+}
+
 int main(void)
 {
 	const struct CMUnitTest tests[] = {
@@ -328,6 +364,7 @@ int main(void)
 		cmocka_unit_test(test_loss_probability),
 		cmocka_unit_test(test_new_link_flushes_the_queue),
 		cmocka_unit_test(test_link_process_reorders_with_jitter),
+		cmocka_unit_test(test_netem_command_line),
 	};
 	return cmocka_run_group_tests(tests, NULL, NULL);
 }
