@@ -3,6 +3,7 @@
 #include "matrix_command.h"
 #include "clock.h"
 #include "matrix.h"
+#include "netns.h"
 #include "pattern.h"
 
 #include <fcntl.h>
@@ -101,7 +102,15 @@ void program_argv(const struct matrix *m, const struct cell *c, const struct ser
 	struct cell_words w = { .m = m, .c = c, .sa = sa, .id = id };
 	size_t n;
 	char **tmpl = matrix_program_command(pr, id != 0, c->p.transport->name, &n);
+	char ns[32];
 
+	if (c->p.netns) {	/* topology: netns: in the role's namespace (ip-netns(8)) */
+		netns_name(id ? "client" : "server", ns, sizeof(ns));
+		spawn_argv_add(a, "ip");
+		spawn_argv_add(a, "netns");
+		spawn_argv_add(a, "exec");
+		spawn_argv_add(a, "%s", ns);
+	}
 	program_words(tmpl, n, cell_lookup, &w, a);	/* the plan checked tmpl is there */
 }
 
@@ -137,7 +146,8 @@ int program_server_addr(const struct cell_params *p, struct server_addr *sa)
 		snprintf(sa->address, sizeof(sa->address), "%s%.200s", zmq ? "ipc://" : "", sa->path);
 		return 0;
 	}
-	snprintf(sa->host, sizeof(sa->host), v6 ? "::1" : "127.0.0.1");
+	snprintf(sa->host, sizeof(sa->host), "%s", p->netns ? (v6 ? NETNS_SERVER_ADDR6 : NETNS_SERVER_ADDR)
+		 : v6 ? "::1" : "127.0.0.1");
 	if (free_port(family, sa->port, sizeof(sa->port)) < 0)
 		return -1;
 	if (v6)
@@ -162,18 +172,27 @@ void program_server_addr_set(struct server_addr *sa, const struct transport *t, 
 }
 
 /* Is there a TCP socket in LISTEN state on port in /proc/net/tcp or tcp6
- * (the runner's network namespace), bound where a client of family will
- * reach it: the loopback or the wildcard (a dual-stack [::] for tcp too)? */
-static int tcp_listening(int family, unsigned port)
+ * (the runner's network namespace, or with topology: netns the server's),
+ * bound where a client of family will reach it: the loopback (the link's
+ * address) or the wildcard (a dual-stack [::] for tcp too)? */
+static int tcp_listening(int family, unsigned port, int netns)
 {
 	static const char *files[] = { "/proc/net/tcp", "/proc/net/tcp6" };
+	struct in_addr link4;
+	struct in6_addr link6;
 	uint32_t lo4 = htonl(INADDR_LOOPBACK), lo6[4];
-	char line[512];
+	char line[512], ns[32];
 	int hit = 0;
 
 	memcpy(lo6, &in6addr_loopback, sizeof(lo6));
+	netns_name("server", ns, sizeof(ns));
+	if (netns && inet_pton(AF_INET, NETNS_SERVER_ADDR, &link4) == 1 &&
+	    inet_pton(AF_INET6, NETNS_SERVER_ADDR6, &link6) == 1) {
+		lo4 = link4.s_addr;
+		memcpy(lo6, &link6, sizeof(lo6));
+	}
 	for (int v6 = family == AF_INET6; v6 < 2 && !hit; v6++) {
-		FILE *f = fopen(files[v6], "re");
+		FILE *f = netns ? netns_fopen(ns, files[v6]) : fopen(files[v6], "re");
 		if (!f)
 			continue;
 		while (!hit && fgets(line, sizeof(line), f)) {
@@ -225,7 +244,7 @@ int program_server_ready(const struct cell_params *p, const struct server_addr *
 	/* never a connection: a server that serves one would spend it here */
 	if (plan_program_family(p) == AF_UNIX)
 		return unix_listening(sa->path);
-	return tcp_listening(plan_program_family(p), (unsigned)atoi(sa->port));
+	return tcp_listening(plan_program_family(p), (unsigned)atoi(sa->port), p->netns);
 }
 
 uint64_t program_cell_warmup(const struct cell_params *p, uint64_t warmup)

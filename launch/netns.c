@@ -195,6 +195,60 @@ static int make_tun(const char *addr, const char *peer, const char *addr6, char 
 	return fd;
 }
 
+void netns_name(const char *role, char *buf, size_t len)
+{
+	snprintf(buf, len, "matrix-%ld-%c", (long)getpid(), strcmp(role, "server") ? 'c' : 's');
+}
+
+/* Into namespace ns (*self: the runner's, to come back to): 0, or -1
+ * with errno and nothing to come back from. */
+static int enter(const char *ns, int *self)
+{
+	char path[64];
+	int there;
+
+	snprintf(path, sizeof(path), "/run/netns/%s", ns);
+	if ((*self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC)) < 0)
+		return -1;
+	if ((there = open(path, O_RDONLY | O_CLOEXEC)) < 0 || setns(there, CLONE_NEWNET) < 0) {
+		int e = errno;
+		if (there >= 0)
+			close(there);
+		close(*self);
+		errno = e;
+		return -1;
+	}
+	close(there);
+	return 0;
+}
+
+/* Back into the runner's namespace from enter(). */
+static void leave(int self)
+{
+	int e = errno;
+
+	if (setns(self, CLONE_NEWNET) < 0) {
+		/* the runner would go on in the wrong namespace: no */
+		fprintf(stderr, "matrix: cannot return to the runner's network namespace: %s\n",
+			strerror(errno));
+		abort();
+	}
+	close(self);
+	errno = e;
+}
+
+FILE *netns_fopen(const char *ns, const char *path)
+{
+	int self;
+	FILE *f;
+
+	if (enter(ns, &self) < 0)
+		return NULL;
+	f = fopen(path, "re");
+	leave(self);
+	return f;
+}
+
 /* make_tun inside namespace ns, and back; the address pair [0] or [1]. */
 static int tun_in(struct netns *n, int i, char *err, size_t errlen)
 {
@@ -202,28 +256,14 @@ static int tun_in(struct netns *n, int i, char *err, size_t errlen)
 		{ NETNS_SERVER_ADDR, NETNS_CLIENT_ADDR }, { NETNS_CLIENT_ADDR, NETNS_SERVER_ADDR },
 	};
 	static const char *const addr6[2] = { NETNS_SERVER_ADDR6, NETNS_CLIENT_ADDR6 };
-	const char *ns = n->name[i];
-	char path[64];
-	int self = open("/proc/self/ns/net", O_RDONLY | O_CLOEXEC), there, fd = -1;
+	int self, fd = -1;
 
-	snprintf(path, sizeof(path), "/run/netns/%s", ns);
-	there = open(path, O_RDONLY | O_CLOEXEC);
-	if (self < 0 || there < 0 || setns(there, CLONE_NEWNET) < 0)
-		snprintf(err, errlen, "enter %s: %s", self < 0 ? "/proc/self/ns/net" : path,
-			 strerror(errno));
-	else
-		fd = make_tun(addr[i][0], addr[i][1], addr6[i], n->no_ipv6, sizeof(n->no_ipv6), err,
-			      errlen);
-	if (self >= 0 && setns(self, CLONE_NEWNET) < 0) {
-		/* the runner would go on in the wrong namespace: no */
-		fprintf(stderr, "matrix: cannot return to the runner's network namespace: %s\n",
-			strerror(errno));
-		abort();
+	if (enter(n->name[i], &self) < 0) {
+		snprintf(err, errlen, "enter /run/netns/%s: %s", n->name[i], strerror(errno));
+		return -1;
 	}
-	if (self >= 0)
-		close(self);
-	if (there >= 0)
-		close(there);
+	fd = make_tun(addr[i][0], addr[i][1], addr6[i], n->no_ipv6, sizeof(n->no_ipv6), err, errlen);
+	leave(self);
 	return fd;
 }
 
@@ -308,7 +348,7 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 		return -1;
 	}
 	for (int i = 0; i < 2; i++) {
-		snprintf(n->name[i], sizeof(n->name[i]), "matrix-%ld-%c", (long)getpid(), "sc"[i]);
+		netns_name(i ? "client" : "server", n->name[i], sizeof(n->name[i]));
 		const char *args[] = { "netns", "add", n->name[i], NULL };
 		if (iproute_run("ip", args, err, errlen) < 0) {
 			n->name[i][0] = '\0';

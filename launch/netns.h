@@ -48,6 +48,7 @@
 #define MATRIX_NETNS_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <sys/types.h>
 
 #include "meta.h"
@@ -98,6 +99,14 @@ int netns_link_lost(struct netns *n, char *err, size_t errlen);
 int netns_cpu_ns(const struct netns *n, uint64_t *ns);
 /* Idempotent; safe on a struct never opened (zeroed). */
 void netns_close(struct netns *n);
+/* The name of this runner's namespace for role ("server", "client"),
+ * matrix-PID-s or matrix-PID-c, into buf: what netns_open makes and
+ * netns_of says, for those who have no struct netns (a program's argv). */
+void netns_name(const char *role, char *buf, size_t len);
+/* fopen(path, "re") as namespace ns sees it (a /proc/net file: the
+ * sockets of that namespace), the runner back in its own at once; NULL
+ * with errno. */
+FILE *netns_fopen(const char *ns, const char *path);
 /* The namespace a worker of role ("server", "client") enters; NULL without
  * a topology (n NULL or off). */
 const char *netns_of(const struct netns *n, const char *role);

@@ -57,6 +57,7 @@ void plan_resolve_params(const struct matrix *m, const size_t *choice, struct ce
 	p->client_prog = (v = plan_cell_value(m, choice, "client")) && v->num
 			 ? matrix_program(m, v->text) : NULL;
 	p->cpu = (v = plan_cell_value(m, choice, "cpu")) ? v->text : NULL;
+	p->netns = m->topology.netns;
 	p->link.delay_ns = (v = plan_cell_value(m, choice, "link_delay")) ? v->num : 0;
 	p->link.jitter_ns = (v = plan_cell_value(m, choice, "link_jitter")) ? v->num : 0;
 	p->link.rate_bps = (v = plan_cell_value(m, choice, "link_rate")) ? v->num : 0;

@@ -59,6 +59,8 @@ struct cell_params {
 	const struct program *client_prog;
 	const char *cpu;		/* the cpu: value's text (placement.h), NULL
 					 * when not written (none) */
+	int netns;			/* topology: netns: the server and the clients
+					 * in the namespaces of launch/netns.h */
 	/* topology: netns: the link of the cell, each way (the link process,
 	 * launch/link.h); zero for a key not written */
 	struct cell_link {

@@ -189,10 +189,6 @@ static int check_topology(const struct matrix *m, const size_t *choice,
 
 	if (!m->topology.netns)
 		return 0;
-	if (p->server_prog || p->client_prog)
-		CELL_ERR(p->server_prog ? "server" : "client", "topology: netns runs matrix's own "
-			 "workers only, not yet programs of programs: (exclude them, or drop "
-			 "topology:)");
 	if (family != AF_INET && family != AF_INET6)
 		CELL_ERR(family == AF_UNIX && transport_takes_programs(p->transport) ==
 			 TAKES_PROGRAM_PAIRS ? "endpoint" : "transport",

@@ -367,6 +367,54 @@ Y
 	expect_link_gone "$RUNNER_PIDS"
 }
 
+# programs of your own over the link: the server's in the server's
+# namespace ({host} is 10.77.0.1, or fd77::1 over tcp6), each client in the
+# clients' (ip netns exec); neither address exists outside them, and a
+# 2 ms link shows in every pairing's round trip, ours timed or the
+# program's own
+t_netns_programs_cross_the_link() {
+	need_netns
+	command -v socat >/dev/null && command -v python3 >/dev/null || skip "socat or python3 missing"
+	trap netns_cleanup EXIT
+	cp -r "$REPO/matrices" .
+	mat m.yaml <<'Y'
+name: linkprogs
+repeat: 1
+warmup: 2
+programs:
+  socat:
+    server: [socat, "TCP-LISTEN:{port},bind={host},reuseaddr,fork", "EXEC:cat"]
+  python:
+    client: [python3, matrices/programs/echo_client.py, "{host}", "{port}", "{size}", "{size}", "{count}"]
+    result:
+      rtt_mean_us: {regex: 'avg rtt ([0-9.]+) us', unit: us}
+matrix:
+  pattern: echo
+  transport: [tcp, tcp6]
+  server: [builtin, socat]
+  client: [builtin, python]
+  size: 64
+  count: 50
+exclude:
+  - {server: builtin, client: builtin}
+  - {server: socat, transport: tcp6}     # TCP-LISTEN is IPv4's
+topology:
+  netns: true
+  link: {delay: 2ms}
+Y
+	run_matrix run "$T/m.yaml" -o "$T/out" --quiet
+	RUNNER_PIDS=$(runner_pid out)
+	[ "$rc" = 0 ] || die "exit $rc: $(csvq out/results.csv transport server client status error)"
+	expect_all out/results.csv status ok
+	[ "$(csvq out/results.csv cell | wc -l)" = 4 ] || die "rows: $(csvq out/results.csv cell server client)"
+	local t srv cli mean
+	while IFS=$'\t' read -r t srv cli mean; do
+		le 4000 "$mean" || die "$t $srv x $cli over a 2 ms link: mean round trip $mean us, under 4 ms"
+	done < <(csvq out/results.csv transport server client rtt_mean_us)
+	expect_link_gone "$RUNNER_PIDS"
+	expect_no_leftovers
+}
+
 # zmq over the link: its server binds the link's address (--bind's host)
 t_netns_zmq_binds_the_link() {
 	need_netns
@@ -423,8 +471,8 @@ Y
 	expect_no_leftovers
 }
 
-# paths do not cross the link, programs not yet: refused at the value, as
-# plan errors are; tcp6 crosses it; a misspelt link key is named
+# paths do not cross the link: refused at the value, as plan errors are;
+# tcp6 crosses it; a misspelt link key is named
 t_netns_plan_refusals() {
 	mat a.yaml <<'Y'
 name: a
