@@ -153,7 +153,7 @@ static uint64_t flush(struct dir *d)
 	unsigned char spill[sizeof(d->q[0].data)];
 	uint64_t n = d->n;
 
-	while (read(d->in, spill, sizeof(spill)) >= 0)
+	while (read(d->in, spill, sizeof(spill)) > 0)
 		n++;			/* until EAGAIN: the device's queue is empty */
 	reset(d);
 	memset(&d->w, 0, sizeof(d->w));
