@@ -302,22 +302,29 @@ static int start_link(struct netns *n, int fds[2], char *err, size_t errlen)
 	return 0;
 }
 
-/* The kernel's netem between the namespaces when it has it (netem.h), as
- * MATRIX_LINK says: 1 in place, 0 not (why in n->no_netem: the user-space
- * link then), -1 with err when MATRIX_LINK is wrong or wants netem that
- * cannot be. */
-static int pick_netem(struct netns *n, char *err, size_t errlen)
+/* MATRIX_LINK: auto (unset, empty), user or netem; NULL with err for
+ * anything else. */
+static const char *link_wanted(char *err, size_t errlen)
 {
 	const char *want = getenv("MATRIX_LINK");
-	char why[512];
 
 	if (!want || !*want)
-		want = "auto";
+		return "auto";
 	if (strcmp(want, "auto") && strcmp(want, "user") && strcmp(want, "netem")) {
 		snprintf(err, errlen, "MATRIX_LINK=%s: expected auto (netem where the kernel has "
 			 "it), netem or user (the user-space link)", want);
-		return -1;
+		return NULL;
 	}
+	return want;
+}
+
+/* The kernel's netem between the namespaces when it has it (netem.h), as
+ * want (link_wanted) says: 1 in place, 0 not (why in n->no_netem: the
+ * user-space link then), -1 with err when want is netem and it cannot be. */
+static int pick_netem(struct netns *n, const char *want, char *err, size_t errlen)
+{
+	char why[512];
+
 	if (!strcmp(want, "user")) {
 		snprintf(n->no_netem, sizeof(n->no_netem), "MATRIX_LINK=user");
 		return 0;
@@ -335,11 +342,14 @@ static int pick_netem(struct netns *n, char *err, size_t errlen)
 int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen)
 {
 	int fds[2] = { -1, -1 };
+	const char *want;
 
 	memset(n, 0, sizeof(*n));
 	n->ctl = -1;
 	if (!m->topology.netns)
 		return 0;
+	if (!(want = link_wanted(err, errlen)))
+		return -1;
 	if (!has_caps()) {
 		snprintf(err, errlen, "%s:%d:%d: topology: netns needs root, or the capabilities "
 			 "CAP_NET_ADMIN and CAP_SYS_ADMIN (network namespaces and a TUN device in "
@@ -356,7 +366,7 @@ int netns_open(struct netns *n, const struct matrix *m, char *err, size_t errlen
 			return -1;
 		}
 	}
-	int netem = pick_netem(n, err, errlen);
+	int netem = pick_netem(n, want, err, errlen);
 	if (netem) {
 		if (netem < 0)
 			netns_close(n);
