@@ -15,6 +15,7 @@ need_netns() {
 RUNNER_PIDS=""
 netns_cleanup() {
 	local p s
+	[ -e "/run/netns/mxe2e-tc-$$" ] && ip netns del "mxe2e-tc-$$"
 	for p in $RUNNER_PIDS; do
 		kill -9 "$p" 2>/dev/null
 		for s in s c; do
@@ -332,9 +333,8 @@ $want"
 	while read -r line; do
 		case $line in *" add "*) ;; *) continue ;; esac
 		out=$(tc -n "$ns" ${line#-n * } 2>&1) && { tc -n "$ns" qdisc del dev mxlink root; continue; }
-		case $out in *"Specified qdisc kind is unknown"*) ;; *) ip netns del "$ns"; die "tc $line: $out" ;; esac
+		case $out in *"Specified qdisc kind is unknown"*) ;; *) die "tc $line: $out" ;; esac
 	done <tc.log
-	ip netns del "$ns"
 }
 
 # with the kernel's netem (sch_netem): a 2 ms link adds 4 ms to a round
