@@ -2,9 +2,11 @@
  * matrix.h (struct matrix_hosts) and launch/remote.h. */
 #include "matrix_yaml.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A user or host name as ssh takes it on its command line: letters,
  * digits and . _ - (and : inside an IPv6 literal), never a leading '-'
@@ -62,9 +64,82 @@ static int parse_url(const char *text, struct host_url *u, char *why, size_t why
 		u->port = (unsigned)port;
 	}
 	u->user = at ? strndup(p, (size_t)(at - p)) : strdup("");
-	u->url = strdup(text);
-	if (!u->host || !u->user || !u->url)
+	if (!u->host || !u->user)
 		return ml_failf(why, whylen, "out of memory");
+	return 0;
+}
+
+/* u's canonical URL (matrix.h, struct host_url) into buf; port 22 folded
+ * into "no port" unless fold_22 is 0. */
+static void canon_url(const struct host_url *u, int fold_22, char *buf, size_t len)
+{
+	size_t n = (size_t)snprintf(buf, len, "ssh://%s%s%s", u->user, *u->user ? "@" : "",
+				    strchr(u->host, ':') ? "[" : "");
+	size_t h = n < len ? n : len - 1;
+
+	n += (size_t)snprintf(buf + h, len - h, "%s", u->host);
+	for (size_t i = h; i < len && buf[i]; i++)	/* DNS names: any case */
+		buf[i] = (char)tolower((unsigned char)buf[i]);
+	h = n < len ? n : len - 1;
+	n += (size_t)snprintf(buf + h, len - h, "%s", strchr(u->host, ':') ? "]" : "");
+	h = n < len ? n : len - 1;
+	if (u->port && !(fold_22 && u->port == 22))
+		snprintf(buf + h, len - h, ":%u", u->port);
+}
+
+const char *host_url_key(const char *text, char *buf, size_t len)
+{
+	struct host_url u = { 0 };
+	char why[256];
+
+	if (parse_url(text, &u, why, sizeof(why)) < 0)
+		snprintf(buf, len, "%s", text);
+	else
+		canon_url(&u, 1, buf, len);
+	free(u.user);
+	free(u.host);
+	return buf;
+}
+
+int host_url_same(const char *a, const char *b)
+{
+	char ka[1024], kb[1024];
+
+	return !strcmp(a, b) ||
+	       !strcmp(host_url_key(a, ka, sizeof(ka)), host_url_key(b, kb, sizeof(kb)));
+}
+
+/* Do the hosts: ssh: words choose the port (-p N, -pN, -o Port=N, -oPort=N,
+ * -o "Port N")?  Then a URL without a port is not port 22. */
+static int ssh_sets_port(const struct matrix_hosts *h)
+{
+	for (size_t i = 0; i < h->nssh; i++) {
+		const char *w = h->ssh[i];
+		if (!strncmp(w, "-p", 2))
+			return 1;
+		if (!strncmp(w, "-o", 2)) {
+			const char *o = w[2] ? w + 2 : i + 1 < h->nssh ? h->ssh[i + 1] : "";
+			if (!strncasecmp(o, "port", 4) && strchr("= \t", o[4]) && o[4])
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Each remote role's url, canonical, once the ssh: words are known. */
+static int canon_urls(struct loader *L, const yaml_node_t *key)
+{
+	struct matrix_hosts *h = &L->m->hosts;
+	struct host_url *u[] = { &h->server, &h->client };
+	char buf[1024];
+
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
+		if (!u[i]->host)
+			continue;
+		canon_url(u[i], !ssh_sets_port(h), buf, sizeof(buf));
+		if (!(u[i]->url = strdup(buf)))
+			return ml_oom(L, key);
+	}
 	return 0;
 }
 
@@ -151,6 +226,8 @@ int ml_load_hosts(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 		if (rc)
 			return -1;
 	}
+	if (canon_urls(L, key))
+		return -1;
 	if (h->client.url && !h->server.url && !h->server_address)
 		return error_node(L, key, "hosts: a remote client needs server_address: the address "
 				  "of this machine it is to connect to (the server is local)");
