@@ -220,7 +220,7 @@ mutate: test-deps
 # bench/remote_overhead.sh: the runner's cost per repetition against a
 # remote host (an sshd in a network namespace of its own, as the ssh tests
 # start one), with `matrix agent` and with MATRIX_NO_AGENT=1 side by side
-# (its ROUNDS: REMOTE_ROUNDS, default 3; about 1.5 min); it needs
+# (its ROUNDS: REMOTE_ROUNDS, default 3; about a minute); it needs
 # openssh-server and openssh-client.
 REMOTE_ROUNDS ?= 3
 bench: deps
