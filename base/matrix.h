@@ -305,13 +305,11 @@ struct host_url {
 	struct srcpos pos;
 };
 
-/* text's canonical form, as struct host_url's url, in buf (port 22
- * always dropped: meta.csv does not keep the ssh: words); text that is
- * no ssh:// URL (local, or an old folder's oddity) as it is.  Returns buf. */
-const char *host_url_key(const char *text, char *buf, size_t len);
-
 /* Do two meta.csv host values (server_host, client_host: a URL or
- * local), of this run's folder or an older one's, name one host? */
+ * local), of this run's folder or an older one's (which kept the URL as
+ * written), name one host?  Equal text, or the same canonical URL (port
+ * 22 always dropped: meta.csv does not keep the ssh: words); text that is
+ * no ssh:// URL only equals itself. */
 int host_url_same(const char *a, const char *b);
 
 struct matrix_hosts {

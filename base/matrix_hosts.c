@@ -69,44 +69,51 @@ static int parse_url(const char *text, struct host_url *u, char *why, size_t why
 	return 0;
 }
 
-/* u's canonical URL (matrix.h, struct host_url) into buf; port 22 folded
- * into "no port" unless fold_22 is 0. */
-static void canon_url(const struct host_url *u, int fold_22, char *buf, size_t len)
+/* u's canonical URL (matrix.h, struct host_url), malloc'd (NULL: out of
+ * memory); port 22 dropped unless fold_22 is 0. */
+static char *canon_url(const struct host_url *u, int fold_22)
 {
-	size_t n = (size_t)snprintf(buf, len, "ssh://%s%s%s", u->user, *u->user ? "@" : "",
-				    strchr(u->host, ':') ? "[" : "");
-	size_t h = n < len ? n : len - 1;
+	int v6 = strchr(u->host, ':') != NULL;
+	char port[16] = "", *s;
 
-	n += (size_t)snprintf(buf + h, len - h, "%s", u->host);
-	for (size_t i = h; i < len && buf[i]; i++)	/* DNS names: any case */
-		buf[i] = (char)tolower((unsigned char)buf[i]);
-	h = n < len ? n : len - 1;
-	n += (size_t)snprintf(buf + h, len - h, "%s", strchr(u->host, ':') ? "]" : "");
-	h = n < len ? n : len - 1;
 	if (u->port && !(fold_22 && u->port == 22))
-		snprintf(buf + h, len - h, ":%u", u->port);
+		snprintf(port, sizeof(port), ":%u", u->port);
+	if (asprintf(&s, "ssh://%s%s%s%s%s%s", u->user, *u->user ? "@" : "", v6 ? "[" : "",
+		     u->host, v6 ? "]" : "", port) < 0)
+		return NULL;
+	/* the host (and the port's digits): DNS names have no case */
+	for (char *c = s + strlen("ssh://") + strlen(u->user) + !!*u->user; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return s;
 }
 
-const char *host_url_key(const char *text, char *buf, size_t len)
+/* A meta.csv host value's canonical URL, malloc'd; NULL when it is no
+ * ssh:// URL (local, "") or memory ran out. */
+static char *value_key(const char *text)
 {
 	struct host_url u = { 0 };
-	char why[256];
+	char why[256], *key = NULL;
 
-	if (parse_url(text, &u, why, sizeof(why)) < 0)
-		snprintf(buf, len, "%s", text);
-	else
-		canon_url(&u, 1, buf, len);
+	if (parse_url(text, &u, why, sizeof(why)) == 0)
+		key = canon_url(&u, 1);
 	free(u.user);
 	free(u.host);
-	return buf;
+	return key;
 }
 
 int host_url_same(const char *a, const char *b)
 {
-	char ka[1024], kb[1024];
+	char *ka, *kb;
+	int same;
 
-	return !strcmp(a, b) ||
-	       !strcmp(host_url_key(a, ka, sizeof(ka)), host_url_key(b, kb, sizeof(kb)));
+	if (!strcmp(a, b))
+		return 1;
+	ka = value_key(a);
+	kb = value_key(b);
+	same = ka && kb && !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
 }
 
 /* Do the hosts: ssh: words choose the port (-p N, -pN, -o Port=N, -oPort=N,
@@ -131,15 +138,10 @@ static int canon_urls(struct loader *L, const yaml_node_t *key)
 {
 	struct matrix_hosts *h = &L->m->hosts;
 	struct host_url *u[] = { &h->server, &h->client };
-	char buf[1024];
 
-	for (size_t i = 0; i < ARRAY_SIZE(u); i++) {
-		if (!u[i]->host)
-			continue;
-		canon_url(u[i], !ssh_sets_port(h), buf, sizeof(buf));
-		if (!(u[i]->url = strdup(buf)))
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++)
+		if (u[i]->host && !(u[i]->url = canon_url(u[i], !ssh_sets_port(h))))
 			return ml_oom(L, key);
-	}
 	return 0;
 }
 
