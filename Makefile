@@ -216,9 +216,17 @@ mutate: test-deps
 # iperf3 and a Go echo pair, interleaved rounds on loopback: bench/run.sh
 # (it installs what is missing and builds what it runs; its header lists
 # the knobs: ROUNDS, CELLS, TOOLS, PLACEMENTS, QUICK).  Not part of
-# `make test`; about half an hour here with every cell.
+# `make test`; about half an hour here with every cell.  Then
+# bench/remote_overhead.sh: the runner's cost per repetition against a
+# remote host (an sshd in a network namespace of its own, as the ssh tests
+# start one), with `matrix agent` and with MATRIX_NO_AGENT=1 side by side
+# (its ROUNDS: REMOTE_ROUNDS, default 3; about a minute); it needs
+# openssh-server and openssh-client.
+REMOTE_ROUNDS ?= 3
 bench: deps
 	bash bench/run.sh
+	@sh tests/deps.sh openssh-server openssh-client
+	ROUNDS=$(REMOTE_ROUNDS) bash bench/remote_overhead.sh
 	@$(MAKE) --no-print-directory bench-instructions
 
 # User-space instructions per round trip, matrix's client + server against

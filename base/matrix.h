@@ -292,13 +292,25 @@ struct report_spec {
 #define MATRIX_DEFAULT_NOISY_CV 0.10
 
 /* hosts: where the server and the clients run (matrix_hosts.c): a role
- * is local unless its url is set, "ssh://[user@]host[:port]" as written,
- * with its parts (user "" and port 0 when not written). */
+ * is local unless its url is set, with its parts as written (user "" and
+ * port 0 when not written).  url is "ssh://[user@]host[:port]" made
+ * canonical, so that two roles on one host have the same url (what
+ * meta.csv's server_host and client_host record, and launch/remote.c
+ * compares): the host lower-cased (DNS names have no case), port 22
+ * dropped (ssh's default) unless the ssh: words choose a port; the user
+ * stays (it picks the account, and ssh_config may name another). */
 struct host_url {
 	char *url, *user, *host;	/* NULL: local */
 	unsigned port;
 	struct srcpos pos;
 };
+
+/* Do two meta.csv host values (server_host, client_host: a URL or
+ * local), of this run's folder or an older one's (which kept the URL as
+ * written), name one host?  Equal text, or the same canonical URL (port
+ * 22 always dropped: meta.csv does not keep the ssh: words); text that is
+ * no ssh:// URL only equals itself. */
+int host_url_same(const char *a, const char *b);
 
 struct matrix_hosts {
 	int set;			/* hosts: was written */

@@ -2,9 +2,11 @@
  * matrix.h (struct matrix_hosts) and launch/remote.h. */
 #include "matrix_yaml.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 /* A user or host name as ssh takes it on its command line: letters,
  * digits and . _ - (and : inside an IPv6 literal), never a leading '-'
@@ -62,9 +64,84 @@ static int parse_url(const char *text, struct host_url *u, char *why, size_t why
 		u->port = (unsigned)port;
 	}
 	u->user = at ? strndup(p, (size_t)(at - p)) : strdup("");
-	u->url = strdup(text);
-	if (!u->host || !u->user || !u->url)
+	if (!u->host || !u->user)
 		return ml_failf(why, whylen, "out of memory");
+	return 0;
+}
+
+/* u's canonical URL (matrix.h, struct host_url), malloc'd (NULL: out of
+ * memory); port 22 dropped unless fold_22 is 0. */
+static char *canon_url(const struct host_url *u, int fold_22)
+{
+	int v6 = strchr(u->host, ':') != NULL;
+	char port[16] = "", *s;
+
+	if (u->port && !(fold_22 && u->port == 22))
+		snprintf(port, sizeof(port), ":%u", u->port);
+	if (asprintf(&s, "ssh://%s%s%s%s%s%s", u->user, *u->user ? "@" : "", v6 ? "[" : "",
+		     u->host, v6 ? "]" : "", port) < 0)
+		return NULL;
+	/* the host (and the port's digits): DNS names have no case */
+	for (char *c = s + strlen("ssh://") + strlen(u->user) + !!*u->user; *c; c++)
+		*c = (char)tolower((unsigned char)*c);
+	return s;
+}
+
+/* A meta.csv host value's canonical URL, malloc'd; NULL when it is no
+ * ssh:// URL (local, "") or memory ran out. */
+static char *value_key(const char *text)
+{
+	struct host_url u = { 0 };
+	char why[256], *key = NULL;
+
+	if (parse_url(text, &u, why, sizeof(why)) == 0)
+		key = canon_url(&u, 1);
+	free(u.user);
+	free(u.host);
+	return key;
+}
+
+int host_url_same(const char *a, const char *b)
+{
+	char *ka, *kb;
+	int same;
+
+	if (!strcmp(a, b))
+		return 1;
+	ka = value_key(a);
+	kb = value_key(b);
+	same = ka && kb && !strcmp(ka, kb);
+	free(ka);
+	free(kb);
+	return same;
+}
+
+/* Do the hosts: ssh: words choose the port (-p N, -pN, -o Port=N, -oPort=N,
+ * -o "Port N")?  Then a URL without a port is not port 22. */
+static int ssh_sets_port(const struct matrix_hosts *h)
+{
+	for (size_t i = 0; i < h->nssh; i++) {
+		const char *w = h->ssh[i];
+		if (!strncmp(w, "-p", 2))
+			return 1;
+		if (!strncmp(w, "-o", 2)) {
+			const char *o = w[2] ? w + 2 : i + 1 < h->nssh ? h->ssh[i + 1] : "";
+			if (!strncasecmp(o, "port", 4) && strchr("= \t", o[4]) && o[4])
+				return 1;
+		}
+	}
+	return 0;
+}
+
+/* Each remote role's url, canonical, once the ssh: words are known. */
+static int canon_urls(struct loader *L, const yaml_node_t *key)
+{
+	struct matrix_hosts *h = &L->m->hosts;
+	struct host_url *u[] = { &h->server, &h->client };
+
+	for (size_t i = 0; i < ARRAY_SIZE(u); i++)
+		if (u[i]->host && !(u[i]->url = canon_url(u[i], !ssh_sets_port(h))))
+			return ml_oom(L, key);
 	return 0;
 }
 
@@ -151,6 +228,8 @@ int ml_load_hosts(struct loader *L, yaml_node_t *key, yaml_node_t *val)
 		if (rc)
 			return -1;
 	}
+	if (canon_urls(L, key))
+		return -1;
 	if (h->client.url && !h->server.url && !h->server_address)
 		return error_node(L, key, "hosts: a remote client needs server_address: the address "
 				  "of this machine it is to connect to (the server is local)");

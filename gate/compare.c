@@ -522,7 +522,8 @@ size_t compare_fingerprint(const struct report *a, const struct report *b, char 
 	out[0] = '\0';
 	for (size_t i = 0; i < ARRAY_SIZE(keys); i++) {
 		const char *va = report_meta(a, keys[i]), *vb = report_meta(b, keys[i]);
-		if (!strcmp(va, vb))
+		/* a host as an older folder wrote it (ssh://H:22) is this one's */
+		if (!strcmp(va, vb) || (strstr(keys[i], "_host") && host_url_same(va, vb)))
 			continue;
 		n++;
 		if (len < outlen)

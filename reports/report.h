@@ -256,7 +256,8 @@ int report_stale_stream_rates(const struct report *r);
  * the tables, drawn open in the charts. */
 int report_whole_process(const struct rcell *c, int m);
 /* Did the run put its server and its clients on two hosts?  meta.csv's
- * server_host and client_host (launch/remote.h: a URL, or local) differ;
+ * server_host and client_host (launch/remote.h: a URL, or local) name two
+ * hosts (host_url_same, matrix.h: an older folder's ssh://h:22 is ssh://h);
  * a folder without them ran on one. */
 int report_cross_host(const struct report *r);
 /* Is cell c's figure of metric m an upper bound by construction: a

@@ -35,7 +35,7 @@ int report_cross_host(const struct report *r)
 {
 	const char *s = report_meta(r, "server_host"), *c = report_meta(r, "client_host");
 
-	return *s && *c && strcmp(s, c);
+	return *s && *c && !host_url_same(s, c);
 }
 
 int report_upper_bound(const struct report *r, const struct rcell *c, int m)

@@ -369,6 +369,138 @@ Y
 	expect_no_leftovers	# its socket and log were in the private folder
 }
 
+# sshd_descendants: the pids of every process under our sshd (its
+# connections, their sessions, what those run): the remote host's side.
+sshd_descendants() {
+	local todo=$SSHD_PID p c
+	while [ -n "$todo" ]; do
+		set -- $todo
+		todo=""
+		for p in "$@"; do
+			for c in $(cat /proc/"$p"/task/*/children 2>/dev/null); do
+				echo "$c"
+				todo="$todo $c"
+			done
+		done
+	done
+}
+
+# remote_roles: the command lines of the workers running under our sshd
+# (whoever started them there: a session each or one per host), a line each.
+remote_roles() {
+	local p
+	for p in $(sshd_descendants); do
+		{ tr '\0' ' ' </proc/"$p"/cmdline; } 2>/dev/null | grep -E " worker (server|client) " || true
+	done
+}
+
+# SIGKILL of the runner while both roles run remotely, a 20 s cell: the
+# runner can clean up nothing, yet nothing is left on the remote host
+# (no process under our sshd but sshd, nothing with the remote binary's
+# path, no ssh master), in a second or two: the runner's ssh processes
+# die with it (PR_SET_PDEATHSIG), their connections close, and sshd ends
+# the sessions and what runs in them.  Both ways of starting remote
+# workers: with matrix agent and with MATRIX_NO_AGENT=1 (a session each).
+t_sigkill_leaves_no_remote_worker() {
+	ssh_up
+	{ cat <<Y
+name: ssh-kill
+repeat: 2
+matrix:
+  transport: [tcp]
+  duration: [20s]
+timeout: 30s
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	local how mpid i roles left
+	for how in agent no-agent; do
+		if [ $how = agent ]; then unset MATRIX_NO_AGENT; else export MATRIX_NO_AGENT=1; fi
+		in_ns "$MATRIX_BIN" run m.yaml -o "out-$how" >"$T/.out" 2>"$T/.err" &
+		mpid=$!
+		# until the server and the client both run there (a loaded
+		# machine, an ASan build: 30 s at most), then a moment in
+		# their 20 s window
+		for i in $(seq 600); do
+			roles=$(remote_roles)
+			grep -q " worker server " <<<"$roles" && grep -q " worker client " <<<"$roles" && break
+			kill -0 $mpid 2>/dev/null || die "$how: the run ended first: $(cat "$T/.err")"
+			sleep 0.05
+		done
+		grep -q " worker client " <<<"$roles" && grep -q " worker server " <<<"$roles" ||
+			die "$how: no remote server and client in 30 s: '$roles' $(cat "$T/.err")"
+		kill -KILL $mpid
+		rc=0
+		wait $mpid || rc=$?
+		expect_rc 137
+		for i in $(seq 200); do	# 10 s at most
+			left=$(sshd_descendants)
+			[ -z "$left" ] && break
+			sleep 0.05
+		done
+		[ -z "$left" ] || die "$how: left under sshd after SIGKILL of the runner: $(for p in $left; do
+			echo; { tr '\0' ' ' </proc/"$p"/cmdline; } 2>/dev/null; done)"
+		expect_no_remote
+	done
+	unset MATRIX_NO_AGENT
+}
+
+# ssh://root@127.0.0.1:22 and ssh://root@127.0.0.1 are one host (22 is
+# ssh's port): one handshake, one connection, the plan and meta.csv say
+# one URL, and the stream's rates are not upper bounds.  sshd listens on
+# port 22 of the test's namespace too, and its log counts the logins:
+# as many as with the one URL written twice.
+t_ssh_default_port_is_one_host() {
+	ssh_up
+	kill -KILL "$SSHD_PID"
+	wait "$SSHD_PID" 2>/dev/null
+	echo "Port 22" >>"$T/ssh/sshd_config"
+	echo "127.0.0.1 $(cut -d' ' -f1,2 "$T/ssh/host_key.pub")" >>"$T/ssh/known_hosts"
+	: >"$T/ssh/sshd.log"
+	ip netns exec "$NS" unshare -m --propagation private sh -c \
+		'mount -t tmpfs -o mode=755 tmpfs /run && mkdir /run/sshd && exec /usr/sbin/sshd -D -f "$1" -E "$2"' \
+		sh "$T/ssh/sshd_config" "$T/ssh/sshd.log" &
+	SSHD_PID=$!	# ssh_down ends this one
+	local i
+	for i in $(seq 100); do
+		[ "$(grep -c "listening" "$T/ssh/sshd.log" 2>/dev/null)" -ge 2 ] && break
+		sleep 0.05
+	done
+	[ "$(grep -c "listening" "$T/ssh/sshd.log")" -ge 2 ] || die "sshd on 22: $(cat "$T/ssh/sshd.log")"
+	{ cat <<Y
+name: ssh-22
+repeat: 1
+matrix:
+  transport: [tcp]
+  pattern: [stream]
+  count: [200]
+Y
+	hosts_yaml "  server: ssh://root@127.0.0.1:22
+  client: ssh://root@127.0.0.1"; } >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 0
+	grep -qF "hosts: server ssh://root@127.0.0.1, clients ssh://root@127.0.0.1;" "$T/.out" ||
+		die "plan: $(grep hosts: "$T/.out")"
+	local how logins=() want
+	for how in twice 22; do
+		[ $how = 22 ] || sed 's|127.0.0.1:22$|127.0.0.1|' m.yaml >twice.yaml
+		: >"$T/ssh/sshd.log"
+		rc=0
+		(in_ns "$MATRIX_BIN" run "$([ $how = 22 ] && echo m || echo twice).yaml" -o "out-$how" -q) \
+			>"$T/.out" 2>"$T/.err" || rc=$?
+		expect_rc 0
+		expect_all "out-$how/results.csv" status ok
+		[ "$(meta_value "out-$how" server_host)" = ssh://root@127.0.0.1 ] &&
+			[ "$(meta_value "out-$how" client_host)" = ssh://root@127.0.0.1 ] ||
+			die "$how: hosts in meta.csv: $(grep _host "out-$how/meta.csv")"
+		! grep -q 'ᵘ' "out-$how/summary.md" || die "$how: one host, yet upper bounds in summary.md"
+		logins+=("$(grep -c "Accepted publickey for root" "$T/ssh/sshd.log")")
+	done
+	[ "${logins[0]}" -ge 1 ] && [ "${logins[1]}" = "${logins[0]}" ] ||
+		die "logins: ${logins[1]} with :22 and none, ${logins[0]} with one URL twice"
+	expect_no_remote
+}
+
 t_hosts_plan_errors() {
 	local base="name: h
 matrix:
