@@ -128,7 +128,7 @@ t_merge_refuses_what_is_not_one_run() {
 	refused "matrix.yaml: the two files differ" s1 s2 y3
 	# a run that did not finish
 	cp -r s3 i3 && sed -i 's/^status,.*/status,interrupted/' i3/meta.csv
-	refused "i3: its run did not finish (status: interrupted)" s1 s2 i3
+	refused "i3 (shard 3/3): its run did not finish (status: interrupted)" s1 s2 i3
 	# a cell repetition twice, in the folder of another shard, missing
 	cp -r s2 d2 && tail -1 s1/results.csv >>d2/results.csv
 	cp -r s1 m1 && sed -i '$d' m1/results.csv
