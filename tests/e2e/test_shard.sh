@@ -278,3 +278,62 @@ Y
 	run_matrix run m.yaml -o one -q --compare spin=0us:1us
 	expect_all one/ab.csv test sign
 }
+
+# plan --shard K/N shows the cells and repetitions run --shard K/N runs
+# (the reps column, ranges as 1-3,5), with run's checks of the flag
+t_plan_shard_shows_what_run_shard_runs() {
+	shard_matrix
+	# the (cell, rep) pairs of plan --shard's reps column, sorted
+	plan_pairs() {
+		awk '/^ *[0-9]+  / { n = split($NF, a, ","); for (i = 1; i <= n; i++) {
+			m = split(a[i], b, "-"); for (r = b[1] + 0; r <= b[m] + 0; r++) print $1 " " r } }' "$1" | sort
+	}
+	local k
+	for k in 1 2 3; do
+		run_matrix plan m.yaml --shard $k/3 --repeat 3; expect_rc 0
+		cp "$T/.out" plan$k.txt
+		grep -q '  reps$' plan$k.txt || die "plan --shard has no reps column: $(head -3 plan$k.txt)"
+		run_matrix run m.yaml --shard $k/3 --repeat 3 -o s$k -q; expect_rc 0
+		[ "$(plan_pairs plan$k.txt)" = "$(results_pairs s$k/results.csv)" ] ||
+			die "plan --shard $k/3 shows $(plan_pairs plan$k.txt | tr '\n' ,)" \
+			    "but run --shard $k/3 ran $(results_pairs s$k/results.csv | tr '\n' ,)"
+		grep -q "^3 cells x 3 repetitions = 9 cell runs, of which shard $k/3 runs 3 in " plan$k.txt ||
+			die "plan --shard $k/3's counts: $(tail -1 plan$k.txt)"
+	done
+	# shard 1/3 of 9: i = 0, 3, 6: cell 1 rep 1, cell 2 rep 1, cell 3 rep 1
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' plan1.txt | tr '\n' ' ')" = "1:1 2:1 3:1 " ] ||
+		die "plan --shard 1/3: $(cat plan1.txt)"
+	# ranges: shard 1/2 of 3 repetitions runs i = 0, 2, 4, 6, 8
+	run_matrix plan m.yaml --shard 1/2 --repeat 3; expect_rc 0
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' "$T/.out" | tr '\n' ' ')" = "1:1,3 2:2 3:1,3 " ] ||
+		die "plan --shard 1/2: $(cat "$T/.out")"
+	run_matrix plan m.yaml --shard 1/1; expect_rc 0
+	grep -q '^   1 .*  1-2$' "$T/.out" || die "plan --shard 1/1: $(cat "$T/.out")"
+	# more shards than repetitions: no cell, and says so
+	run_matrix plan m.yaml --shard 9/9; expect_rc 0
+	expect_out "of which shard 9/9 runs 0 in 0 cells (more shards than cell repetitions)"
+	[ -z "$(awk '/^ *[0-9]+  /' "$T/.out")" ] || die "plan --shard 9/9 lists cells: $(cat "$T/.out")"
+	# the flag's errors are run's
+	run_matrix plan m.yaml --shard 3/2; expect_rc 2; expect_err "--shard 3/2: K (3) must be between 1 and N (2)"
+	run_matrix plan m.yaml --shard x; expect_rc 2; expect_err "--shard x: expected K/N"
+	run_matrix plan m.yaml --shard 0/2; expect_rc 2; expect_err "--shard 0/2: expected K/N"
+	run_matrix plan m.yaml --shard 1/2 --json; expect_rc 2; expect_err "--json and --shard 1/2"
+	# repeat: auto: whole cells
+	mat a.yaml <<'Y'
+name: autoplan
+repeat: {min: 2, max: 3, width: 900%}
+matrix:
+  transport: unix
+  size: [16, 32, 64, 128]
+Y
+	run_matrix plan a.yaml --shard 2/2; expect_rc 0
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' "$T/.out" | tr '\n' ' ')" = "2:all 4:all " ] ||
+		die "plan --shard 2/2 of repeat: auto: $(cat "$T/.out")"
+	expect_out "of which shard 2/2 runs 6 at most in 2 cells"
+	# --only: the numbering of the cells left, as run's
+	run_matrix plan m.yaml --only transport=tcp --shard 2/2; expect_rc 0
+	run_matrix run m.yaml --only transport=tcp --shard 2/2 -o o2 -q; expect_rc 0
+	run_matrix plan m.yaml --only transport=tcp --shard 2/2; expect_rc 0
+	[ "$(plan_pairs "$T/.out")" = "$(results_pairs o2/results.csv)" ] ||
+		die "plan --only --shard: $(plan_pairs "$T/.out" | tr '\n' ,) ran $(results_pairs o2/results.csv | tr '\n' ,)"
+}
