@@ -17,12 +17,16 @@ free_port() {
 # each job as its user); sets SLURM_CONF, SLURM_NODE, SLURM_PIDS
 slurm_start() {
 	local p d=$T/slurm
-	for p in munged munge slurmctld slurmd sbatch squeue scontrol scancel python3; do
+	for p in munged munge slurmctld slurmd sbatch squeue scontrol scancel unshare python3; do
 		command -v "$p" >/dev/null ||
 			skip "$p missing: make test-fleet installs Slurm and munge (FLEET_DEB)"
 	done
 	[ "$(id -u)" -eq 0 ] || skip "slurmd runs each job as its user: run as root"
-	SLURM_NODE=$(hostname -s)
+	# The daemons bind to the address their host name resolves to
+	# (CommunicationParameters=NoInAddrAny: loopback only, not every
+	# address), so each runs in a UTS namespace of its own named localhost,
+	# 127.0.0.1 on every machine, whatever this one's name resolves to
+	SLURM_NODE=localhost
 	mkdir -p "$d/munge" "$d/state" "$d/spool" "$d/log"
 	chmod 0700 "$d/munge"
 	head -c 1024 /dev/urandom >"$d/munge/munge.key"
@@ -75,9 +79,10 @@ MinJobAge=3600
 NodeName=$SLURM_NODE NodeAddr=127.0.0.1 NodeHostname=$SLURM_NODE $node Feature=bench State=UNKNOWN
 PartitionName=fleet Nodes=$SLURM_NODE Default=YES MaxTime=INFINITE State=UP
 EOF
-	slurmctld -D -i >"$d/log/slurmctld.out" 2>&1 &
+	local named='hostname localhost && exec "$@"'
+	unshare --uts sh -c "$named" sh slurmctld -D -i >"$d/log/slurmctld.out" 2>&1 &
 	SLURM_PIDS+=($!)
-	slurmd -D -N "$SLURM_NODE" >"$d/log/slurmd.out" 2>&1 &
+	unshare --uts sh -c "$named" sh slurmd -D -N "$SLURM_NODE" >"$d/log/slurmd.out" 2>&1 &
 	SLURM_PIDS+=($!)
 	local st=''
 	for _ in $(seq 300); do
