@@ -82,6 +82,44 @@ t_slurm_array_recipe_runs_and_merges() {
 	expect_no_leftovers
 }
 
+# A repetition that fails (a server that exits 3) fails its task (matrix
+# run exits 1), but its shard is whole: the merge job (afterany) runs
+# after it all the same and merges, as one run would say it
+t_slurm_failed_repetition_still_merges() {
+	slurm_start
+	recipe
+	mat m.yaml <<'Y'
+name: failfleet
+repeat: 1
+warmup: 5
+programs:
+  bad:
+    server: [sh, -c, 'echo dying; exit 3']
+matrix:
+  pattern: pingpong
+  transport: tcp
+  size: [16, 32, 64]
+  server: [builtin, bad]
+  count: 100
+exclude:
+  - {size: 16, server: bad}
+  - {size: 64, server: bad}
+Y
+	submit
+	slurm_wait "$ARRAY" "$MERGE"
+	# 4 cells (numbers 1 3 4 5: the excluded keep theirs), 1 repetition
+	# each: cell 4 (32 B, bad) is the plan's third, i = 2, shard 3's
+	[ "$(job_tasks "$ARRAY")" = "$(printf '1 COMPLETED 0:0\n2 COMPLETED 0:0\n3 FAILED 1:0')" ] ||
+		die "array tasks: $(job_tasks "$ARRAY")"
+	grep -qx 'status,some repetitions failed' shards/3/meta.csv || die "shards/3: $(grep ^status shards/3/meta.csv)"
+	[ "$(job_state "$MERGE")" = FAILED ] || die "merge job: $(job_state "$MERGE"): $(cat slurm-"$MERGE".out)"
+	grep -qx 'merged' slurm-"$MERGE".out || die "merge job's output: $(cat slurm-"$MERGE".out)"
+	grep -qx 'status,some repetitions failed' merged/meta.csv || die "merged: $(grep ^status merged/meta.csv)"
+	[ "$(csvq merged/results.csv cell status | tr '\t\n' ' ,')" = "1 ok,3 ok,4 exit 3,5 ok," ] ||
+		die "merged: $(csvq merged/results.csv cell status | tr '\t\n' ' ,')"
+	expect_no_leftovers
+}
+
 # A task cancelled while it runs: the merge job (afterany) refuses and
 # names the shard; the task submitted again (sbatch --array=2 shard.sh)
 # carries on its folder, and the merge goes through
