@@ -32,6 +32,10 @@ DEPS_DEB    := libyaml-dev libcsv-dev libpcre2-dev gnuplot-nox libzmq3-dev libcm
 # is missing).
 TEST_DEB    := redis-server clang valgrind jq chromium openssh-server openssh-client iproute2 \
                man-db scdoc zsh
+# What only `make test-fleet` needs: a Slurm of one node that
+# tests/fleet/ starts on this machine (slurmctld, slurmd, the sbatch and
+# squeue of slurm-client) and munge, the credentials Slurm's daemons trust.
+FLEET_DEB   := slurmctld slurmd slurm-client munge
 # What only `make seeds` needs: the source experiments' programs
 # (matrices/seeds/) are Go (built by gc and by gccgo), Java (javac; JeroMQ,
 # ZeroMQ in pure Java) and Python over pyzmq (Debian's /usr/bin/python3).
@@ -86,7 +90,7 @@ FUZZ_FLAGS   := -fsanitize=fuzzer-no-link,address,undefined -fno-sanitize-recove
 FUZZ_LIB_OBJ := $(foreach d,base transports workers reports,$(patsubst %.c,$(FUZZ_BUILD)/%.o,$(wildcard $(d)/*.c)))
 FUZZ_BIN     := $(patsubst tests/fuzz/%.c,$(FUZZ_BUILD)/%,$(wildcard tests/fuzz/fuzz_*.c))
 
-.PHONY: all run seeds test test-build test-build-release test-build-asan test-build-other mutate bench bench-instructions bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build man install uninstall clean FORCE
+.PHONY: all run seeds test test-fleet test-build test-build-release test-build-asan test-build-other mutate bench bench-instructions bench-gate readme-examples deps test-deps unit fixtures fuzz fuzz-build man install uninstall clean FORCE
 # The plain build is ./matrix; a sanitized build stays in its own folder
 # (make SANITIZE=1 builds build/asan/matrix, and no ./matrix).
 ifeq ($(SANITIZE),1)
@@ -195,6 +199,15 @@ test:
 	$(MAKE) --no-print-directory test-deps && \
 	$(MAKE) --no-print-directory -j$(TEST_BUILD_JOBS) test-build && \
 	TEST_STARTED=$$start bash tests/run.sh build/release build/asan
+
+# docs/across-machines.md's Slurm recipe, run as written on a Slurm of
+# one node that the tests start and stop (tests/fleet/); not part of
+# `make test`.  The driver's --units/--e2e form runs tests/fleet/ alone
+# (no unit binary has that name); its last line is "N passed, N failed".
+test-fleet:
+	@sh tests/deps.sh $(DEPS_DEB) $(FLEET_DEB)
+	+@$(MAKE) --no-print-directory matrix unit
+	@bash tests/run.sh --units 'tests/fleet/no-unit-tests' --e2e 'tests/fleet/test_*.sh' build/release
 
 # What make test runs: the plain build, the sanitized one, the driver's
 # fixtures and the fuzz targets, each a make of its own (SANITIZE picks the

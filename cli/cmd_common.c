@@ -146,6 +146,8 @@ int cmd_parse_common(int argc, char **argv, struct common *c, int is_run, const 
 				c->json = 1;
 				break;
 			}
+			if (!is_run && ch == 'K' && (rc = run_option(ch, optarg, c)) > 0)
+				break;	/* plan --shard, as run's */
 			if (rc < 0)
 				return -1;
 			fprintf(stderr, "%s", usage);

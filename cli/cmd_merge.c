@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <limits.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,18 +223,45 @@ static char *merged_from(const struct merge *mg)
 	return s;
 }
 
+/* A signal of sig (SIGINT, SIGTERM, SIGHUP: Ctrl-C, scancel, a closed
+ * terminal) that came while they were blocked: its number, else 0. */
+static int pending_stop(const sigset_t *sig)
+{
+	sigset_t p;
+	int n;
+
+	if (sigpending(&p) < 0)
+		return 0;
+	for (n = 1; n < NSIG; n++) {
+		struct sigaction sa;
+		if (sigismember(sig, n) == 1 && sigismember(&p, n) == 1 &&
+		    sigaction(n, NULL, &sa) == 0 && sa.sa_handler != SIG_IGN)
+			return n;	/* one ignored stays ignored (nohup, a & job's SIGINT) */
+	}
+	return 0;
+}
+
 /* OUT written whole or not at all: into a new folder OUT.merging-PID
  * beside it, locked, renamed to OUT once every file is written (over OUT
  * when that is an empty folder); on any failure that folder is removed,
- * so no OUT that looks whole but is not is ever left.  0, or -1 after
- * saying why. */
+ * so no OUT that looks whole but is not is ever left.  SIGINT, SIGTERM and
+ * SIGHUP wait while it is written: one that came meanwhile removes it,
+ * renames nothing, and then ends the process as it would have (a scancel
+ * of the merge job leaves no OUT.merging-PID; SIGKILL still does).  0,
+ * or -1 after saying why. */
 static int write_out(const struct merge *mg, const char *out, struct run_lock *lock)
 {
 	char err[2048], tmp[4200];
 	size_t len = strlen(out);
 	char *from = merged_from(mg);
 	pid_t holder;
-	int rc = -1;
+	int rc = -1, sig = 0;
+	sigset_t stop, old;
+
+	sigemptyset(&stop);
+	sigaddset(&stop, SIGINT);
+	sigaddset(&stop, SIGTERM);
+	sigaddset(&stop, SIGHUP);
 
 	while (len > 1 && out[len - 1] == '/')
 		len--;
@@ -242,9 +270,11 @@ static int write_out(const struct merge *mg, const char *out, struct run_lock *l
 		fprintf(stderr, "matrix merge: out of memory\n");
 		return -1;
 	}
+	sigprocmask(SIG_BLOCK, &stop, &old);
 	if (mkdir(tmp, 0755) < 0) {
 		fprintf(stderr, "matrix merge: -o %s: cannot create %s: %s\n", out, tmp,
 			strerror(errno));
+		sigprocmask(SIG_SETMASK, &old, NULL);
 		free(from);
 		return -1;
 	}
@@ -252,6 +282,9 @@ static int write_out(const struct merge *mg, const char *out, struct run_lock *l
 	    lock_write_pid(lock, err, sizeof(err)) < 0 ||
 	    merge_write(mg, tmp, from, err, sizeof(err)) < 0)
 		fprintf(stderr, "matrix merge: %s\n", err);
+	else if ((sig = pending_stop(&stop)))
+		fprintf(stderr, "matrix merge: interrupted by signal %d: nothing merged into %s\n",
+			sig, out);
 	else if (rename(tmp, out) == 0)
 		rc = 0;
 	else if (errno == ENOTEMPTY || errno == EEXIST || errno == ENOTDIR)	/* made meanwhile */
@@ -264,6 +297,7 @@ static int write_out(const struct merge *mg, const char *out, struct run_lock *l
 		stale_sockdir_remove_all(tmp);	/* what we wrote, all of it */
 	}
 	free(from);
+	sigprocmask(SIG_SETMASK, &old, NULL);	/* a pending signal ends us here */
 	return rc;
 }
 

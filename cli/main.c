@@ -49,12 +49,13 @@ static const char usage_tail[] =
 
 static const char usage_plan[] =
 "usage: matrix plan FILE [--repeat N] [--only KEY=VALUE ...] [--set KEY=VALUE ...]\n"
-"                 [--json]\n"
+"                 [--shard K/N] [--json]\n"
 "\n"
 "Validates FILE and prints one line per cell with its parameters, and the\n"
 "number of worker processes a run would start.  Runs nothing.  --repeat,\n"
-"--only and --set as for `matrix run`; --json prints the same as one JSON\n"
-"document instead.\n";
+"--only and --set as for `matrix run`; --shard K/N: only the cells and\n"
+"repetitions that `matrix run --shard K/N` runs (a column reps); --json\n"
+"prints the whole plan as one JSON document instead.\n";
 
 
 
@@ -133,9 +134,44 @@ static void print_cell_extra(const struct plan *pl, const struct cell_params *p,
 		printf("  %5u", p->batch);
 }
 
+/* plan --shard: the repetitions of the cell at index ci that shard sh
+ * runs, as ranges ("1,4", "2-3"; "all" for a whole cell of repeat: auto,
+ * which stops when its repetitions agree), after two spaces. */
+static void print_shard_reps(const struct plan *pl, const struct shard *sh, size_t ci)
+{
+	const char *sep = "";
+
+	fputs("  ", stdout);
+	if (pl->m->repeat_min > 0) {
+		fputs("all", stdout);
+		return;
+	}
+	for (unsigned r = 1; r <= pl->repeat; r++) {
+		if (!shard_has_cell(sh, pl, ci, r))
+			continue;
+		unsigned last = r;
+		while (last < pl->repeat && shard_has_cell(sh, pl, ci, last + 1))
+			last++;
+		printf(last > r ? "%s%u-%u" : "%s%u", sep, r, last);
+		sep = ",";
+		r = last;
+	}
+}
+
+/* Does shard sh run any repetition of the cell at index ci? */
+static int shard_has_any(const struct plan *pl, const struct shard *sh, size_t ci)
+{
+	for (unsigned r = 1; r <= pl->repeat; r++)
+		if (shard_has_cell(sh, pl, ci, r))
+			return 1;
+	return 0;
+}
+
 /* One line of `matrix plan`: the fixed columns, then the optional ones
- * (plan_cols), then the topology's link: keys (netns.h). */
-static void print_cell(const struct plan *pl, const struct cell *cl, const struct plan_cols *c)
+ * (plan_cols), the shard's repetitions (--shard), then the topology's
+ * link: keys (netns.h). */
+static void print_cell(const struct plan *pl, const struct cell *cl, const struct plan_cols *c,
+		       const struct shard *sh)
 {
 	const struct cell_params *p = &cl->p;
 	char size[32], resp[32], amount[32];
@@ -155,6 +191,8 @@ static void print_cell(const struct plan *pl, const struct cell *cl, const struc
 	       p->server_prog ? p->server_prog->name : "builtin",
 	       p->client_prog ? p->client_prog->name : "builtin");
 	print_cell_extra(pl, p, c);
+	if (sh->n)
+		print_shard_reps(pl, sh, (size_t)(cl - pl->cells));
 	for (size_t d = 0; d < pl->m->ndims; d++)
 		if (matrix_dim_is_link(&pl->m->dims[d]))
 			printf("  %s=%s", pl->m->dims[d].key,
@@ -196,17 +234,60 @@ static void print_tmp_note(const struct matrix *m)
 		       tmp && *tmp ? tmp : "/tmp");
 }
 
+/* The line after the cells: how many cell runs and worker processes (of
+ * shard sh's repetitions alone, with --shard), the warmup and timeout. */
+static void print_plan_counts(const struct plan *pl, const struct matrix *m,
+			      const struct shard *sh)
+{
+	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
+	char t[32];
+
+	for (size_t i = 0; i < pl->ncells; i++)
+		unwarmed |= program_cell_warmup(&pl->cells[i].p, m->warmup) != m->warmup;
+	printf("%zu cell%s x %u repetition%s = %zu cell runs, ", pl->ncells,
+	       pl->ncells == 1 ? "" : "s", pl->repeat, pl->repeat == 1 ? "" : "s",
+	       pl->ncells * pl->repeat);
+	if (sh->n) {	/* the shard's part, in the numbering of plan/shard.h */
+		size_t cells = 0, reps = shard_count(sh, pl);
+		unsigned long long workers = 0;
+		for (size_t i = 0; i < pl->ncells; i++) {
+			cells += (size_t)shard_has_any(pl, sh, i);
+			for (unsigned r = 1; r <= pl->repeat; r++)
+				workers += shard_has_cell(sh, pl, i, r) ? 1 + pl->cells[i].p.concurrency
+					   : 0;
+		}
+		printf("of which shard %u/%u runs %zu%s in %zu cell%s", sh->k, sh->n, reps,
+		       m->repeat_min ? " at most" : "", cells, cells == 1 ? "" : "s");
+		if (!reps)
+			printf(" (more shards than %s)", m->repeat_min ? "cells with repeat: auto"
+			       : "cell repetitions");
+		printf(", %llu worker processes", workers);
+	} else {
+		printf("%llu worker processes", (unsigned long long)plan_worker_runs(pl));
+	}
+	printf("; warmup %llu messages per connection%s, timeout %s per repetition\n",
+	       (unsigned long long)m->warmup, unwarmed ? " (none in a stream cell with a program)"
+	       : "", units_format_duration(m->timeout_ns, t, sizeof(t)));
+}
+
 static int cmd_plan(int argc, char **argv)
 {
 	struct common c = { 0 };
 	struct matrix m;
 	struct plan pl;
-	char t[32];
 
 	if (cmd_parse_common(argc, argv, &c, 0, usage_plan) < 0)
 		return EXIT_BADINPUT;
 	if (cmd_load_plan(&c, &m, &pl) < 0)
 		return EXIT_BADINPUT;
+	if (c.json && c.shard.n) {
+		fprintf(stderr, "matrix plan: --json and --shard %u/%u: the JSON plan is the whole "
+			"run's; give one of them\n", c.shard.k, c.shard.n);
+		plan_release(&pl);
+		matrix_release(&m);
+		matrix_sets_release(&c.sets);
+		return EXIT_BADINPUT;
+	}
 	if (c.json) {
 		int rc = plan_json_print(&pl, stdout);
 		if (rc < 0)
@@ -236,18 +317,13 @@ static int cmd_plan(int argc, char **argv)
 		printf("  %8s", "zerocopy");
 	if (cols.batch)
 		printf("  %5s", "batch");
+	if (c.shard.n)
+		printf("  reps");
 	putchar('\n');
 	for (size_t i = 0; i < pl.ncells; i++)
-		print_cell(&pl, &pl.cells[i], &cols);
-	int unwarmed = 0;	/* stream cells with a program: no warmup (program.h) */
-	for (size_t i = 0; i < pl.ncells; i++)
-		unwarmed |= program_cell_warmup(&pl.cells[i].p, m.warmup) != m.warmup;
-	printf("%zu cell%s x %u repetition%s = %zu cell runs, %llu worker processes; "
-	       "warmup %llu messages per connection%s, timeout %s per repetition\n",
-	       pl.ncells, pl.ncells == 1 ? "" : "s", pl.repeat, pl.repeat == 1 ? "" : "s",
-	       pl.ncells * pl.repeat, (unsigned long long)plan_worker_runs(&pl),
-	       (unsigned long long)m.warmup, unwarmed ? " (none in a stream cell with a program)"
-	       : "", units_format_duration(m.timeout_ns, t, sizeof(t)));
+		if (!c.shard.n || shard_has_any(&pl, &c.shard, i))
+			print_cell(&pl, &pl.cells[i], &cols, &c.shard);
+	print_plan_counts(&pl, &m, &c.shard);
 	remote_print_plan(&m, stdout);
 	print_tmp_note(&m);
 	char err[512];

@@ -37,8 +37,13 @@ static int open_src(struct merge_src *s, char *err, size_t errlen)
 	}
 	const char *status = merge_meta(&s->meta, "status"), *shard = merge_meta(&s->meta, "shard");
 	if (!status || (strcmp(status, "ok") && strcmp(status, "some repetitions failed"))) {
-		snprintf(err, errlen, "%s: its run did not finish (status: %s): `matrix run "
-			 "--resume %s` first", s->dir, status ? status : "none", s->dir);
+		/* the shard named too: a Slurm task's or CI job's number, not
+		 * only its folder */
+		char which[64] = "";
+		if (shard && *shard && shard_parse(shard, &s->shard, why, sizeof(why)) == 0)
+			snprintf(which, sizeof(which), " (shard %u/%u)", s->shard.k, s->shard.n);
+		snprintf(err, errlen, "%s%s: its run did not finish (status: %s): `matrix run "
+			 "--resume %s` first", s->dir, which, status ? status : "none", s->dir);
 		return -1;
 	}
 	if (!shard || !*shard) {

@@ -128,7 +128,7 @@ t_merge_refuses_what_is_not_one_run() {
 	refused "matrix.yaml: the two files differ" s1 s2 y3
 	# a run that did not finish
 	cp -r s3 i3 && sed -i 's/^status,.*/status,interrupted/' i3/meta.csv
-	refused "i3: its run did not finish (status: interrupted)" s1 s2 i3
+	refused "i3 (shard 3/3): its run did not finish (status: interrupted)" s1 s2 i3
 	# a cell repetition twice, in the folder of another shard, missing
 	cp -r s2 d2 && tail -1 s1/results.csv >>d2/results.csv
 	cp -r s1 m1 && sed -i '$d' m1/results.csv
@@ -277,4 +277,103 @@ Y
 	# one run of the same matrix is paired
 	run_matrix run m.yaml -o one -q --compare spin=0us:1us
 	expect_all one/ab.csv test sign
+}
+
+# plan --shard K/N shows the cells and repetitions run --shard K/N runs
+# (the reps column, ranges as 1-3,5), with run's checks of the flag
+t_plan_shard_shows_what_run_shard_runs() {
+	shard_matrix
+	# the (cell, rep) pairs of plan --shard's reps column, sorted
+	plan_pairs() {
+		awk '/^ *[0-9]+  / { n = split($NF, a, ","); for (i = 1; i <= n; i++) {
+			m = split(a[i], b, "-"); for (r = b[1] + 0; r <= b[m] + 0; r++) print $1 " " r } }' "$1" | sort
+	}
+	local k
+	for k in 1 2 3; do
+		run_matrix plan m.yaml --shard $k/3 --repeat 3; expect_rc 0
+		cp "$T/.out" plan$k.txt
+		grep -q '  reps$' plan$k.txt || die "plan --shard has no reps column: $(head -3 plan$k.txt)"
+		run_matrix run m.yaml --shard $k/3 --repeat 3 -o s$k -q; expect_rc 0
+		[ "$(plan_pairs plan$k.txt)" = "$(results_pairs s$k/results.csv)" ] ||
+			die "plan --shard $k/3 shows $(plan_pairs plan$k.txt | tr '\n' ,)" \
+			    "but run --shard $k/3 ran $(results_pairs s$k/results.csv | tr '\n' ,)"
+		grep -q "^3 cells x 3 repetitions = 9 cell runs, of which shard $k/3 runs 3 in " plan$k.txt ||
+			die "plan --shard $k/3's counts: $(tail -1 plan$k.txt)"
+	done
+	# shard 1/3 of 9: i = 0, 3, 6: cell 1 rep 1, cell 2 rep 1, cell 3 rep 1
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' plan1.txt | tr '\n' ' ')" = "1:1 2:1 3:1 " ] ||
+		die "plan --shard 1/3: $(cat plan1.txt)"
+	# ranges: shard 1/2 of 3 repetitions runs i = 0, 2, 4, 6, 8
+	run_matrix plan m.yaml --shard 1/2 --repeat 3; expect_rc 0
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' "$T/.out" | tr '\n' ' ')" = "1:1,3 2:2 3:1,3 " ] ||
+		die "plan --shard 1/2: $(cat "$T/.out")"
+	run_matrix plan m.yaml --shard 1/1; expect_rc 0
+	grep -q '^   1 .*  1-2$' "$T/.out" || die "plan --shard 1/1: $(cat "$T/.out")"
+	# more shards than repetitions: no cell, and says so
+	run_matrix plan m.yaml --shard 9/9; expect_rc 0
+	expect_out "of which shard 9/9 runs 0 in 0 cells (more shards than cell repetitions)"
+	[ -z "$(awk '/^ *[0-9]+  /' "$T/.out")" ] || die "plan --shard 9/9 lists cells: $(cat "$T/.out")"
+	# the flag's errors are run's
+	run_matrix plan m.yaml --shard 3/2; expect_rc 2; expect_err "--shard 3/2: K (3) must be between 1 and N (2)"
+	run_matrix plan m.yaml --shard x; expect_rc 2; expect_err "--shard x: expected K/N"
+	run_matrix plan m.yaml --shard 0/2; expect_rc 2; expect_err "--shard 0/2: expected K/N"
+	run_matrix plan m.yaml --shard 1/2 --json; expect_rc 2; expect_err "--json and --shard 1/2"
+	# repeat: auto: whole cells
+	mat a.yaml <<'Y'
+name: autoplan
+repeat: {min: 2, max: 3, width: 900%}
+matrix:
+  transport: unix
+  size: [16, 32, 64, 128]
+Y
+	run_matrix plan a.yaml --shard 2/2; expect_rc 0
+	[ "$(awk '/^ *[0-9]+  / { print $1 ":" $NF }' "$T/.out" | tr '\n' ' ')" = "2:all 4:all " ] ||
+		die "plan --shard 2/2 of repeat: auto: $(cat "$T/.out")"
+	expect_out "of which shard 2/2 runs 6 at most in 2 cells"
+	# --only: the numbering of the cells left, as run's
+	run_matrix plan m.yaml --only transport=tcp --shard 2/2; expect_rc 0
+	run_matrix run m.yaml --only transport=tcp --shard 2/2 -o o2 -q; expect_rc 0
+	run_matrix plan m.yaml --only transport=tcp --shard 2/2; expect_rc 0
+	[ "$(plan_pairs "$T/.out")" = "$(results_pairs o2/results.csv)" ] ||
+		die "plan --only --shard: $(plan_pairs "$T/.out" | tr '\n' ,) ran $(results_pairs o2/results.csv | tr '\n' ,)"
+}
+
+# merge stopped by SIGTERM (a scancel of the merge job) or SIGHUP while it
+# writes OUT.merging-PID: that folder removed, no OUT, and the process ends
+# by the signal; an ignored SIGINT (nohup, a background job's) stays
+# ignored.  strace holds merge 2 s just after its first mkdir, the
+# folder's, so that the signal comes while it writes.
+t_merge_interrupted_leaves_nothing() {
+	command -v strace >/dev/null || skip "strace missing (DEPS_DEB has it)"
+	shard_matrix
+	run_shards
+	# held_merge SIG [IGNORED]: merge s1 s2 s3 into out, sent SIG while held;
+	# sets rc
+	held_merge() {
+		local sp pid
+		# LeakSanitizer cannot run under ptrace; no log_path, whose folders
+		# the sanitizers mkdir first: a report goes to m.err, which the
+		# teardown reads
+		(export ASAN_OPTIONS=detect_leaks=0 UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1
+		 unset LSAN_OPTIONS
+		 [ -z "${2:-}" ] || trap '' "$1"
+		 exec strace -f -o /dev/null -e trace=mkdir -e inject=mkdir:delay_exit=2000000:when=1 \
+			"$MATRIX_BIN" merge s1 s2 s3 -o out -q) >m.out 2>m.err &
+		sp=$!
+		for _ in $(seq 100); do ls -d out.merging-* >/dev/null 2>&1 && break; sleep 0.05; done
+		pid=$(ls -d out.merging-* 2>/dev/null | sed 's/.*merging-//')
+		[ -n "$pid" ] || die "SIG$1: no out.merging-PID: $(cat m.err) $(ls -A)"
+		kill -"$1" "$pid"
+		rc=0; wait "$sp" || rc=$?
+	}
+	local sig
+	for sig in TERM HUP; do
+		held_merge $sig
+		[ "$rc" -eq $((128 + $(kill -l $sig))) ] || die "SIG$sig: merge exited $rc: $(cat m.err)"
+		grep -qx "matrix merge: interrupted by signal $(kill -l $sig): nothing merged into out" m.err ||
+			die "SIG$sig: $(cat m.err)"
+		[ -z "$(ls -d out out.* 2>/dev/null)" ] || die "SIG$sig left $(ls -d out out.*)"
+	done
+	held_merge INT ignored
+	[ "$rc" -eq 0 ] && [ -f out/meta.csv ] || die "an ignored SIGINT stopped merge (exit $rc): $(cat m.err)"
 }
