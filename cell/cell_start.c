@@ -96,8 +96,9 @@ static int start_slot(struct cell_rep *r, struct cell_slot *s, struct spawn_argv
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
 	s->remote = !s->prog && matrix_remote_host(r->ctx->plan->m, s != r->slots);
-	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, a, logfd, err,
-				      sizeof(err))
+	struct remote_tag tag = { r->ctx->cell->number, r->ctx->rep, (unsigned)(s - r->slots) };
+	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, &tag, a,
+				      slot_cpus(r, s), logfd, err, sizeof(err))
 	     : spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
 				 s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err))) < 0) {
 		close(logfd);
@@ -177,10 +178,11 @@ static void send_go(struct cell_rep *r)
 	memset(go, 'g', n);
 	/* one write: every worker polling the pipe wakes to its byte */
 	r->out->release_ns = clock_now_ns();
-	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, over ssh */
-		if (r->slots[i].remote && write(r->slots[i].ch.stdin_wr, "g", 1) != 1)
+	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, by its agent */
+		if (r->slots[i].remote && remote_go(&r->slots[i].ch) < 0)
 			cell_rep_fail(r, &r->slots[i], 1, "start failed", "start byte to ssh: %s",
 				      strerror(errno));
+	remote_flush();	/* each agent's in one write */
 	if (n && write(r->start_wr, go, n) != (ssize_t)n)
 		cell_rep_fail(r, NULL, 1, "start failed", "write to start pipe: %s",
 			      strerror(errno));

@@ -1,5 +1,6 @@
 /* Workers on other hosts over OpenSSH: see remote.h. */
 #include "remote.h"
+#include "remote_agent.h"
 #include "clock.h"
 #include "hello.h"
 #include "hostfacts.h"
@@ -89,7 +90,7 @@ static void quote(char *buf, size_t len, size_t *o, const char *word)
 
 /* ssh's argv for running words (words[0] replaced by the remote binary)
  * on u; an overflow is noted in out as spawn_argv_add does. */
-static void ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
+void remote_ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
 		     char *const words[], struct spawn_argv *out)
 {
 	static char cmd[32768];
@@ -158,12 +159,36 @@ static const char *mux_path(const struct matrix *m, const struct cell_params *p,
 	return mux[i].path;
 }
 
+int remote_agent_on(void)
+{
+	const char *env = getenv("MATRIX_NO_AGENT");
+
+	return !(env && *env && strcmp(env, "0"));
+}
+
 int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
-		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen)
+		 const struct remote_tag *tag, const struct spawn_argv *worker,
+		 const cpu_set_t *cpus, int log_fd, char *err, size_t errlen)
 {
 	static struct spawn_argv a;
+	static unsigned last_cell, last_rep;
+	static uint32_t seq;
 	char *words[SPAWN_MAX_ARGS + 1];
 	int n = 0;
+
+	if (remote_agent_on()) {
+		if (!seq || tag->cell != last_cell || tag->rep != last_rep)
+			seq = seq == UINT32_MAX ? 1 : seq + 1;	/* a new repetition */
+		last_cell = tag->cell;
+		last_rep = tag->rep;
+		return agent_spawn(ch, client && !same_host(matrix_remote_host(m, 0),
+							    matrix_remote_host(m, 1)),
+				   seq, tag->slot, worker, cpus, log_fd, err, errlen);
+	}
+	if (cpus) {	/* plan_check refuses it: a last guard */
+		snprintf(err, errlen, "cpu: with a remote role needs the agent (MATRIX_NO_AGENT is set)");
+		return -1;
+	}
 
 	for (; n < worker->argc; n++)
 		words[n] = worker->argv[n];
@@ -171,7 +196,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
 	mux[0].waited = mux[1].waited = 0;	/* a new cell */
-	ssh_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
+	remote_ssh_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
 		return -1;
@@ -207,8 +232,19 @@ static void last_line_of(const char *path, char *msg, size_t len)
 	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
 }
 
+int remote_spawn_failed(const struct child *ch, char *msg, size_t len)
+{
+	int spawn;
+
+	return ch->ops && agent_child_failed(ch, 0, &spawn, msg, len) && spawn;
+}
+
 int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len)
 {
+	int spawn;
+
+	if (ch->ops)
+		return agent_child_failed(ch, ours, &spawn, msg, len) && !spawn;
 	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
 		return 0;
 	last_line_of(log, msg, len);
@@ -306,7 +342,7 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 	struct child ch;
 
 	a = (struct spawn_argv){ .argc = 0 };
-	ssh_argv(m, u, NULL, words, &a);
+	remote_ssh_argv(m, u, NULL, words, &a);
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -500,7 +536,7 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	spawn_argv_add(&a, "ControlPersist=no");
 	/* then what every session has, no remote command */
 	struct spawn_argv rest = { .argc = 0 };
-	ssh_argv(m, u, NULL, none, &rest);
+	remote_ssh_argv(m, u, NULL, none, &rest);
 	for (int k = 1; k < rest.argc; k++)
 		spawn_argv_add(&a, "%s", rest.argv[k]);
 	if (logfd < 0 || a.overflow ||
@@ -527,9 +563,41 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	mux_stop(i);
 }
 
+int remote_go(struct child *ch)
+{
+	if (ch->ops) {
+		agent_go(ch);
+		return 0;
+	}
+	return write(ch->stdin_wr, "g", 1) == 1 ? 0 : -1;
+}
+
+void remote_flush(void)
+{
+	agent_flush();
+}
+
+int remote_poll_fds(struct pollfd *pfd, int max)
+{
+	return agent_poll_fds(pfd, max);
+}
+
+void remote_pump(void)
+{
+	agent_pump();
+}
+
 void remote_masters_start(const struct matrix *m, const char *sockdir)
 {
 	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
+
+	if (remote_agent_on()) {	/* no master: one session per host, its agent's */
+		const struct host_url *ok[2] = { hello[0].failed ? NULL : s,
+						 hello[1].failed ? NULL : c };
+		if (ok[0] || ok[1])
+			agent_hosts_start(m, sockdir, stop, ok[0], ok[1]);
+		return;
+	}
 
 	if (s && !hello[0].failed)
 		mux_start(m, s, 0, sockdir);
@@ -539,6 +607,7 @@ void remote_masters_start(const struct matrix *m, const char *sockdir)
 
 void remote_masters_stop(void)
 {
+	agent_hosts_stop();
 	for (int i = 0; i < 2; i++)
 		mux_stop(i);
 }
