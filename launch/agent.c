@@ -320,11 +320,17 @@ int agent_main(int argc, char **argv)
 		return 2;
 	}
 	signal(SIGPIPE, SIG_IGN);
-	if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0) {
+	/* the workers run what the remote shell ran (argv[-1]: main's argv[0],
+	 * as every command is called from its own name): the binary as the
+	 * user named it (hosts: matrix:), else, found in PATH, this one */
+	if (strchr(argv[-1], '/') && strlen(argv[-1]) < sizeof(self))
+		snprintf(self, sizeof(self), "%s", argv[-1]);
+	else if ((n = readlink("/proc/self/exe", self, sizeof(self) - 1)) <= 0) {
 		fprintf(stderr, "matrix agent: cannot find my own executable: %s\n", strerror(errno));
 		return 2;
+	} else {
+		self[n] = '\0';
 	}
-	self[n] = '\0';
 	if (hello_write(1) < 0)
 		return 0;	/* the session is gone */
 	rc = serve();

@@ -309,6 +309,12 @@ static void proc_signal(struct child *ch, int sig)
 
 	if (!p || p->exit_in)
 		return;
+	if (*stopflag) {	/* the run ends: so does the session, now (nothing
+			 * remote outlives it), without waiting on a stalled one */
+		host[p->host].killed = 1;
+		host_end(p->host, "the run was interrupted", 1);
+		return;
+	}
 	queue(p, AGENT_KILL, num, (size_t)snprintf(num, sizeof(num), "%d", sig));
 	if (sig == SIGKILL && !p->kill_at)
 		p->kill_at = clock_now_ns();
