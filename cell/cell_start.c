@@ -117,7 +117,15 @@ int cell_start_server(struct cell_rep *r)
 {
 	struct spawn_argv a = { .argc = 0 };
 	const struct cell_params *p = r->p;
+	const struct matrix *m = r->ctx->plan->m;
+	char why[512];
 
+	/* a remote role's CPUs are its host's, known from its handshake */
+	if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)) &&
+	    remote_placement(m, p->cpu, &r->ctx->plan->cpus, &r->place, why, sizeof(why)) < 0) {
+		cell_rep_fail(r, NULL, 1, "cpu", "cpu: %s", why);
+		return -1;
+	}
 	if (!p->transport->default_bind)
 		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", r->ctx->sockdir,
 			 r->ctx->cell->number, r->ctx->rep);

@@ -612,6 +612,60 @@ void remote_masters_stop(void)
 		mux_stop(i);
 }
 
+/* The CPUs role i's host has for us: local's here, 0 to cores-1 there
+ * (its handshake's count of CPUs online).  0, or -1 with why. */
+static int host_cpus(const struct matrix *m, int i, const cpu_set_t *local, cpu_set_t *set,
+		     char *why, size_t whylen)
+{
+	const struct host_url *u = matrix_remote_host(m, i);
+	char *end;
+	long n;
+
+	if (!u) {
+		*set = *local;
+		return 0;
+	}
+	n = strtol(hello[i].facts.cores, &end, 10);
+	if (!hello[i].done || hello[i].failed || *end || n <= 0) {
+		snprintf(why, whylen, "the CPUs of %s are not known (no handshake)", u->url);
+		return -1;
+	}
+	CPU_ZERO(set);
+	for (long k = 0; k < n && k < CPU_SETSIZE; k++)
+		CPU_SET((int)k, set);
+	return 0;
+}
+
+int remote_placement(const struct matrix *m, const char *cpu, const cpu_set_t *local,
+		     struct placement *out, char *why, size_t whylen)
+{
+	struct placement pl;
+	cpu_set_t set[2], both;
+	char have[128], want[512];
+
+	out->mode = PLACE_NONE;
+	if (!cpu || placement_parse(cpu, &pl, why, whylen) < 0 || pl.mode == PLACE_NONE)
+		return cpu && pl.mode != PLACE_NONE ? -1 : 0;
+	for (int i = 0; i < 2; i++)
+		if (host_cpus(m, i, local, &set[i], why, whylen) < 0)
+			return -1;
+	if (pl.mode != PLACE_MAP)	/* one host (plan_check): its CPUs */
+		return placement_resolve(&pl, &set[0], out, why, whylen);
+	for (int i = 0; i < 2; i++) {
+		const cpu_set_t *cpus = i ? &pl.clients : &pl.server;
+		CPU_AND(&both, cpus, &set[i]);
+		if (CPU_EQUAL(&both, cpus))
+			continue;
+		cpus_format(cpus, want, sizeof(want));
+		cpus_format(&set[i], have, sizeof(have));
+		snprintf(why, whylen, "the %s's CPUs %s: its host %s has %s", i ? "clients" : "server",
+			 want, matrix_remote_host(m, i) ? matrix_remote_host(m, i)->url : "(local)", have);
+		return -1;
+	}
+	*out = pl;
+	return 0;
+}
+
 void remote_print_plan(const struct matrix *m, FILE *f)
 {
 	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);

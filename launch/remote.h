@@ -59,6 +59,7 @@
 
 #include "matrix.h"
 #include "meta.h"
+#include "placement.h"
 #include "plan.h"
 #include "spawn.h"
 
@@ -124,6 +125,14 @@ int remote_hello_failed(const struct matrix *m, char *msg, size_t len);
 /* server_host, client_host (URL or local) and for each remote role
  * ROLE_kernel, ROLE_cpu_model, ROLE_cores, ROLE_governor. */
 void remote_meta(struct meta *meta, const struct matrix *m);
+
+/* cpu's placement (the cpu: text, NULL for none) with each role's CPUs
+ * those of its own host: local for this machine's role, a remote host's
+ * from its handshake (0 to its cores online - 1); same and split on the
+ * one host of both roles.  0 with *out (PLACE_NONE for none), or -1 with
+ * why (a CPU the host does not have, its CPUs unknown). */
+int remote_placement(const struct matrix *m, const char *cpu, const cpu_set_t *local,
+		     struct placement *out, char *why, size_t whylen);
 
 /* `matrix plan`'s line for hosts: (nothing without it): where each role
  * runs and what the server binds to. */

@@ -145,6 +145,13 @@ static int check_placement(const struct matrix *m, const size_t *choice,
 	struct placement place;
 	char why[256];
 
+	/* a remote role's CPUs are its host's: checked against the facts of
+	 * its handshake once they are known (launch/remote.h), here read only */
+	if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)) && p->cpu &&
+	    placement_parse(p->cpu, &place, why, sizeof(why)) < 0)
+		CELL_ERR("cpu", "cpu: %s", why);
+	else if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)))
+		return 0;
 	if (plan_resolve_placement(cpus, p, &place, why, sizeof(why)) < 0)
 		CELL_ERR("cpu", "cpu: %s", why);
 	return 0;
@@ -209,6 +216,14 @@ static int check_topology(const struct matrix *m, const size_t *choice,
 /* Why a cell cannot run with m's hosts (a path transport across hosts, a
  * program, a cpu: placement): the key to blame, with why; NULL when it
  * can. */
+/* 1 when the server and the clients run on one host (the same remote one). */
+static int remote_one_host(const struct matrix *m)
+{
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
+
+	return s && c && !strcmp(s->url, c->url);
+}
+
 static const char *remote_refusal(const struct matrix *m, const struct cell_params *p, char *why,
 				  size_t whylen)
 {
@@ -226,9 +241,18 @@ static const char *remote_refusal(const struct matrix *m, const struct cell_para
 			 "a remote host (hosts:)");
 		return p->server_prog ? "server" : "client";
 	}
-	if (p->cpu && strcmp(p->cpu, "none")) {
-		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; with a remote "
-			 "host (hosts:) only cpu: none, not yet a placement", p->cpu);
+	const char *no_agent = getenv("MATRIX_NO_AGENT");	/* launch/remote.h */
+	if (p->cpu && strcmp(p->cpu, "none") && no_agent && *no_agent && strcmp(no_agent, "0")) {
+		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; a remote "
+			 "role's placement needs its host's agent, and MATRIX_NO_AGENT is set", p->cpu);
+		return "cpu";
+	}
+	/* same and split pick CPUs of one machine: with two, name each one's */
+	if (p->cpu && (!strcmp(p->cpu, "same") || !strcmp(p->cpu, "split")) &&
+	    !remote_one_host(m)) {
+		snprintf(why, whylen, "cpu: %s picks CPUs of one machine, and the server and the "
+			 "clients run on two (hosts:): name each one's, server=LIST;clients=LIST",
+			 p->cpu);
 		return "cpu";
 	}
 	return NULL;

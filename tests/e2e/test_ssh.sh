@@ -407,7 +407,16 @@ matrix:
 	expect_err "m.yaml:4:1: hosts: a remote client needs server_address:"
 	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
-	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	expect_err "m.yaml:4:9: cpu: split picks CPUs of one machine, and the server and the clients run on two"
+	# a placement of each host's CPUs: checked against the remote host's
+	# once its handshake says how many; the old way has no placement there
+	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: ["server=9;clients=0"]\nhosts:\n  server: ssh://h\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 0
+	rc=0
+	MATRIX_NO_AGENT=1 "$MATRIX_BIN" plan m.yaml >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "m.yaml:4:9: cpu: server=9;clients=0 places workers on this machine's CPUs; a remote role's placement needs its host's agent, and MATRIX_NO_AGENT is set"
 	printf 'name: h\nprograms:\n  p:\n    server: [./srv, "{port}"]\nmatrix:\n  transport: [tcp]\n  server: [builtin, p]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_rc 2
@@ -503,5 +512,41 @@ Y
 	[ -z "$again" ] && [ "$(echo $W | wc -w)" = 2 ] || die "repetition 2's workers: '$W' (1: '$w1')"
 	kill -KILL "$mpid"
 	wait "$mpid" 2>/dev/null
+	expect_no_remote
+}
+
+# cpu: with remote roles: the agent sets each worker's CPUs there (seen
+# in its /proc status while it runs); a CPU the remote host does not have
+# (its handshake's count) fails the cell, saying so.
+t_remote_cpu_placement_through_the_agent() {
+	ssh_up
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: no placement to tell apart"
+	{ cat <<Y
+name: ssh-cpu
+repeat: 1
+matrix:
+  transport: [tcp]
+  duration: [3s]
+  cpu: ["server=1;clients=0", "server=$(nproc);clients=0"]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	local mpid=$! p srv cli
+	wait_remote_workers 2
+	srv=$(echo "$W" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00server\x00' | cut -d/ -f3)
+	cli=$(echo "$W" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00client\x00' | cut -d/ -f3)
+	[ "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/"$srv"/status)" = 1 ] ||
+		die "server's CPUs: $(grep Cpus_allowed_list /proc/"$srv"/status)"
+	[ "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/"$cli"/status)" = 0 ] ||
+		die "client's CPUs: $(grep Cpus_allowed_list /proc/"$cli"/status)"
+	rc=0
+	wait "$mpid" || rc=$?
+	expect_rc 1
+	[ "$(csvq out/results.csv status | head -1)" = ok ] || die "placed: $(cat out/results.csv)"
+	[ "$(csvq out/results.csv status | tail -1)" = cpu ] || die "refused: $(cat out/results.csv)"
+	csvq out/results.csv error | tail -1 | grep -qF "cpu: the server's CPUs $(nproc): its host ssh://root@127.0.0.1:2222 has 0-$(($(nproc) - 1))" ||
+		csvq out/results.csv error | tail -1 | grep -qF "cpu: the server's CPUs $(nproc): its host ssh://root@127.0.0.1:2222 has 0,1" ||
+		die "error: $(csvq out/results.csv error | tail -1)"
 	expect_no_remote
 }
