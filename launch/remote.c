@@ -1,6 +1,7 @@
 /* Workers on other hosts over OpenSSH: see remote.h. */
 #include "remote.h"
 #include "remote_agent.h"
+#include "ssh_cmd.h"
 #include "clock.h"
 #include "hello.h"
 #include "hostfacts.h"
@@ -67,74 +68,6 @@ const char *remote_bind(const struct matrix *m, const struct transport *t, char 
 	return buf;
 }
 
-/* word single-quoted for a POSIX shell onto buf at *o: ' becomes '\''. */
-static void quote(char *buf, size_t len, size_t *o, const char *word)
-{
-	size_t n = *o;
-
-	if (n + 1 < len)
-		buf[n++] = '\'';
-	for (; *word && n + 5 < len; word++) {
-		if (*word == '\'') {
-			memcpy(buf + n, "'\\''", 4);
-			n += 4;
-		} else {
-			buf[n++] = *word;
-		}
-	}
-	if (n + 1 < len)
-		buf[n++] = '\'';
-	buf[n < len ? n : len - 1] = '\0';
-	*o = n;
-}
-
-/* ssh's argv for running words (words[0] replaced by the remote binary)
- * on u; an overflow is noted in out as spawn_argv_add does. */
-void remote_ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
-		     char *const words[], struct spawn_argv *out)
-{
-	static char cmd[32768];
-	size_t o = 0;
-
-	spawn_argv_add(out, "ssh");
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "BatchMode=yes");
-	if (u->port) {
-		spawn_argv_add(out, "-p");
-		spawn_argv_add(out, "%u", u->port);
-	}
-	if (control) {	/* a session of the run's master connection; before
-			 * ssh: words (ssh keeps an option's first value) */
-		spawn_argv_add(out, "-o");
-		spawn_argv_add(out, "ControlMaster=no");
-		spawn_argv_add(out, "-o");
-		spawn_argv_add(out, "ControlPath=%s", control);
-	}
-	for (size_t i = 0; i < m->hosts.nssh; i++)
-		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "ConnectTimeout=10");
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "ServerAliveInterval=5");
-	spawn_argv_add(out, "-T");
-	if (*u->user)
-		spawn_argv_add(out, "%s@%s", u->user, u->host);
-	else
-		spawn_argv_add(out, "%s", u->host);
-	spawn_argv_add(out, "--");
-	snprintf(cmd, sizeof(cmd), "exec");
-	o = strlen(cmd);
-	for (size_t i = 0; words[i]; i++) {
-		if (o + 2 < sizeof(cmd))
-			cmd[o++] = ' ';
-		quote(cmd, sizeof(cmd), &o, i ? words[i] : m->hosts.matrix ? m->hosts.matrix : "matrix");
-	}
-	if (o + 8 >= sizeof(cmd))
-		out->overflow = 1;
-	if (words[0])
-		spawn_argv_add(out, "%s", cmd);
-}
-
 /* The ssh sessions a cell of p opens on role's host. */
 static unsigned cell_sessions(const struct matrix *m, const struct cell_params *p, int client)
 {
@@ -196,7 +129,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
 	mux[0].waited = mux[1].waited = 0;	/* a new cell */
-	remote_ssh_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
+	ssh_cmd_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
 		return -1;
@@ -342,7 +275,7 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 	struct child ch;
 
 	a = (struct spawn_argv){ .argc = 0 };
-	remote_ssh_argv(m, u, NULL, words, &a);
+	ssh_cmd_argv(m, u, NULL, words, &a);
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -536,7 +469,7 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	spawn_argv_add(&a, "ControlPersist=no");
 	/* then what every session has, no remote command */
 	struct spawn_argv rest = { .argc = 0 };
-	remote_ssh_argv(m, u, NULL, none, &rest);
+	ssh_cmd_argv(m, u, NULL, none, &rest);
 	for (int k = 1; k < rest.argc; k++)
 		spawn_argv_add(&a, "%s", rest.argv[k]);
 	if (logfd < 0 || a.overflow ||

@@ -4,6 +4,7 @@
 #include "clock.h"
 #include "hello.h"
 #include "placement.h"
+#include "ssh_cmd.h"
 #include "wire.h"
 
 #include <errno.h>
@@ -210,7 +211,7 @@ static void host_start(int i)
 	int logfd;
 
 	a = (struct spawn_argv){ .argc = 0 };
-	remote_ssh_argv(mat, h->u, NULL, words, &a);
+	ssh_cmd_argv(mat, h->u, NULL, words, &a);
 	h->state = HOST_LOST;
 	logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
 	if (logfd < 0 || a.overflow ||

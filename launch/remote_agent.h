@@ -23,10 +23,6 @@
 #include "matrix.h"
 #include "spawn.h"
 
-/* remote.c's ssh command line for words on u (words[0] the remote binary). */
-void remote_ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
-		     char *const words[], struct spawn_argv *out);
-
 /* The agents of m's remote hosts: [0] on s (the server's host), [1] on c
  * (the clients', unless the same or NULL), their ssh logs in sockdir;
  * stop: the run's interrupted flag. */
