@@ -307,9 +307,9 @@ int agent_main(int argc, char **argv)
 	if (argc > 1) {
 		int help = !strcmp(argv[1], "--help") || !strcmp(argv[1], "-h");
 		fprintf(help ? stdout : stderr, "%susage: matrix agent\n\nA remote host's end of a "
-			"run with hosts: (started by the runner over ssh, once per host and run):\n"
-			"reads records on stdin, starts and watches that host's workers, writes "
-			"their\nreports, logs and exits on stdout.  Not for use by hand.\n",
+			"run with hosts:, started by the runner over ssh\nonce per host and run: "
+			"reads records on stdin, starts and watches that host's\nworkers, writes "
+			"their reports, logs and exits on stdout.  Not for use by hand.\n",
 			help ? "" : "matrix agent: no arguments\n");
 		return help ? 0 : 2;
 	}
