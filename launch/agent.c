@@ -280,10 +280,11 @@ static int serve(void)
 		nfds_t n = poll_set(pfd, who);
 		if (poll(pfd, n, -1) < 0 && errno != EINTR)
 			rc = -1;
-		spawn_exits_pending();
+		/* without pidfds any exit means every worker is looked at (spawn.h) */
+		int any = spawn_exits_pending();
 		for (nfds_t i = 1; i < n && rc > 0; i++) {
 			struct aworker *w = who[i];
-			if (!pfd[i].revents || !w->used)
+			if (!w->used || (!pfd[i].revents && !(any && pfd[i].fd == w->ch.pidfd)))
 				continue;
 			if (pfd[i].fd == w->ch.report_fd)
 				rc = forward(w, &w->ch.report_fd, AGENT_REPORT, 0) < 0 ? -1 : 1;
