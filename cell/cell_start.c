@@ -126,8 +126,17 @@ int cell_start_server(struct cell_rep *r)
 		cell_rep_fail(r, NULL, 1, "cpu", "cpu: %s", why);
 		return -1;
 	}
+	/* a path transport: its socket or FIFO in the private folder of the
+	 * host both roles run on (plan_check allows no other remote case) */
+	const char *dir = matrix_remote_host(m, 0) ? remote_sockdir(m) : r->ctx->sockdir;
+	if (!p->transport->default_bind && !dir) {
+		cell_rep_fail(r, NULL, 2, "ssh failed", "no private folder on %s for transport %s's "
+			      "paths (see the agent's message above)", matrix_remote_host(m, 0)->url,
+			      p->transport->name);
+		return -1;
+	}
 	if (!p->transport->default_bind)
-		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", r->ctx->sockdir,
+		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", dir,
 			 r->ctx->cell->number, r->ctx->rep);
 	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	if (p->server_prog) {	/* we choose its address and pass it in */

@@ -4,6 +4,8 @@
 #include "hello.h"
 #include "placement.h"
 #include "spawn.h"
+#include "stale.h"
+#include "wire.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -300,6 +302,42 @@ static int serve(void)
 	return rc;
 }
 
+/* The folder for the socket paths and FIFOs of workers of both roles on
+ * this host (path transports): $TMPDIR/matrix-agent.XXXXXX, mode 0700,
+ * said on the line after the hello (`agent tmp=PATH`, the path escaped as
+ * on the wire; `agent tmp=` when none could be made); a guard (spawn.h)
+ * removes it with all in it once the agent ends, however.  -1 when
+ * stdout failed. */
+static int private_folder(void)
+{
+	static char dir[PATH_MAX];
+	const char *tmp = getenv("TMPDIR");
+	char line[3 * PATH_MAX + 32], esc[3 * PATH_MAX], err[256];
+
+	snprintf(dir, sizeof(dir), "%s/matrix-agent.XXXXXX", tmp && *tmp == '/' ? tmp : "/tmp");
+	if (!mkdtemp(dir)) {
+		fprintf(stderr, "matrix agent: cannot make a private folder %s: %s\n", dir,
+			strerror(errno));
+		*dir = '\0';
+	} else if (spawn_guard_start(dir, err, sizeof(err)) < 0) {
+		fprintf(stderr, "matrix agent: %s\n", err);
+		rmdir(dir);
+		*dir = '\0';
+	}
+	wire_escape(dir, esc, sizeof(esc));
+	int n = snprintf(line, sizeof(line), "agent tmp=%s\n", esc);
+	for (const char *p = line; n > 0;) {
+		ssize_t w = write(1, p, (size_t)n);
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (int)w;
+	}
+	return 0;
+}
+
 int agent_main(int argc, char **argv)
 {
 	ssize_t n;
@@ -332,10 +370,11 @@ int agent_main(int argc, char **argv)
 	} else {
 		self[n] = '\0';
 	}
-	if (hello_write(1) < 0)
+	if (hello_write(1) < 0 || private_folder() < 0)
 		return 0;	/* the session is gone */
 	rc = serve();
 	spawn_kill_all();	/* every worker, reaped */
+	spawn_guard_stop();	/* it removes the folder */
 	agent_buf_release(&outb);
 	return rc < 0 ? 2 : 0;
 }

@@ -496,6 +496,16 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	mux_stop(i);
 }
 
+int remote_one_host(const struct matrix *m)
+{
+	return same_host(matrix_remote_host(m, 0), matrix_remote_host(m, 1));
+}
+
+const char *remote_sockdir(const struct matrix *m)
+{
+	return remote_agent_on() && remote_one_host(m) ? agent_tmp(0) : NULL;
+}
+
 int remote_go(struct child *ch)
 {
 	if (ch->ops) {

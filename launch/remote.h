@@ -92,6 +92,13 @@ struct remote_tag {
 int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
 		 const struct remote_tag *tag, const struct spawn_argv *worker,
 		 const cpu_set_t *cpus, int log_fd, char *err, size_t errlen);
+/* 1 when the server and the clients run on one remote host. */
+int remote_one_host(const struct matrix *m);
+/* For a path transport with both roles on one remote host: the folder
+ * there for its socket paths and FIFOs (its agent's private one, removed
+ * when the agent ends); NULL when there is none (no agent, or it could not
+ * make one). */
+const char *remote_sockdir(const struct matrix *m);
 /* ch's start byte, queued for its agent (or written to its ssh); then
  * remote_flush() once for all, so that the agent gets them in one go.
  * 0, or -1 (the ssh's stdin is gone). */

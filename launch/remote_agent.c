@@ -32,6 +32,7 @@ static struct agent_host {
 	struct agent_buf out;		/* records not yet written to its stdin */
 	const struct host_url *u;
 	int killed;			/* we ended the session: its workers' ends are ours */
+	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
 } host[2];
 
 static const struct matrix *mat;
@@ -137,9 +138,11 @@ static void host_end(int i, const char *why, int kill_now)
 }
 
 /* The agent's hello in what its stdout brought: lines before it (a shell's
- * greeting) skipped, what follows it fed to the decoder.  1 once it came,
- * 0 not yet, -1 with why (another wire version, too much before it). */
-static int hello_in(struct agent_host *h, struct agent_buf *b, char *why, size_t whylen)
+ * greeting) skipped, then its `agent tmp=` line (h->tmp), what follows
+ * fed to the decoder.  1 once both came, 0 not yet, -1 with why (another
+ * wire version, too much before it, no tmp line after it). */
+static int hello_in(struct agent_host *h, struct agent_buf *b, int *hello_seen, char *why,
+		    size_t whylen)
 {
 	struct hostfacts facts;
 	int version;
@@ -150,6 +153,16 @@ static int hello_in(struct agent_host *h, struct agent_buf *b, char *why, size_t
 		if (!nl)
 			break;
 		*nl = '\0';
+		if (*hello_seen && strncmp(p, "agent tmp=", 10)) {
+			snprintf(why, whylen, "no `agent tmp=` line after its hello");
+			return -1;
+		}
+		if (*hello_seen) {
+			wire_unescape(p + 10, h->tmp, sizeof(h->tmp));
+			agent_buf_consume(b, (size_t)(nl + 1 - p));
+			return agent_dec_feed(&h->dec, b->p + b->off, agent_buf_size(b), why,
+					      whylen) < 0 ? -1 : 1;
+		}
 		if (!strncmp(p, "hello ", 6)) {
 			if (hello_parse(p, &version, &facts, why, whylen) < 0)
 				return -1;
@@ -158,9 +171,7 @@ static int hello_in(struct agent_host *h, struct agent_buf *b, char *why, size_t
 					 "matrix speaks version %d", version, WIRE_VERSION);
 				return -1;
 			}
-			agent_buf_consume(b, (size_t)(nl + 1 - p));
-			return agent_dec_feed(&h->dec, b->p + b->off, agent_buf_size(b), why,
-					      whylen) < 0 ? -1 : 1;
+			*hello_seen = 1;
 		}
 		agent_buf_consume(b, (size_t)(nl + 1 - p));
 	}
@@ -179,7 +190,7 @@ static int hello_wait(int i, char *why, size_t whylen)
 	struct agent_buf b = { 0 };
 	uint64_t end = clock_now_ns() + AGENT_HELLO_NS;
 	char buf[8192];
-	int got = 0;
+	int got = 0, seen = 0;
 
 	while (!got && clock_now_ns() < end && !*stopflag) {
 		struct pollfd p = { .fd = h->ch.report_fd, .events = POLLIN };
@@ -192,7 +203,7 @@ static int hello_wait(int i, char *why, size_t whylen)
 		if (n > 0 && agent_buf_add(&b, buf, (size_t)n, 1u << 20) < 0)
 			got = -1;
 		else if (n > 0)
-			got = hello_in(h, &b, why, whylen);
+			got = hello_in(h, &b, &seen, why, whylen);
 	}
 	if (!got)
 		snprintf(why, whylen, *stopflag ? "interrupted" : "no hello from `matrix agent` in %llu s",
@@ -433,6 +444,15 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 	if (p->exit_in)
 		post(p);
 	return 0;
+}
+
+const char *agent_tmp(int i)
+{
+	if (!host[i].u)
+		return NULL;
+	if (host[i].state != HOST_UP)
+		host_start(i);
+	return host[i].state == HOST_UP && host[i].tmp[0] ? host[i].tmp : NULL;
 }
 
 void agent_go(struct child *ch)

@@ -40,6 +40,9 @@ void agent_hosts_stop(void);
 int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		const struct spawn_argv *worker, const cpu_set_t *cpus, int log_fd, char *err,
 		size_t errlen);
+/* Host i's agent's private folder there (its session started if it is
+ * not up), or NULL when it has none. */
+const char *agent_tmp(int i);
 /* The start byte for ch, queued; agent_flush() writes what is queued. */
 void agent_go(struct child *ch);
 void agent_flush(void);

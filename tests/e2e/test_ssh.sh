@@ -35,6 +35,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+AcceptEnv TMPDIR
 Y
 	cat >"$T/ssh_config" <<Y
 Host *
@@ -549,4 +550,37 @@ Y
 		csvq out/results.csv error | tail -1 | grep -qF "cpu: the server's CPUs $(nproc): its host ssh://root@127.0.0.1:2222 has 0,1" ||
 		die "error: $(csvq out/results.csv error | tail -1)"
 	expect_no_remote
+}
+
+# Path transports with both roles on one remote host: their sockets and
+# FIFOs in the agent's private folder there (under the remote TMPDIR,
+# here the test's), which is gone once the run ends; zmq's ipc and the
+# old way (MATRIX_NO_AGENT) are still refused.
+t_path_transports_on_one_remote_host() {
+	ssh_up
+	mkdir -p "$T/rtmp"
+	{ cat <<Y
+name: ssh-paths
+repeat: 1
+matrix:
+  transport: [unix, unix_seqpacket, unix_dgram, pipe, shm]
+  count: [200]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222" | sed "s|ssh: \[|ssh: [-o, SetEnv=TMPDIR=$T/rtmp, |"; } >m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all out/results.csv status ok
+	[ "$(csvq out/results.csv messages | sort -u)" = 200 ] || die "messages: $(cat out/results.csv)"
+	expect_no_remote
+	[ -z "$(ls -A "$T/rtmp")" ] || die "left in the remote TMPDIR: $(ls -A "$T/rtmp")"
+	rc=0
+	MATRIX_NO_AGENT=1 "$MATRIX_BIN" plan m.yaml >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "transport unix does not cross hosts"
+	sed -i 's|transport: \[.*\]|transport: [zmq]|' m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "zmq over ssh hosts is not there yet"
 }
