@@ -36,7 +36,8 @@ static struct agent_host {
 } host[2];
 
 static const struct matrix *mat;
-static const volatile sig_atomic_t *stopflag;
+static const volatile sig_atomic_t never;
+static const volatile sig_atomic_t *stopflag = &never;	/* the run's interrupted flag */
 
 enum { GONE_EXIT, GONE_SPAWN, GONE_LOST };
 
@@ -252,7 +253,7 @@ void agent_hosts_start(const struct matrix *m, const char *sockdir,
 		       const struct host_url *c)
 {
 	mat = m;
-	stopflag = stop;
+	stopflag = stop ? stop : &never;
 	memset(host, 0, sizeof(host));
 	host[0].u = s;
 	host[1].u = c && !(s && !strcmp(s->url, c->url)) ? c : NULL;
