@@ -130,6 +130,8 @@ static void host_end(int i, const char *why, int kill_now)
 		p->by_us = h->killed;
 		p->status = 255 << 8;
 		snprintf(p->msg, sizeof(p->msg), "%s", msg);
+		if (!agent_buf_size(&p->pend))
+			post(p);	/* else once the pipe took the rest (agent_pump) */
 	}
 	spawn_release(&h->ch);
 	agent_dec_release(&h->dec);
@@ -442,7 +444,7 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		snprintf(p->msg, sizeof(p->msg), "no session with matrix agent on %s (see above)",
 			 host[i].u->url);
 	}
-	if (p->exit_in)
+	if (p->exit_in && !ch->posted)
 		post(p);
 	return 0;
 }

@@ -328,6 +328,10 @@ Y
 	local mpid=$! i p w1 victim="" left
 	wait_remote_workers 3	# both clients and the server run remotely
 	w1=$W
+	# the client to kill, chosen before the slower scans below
+	victim=$(echo "$w1" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00client\x00' |
+		sed 's|/proc/\([0-9]*\)/cmdline|\1|' | head -1)
+	[ -n "$victim" ] || die "no remote client among '$w1'"
 	[ "$(cat /proc/"$SSHD_PID"/task/*/children | wc -w)" = 1 ] ||
 		die "not one connection to sshd: $(cat /proc/"$SSHD_PID"/task/*/children)"
 	# one ssh connection for the host: the agent's session, an ssh that
@@ -340,9 +344,6 @@ Y
 		die "a ControlMaster runs beside the agent"
 	# a remote client dies: the cell fails, and the agent ends the
 	# others, while its session lives on
-	victim=$(echo "$w1" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00client\x00' |
-		sed 's|/proc/\([0-9]*\)/cmdline|\1|' | head -1)
-	[ -n "$victim" ] || die "no remote client among '$w1'"
 	kill -KILL "$victim"
 	for i in $(seq 60); do
 		left=""
