@@ -3,7 +3,9 @@
  * once per host and run over one ssh session
  *   ssh ... -- 'exec' 'matrix' 'agent'
  * it writes the host's hello line (workers/hello.h: its wire version and
- * facts), then reads records on stdin and writes records on stdout
+ * facts) and `agent tmp=PATH` (its private folder there, for the paths of
+ * path transports with both roles on this host; removed with all in it by
+ * a guard of its own, spawn.h, once the agent ends), then reads records on stdin and writes records on stdout
  * (agent_rec.h): it starts a worker for each spawn record as the runner
  * starts a local one (launch/spawn.h: report pipe on fd 3, start byte on
  * fd 4, its stdout and stderr the log; its CPUs set before exec for a

@@ -16,7 +16,8 @@
  *           replaced by the agent's own binary)
  *   go      the start byte (no payload)
  *   end     the runner is done with the worker: stopped (SIGKILL) if it
- *           still runs, its record forgotten (no payload)
+ *           still runs (no payload; its exit record, if any, is dropped
+ *           by the runner)
  *   kill    a signal number in decimal
  * Agent to runner:
  *   started the worker's pid there, decimal
