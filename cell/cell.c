@@ -52,8 +52,10 @@ static void timeline_rows(struct cell_rep *r)
 /* The descriptors to wait on: each running worker's report pipe (until its
  * end of file) and pidfd (until it is reaped), owner[i] the slot of pfd[i];
  * first, while workers run, the link process's control socket (owner
- * NULL), that reads at its end.  Returns how many. */
-static nfds_t poll_set(struct cell_rep *r, struct pollfd *pfd, struct cell_slot **owner)
+ * NULL), that reads at its end, then the remote agents' (owner NULL,
+ * *first counts them all).  Returns how many. */
+static nfds_t poll_set(struct cell_rep *r, struct pollfd *pfd, struct cell_slot **owner,
+		       nfds_t *first)
 {
 	nfds_t n = 0;
 	int link = netns_link_fd(r->ctx->net);
@@ -62,6 +64,9 @@ static nfds_t poll_set(struct cell_rep *r, struct pollfd *pfd, struct cell_slot 
 		pfd[n] = (struct pollfd){ .fd = link, .events = POLLIN };
 		owner[n++] = NULL;
 	}
+	for (int k = remote_poll_fds(pfd + n, 8); k > 0; k--)
+		owner[n++] = NULL;
+	*first = n;
 
 	for (unsigned i = 0; i < r->nslots; i++) {
 		struct cell_slot *s = &r->slots[i];
@@ -115,11 +120,10 @@ static int poll_ms(const struct cell_rep *r, uint64_t now, uint64_t deadline)
  * no worker is left to wait for. */
 static int wait_workers(struct cell_rep *r, uint64_t deadline)
 {
-	struct pollfd pfd[2 * 1025 + 1];
-	struct cell_slot *owner[2 * 1025 + 1];
+	struct pollfd pfd[3 * 1025 + 9];
+	struct cell_slot *owner[3 * 1025 + 9];
 	uint64_t now = clock_now_ns();
-	nfds_t n = poll_set(r, pfd, owner);
-	nfds_t first = n && !owner[0];	/* past the link's */
+	nfds_t first, n = poll_set(r, pfd, owner, &first);	/* first: past the link's, the agents' */
 	char why[256];
 
 	if (n == first)		/* no worker left */
@@ -129,8 +133,12 @@ static int wait_workers(struct cell_rep *r, uint64_t deadline)
 	/* the link process gone: nothing crosses any more, so the workers
 	 * would wait for the timeout; failed now, before what it makes them
 	 * say (a worker's error ranks below) */
-	if (first && pfd[0].revents && netns_link_lost(r->ctx->net, why, sizeof(why)))
+	if (netns_link_fd(r->ctx->net) >= 0 && pfd[0].revents &&
+	    netns_link_lost(r->ctx->net, why, sizeof(why)))
 		cell_rep_fail(r, NULL, 2, "link failed", "%s", why);
+	/* what the agents sent: into the remote workers' pipes and eventfds,
+	 * looked at below (on the next pass for what turns readable now) */
+	remote_pump();
 	/* exits first, so a crash is seen before the errors it causes in peers;
 	 * without pidfds any exit means every worker is looked at (spawn.h) */
 	int exited = spawn_exits_pending();

@@ -148,7 +148,9 @@ void cell_judge_exit(struct cell_rep *r, struct cell_slot *s)
 	if (s->ch.report_fd >= 0)
 		cell_judge_reports(r, s);
 	spawn_describe_status(st, desc, sizeof(desc));
-	if (s->remote && remote_ssh_failed(&s->ch, s->log, s->ch.signalled_by_us ?
+	if (s->remote && remote_spawn_failed(&s->ch, status, sizeof(status)))
+		cell_rep_fail(r, s, 1, "spawn failed", "%s: %s", s->name, status);
+	else if (s->remote && remote_ssh_failed(&s->ch, s->log, s->ch.signalled_by_us ?
 					   1 + !!*r->ctx->interrupted : 0, status, sizeof(status)))
 		cell_rep_fail(r, s, 2, "ssh failed", "%s (ssh pid %ld): %s", s->name,
 			      (long)s->ch.pid, status);

@@ -96,8 +96,9 @@ static int start_slot(struct cell_rep *r, struct cell_slot *s, struct spawn_argv
 	wire_reader_init(&s->rd);
 	s->t_start = clock_now_ns();
 	s->remote = !s->prog && matrix_remote_host(r->ctx->plan->m, s != r->slots);
-	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, a, logfd, err,
-				      sizeof(err))
+	struct remote_tag tag = { r->ctx->cell->number, r->ctx->rep, (unsigned)(s - r->slots) };
+	if ((s->remote ? remote_spawn(&s->ch, r->ctx->plan->m, r->p, s != r->slots, &tag, a,
+				      slot_cpus(r, s), logfd, err, sizeof(err))
 	     : spawn_start_flags(&s->ch, a->argv, s->prog ? -1 : r->start_rd, logfd,
 				 s->prog ? SPAWN_PROGRAM : 0, slot_cpus(r, s), err, sizeof(err))) < 0) {
 		close(logfd);
@@ -116,9 +117,26 @@ int cell_start_server(struct cell_rep *r)
 {
 	struct spawn_argv a = { .argc = 0 };
 	const struct cell_params *p = r->p;
+	const struct matrix *m = r->ctx->plan->m;
+	char why[512];
 
+	/* a remote role's CPUs are its host's, known from its handshake */
+	if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)) &&
+	    remote_placement(m, p->cpu, &r->ctx->plan->cpus, &r->place, why, sizeof(why)) < 0) {
+		cell_rep_fail(r, NULL, 1, "cpu", "cpu: %s", why);
+		return -1;
+	}
+	/* a path transport: its socket or FIFO in the private folder of the
+	 * host both roles run on (plan_check allows no other remote case) */
+	const char *dir = matrix_remote_host(m, 0) ? remote_sockdir(m) : r->ctx->sockdir;
+	if (!p->transport->default_bind && !dir) {
+		cell_rep_fail(r, NULL, 2, "ssh failed", "no private folder on %s for transport %s's "
+			      "paths (see the agent's message above)", matrix_remote_host(m, 0)->url,
+			      p->transport->name);
+		return -1;
+	}
 	if (!p->transport->default_bind)
-		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", r->ctx->sockdir,
+		snprintf(r->addr.path, sizeof(r->addr.path), "%s/c%u-r%u.sock", dir,
 			 r->ctx->cell->number, r->ctx->rep);
 	snprintf(r->slots[0].name, sizeof(r->slots[0].name), "server");
 	if (p->server_prog) {	/* we choose its address and pass it in */
@@ -177,10 +195,11 @@ static void send_go(struct cell_rep *r)
 	memset(go, 'g', n);
 	/* one write: every worker polling the pipe wakes to its byte */
 	r->out->release_ns = clock_now_ns();
-	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, over ssh */
-		if (r->slots[i].remote && write(r->slots[i].ch.stdin_wr, "g", 1) != 1)
+	for (unsigned i = 0; i < r->nslots; i++)	/* a remote one's own, by its agent */
+		if (r->slots[i].remote && remote_go(&r->slots[i].ch) < 0)
 			cell_rep_fail(r, &r->slots[i], 1, "start failed", "start byte to ssh: %s",
 				      strerror(errno));
+	remote_flush();	/* each agent's in one write */
 	if (n && write(r->start_wr, go, n) != (ssize_t)n)
 		cell_rep_fail(r, NULL, 1, "start failed", "write to start pipe: %s",
 			      strerror(errno));

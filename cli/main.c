@@ -4,6 +4,7 @@
  * parsers (--help) and main() call exit(). */
 #include "cmd_common.h"
 #include "matrix_command.h"
+#include "agent.h"
 #include "arrays.h"
 #include "cmd_compare.h"
 #include "cmd_history.h"
@@ -431,6 +432,7 @@ static const struct command {
 	  cmd_merge },
 	{ "transports", "", "list the transports, their patterns and limits", cmd_transports },
 	{ "worker", "ROLE", "run one server or client worker by hand", worker_main },
+	{ "agent", "", "a remote host's end of a run over ssh (started by the runner)", agent_main },
 };
 
 /* The usage text, with a line per command: its name and arguments in a

@@ -1,5 +1,7 @@
 /* Workers on other hosts over OpenSSH: see remote.h. */
 #include "remote.h"
+#include "remote_agent.h"
+#include "ssh_cmd.h"
 #include "clock.h"
 #include "hello.h"
 #include "hostfacts.h"
@@ -66,74 +68,6 @@ const char *remote_bind(const struct matrix *m, const struct transport *t, char 
 	return buf;
 }
 
-/* word single-quoted for a POSIX shell onto buf at *o: ' becomes '\''. */
-static void quote(char *buf, size_t len, size_t *o, const char *word)
-{
-	size_t n = *o;
-
-	if (n + 1 < len)
-		buf[n++] = '\'';
-	for (; *word && n + 5 < len; word++) {
-		if (*word == '\'') {
-			memcpy(buf + n, "'\\''", 4);
-			n += 4;
-		} else {
-			buf[n++] = *word;
-		}
-	}
-	if (n + 1 < len)
-		buf[n++] = '\'';
-	buf[n < len ? n : len - 1] = '\0';
-	*o = n;
-}
-
-/* ssh's argv for running words (words[0] replaced by the remote binary)
- * on u; an overflow is noted in out as spawn_argv_add does. */
-static void ssh_argv(const struct matrix *m, const struct host_url *u, const char *control,
-		     char *const words[], struct spawn_argv *out)
-{
-	static char cmd[32768];
-	size_t o = 0;
-
-	spawn_argv_add(out, "ssh");
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "BatchMode=yes");
-	if (u->port) {
-		spawn_argv_add(out, "-p");
-		spawn_argv_add(out, "%u", u->port);
-	}
-	if (control) {	/* a session of the run's master connection; before
-			 * ssh: words (ssh keeps an option's first value) */
-		spawn_argv_add(out, "-o");
-		spawn_argv_add(out, "ControlMaster=no");
-		spawn_argv_add(out, "-o");
-		spawn_argv_add(out, "ControlPath=%s", control);
-	}
-	for (size_t i = 0; i < m->hosts.nssh; i++)
-		spawn_argv_add(out, "%s", m->hosts.ssh[i]);
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "ConnectTimeout=10");
-	spawn_argv_add(out, "-o");
-	spawn_argv_add(out, "ServerAliveInterval=5");
-	spawn_argv_add(out, "-T");
-	if (*u->user)
-		spawn_argv_add(out, "%s@%s", u->user, u->host);
-	else
-		spawn_argv_add(out, "%s", u->host);
-	spawn_argv_add(out, "--");
-	snprintf(cmd, sizeof(cmd), "exec");
-	o = strlen(cmd);
-	for (size_t i = 0; words[i]; i++) {
-		if (o + 2 < sizeof(cmd))
-			cmd[o++] = ' ';
-		quote(cmd, sizeof(cmd), &o, i ? words[i] : m->hosts.matrix ? m->hosts.matrix : "matrix");
-	}
-	if (o + 8 >= sizeof(cmd))
-		out->overflow = 1;
-	if (words[0])
-		spawn_argv_add(out, "%s", cmd);
-}
-
 /* The ssh sessions a cell of p opens on role's host. */
 static unsigned cell_sessions(const struct matrix *m, const struct cell_params *p, int client)
 {
@@ -158,12 +92,36 @@ static const char *mux_path(const struct matrix *m, const struct cell_params *p,
 	return mux[i].path;
 }
 
+int remote_agent_on(void)
+{
+	const char *env = getenv("MATRIX_NO_AGENT");
+
+	return !(env && *env && strcmp(env, "0"));
+}
+
 int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_params *p, int client,
-		 const struct spawn_argv *worker, int log_fd, char *err, size_t errlen)
+		 const struct remote_tag *tag, const struct spawn_argv *worker,
+		 const cpu_set_t *cpus, int log_fd, char *err, size_t errlen)
 {
 	static struct spawn_argv a;
+	static unsigned last_cell, last_rep;
+	static uint32_t seq;
 	char *words[SPAWN_MAX_ARGS + 1];
 	int n = 0;
+
+	if (remote_agent_on()) {
+		if (!seq || tag->cell != last_cell || tag->rep != last_rep)
+			seq = seq == UINT32_MAX ? 1 : seq + 1;	/* a new repetition */
+		last_cell = tag->cell;
+		last_rep = tag->rep;
+		return agent_spawn(ch, client && !same_host(matrix_remote_host(m, 0),
+							    matrix_remote_host(m, 1)),
+				   seq, tag->slot, worker, cpus, log_fd, err, errlen);
+	}
+	if (cpus) {	/* plan_check refuses it: a last guard */
+		snprintf(err, errlen, "cpu: with a remote role needs the agent (MATRIX_NO_AGENT is set)");
+		return -1;
+	}
 
 	for (; n < worker->argc; n++)
 		words[n] = worker->argv[n];
@@ -171,7 +129,7 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	words[n] = NULL;
 	a = (struct spawn_argv){ .argc = 0 };
 	mux[0].waited = mux[1].waited = 0;	/* a new cell */
-	ssh_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
+	ssh_cmd_argv(m, matrix_remote_host(m, client), mux_path(m, p, client), words, &a);
 	if (worker->overflow || a.overflow) {
 		snprintf(err, errlen, "the ssh command is too long");
 		return -1;
@@ -207,8 +165,19 @@ static void last_line_of(const char *path, char *msg, size_t len)
 	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
 }
 
+int remote_spawn_failed(const struct child *ch, char *msg, size_t len)
+{
+	int spawn;
+
+	return ch->ops && agent_child_failed(ch, 0, &spawn, msg, len) && spawn;
+}
+
 int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *msg, size_t len)
 {
+	int spawn;
+
+	if (ch->ops)
+		return agent_child_failed(ch, ours, &spawn, msg, len) && !spawn;
 	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
 		return 0;
 	last_line_of(log, msg, len);
@@ -306,7 +275,7 @@ static int hello_run(const struct matrix *m, const struct host_url *u, char *out
 	struct child ch;
 
 	a = (struct spawn_argv){ .argc = 0 };
-	ssh_argv(m, u, NULL, words, &a);
+	ssh_cmd_argv(m, u, NULL, words, &a);
 	if (pipe2(ep, O_CLOEXEC | O_NONBLOCK) < 0) {
 		snprintf(err, errlen, "pipe: %s", strerror(errno));
 		return -1;
@@ -500,7 +469,7 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	spawn_argv_add(&a, "ControlPersist=no");
 	/* then what every session has, no remote command */
 	struct spawn_argv rest = { .argc = 0 };
-	ssh_argv(m, u, NULL, none, &rest);
+	ssh_cmd_argv(m, u, NULL, none, &rest);
 	for (int k = 1; k < rest.argc; k++)
 		spawn_argv_add(&a, "%s", rest.argv[k]);
 	if (logfd < 0 || a.overflow ||
@@ -527,9 +496,51 @@ static void mux_start(const struct matrix *m, const struct host_url *u, int i,
 	mux_stop(i);
 }
 
+int remote_one_host(const struct matrix *m)
+{
+	return same_host(matrix_remote_host(m, 0), matrix_remote_host(m, 1));
+}
+
+const char *remote_sockdir(const struct matrix *m)
+{
+	return remote_agent_on() && remote_one_host(m) ? agent_tmp(0) : NULL;
+}
+
+int remote_go(struct child *ch)
+{
+	if (ch->ops) {
+		agent_go(ch);
+		return 0;
+	}
+	return write(ch->stdin_wr, "g", 1) == 1 ? 0 : -1;
+}
+
+void remote_flush(void)
+{
+	agent_flush();
+}
+
+int remote_poll_fds(struct pollfd *pfd, int max)
+{
+	return agent_poll_fds(pfd, max);
+}
+
+void remote_pump(void)
+{
+	agent_pump();
+}
+
 void remote_masters_start(const struct matrix *m, const char *sockdir)
 {
 	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
+
+	if (remote_agent_on()) {	/* no master: one session per host, its agent's */
+		const struct host_url *ok[2] = { hello[0].failed ? NULL : s,
+						 hello[1].failed ? NULL : c };
+		if (ok[0] || ok[1])
+			agent_hosts_start(m, sockdir, stop, ok[0], ok[1]);
+		return;
+	}
 
 	if (s && !hello[0].failed)
 		mux_start(m, s, 0, sockdir);
@@ -539,8 +550,63 @@ void remote_masters_start(const struct matrix *m, const char *sockdir)
 
 void remote_masters_stop(void)
 {
+	agent_hosts_stop();
 	for (int i = 0; i < 2; i++)
 		mux_stop(i);
+}
+
+/* The CPUs role i's host has for us: local's here, 0 to cores-1 there
+ * (its handshake's count of CPUs online).  0, or -1 with why. */
+static int host_cpus(const struct matrix *m, int i, const cpu_set_t *local, cpu_set_t *set,
+		     char *why, size_t whylen)
+{
+	const struct host_url *u = matrix_remote_host(m, i);
+	char *end;
+	long n;
+
+	if (!u) {
+		*set = *local;
+		return 0;
+	}
+	n = strtol(hello[i].facts.cores, &end, 10);
+	if (!hello[i].done || hello[i].failed || *end || n <= 0) {
+		snprintf(why, whylen, "the CPUs of %s are not known (no handshake)", u->url);
+		return -1;
+	}
+	CPU_ZERO(set);
+	for (long k = 0; k < n && k < CPU_SETSIZE; k++)
+		CPU_SET((int)k, set);
+	return 0;
+}
+
+int remote_placement(const struct matrix *m, const char *cpu, const cpu_set_t *local,
+		     struct placement *out, char *why, size_t whylen)
+{
+	struct placement pl;
+	cpu_set_t set[2], both;
+	char have[128], want[512];
+
+	out->mode = PLACE_NONE;
+	if (!cpu || placement_parse(cpu, &pl, why, whylen) < 0 || pl.mode == PLACE_NONE)
+		return cpu && pl.mode != PLACE_NONE ? -1 : 0;
+	for (int i = 0; i < 2; i++)
+		if (host_cpus(m, i, local, &set[i], why, whylen) < 0)
+			return -1;
+	if (pl.mode != PLACE_MAP)	/* one host (plan_check): its CPUs */
+		return placement_resolve(&pl, &set[0], out, why, whylen);
+	for (int i = 0; i < 2; i++) {
+		const cpu_set_t *cpus = i ? &pl.clients : &pl.server;
+		CPU_AND(&both, cpus, &set[i]);
+		if (CPU_EQUAL(&both, cpus))
+			continue;
+		cpus_format(cpus, want, sizeof(want));
+		cpus_format(&set[i], have, sizeof(have));
+		snprintf(why, whylen, "the %s's CPUs %s: its host %s has %s", i ? "clients" : "server",
+			 want, matrix_remote_host(m, i) ? matrix_remote_host(m, i)->url : "(local)", have);
+		return -1;
+	}
+	*out = pl;
+	return 0;
 }
 
 void remote_print_plan(const struct matrix *m, FILE *f)

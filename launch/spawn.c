@@ -493,6 +493,14 @@ int spawn_reap(struct child *ch)
 {
 	pid_t r;
 
+	if (ch->ops) {
+		if (!ch->reaped && ch->posted) {
+			ch->reaped = 1;
+			ch->status = ch->posted_status;
+			ch->ru = ch->posted_ru;
+		}
+		return ch->reaped;
+	}
 	if (ch->reaped || ch->pid < 0)
 		return 1;
 	do
@@ -507,6 +515,13 @@ int spawn_reap(struct child *ch)
 	return 1;
 }
 
+void spawn_post_exit(struct child *ch, int status, const struct rusage *ru)
+{
+	ch->posted = 1;
+	ch->posted_status = status;
+	ch->posted_ru = *ru;
+}
+
 void spawn_signal(struct child *ch, int sig)
 {
 	if (ch->pid < 0 || ch->reaped)
@@ -514,6 +529,10 @@ void spawn_signal(struct child *ch, int sig)
 	ch->signalled_by_us = 1;
 	if (sig > 0 && sig < 32)
 		ch->sent_signals |= 1u << sig;
+	if (ch->ops) {
+		ch->ops->signal(ch, sig);
+		return;
+	}
 	if (ch->group)
 		kill(-ch->pid, sig);
 	kill(ch->pid, sig);
@@ -531,6 +550,8 @@ int spawn_crashed(const struct child *ch)
 
 void spawn_release(struct child *ch)
 {
+	if (ch->ops)
+		ch->ops->release(ch);
 	if (ch->pidfd >= 0)
 		close(ch->pidfd);
 	if (ch->report_fd >= 0)

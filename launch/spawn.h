@@ -68,6 +68,17 @@ struct spawn_argv {
 __attribute__((format(printf, 2, 3)))
 void spawn_argv_add(struct spawn_argv *a, const char *fmt, ...);
 
+struct child;
+/* A child that is no process of ours: a worker a remote host's agent runs
+ * (launch/remote.h).  Its pid is its pid there (0 until known), its pidfd
+ * turns readable once its owner posted its exit (spawn_post_exit), which
+ * spawn_reap then takes; spawn_signal and spawn_release go to ops (after
+ * noting the signal as for a process).  Never on the list of children. */
+struct child_ops {
+	void (*signal)(struct child *ch, int sig);
+	void (*release)(struct child *ch);
+};
+
 struct child {
 	pid_t pid;
 	int pidfd;		/* readable when the child has exited (or, without
@@ -80,7 +91,15 @@ struct child {
 	int group;		/* leads a process group of its own */
 	int stdin_wr;		/* SPAWN_STDIO: the write end of its stdin; else -1 */
 	struct rusage ru;
+	const struct child_ops *ops;	/* NULL for a process of ours */
+	void *ops_arg;
+	int posted, posted_status;	/* ops: its exit, as its owner learnt it */
+	struct rusage posted_ru;
 };
+
+/* ops: the exit of ch (its wait status and rusage); its pidfd is for the
+ * caller to make readable. */
+void spawn_post_exit(struct child *ch, int status, const struct rusage *ru);
 
 int spawn_start(struct child *ch, char *const argv[], int control_fd, int log_fd,
 		char *err, size_t errlen);

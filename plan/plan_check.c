@@ -145,6 +145,13 @@ static int check_placement(const struct matrix *m, const size_t *choice,
 	struct placement place;
 	char why[256];
 
+	/* a remote role's CPUs are its host's: checked against the facts of
+	 * its handshake once they are known (launch/remote.h), here read only */
+	if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)) && p->cpu &&
+	    placement_parse(p->cpu, &place, why, sizeof(why)) < 0)
+		CELL_ERR("cpu", "cpu: %s", why);
+	else if ((matrix_remote_host(m, 0) || matrix_remote_host(m, 1)))
+		return 0;
 	if (plan_resolve_placement(cpus, p, &place, why, sizeof(why)) < 0)
 		CELL_ERR("cpu", "cpu: %s", why);
 	return 0;
@@ -202,16 +209,32 @@ static int check_topology(const struct matrix *m, const size_t *choice,
 /* Why a cell cannot run with m's hosts (a path transport across hosts, a
  * program, a cpu: placement): the key to blame, with why; NULL when it
  * can. */
+/* 1 when the server and the clients run on one host (the same remote one). */
+static int roles_on_one_host(const struct matrix *m)
+{
+	const struct host_url *s = matrix_remote_host(m, 0), *c = matrix_remote_host(m, 1);
+
+	return s && c && !strcmp(s->url, c->url);
+}
+
 static const char *remote_refusal(const struct matrix *m, const struct cell_params *p, char *why,
 				  size_t whylen)
 {
+	const char *no_agent = getenv("MATRIX_NO_AGENT");	/* launch/remote.h */
+	int agent = !(no_agent && *no_agent && strcmp(no_agent, "0"));
+
 	if (!matrix_remote_host(m, 0) && !matrix_remote_host(m, 1))
 		return NULL;
-	if (!p->transport->default_bind) {
+	/* both roles on one remote host: its agent's private folder holds the
+	 * paths (not zmq's ipc yet) */
+	if (!p->transport->default_bind && (!agent || !roles_on_one_host(m) ||
+					    !strcmp(p->transport->name, "zmq"))) {
 		snprintf(why, whylen, "transport %s does not cross hosts (hosts: has a remote role): "
-			 "%s; tcp, tcp6 and udp do", p->transport->name,
+			 "%s; tcp, tcp6 and udp do%s", p->transport->name,
 			 !strcmp(p->transport->name, "zmq") ? "zmq over ssh hosts is not there yet"
-			 : "its socket path or pipe exists on one machine only");
+			 : "its socket path or pipe exists on one machine only",
+			 strcmp(p->transport->name, "zmq") && agent ? ", and it runs with both roles "
+			 "on one remote host" : "");
 		return "transport";
 	}
 	if (p->server_prog || p->client_prog) {
@@ -219,9 +242,17 @@ static const char *remote_refusal(const struct matrix *m, const struct cell_para
 			 "a remote host (hosts:)");
 		return p->server_prog ? "server" : "client";
 	}
-	if (p->cpu && strcmp(p->cpu, "none")) {
-		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; with a remote "
-			 "host (hosts:) only cpu: none, not yet a placement", p->cpu);
+	if (p->cpu && strcmp(p->cpu, "none") && !agent) {
+		snprintf(why, whylen, "cpu: %s places workers on this machine's CPUs; a remote "
+			 "role's placement needs its host's agent, and MATRIX_NO_AGENT is set", p->cpu);
+		return "cpu";
+	}
+	/* same and split pick CPUs of one machine: with two, name each one's */
+	if (p->cpu && (!strcmp(p->cpu, "same") || !strcmp(p->cpu, "split")) &&
+	    !roles_on_one_host(m)) {
+		snprintf(why, whylen, "cpu: %s picks CPUs of one machine, and the server and the "
+			 "clients run on two (hosts:): name each one's, server=LIST;clients=LIST",
+			 p->cpu);
 		return "cpu";
 	}
 	return NULL;

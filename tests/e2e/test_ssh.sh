@@ -35,6 +35,7 @@ PasswordAuthentication no
 KbdInteractiveAuthentication no
 UsePAM no
 StrictModes no
+AcceptEnv TMPDIR
 Y
 	cat >"$T/ssh_config" <<Y
 Host *
@@ -248,18 +249,20 @@ Y
 	hosts_yaml "  server: ssh://root@127.0.0.1:2222"; } >m.yaml
 	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
 	local mpid=$! s="" i c w
-	# the first repetition's session: a child of our sshd whose child is
-	# the remote worker (not the handshake's --hello)
+	# the agent's session, once the first repetition's worker runs: a
+	# child of our sshd whose child is the agent (not the handshake's
+	# --hello), whose child is the remote worker
 	for i in $(seq 100); do
 		for c in $(cat /proc/"$SSHD_PID"/task/*/children 2>/dev/null); do
 			for w in $(cat /proc/"$c"/task/*/children 2>/dev/null); do
-				tr '\0' ' ' </proc/"$w"/cmdline 2>/dev/null | grep -qF -- "--stdio" && s=$c
+				grep -qaP '\x00agent\x00$' /proc/"$w"/cmdline 2>/dev/null &&
+					[ -n "$(cat /proc/"$w"/task/*/children 2>/dev/null)" ] && s=$c
 			done
 		done
 		[ -n "$s" ] && break
 		sleep 0.05
 	done
-	[ -n "$s" ] || die "no ssh session: $(cat "$T/.err")"
+	[ -n "$s" ] || die "no agent session with a worker: $(cat "$T/.err")"
 	kill -KILL "$s"
 	rc=0
 	wait $mpid || rc=$?
@@ -281,10 +284,17 @@ Y
 	expect_no_remote
 }
 
-# The pids of the remote workers running (--stdio, the remote binary).
+# The pids of the remote workers running (the remote binary's workers,
+# an agent's or, under MATRIX_NO_AGENT, --stdio ones).
 remote_workers() {
-	grep -lF -- "--stdio" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -lF "$RMX" 2>/dev/null |
+	grep -laF -- "$RMX" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -laP '\x00worker\x00' 2>/dev/null |
 		sed 's|/proc/\([0-9]*\)/cmdline|\1|'
+}
+
+# The pid of the ssh carrying the run's agent (nothing when none).
+agent_ssh() {
+	grep -laF -- "$T/ssh_config" /proc/[0-9]*/cmdline 2>/dev/null |
+		xargs -r grep -laP "^ssh\x00.*'agent'\x00\$" 2>/dev/null | sed 's|/proc/\([0-9]*\)/cmdline|\1|'
 }
 
 # wait_remote_workers N: until N remote workers run (5 s at most);
@@ -318,20 +328,22 @@ Y
 	local mpid=$! i p w1 victim="" left
 	wait_remote_workers 3	# both clients and the server run remotely
 	w1=$W
+	# the client to kill, chosen before the slower scans below
+	victim=$(echo "$w1" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00client\x00' |
+		sed 's|/proc/\([0-9]*\)/cmdline|\1|' | head -1)
+	[ -n "$victim" ] || die "no remote client among '$w1'"
 	[ "$(cat /proc/"$SSHD_PID"/task/*/children | wc -w)" = 1 ] ||
 		die "not one connection to sshd: $(cat /proc/"$SSHD_PID"/task/*/children)"
-	# one ssh connection for the host: a ControlMaster, the runner's child
+	# one ssh connection for the host: the agent's session, an ssh that
+	# is the runner's child; no ControlMaster
 	local master
-	master=$(grep -lF -- "ControlPath=$TMPDIR/matrix." /proc/[0-9]*/cmdline 2>/dev/null |
-		xargs -r grep -lF -- "-M" | sed 's|/proc/\([0-9]*\)/cmdline|\1|')
-	[ "$(echo "$master" | wc -w)" = 1 ] || die "ssh masters: '$master'"
-	[ "$(awk '{ print $4 }' /proc/"$master"/stat)" = "$mpid" ] || die "the master is not the runner's child"
-	# a remote client dies: the cell fails, and the runner's end of the
-	# others' sessions ends them there, while the master's connection
-	# (their sshd's process, whose death would kill them too) lives on
-	for p in $w1; do
-		tr '\0' ' ' </proc/"$p"/cmdline | grep -qF " worker client " && victim=$p
-	done
+	master=$(agent_ssh)
+	[ "$(echo "$master" | wc -w)" = 1 ] || die "agent sessions: '$master'"
+	[ "$(awk '{ print $4 }' /proc/"$master"/stat)" = "$mpid" ] || die "the agent's ssh is not the runner's child"
+	grep -lF -- "-M" /proc/[0-9]*/cmdline 2>/dev/null | xargs -r grep -lF -- "ControlPath=$TMPDIR/" &&
+		die "a ControlMaster runs beside the agent"
+	# a remote client dies: the cell fails, and the agent ends the
+	# others, while its session lives on
 	kill -KILL "$victim"
 	for i in $(seq 60); do
 		left=""
@@ -340,11 +352,11 @@ Y
 		sleep 0.05
 	done
 	[ -z "$left" ] || die "workers of the failed repetition left:$left"
-	[ -e /proc/"$master" ] || die "the master ended with repetition 1"
-	# then the connection stalls (its sshd process stopped): the master
-	# holds the report pipes of sessions it cannot close or open, until
-	# it gives up on the connection (ServerAliveInterval 5 s, 3 times);
-	# SIGINT in repetition 2 must end the run without waiting for that
+	[ -e /proc/"$master" ] || die "the agent's session ended with repetition 1"
+	# then the connection stalls (its sshd process stopped): no exit comes
+	# from the workers the runner kills, until ssh gives up on the
+	# connection (ServerAliveInterval 5 s, 3 times); SIGINT in repetition
+	# 2 must end the run without waiting for that
 	local conn
 	conn=$(cat /proc/"$SSHD_PID"/task/*/children)
 	kill -STOP $conn
@@ -356,16 +368,16 @@ Y
 	kill -CONT $conn
 	[ "$rc" != 137 ] || die "SIGINT over a stalled connection: the run did not end in 5 s"
 	expect_rc 130
-	# the killed client's row, unless its server, which saw the
-	# connection go, said so first
+	# the killed client's row: its exit, a signal we did not send, came
+	# through the agent (a crash outranks what its server said of it)
 	local st
 	st=$(csvq out/results.csv rep status error | head -1)
 	case "$st" in
-	"1	ssh failed	"*"the remote worker was killed by a signal"*) ;;
-	"1	ssh failed	"*|"1	ok	"*|"1	interrupted	"*|[!1]*) die "repetition 1: $st" ;;
+	"1	crashed: SIGKILL	client"*) ;;
+	*) die "repetition 1: $st" ;;
 	esac
 	expect_no_remote
-	[ ! -e /proc/"$master" ] || die "the ssh master outlived the run"
+	[ ! -e /proc/"$master" ] || die "the agent's ssh outlived the run"
 	expect_no_leftovers	# its socket and log were in the private folder
 }
 
@@ -529,7 +541,16 @@ matrix:
 	expect_err "m.yaml:4:1: hosts: a remote client needs server_address:"
 	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: [split]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
-	expect_err "m.yaml:4:9: cpu: split places workers on this machine's CPUs"
+	expect_err "m.yaml:4:9: cpu: split picks CPUs of one machine, and the server and the clients run on two"
+	# a placement of each host's CPUs: checked against the remote host's
+	# once its handshake says how many; the old way has no placement there
+	printf 'name: h\nmatrix:\n  transport: [tcp]\n  cpu: ["server=9;clients=0"]\nhosts:\n  server: ssh://h\n' >m.yaml
+	run_matrix plan m.yaml
+	expect_rc 0
+	rc=0
+	MATRIX_NO_AGENT=1 "$MATRIX_BIN" plan m.yaml >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "m.yaml:4:9: cpu: server=9;clients=0 places workers on this machine's CPUs; a remote role's placement needs its host's agent, and MATRIX_NO_AGENT is set"
 	printf 'name: h\nprograms:\n  p:\n    server: [./srv, "{port}"]\nmatrix:\n  transport: [tcp]\n  server: [builtin, p]\nhosts:\n  server: ssh://h\n' >m.yaml
 	run_matrix plan m.yaml
 	expect_rc 2
@@ -546,4 +567,153 @@ matrix:
 	expect_rc 2
 	expect_err "hosts: needs ssh (Debian: openssh-client): not found in PATH"
 	[ ! -e out ] || die "a run folder was made"
+}
+
+# One agent per host and run: a run of three repetitions with the server
+# and both clients remote starts `matrix agent` once (the remote binary
+# logs each command it runs), and no worker over an ssh session of its
+# own; MATRIX_NO_AGENT=1 keeps the old way (a session per worker).
+t_agent_one_session_for_every_repetition() {
+	ssh_up
+	local wrap="$T/remote/w/matrix"
+	mkdir -p "${wrap%/matrix}"
+	printf '#!/bin/sh\necho "$*" >>"%s"\nexec "%s" "$@"\n' "$T/calls" "$MATRIX_BIN" >"$wrap"
+	chmod +x "$wrap"
+	{ cat <<Y
+name: ssh-agent
+repeat: 3
+matrix:
+  transport: [tcp]
+  concurrency: [2]
+  count: [200]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222" | sed "s|matrix: .*|matrix: $wrap|"; } >m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all out/results.csv status ok
+	[ "$(grep -c '^agent$' "$T/calls")" = 1 ] || die "not one agent: $(cat "$T/calls")"
+	grep -q -- '--stdio' "$T/calls" && die "a worker over a session of its own: $(cat "$T/calls")"
+	rc=0
+	(export MATRIX_NO_AGENT=1; in_ns "$MATRIX_BIN" run m.yaml -o old -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all old/results.csv status ok
+	[ "$(grep -c -- '--stdio' "$T/calls")" = 9 ] && [ "$(grep -c '^agent$' "$T/calls")" = 1 ] ||
+		die "MATRIX_NO_AGENT=1: $(cat "$T/calls")"
+	expect_no_remote
+}
+
+# A remote worker that dies of a signal: its row says which (the agent
+# sends its wait status), its peer is ended with the repetition, long
+# before the cell's 20 s; then SIGKILL of the runner with the next
+# repetition's remote workers running leaves nothing on the remote host.
+t_remote_crash_then_runner_killed_leaves_nothing() {
+	ssh_up
+	{ cat <<Y
+name: ssh-crash
+repeat: 2
+matrix:
+  transport: [tcp]
+  duration: [20s]
+timeout: 30s
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	local mpid=$! p srv="" w1 i again
+	wait_remote_workers 2
+	w1=$W
+	srv=$(echo "$w1" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00server\x00' |
+		sed 's|/proc/\([0-9]*\)/cmdline|\1|' | head -1)
+	[ -n "$srv" ] || die "no remote server among '$w1'"
+	kill -USR1 "$srv"
+	for i in $(seq 200); do	# repetition 1's row, written as it ends
+		[ -n "$("$CSVQ" out/results.csv rep 2>/dev/null)" ] && break
+		sleep 0.05
+	done
+	case "$(csvq out/results.csv rep status error | head -1)" in
+	"1	crashed: SIGUSR1	server (pid $srv) crashed: SIGUSR1"*) ;;
+	*) die "repetition 1: $(cat out/results.csv) $(cat "$T/.err")" ;;
+	esac
+	for i in $(seq 100); do	# repetition 2's workers, none of repetition 1's
+		W=$(remote_workers)
+		again=""
+		for p in $w1; do echo " $W " | grep -q " $p " && again=1; done
+		[ -z "$again" ] && [ "$(echo $W | wc -w)" = 2 ] && break
+		sleep 0.05
+	done
+	[ -z "$again" ] && [ "$(echo $W | wc -w)" = 2 ] || die "repetition 2's workers: '$W' (1: '$w1')"
+	kill -KILL "$mpid"
+	wait "$mpid" 2>/dev/null
+	expect_no_remote
+}
+
+# cpu: with remote roles: the agent sets each worker's CPUs there (seen
+# in its /proc status while it runs); a CPU the remote host does not have
+# (its handshake's count) fails the cell, saying so.
+t_remote_cpu_placement_through_the_agent() {
+	ssh_up
+	[ "$(nproc)" -ge 2 ] || skip "one CPU: no placement to tell apart"
+	{ cat <<Y
+name: ssh-cpu
+repeat: 1
+matrix:
+  transport: [tcp]
+  duration: [3s]
+  cpu: ["server=1;clients=0", "server=$(nproc);clients=0"]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222"; } >m.yaml
+	in_ns "$MATRIX_BIN" run m.yaml -o out --order sequential >"$T/.out" 2>"$T/.err" &
+	local mpid=$! p srv cli
+	wait_remote_workers 2
+	srv=$(echo "$W" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00server\x00' | cut -d/ -f3)
+	cli=$(echo "$W" | sed 's|.*|/proc/&/cmdline|' | xargs -r grep -laP '\x00client\x00' | cut -d/ -f3)
+	[ "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/"$srv"/status)" = 1 ] ||
+		die "server's CPUs: $(grep Cpus_allowed_list /proc/"$srv"/status)"
+	[ "$(awk '/^Cpus_allowed_list/ { print $2 }' /proc/"$cli"/status)" = 0 ] ||
+		die "client's CPUs: $(grep Cpus_allowed_list /proc/"$cli"/status)"
+	rc=0
+	wait "$mpid" || rc=$?
+	expect_rc 1
+	[ "$(csvq out/results.csv status | head -1)" = ok ] || die "placed: $(cat out/results.csv)"
+	[ "$(csvq out/results.csv status | tail -1)" = cpu ] || die "refused: $(cat out/results.csv)"
+	csvq out/results.csv error | tail -1 | grep -qF "cpu: the server's CPUs $(nproc): its host ssh://root@127.0.0.1:2222 has 0-$(($(nproc) - 1))" ||
+		csvq out/results.csv error | tail -1 | grep -qF "cpu: the server's CPUs $(nproc): its host ssh://root@127.0.0.1:2222 has 0,1" ||
+		die "error: $(csvq out/results.csv error | tail -1)"
+	expect_no_remote
+}
+
+# Path transports with both roles on one remote host: their sockets and
+# FIFOs in the agent's private folder there (under the remote TMPDIR,
+# here the test's), which is gone once the run ends; zmq's ipc and the
+# old way (MATRIX_NO_AGENT) are still refused.
+t_path_transports_on_one_remote_host() {
+	ssh_up
+	mkdir -p "$T/rtmp"
+	{ cat <<Y
+name: ssh-paths
+repeat: 1
+matrix:
+  transport: [unix, unix_seqpacket, unix_dgram, pipe, shm]
+  count: [200]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222" | sed "s|ssh: \[|ssh: [-o, SetEnv=TMPDIR=$T/rtmp, |"; } >m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out -q) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 0
+	expect_all out/results.csv status ok
+	[ "$(csvq out/results.csv messages | sort -u)" = 200 ] || die "messages: $(cat out/results.csv)"
+	expect_no_remote
+	[ -z "$(ls -A "$T/rtmp")" ] || die "left in the remote TMPDIR: $(ls -A "$T/rtmp")"
+	rc=0
+	MATRIX_NO_AGENT=1 "$MATRIX_BIN" plan m.yaml >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 2
+	expect_err "transport unix does not cross hosts"
+	sed -i 's|transport: \[.*\]|transport: [zmq]|' m.yaml
+	run_matrix plan m.yaml
+	expect_rc 2
+	expect_err "zmq over ssh hosts is not there yet"
 }
