@@ -67,9 +67,14 @@ cd "$(dirname "$0")/.."
 # Python toolchains, the seeds' matrices run in other files' shapes); a
 # night beside two CPU hogs of the test's own (its subject is what the
 # guard makes of the machine; its commands run under ASan in test_nightly's
-# other tests and test_compare's busy-machine pair)
+# other tests and test_compare's busy-machine pair); the ssh tests that
+# count what runs under sshd (sessions, logins, what a killed runner
+# leaves: the same processes in every build; the agent's code runs under
+# ASan in test_ssh's other tests) and merge's signal test under strace
 ONCE=${TEST_ONCE-test_layout.sh test_mutate.sh test_readme.sh test_charts.sh test_seeds.sh
 test_nightly.sh:t_same_build_on_a_busier_night_is_no_alarm
+test_ssh.sh:t_ssh_default_port_is_one_host test_ssh.sh:t_agent_one_session_for_every_repetition
+test_ssh.sh:t_sigkill_leaves_no_remote_worker test_shard.sh:t_merge_interrupted_leaves_nothing
 test_html.sh:t_default_matrix_page_in_chromium test_html.sh:t_hostile_text_stays_text_in_chromium}
 # upper bounds on times a neighbour's CPU use stretches: a 2 ms link's
 # fastest round trip, paced schedules kept, latencies from the schedule,
