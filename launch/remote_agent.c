@@ -18,7 +18,9 @@
 #include <sys/wait.h>
 
 #define AGENT_HELLO_NS (20ull * 1000000000ull)	/* as the handshake's */
-#define AGENT_KILL_NS 1000000000ull	/* SIGKILL asked, no exit: the session is stuck */
+/* SIGKILL written to the agent, no exit and no byte from it since: the
+ * session is stuck */
+#define AGENT_KILL_NS (5ull * 1000000000ull)
 #define AGENT_PEND_MAX (64u << 20)	/* report bytes waiting for room in a pipe */
 #define AGENT_PROCS 2100
 
@@ -33,6 +35,8 @@ static struct agent_host {
 	const struct host_url *u;
 	int killed;			/* we ended the session: its workers' ends are ours */
 	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
+	uint64_t queued, written;	/* bytes of records queued, written to its stdin */
+	uint64_t heard_at;		/* when its stdout last brought bytes */
 } host[2];
 
 static const struct matrix *mat;
@@ -50,7 +54,8 @@ static struct aproc {
 	struct agent_buf pend;
 	int exit_in, gone, status, by_us;
 	struct rusage ru;
-	uint64_t kill_at;		/* when SIGKILL was asked; 0 none */
+	uint64_t kill_end;		/* h->queued after its SIGKILL record; 0 none */
+	uint64_t kill_at;		/* when that record was all written; 0 not yet */
 	char msg[512];
 } procs[AGENT_PROCS];
 
@@ -238,6 +243,7 @@ static void host_start(int i)
 	fcntl(h->ch.stdin_wr, F_SETFL, O_NONBLOCK);
 	h->dec = (struct agent_dec){ .in = { 0 } };
 	h->out = (struct agent_buf){ 0 };
+	h->queued = h->written = 0;
 	h->state = HOST_UP;
 	if (hello_wait(i, err, sizeof(err)) < 0) {
 		char msg[600], last[256];
@@ -298,6 +304,7 @@ static void host_flush(int i)
 			return;
 		}
 		agent_buf_consume(&h->out, (size_t)n);
+		h->written += (uint64_t)n;
 	}
 }
 
@@ -311,8 +318,13 @@ static void queue(struct aproc *p, enum agent_rec_type type, const void *data, s
 {
 	struct agent_host *h = &host[p->host];
 
-	if (h->state == HOST_UP && agent_rec_put(&h->out, type, p->seq, p->slot, data, len) < 0)
+	if (h->state != HOST_UP)
+		return;
+	size_t before = agent_buf_size(&h->out);
+	if (agent_rec_put(&h->out, type, p->seq, p->slot, data, len) < 0)
 		host_lost(p->host, "cannot queue a record for the agent (out of memory)");
+	else
+		h->queued += agent_buf_size(&h->out) - before;
 }
 
 /* ---- the workers ---- */
@@ -331,8 +343,8 @@ static void proc_signal(struct child *ch, int sig)
 		return;
 	}
 	queue(p, AGENT_KILL, num, (size_t)snprintf(num, sizeof(num), "%d", sig));
-	if (sig == SIGKILL && !p->kill_at)
-		p->kill_at = clock_now_ns();
+	if (sig == SIGKILL && !p->kill_end && host[p->host].state == HOST_UP)
+		p->kill_end = host[p->host].queued;	/* its clock starts once written */
 	host_flush(p->host);
 }
 
@@ -598,6 +610,7 @@ static void host_read(int i)
 			return;
 		}
 		total += (size_t)n;
+		h->heard_at = clock_now_ns();
 		got = agent_dec_feed(&h->dec, buf, (size_t)n, why, sizeof(why));
 		while (!got && (got = agent_dec_next(&h->dec, &rec, why, sizeof(why))) == 1)
 			got = take(i, &rec, why, sizeof(why)) < 0 ? -1 : 0;
@@ -609,26 +622,46 @@ static void host_read(int i)
 	}
 }
 
+/* A SIGKILL asked of p: its clock started once the record was all
+ * written; the session lost when neither its exit nor any byte from its
+ * agent came within AGENT_KILL_NS of that or of the agent's last byte,
+ * or at once when the run is interrupted. */
+static void kill_check(struct aproc *p, uint64_t now)
+{
+	struct agent_host *h = &host[p->host];
+
+	if (p->exit_in || !p->kill_end || h->state != HOST_UP)
+		return;
+	if (*stopflag) {	/* as proc_signal: no waiting on a stalled session */
+		h->killed = 1;
+		host_end(p->host, "the run was interrupted", 1);
+		return;
+	}
+	if (!p->kill_at && h->written >= p->kill_end)
+		p->kill_at = now;
+	uint64_t since = p->kill_at > h->heard_at ? p->kill_at : h->heard_at;
+	if (p->kill_at && now > since && now - since > AGENT_KILL_NS) {
+		h->killed = 1;
+		host_lost(p->host, "no exit from a remote worker and no word from its agent 5 s "
+			  "after SIGKILL: the session is stuck (ssh killed)");
+	}
+}
+
 void agent_pump(void)
 {
-	uint64_t now = clock_now_ns();
-
 	for (int i = 0; i < 2; i++) {
 		host_flush(i);
 		host_read(i);
 		if (host[i].state == HOST_UP && spawn_reap(&host[i].ch))
 			host_lost(i, NULL);
 	}
+	uint64_t now = clock_now_ns();	/* after host_read's heard_at */
+
 	for (size_t k = 0; k < AGENT_PROCS; k++) {
 		struct aproc *p = &procs[k];
 		if (!p->used || p->ch->posted)
 			continue;
-		if (!p->exit_in && p->kill_at && now - p->kill_at > AGENT_KILL_NS &&
-		    host[p->host].state == HOST_UP) {
-			host[p->host].killed = 1;
-			host_lost(p->host, "no exit from a remote worker a second after SIGKILL: the "
-				  "session is stuck (ssh killed)");
-		}
+		kill_check(p, now);
 		pend_flush(p);
 		if (p->exit_in && !agent_buf_size(&p->pend))
 			post(p);
