@@ -103,7 +103,8 @@ static void post(struct aproc *p)
 }
 
 /* Host i's session is over: its ssh reaped (SIGKILL now, or after a
- * second to end by itself and say why), every worker of it ended with why
+ * second to end by itself and say why; what its agent still writes read
+ * and dropped meanwhile), every worker of it ended with why
  * or else ssh's last line. */
 static void host_end(int i, const char *why, int kill_now)
 {
@@ -113,6 +114,9 @@ static void host_end(int i, const char *why, int kill_now)
 	if (h->state != HOST_UP)
 		return;
 	for (int ms = 0; !spawn_reap(&h->ch); ms++) {
+		char junk[65536];	/* an agent blocked on its stdout sees our EOF */
+		while (h->ch.report_fd >= 0 && read(h->ch.report_fd, junk, sizeof(junk)) > 0)
+			;
 		if (ms == 1000 || (kill_now && !ms))
 			spawn_signal(&h->ch, SIGKILL);
 		usleep(1000);
