@@ -37,6 +37,11 @@ static struct agent_host {
 	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
 	uint64_t queued, written;	/* bytes of records queued, written to its stdin */
 	uint64_t heard_at;		/* when its stdout last brought bytes */
+	uint32_t last_seq;		/* of the last agent_spawn */
+	uint32_t fail_seq;		/* the repetition whose start of it failed; 0 none */
+	unsigned gen, fail_gen;		/* agent_tmp's count of repetitions, the failed one's */
+	int tmp_fresh;			/* its next call is the first repetition's */
+	char why[400];			/* why that start failed */
 } host[2];
 
 static const struct matrix *mat;
@@ -210,12 +215,13 @@ static int hello_wait(int i, char *why, size_t whylen)
 		ssize_t n = read(h->ch.report_fd, buf, sizeof(buf));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 			snprintf(why, whylen, "ended before its hello");
-			break;
-		}
-		if (n > 0 && agent_buf_add(&b, buf, (size_t)n, 1u << 20) < 0)
 			got = -1;
-		else if (n > 0)
+		} else if (n > 0 && agent_buf_add(&b, buf, (size_t)n, 1u << 20) < 0) {
+			snprintf(why, whylen, "out of memory for its hello");
+			got = -1;
+		} else if (n > 0) {
 			got = hello_in(h, &b, &seen, why, whylen);
+		}
 	}
 	if (!got)
 		snprintf(why, whylen, *stopflag ? "interrupted" : "no hello from `matrix agent` in %llu s",
@@ -224,23 +230,45 @@ static int hello_wait(int i, char *why, size_t whylen)
 	return got == 1 ? 0 : -1;
 }
 
-/* Host i's session started and greeted: HOST_UP, or HOST_LOST with the
- * reason on stderr. */
-static void host_start(int i)
+/* Host i's start failed for repetition seq: why on stderr and kept for
+ * its workers' rows. */
+static void start_failed(int i, uint32_t seq, const char *why)
+{
+	struct agent_host *h = &host[i];
+
+	snprintf(h->why, sizeof(h->why), "%.399s", why);
+	fprintf(stderr, "matrix: hosts: matrix agent on %s: %s\n", h->u->url, why);
+	h->fail_seq = seq;
+	h->fail_gen = h->gen;
+}
+
+static uint32_t next_seq(uint32_t seq)
+{
+	return seq == UINT32_MAX ? 1 : seq + 1;	/* as remote_spawn's */
+}
+
+/* Host i's session started and greeted for repetition seq: HOST_UP, or
+ * HOST_LOST with the reason on stderr (no new try in that repetition). */
+static void host_start(int i, uint32_t seq)
 {
 	static struct spawn_argv a;
 	struct agent_host *h = &host[i];
-	char *words[] = { "matrix", "agent", NULL }, err[512];
+	char *words[] = { "matrix", "agent", NULL }, err[512] = "";
 	int logfd;
 
 	a = (struct spawn_argv){ .argc = 0 };
 	ssh_cmd_argv(mat, h->u, NULL, words, &a);
 	h->state = HOST_LOST;
 	logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (logfd < 0 || a.overflow ||
-	    spawn_start_flags(&h->ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err, sizeof(err)) < 0) {
+	if (logfd < 0)
+		snprintf(err, sizeof(err), "%.300s: %s", h->log, strerror(errno));
+	else if (a.overflow)
+		snprintf(err, sizeof(err), "its ssh command is too long");
+	if (*err || spawn_start_flags(&h->ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err,
+				      sizeof(err)) < 0) {
 		if (logfd >= 0)
 			close(logfd);
+		start_failed(i, seq, err);
 		return;
 	}
 	close(logfd);
@@ -248,14 +276,15 @@ static void host_start(int i)
 	h->dec = (struct agent_dec){ .in = { 0 } };
 	h->out = (struct agent_buf){ 0 };
 	h->queued = h->written = 0;
+	h->fail_seq = 0;
 	h->state = HOST_UP;
 	if (hello_wait(i, err, sizeof(err)) < 0) {
 		char msg[600], last[256];
 		log_last_line(h->log, last, sizeof(last));
-		snprintf(msg, sizeof(msg), "matrix agent on %.150s: %.150s%s%.150s", h->u->url, err,
-			 *last ? ": " : "", last);
-		fprintf(stderr, "matrix: hosts: %s\n", msg);
+		snprintf(msg, sizeof(msg), "%.150s%s%.150s", err, *last ? ": " : "", last);
+		start_failed(i, seq, msg);
 		h->killed = 1;
+		snprintf(msg, sizeof(msg), "matrix agent on %.150s: %s", h->u->url, h->why);
 		host_lost(i, msg);
 	}
 }
@@ -272,7 +301,8 @@ void agent_hosts_start(const struct matrix *m, const char *sockdir,
 	for (int i = 0; i < 2; i++)
 		if (host[i].u) {
 			snprintf(host[i].log, sizeof(host[i].log), "%s/agent-%d.log", sockdir, i);
-			host_start(i);
+			host[i].gen = host[i].tmp_fresh = 1;
+			host_start(i, next_seq(0));
 		}
 }
 
@@ -435,8 +465,9 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		snprintf(err, errlen, "no agent for this host (its handshake failed)");
 		return -1;
 	}
-	if (host[i].state != HOST_UP)
-		host_start(i);
+	if (host[i].state != HOST_UP && host[i].fail_seq != seq)
+		host_start(i, seq);	/* once a repetition: an unreachable host is slow */
+	host[i].last_seq = seq;
 	if (spawn_payload(worker, cpus, &b) < 0) {
 		agent_buf_release(&b);
 		snprintf(err, errlen, "the worker's command is too long");
@@ -457,8 +488,8 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		p->exit_in = 1;
 		p->gone = GONE_LOST;
 		p->status = 255 << 8;
-		snprintf(p->msg, sizeof(p->msg), "no session with matrix agent on %s (see above)",
-			 host[i].u->url);
+		snprintf(p->msg, sizeof(p->msg), "no session with matrix agent on %.150s: %.300s",
+			 host[i].u->url, host[i].fail_seq == seq ? host[i].why : "it ended");
 	}
 	if (p->exit_in && !ch->posted)
 		post(p);
@@ -469,8 +500,14 @@ const char *agent_tmp(int i)
 {
 	if (!host[i].u)
 		return NULL;
-	if (host[i].state != HOST_UP)
-		host_start(i);
+	struct agent_host *h = &host[i];
+
+	if (h->tmp_fresh)	/* called as each repetition starts, its spawns after */
+		h->tmp_fresh = 0;
+	else
+		h->gen++;
+	if (h->state != HOST_UP && h->fail_gen != h->gen)
+		host_start(i, next_seq(h->last_seq));
 	return host[i].state == HOST_UP && host[i].tmp[0] ? host[i].tmp : NULL;
 }
 
