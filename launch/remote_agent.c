@@ -22,6 +22,7 @@
  * session is stuck */
 #define AGENT_KILL_NS (5ull * 1000000000ull)
 #define AGENT_PEND_MAX (64u << 20)	/* report bytes waiting for room in a pipe */
+#define AGENT_PEND_HOST (256u << 20)	/* and in all of a host's workers' */
 #define AGENT_PROCS 2100
 
 enum { HOST_NONE, HOST_UP, HOST_LOST };
@@ -37,6 +38,7 @@ static struct agent_host {
 	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
 	uint64_t queued, written;	/* bytes of records queued, written to its stdin */
 	uint64_t heard_at;		/* when its stdout last brought bytes */
+	size_t pend;			/* report bytes its workers' pend hold */
 	uint32_t last_seq;		/* of the last agent_spawn */
 	uint32_t fail_seq;		/* the repetition whose start of it failed; 0 none */
 	unsigned gen, fail_gen;		/* agent_tmp's count of repetitions, the failed one's */
@@ -230,21 +232,17 @@ static int hello_wait(int i, char *why, size_t whylen)
 	return got == 1 ? 0 : -1;
 }
 
+#define next_seq(seq) ((seq) == UINT32_MAX ? 1 : (seq) + 1)	/* as remote_spawn's */
+
 /* Host i's start failed for repetition seq: why on stderr and kept for
  * its workers' rows. */
 static void start_failed(int i, uint32_t seq, const char *why)
 {
 	struct agent_host *h = &host[i];
-
 	snprintf(h->why, sizeof(h->why), "%.399s", why);
 	fprintf(stderr, "matrix: hosts: matrix agent on %s: %s\n", h->u->url, why);
 	h->fail_seq = seq;
 	h->fail_gen = h->gen;
-}
-
-static uint32_t next_seq(uint32_t seq)
-{
-	return seq == UINT32_MAX ? 1 : seq + 1;	/* as remote_spawn's */
 }
 
 /* Host i's session started and greeted for repetition seq: HOST_UP, or
@@ -363,6 +361,16 @@ static void queue(struct aproc *p, enum agent_rec_type type, const void *data, s
 
 /* ---- the workers ---- */
 
+/* n bytes off the front of p's pend, and off its host's count. */
+static void pend_drop(struct aproc *p, size_t n)
+{
+	size_t *total = &host[p->host].pend;
+
+	n = n < agent_buf_size(&p->pend) ? n : agent_buf_size(&p->pend);
+	agent_buf_consume(&p->pend, n);
+	*total -= n < *total ? n : *total;
+}
+
 static void proc_signal(struct child *ch, int sig)
 {
 	struct aproc *p = ch->ops_arg;
@@ -396,6 +404,7 @@ static void proc_release(struct child *ch)
 		close(p->report_wr);
 	if (p->log_fd >= 0)
 		close(p->log_fd);
+	pend_drop(p, agent_buf_size(&p->pend));
 	agent_buf_release(&p->pend);
 	memset(p, 0, sizeof(*p));
 	ch->ops_arg = NULL;
@@ -440,17 +449,22 @@ static struct aproc *proc_new(struct child *ch, int i, int log_fd, char *err, si
 		return NULL;
 	}
 	fcntl(rep[1], F_SETPIPE_SZ, 1 << 20);	/* fewer bytes to hold here */
-	ch->pidfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	*p = (struct aproc){ .used = 1, .host = i, .ch = ch, .report_wr = rep[1],
-			     .log_fd = fcntl(log_fd, F_DUPFD_CLOEXEC, 3) };
+	/* exit_in until it is whole: a failure here queues no end record
+	 * (its tag is not yet set, and the agent never heard of it) */
+	*p = (struct aproc){ .used = 1, .host = i, .ch = ch, .report_wr = rep[1], .log_fd = -1,
+			     .exit_in = 1 };
 	ch->report_fd = rep[0];
 	ch->ops = &proc_ops;
 	ch->ops_arg = p;
-	if (ch->pidfd < 0 || p->log_fd < 0) {
+	if ((ch->pidfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+	else if ((p->log_fd = fcntl(log_fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		snprintf(err, errlen, "the log's descriptor (F_DUPFD): %s", strerror(errno));
+	if (ch->pidfd < 0 || p->log_fd < 0) {
 		spawn_release(ch);
 		return NULL;
 	}
+	p->exit_in = 0;
 	return p;
 }
 
@@ -502,10 +516,8 @@ const char *agent_tmp(int i)
 		return NULL;
 	struct agent_host *h = &host[i];
 
-	if (h->tmp_fresh)	/* called as each repetition starts, its spawns after */
-		h->tmp_fresh = 0;
-	else
-		h->gen++;
+	h->gen += !h->tmp_fresh;	/* called as each repetition starts, its spawns after */
+	h->tmp_fresh = 0;
 	if (h->state != HOST_UP && h->fail_gen != h->gen)
 		host_start(i, next_seq(h->last_seq));
 	return host[i].state == HOST_UP && host[i].tmp[0] ? host[i].tmp : NULL;
@@ -554,21 +566,11 @@ static void pend_flush(struct aproc *p)
 		if (n < 0 && errno == EAGAIN)
 			return;
 		if (n <= 0) {	/* the cell stopped reading it */
-			agent_buf_consume(&p->pend, agent_buf_size(&p->pend));
+			pend_drop(p, agent_buf_size(&p->pend));
 			return;
 		}
-		agent_buf_consume(&p->pend, (size_t)n);
+		pend_drop(p, (size_t)n);
 	}
-}
-
-/* Text of the agent's (an error record) made safe for one line of a row. */
-static void plain_text(const char *data, size_t len, char *out, size_t outlen)
-{
-	size_t o = 0;
-
-	for (size_t k = 0; k < len && o + 1 < outlen; k++)
-		out[o++] = data[k] >= 0x20 && data[k] < 0x7f ? data[k] : '?';
-	out[o] = '\0';
 }
 
 static void log_bytes(struct aproc *p, const char *data, size_t len)
@@ -606,10 +608,16 @@ static int take(int i, const struct agent_rec *rec, char *why, size_t whylen)
 		p->ch->pid = (pid_t)pid;
 		return 0;
 	case AGENT_REPORT:
+		if (host[i].pend + rec->len > AGENT_PEND_HOST) {
+			snprintf(why, whylen, "more than %u MiB of its workers' reports not read",
+				 AGENT_PEND_HOST >> 20);
+			return -1;
+		}
 		if (agent_buf_add(&p->pend, rec->data, rec->len, AGENT_PEND_MAX) < 0) {
 			snprintf(why, whylen, "more than %u MiB of report not read", AGENT_PEND_MAX >> 20);
 			return -1;
 		}
+		host[i].pend += rec->len;
 		pend_flush(p);
 		return 0;
 	case AGENT_LOG:
@@ -621,7 +629,7 @@ static int take(int i, const struct agent_rec *rec, char *why, size_t whylen)
 		p->exit_in = 1;
 		return 0;
 	default:	/* AGENT_ERROR */
-		plain_text(rec->data, rec->len, p->msg, sizeof(p->msg));
+		agent_plain_text(rec->data, rec->len, p->msg, sizeof(p->msg));
 		p->exit_in = 1;
 		p->gone = GONE_SPAWN;
 		p->status = 127 << 8;
