@@ -1,7 +1,6 @@
 /* `matrix agent`, the remote end of a run: see agent.h. */
 #include "agent.h"
 #include "agent_rec.h"
-#include "clock.h"
 #include "hello.h"
 #include "placement.h"
 #include "spawn.h"
@@ -208,8 +207,6 @@ static int handle(const struct agent_rec *rec)
 			w->ctl_wr = -1;
 		}
 		return 0;
-	case AGENT_BEAT:	/* serve saw the input */
-		return 0;
 	case AGENT_END:
 		if (w)
 			spawn_signal(&w->ch, SIGKILL);
@@ -282,20 +279,12 @@ static int serve(void)
 	static struct pollfd pfd[1 + 3 * AGENT_MAX_WORKERS];
 	static struct aworker *who[1 + 3 * AGENT_MAX_WORKERS];
 	struct agent_dec d = { .in = { 0 } };
-	uint64_t heard = clock_now_ns();
 	int rc = 1;
 
 	while (rc > 0) {
 		nfds_t n = poll_set(pfd, who);
-		if (poll(pfd, n, 1000) < 0 && errno != EINTR)
+		if (poll(pfd, n, -1) < 0 && errno != EINTR)
 			rc = -1;
-		if (pfd[0].revents)
-			heard = clock_now_ns();
-		else if (clock_now_ns() - heard > AGENT_QUIET_S * 1000000000ull) {
-			fprintf(stderr, "matrix agent: nothing from the runner in %d s (a dropped "
-				"connection?): its workers ended\n", AGENT_QUIET_S);
-			rc = -1;
-		}
 		/* without pidfds any exit means every worker is looked at (spawn.h) */
 		int any = spawn_exits_pending();
 		for (nfds_t i = 1; i < n && rc > 0; i++) {

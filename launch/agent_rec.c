@@ -1,15 +1,12 @@
 /* The runner's and the agent's records: see agent_rec.h. */
 #include "agent_rec.h"
 
-#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 const char *const agent_rec_names[AGENT_NTYPES] = {
 	[AGENT_SPAWN] = "spawn", [AGENT_GO] = "go", [AGENT_END] = "end", [AGENT_KILL] = "kill",
-	[AGENT_BEAT] = "beat",
 	[AGENT_STARTED] = "started", [AGENT_REPORT] = "report", [AGENT_LOG] = "log",
 	[AGENT_EXIT] = "exit", [AGENT_ERROR] = "error",
 };
@@ -258,24 +255,4 @@ void agent_plain_text(const char *data, size_t len, char *out, size_t outlen)
 	for (size_t k = 0; k < len && o + 1 < outlen; k++)
 		out[o++] = data[k] >= 0x20 && data[k] < 0x7f ? data[k] : '?';
 	out[o] = '\0';
-}
-
-void agent_last_line(const char *path, char *msg, size_t len)
-{
-	char buf[4096];
-	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		off_t size = lseek(fd, 0, SEEK_END);
-		n = pread(fd, buf, sizeof(buf), size > (off_t)sizeof(buf) ? size -
-			  (off_t)sizeof(buf) : 0);
-		close(fd);
-	}
-	size_t end = n > 0 ? (size_t)n : 0, start;
-	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
-		end--;
-	for (start = end; start && buf[start - 1] != '\n'; start--)
-		;
-	snprintf(msg, len, "%.*s", (int)(end - start), buf + start);
 }

@@ -19,10 +19,6 @@
  *           still runs (no payload; its exit record, if any, is dropped
  *           by the runner)
  *   kill    a signal number in decimal
- *   beat    the runner is there (no payload, tag 1.0, every AGENT_BEAT_S
- *           when nothing else went): an agent that hears nothing for
- *           AGENT_QUIET_S ends its workers and itself (a dropped
- *           connection without a FIN)
  * Agent to runner:
  *   started the worker's pid there, decimal
  *   report  bytes of its report pipe (wire.h text)
@@ -46,11 +42,9 @@
 #define AGENT_REC_MAX (1u << 20)
 #define AGENT_HDR_MAX 64
 #define AGENT_MAX_SLOT 4096
-#define AGENT_BEAT_S 2
-#define AGENT_QUIET_S 10
 
 enum agent_rec_type {
-	AGENT_SPAWN = 1, AGENT_GO, AGENT_END, AGENT_KILL, AGENT_BEAT,
+	AGENT_SPAWN = 1, AGENT_GO, AGENT_END, AGENT_KILL,
 	AGENT_STARTED, AGENT_REPORT, AGENT_LOG, AGENT_EXIT, AGENT_ERROR,
 	AGENT_NTYPES
 };
@@ -123,7 +117,4 @@ int agent_decimal(const char *data, size_t len, uint64_t max, uint64_t *v);
 /* Text of the agent's (an error record) made safe for one line of a row:
  * a byte outside printable ASCII as '?', cut to outlen - 1. */
 void agent_plain_text(const char *data, size_t len, char *out, size_t outlen);
-/* The last non-empty line of the file at path (an agent's ssh log) into
- * msg, "" for none. */
-void agent_last_line(const char *path, char *msg, size_t len);
 #endif

@@ -37,7 +37,7 @@ static struct agent_host {
 	int killed;			/* we ended the session: its workers' ends are ours */
 	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
 	uint64_t queued, written;	/* bytes of records queued, written to its stdin */
-	uint64_t heard_at, sent_at;	/* when its stdout last brought bytes, its stdin took some */
+	uint64_t heard_at;		/* when its stdout last brought bytes */
 	size_t pend;			/* report bytes its workers' pend hold */
 	uint32_t last_seq;		/* of the last agent_spawn */
 	uint32_t fail_seq;		/* the repetition whose start of it failed; 0 none */
@@ -67,6 +67,27 @@ static struct aproc {
 } procs[AGENT_PROCS];
 
 /* ---- the sessions ---- */
+
+/* The last non-empty line of the file at path into msg ("" for none). */
+static void log_last_line(const char *path, char *msg, size_t len)
+{
+	char buf[4096];
+	ssize_t n = 0;
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+	if (fd >= 0) {
+		off_t size = lseek(fd, 0, SEEK_END);
+		n = pread(fd, buf, sizeof(buf), size > (off_t)sizeof(buf) ? size -
+			  (off_t)sizeof(buf) : 0);
+		close(fd);
+	}
+	size_t end = n > 0 ? (size_t)n : 0, start;
+	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
+		end--;
+	for (start = end; start && buf[start - 1] != '\n'; start--)
+		;
+	snprintf(msg, len, "%.*s", (int)(end - start), buf + start);
+}
 
 static void host_end(int i, const char *why, int kill_now);
 
@@ -110,7 +131,7 @@ static void host_end(int i, const char *why, int kill_now)
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
 	else
-		agent_last_line(h->log, msg, sizeof(msg));
+		log_last_line(h->log, msg, sizeof(msg));
 	if (!strncmp(msg, "Killed by signal", 16))
 		*msg = '\0';
 	if (!*msg)
@@ -255,10 +276,9 @@ static void host_start(int i, uint32_t seq)
 	h->queued = h->written = 0;
 	h->fail_seq = 0;
 	h->state = HOST_UP;
-	h->sent_at = clock_now_ns();
 	if (hello_wait(i, err, sizeof(err)) < 0) {
 		char msg[600], last[256];
-		agent_last_line(h->log, last, sizeof(last));
+		log_last_line(h->log, last, sizeof(last));
 		snprintf(msg, sizeof(msg), "%.150s%s%.150s", err, *last ? ": " : "", last);
 		start_failed(i, seq, msg);
 		h->killed = 1;
@@ -317,7 +337,6 @@ static void host_flush(int i)
 		}
 		agent_buf_consume(&h->out, (size_t)n);
 		h->written += (uint64_t)n;
-		h->sent_at = clock_now_ns();
 	}
 }
 
@@ -449,20 +468,6 @@ static struct aproc *proc_new(struct child *ch, int i, int log_fd, char *err, si
 	return p;
 }
 
-/* Host i, up, or else started for repetition seq if may_start; a session we were quiet to for twice AGENT_BEAT_S (between cells)
- * is ended first: its agent may be ending on its own (AGENT_QUIET_S). */
-static void host_ready(int i, uint32_t seq, int may_start)
-{
-	struct agent_host *h = &host[i];
-
-	if (h->state == HOST_UP && clock_now_ns() - h->sent_at > 2 * AGENT_BEAT_S * 1000000000ull) {
-		h->killed = 1;
-		host_end(i, "the runner was quiet too long", 1);
-	}
-	if (h->state != HOST_UP && may_start)
-		host_start(i, seq);
-}
-
 int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		const struct spawn_argv *worker, const cpu_set_t *cpus, int log_fd, char *err,
 		size_t errlen)
@@ -474,8 +479,8 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		snprintf(err, errlen, "no agent for this host (its handshake failed)");
 		return -1;
 	}
-	/* once a repetition: an unreachable host is slow */
-	host_ready(i, seq, host[i].fail_seq != seq);
+	if (host[i].state != HOST_UP && host[i].fail_seq != seq)
+		host_start(i, seq);	/* once a repetition: an unreachable host is slow */
 	host[i].last_seq = seq;
 	if (spawn_payload(worker, cpus, &b) < 0) {
 		agent_buf_release(&b);
@@ -513,7 +518,8 @@ const char *agent_tmp(int i)
 
 	h->gen += !h->tmp_fresh;	/* called as each repetition starts, its spawns after */
 	h->tmp_fresh = 0;
-	host_ready(i, next_seq(h->last_seq), h->fail_gen != h->gen);
+	if (h->state != HOST_UP && h->fail_gen != h->gen)
+		host_start(i, next_seq(h->last_seq));
 	return host[i].state == HOST_UP && host[i].tmp[0] ? host[i].tmp : NULL;
 }
 
@@ -693,11 +699,6 @@ static void kill_check(struct aproc *p, uint64_t now)
 void agent_pump(void)
 {
 	for (int i = 0; i < 2; i++) {
-		struct agent_host *h = &host[i];
-		size_t before = agent_buf_size(&h->out);
-		if (h->state == HOST_UP && !before && clock_now_ns() - h->sent_at >=
-		    AGENT_BEAT_S * 1000000000ull && !agent_rec_put(&h->out, AGENT_BEAT, 1, 0, NULL, 0))
-			h->queued += agent_buf_size(&h->out);	/* the agent knows we are there */
 		host_flush(i);
 		host_read(i);
 		if (host[i].state == HOST_UP && spawn_reap(&host[i].ch))

@@ -169,33 +169,6 @@ static void test_spawn_words(void **state)
 	assert_int_equal(agent_spawn_words("", 0, &cpus, argv, 4, why, sizeof(why)), -1);
 }
 
-/* The runner's heartbeat: a record of its own, no payload, both ways. */
-static void test_beat(void **state)
-{
-	struct agent_buf b = { 0 };
-	struct agent_dec d = { .in = { 0 } };
-	struct agent_rec rec;
-	char why[256], plain[8];
-
-	(void)state;
-	assert_string_equal(agent_rec_names[AGENT_BEAT], "beat");
-	assert_int_equal(agent_rec_put(&b, AGENT_BEAT, 1, 0, NULL, 0), 0);
-	assert_int_equal(agent_buf_size(&b), 11);
-	assert_memory_equal(b.p + b.off, "beat 1.0 0\n", 11);
-	assert_int_equal(agent_dec_feed(&d, b.p + b.off, agent_buf_size(&b), why, sizeof(why)), 0);
-	assert_int_equal(agent_dec_next(&d, &rec, why, sizeof(why)), 1);
-	assert_int_equal(rec.type, AGENT_BEAT);
-	assert_int_equal(rec.len, 0);
-	assert_int_equal(agent_dec_next(&d, &rec, why, sizeof(why)), 0);
-	assert_false(agent_dec_partial(&d));
-	/* it goes runner to agent: below the agent's types */
-	assert_true(AGENT_BEAT < AGENT_STARTED);
-	agent_dec_release(&d);
-	agent_buf_release(&b);
-	agent_plain_text("a\nb\001cdefghij", 11, plain, sizeof(plain));
-	assert_string_equal(plain, "a?b?cde");
-}
-
 static void test_exit(void **state)
 {
 	struct rusage ru = { .ru_utime = { 1, 500000 }, .ru_stime = { 0, 7 }, .ru_maxrss = 2048,
@@ -227,7 +200,6 @@ int main(void)
 		cmocka_unit_test(test_bad),
 		cmocka_unit_test(test_spawn_words),
 		cmocka_unit_test(test_exit),
-		cmocka_unit_test(test_beat),
 	};
 
 	return cmocka_run_group_tests(tests, NULL, NULL);
