@@ -160,7 +160,10 @@ static int spawn(const struct agent_rec *rec)
 		snprintf(why, sizeof(why), "more than %d workers at once", AGENT_MAX_WORKERS);
 		goto fail;
 	}
-	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(log, O_CLOEXEC | O_NONBLOCK) < 0) {
+	/* only our end of the log pipe waits for nothing: the worker's
+	 * stdout and stderr block as any program's do */
+	if (pipe2(ctl, O_CLOEXEC) < 0 || pipe2(log, O_CLOEXEC) < 0 ||
+	    fcntl(log[0], F_SETFL, O_NONBLOCK) < 0) {
 		snprintf(why, sizeof(why), "pipe: %s", strerror(errno));
 		goto fail;
 	}

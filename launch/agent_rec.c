@@ -247,3 +247,12 @@ int agent_exit_parse(const char *data, size_t len, int *status, struct rusage *r
 	ru->ru_nivcsw = (long)v[5];
 	return 0;
 }
+
+void agent_plain_text(const char *data, size_t len, char *out, size_t outlen)
+{
+	size_t o = 0;
+
+	for (size_t k = 0; k < len && o + 1 < outlen; k++)
+		out[o++] = data[k] >= 0x20 && data[k] < 0x7f ? data[k] : '?';
+	out[o] = '\0';
+}

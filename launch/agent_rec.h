@@ -114,4 +114,7 @@ int agent_exit_parse(const char *data, size_t len, int *status, struct rusage *r
  * 0 with *v, or -1. */
 int agent_decimal(const char *data, size_t len, uint64_t max, uint64_t *v);
 
+/* Text of the agent's (an error record) made safe for one line of a row:
+ * a byte outside printable ASCII as '?', cut to outlen - 1. */
+void agent_plain_text(const char *data, size_t len, char *out, size_t outlen);
 #endif

@@ -18,8 +18,11 @@
 #include <sys/wait.h>
 
 #define AGENT_HELLO_NS (20ull * 1000000000ull)	/* as the handshake's */
-#define AGENT_KILL_NS 1000000000ull	/* SIGKILL asked, no exit: the session is stuck */
+/* SIGKILL written to the agent, no exit and no byte from it since: the
+ * session is stuck */
+#define AGENT_KILL_NS (5ull * 1000000000ull)
 #define AGENT_PEND_MAX (64u << 20)	/* report bytes waiting for room in a pipe */
+#define AGENT_PEND_HOST (256u << 20)	/* and in all of a host's workers' */
 #define AGENT_PROCS 2100
 
 enum { HOST_NONE, HOST_UP, HOST_LOST };
@@ -33,6 +36,14 @@ static struct agent_host {
 	const struct host_url *u;
 	int killed;			/* we ended the session: its workers' ends are ours */
 	char tmp[PATH_MAX];		/* the agent's private folder there ("" none) */
+	uint64_t queued, written;	/* bytes of records queued, written to its stdin */
+	uint64_t heard_at;		/* when its stdout last brought bytes */
+	size_t pend;			/* report bytes its workers' pend hold */
+	uint32_t last_seq;		/* of the last agent_spawn */
+	uint32_t fail_seq;		/* the repetition whose start of it failed; 0 none */
+	unsigned gen, fail_gen;		/* agent_tmp's count of repetitions, the failed one's */
+	int tmp_fresh;			/* its next call is the first repetition's */
+	char why[400];			/* why that start failed */
 } host[2];
 
 static const struct matrix *mat;
@@ -50,7 +61,8 @@ static struct aproc {
 	struct agent_buf pend;
 	int exit_in, gone, status, by_us;
 	struct rusage ru;
-	uint64_t kill_at;		/* when SIGKILL was asked; 0 none */
+	uint64_t kill_end;		/* h->queued after its SIGKILL record; 0 none */
+	uint64_t kill_at;		/* when that record was all written; 0 not yet */
 	char msg[512];
 } procs[AGENT_PROCS];
 
@@ -98,7 +110,8 @@ static void post(struct aproc *p)
 }
 
 /* Host i's session is over: its ssh reaped (SIGKILL now, or after a
- * second to end by itself and say why), every worker of it ended with why
+ * second to end by itself and say why; what its agent still writes read
+ * and dropped meanwhile), every worker of it ended with why
  * or else ssh's last line. */
 static void host_end(int i, const char *why, int kill_now)
 {
@@ -108,6 +121,9 @@ static void host_end(int i, const char *why, int kill_now)
 	if (h->state != HOST_UP)
 		return;
 	for (int ms = 0; !spawn_reap(&h->ch); ms++) {
+		char junk[65536];	/* an agent blocked on its stdout sees our EOF */
+		while (h->ch.report_fd >= 0 && read(h->ch.report_fd, junk, sizeof(junk)) > 0)
+			;
 		if (ms == 1000 || (kill_now && !ms))
 			spawn_signal(&h->ch, SIGKILL);
 		usleep(1000);
@@ -201,12 +217,13 @@ static int hello_wait(int i, char *why, size_t whylen)
 		ssize_t n = read(h->ch.report_fd, buf, sizeof(buf));
 		if (n == 0 || (n < 0 && errno != EAGAIN && errno != EINTR)) {
 			snprintf(why, whylen, "ended before its hello");
-			break;
-		}
-		if (n > 0 && agent_buf_add(&b, buf, (size_t)n, 1u << 20) < 0)
 			got = -1;
-		else if (n > 0)
+		} else if (n > 0 && agent_buf_add(&b, buf, (size_t)n, 1u << 20) < 0) {
+			snprintf(why, whylen, "out of memory for its hello");
+			got = -1;
+		} else if (n > 0) {
 			got = hello_in(h, &b, &seen, why, whylen);
+		}
 	}
 	if (!got)
 		snprintf(why, whylen, *stopflag ? "interrupted" : "no hello from `matrix agent` in %llu s",
@@ -215,37 +232,57 @@ static int hello_wait(int i, char *why, size_t whylen)
 	return got == 1 ? 0 : -1;
 }
 
-/* Host i's session started and greeted: HOST_UP, or HOST_LOST with the
- * reason on stderr. */
-static void host_start(int i)
+#define next_seq(seq) ((seq) == UINT32_MAX ? 1 : (seq) + 1)	/* as remote_spawn's */
+
+/* Host i's start failed for repetition seq: why on stderr and kept for
+ * its workers' rows. */
+static void start_failed(int i, uint32_t seq, const char *why)
+{
+	struct agent_host *h = &host[i];
+	snprintf(h->why, sizeof(h->why), "%.399s", why);
+	fprintf(stderr, "matrix: hosts: matrix agent on %s: %s\n", h->u->url, why);
+	h->fail_seq = seq;
+	h->fail_gen = h->gen;
+}
+
+/* Host i's session started and greeted for repetition seq: HOST_UP, or
+ * HOST_LOST with the reason on stderr (no new try in that repetition). */
+static void host_start(int i, uint32_t seq)
 {
 	static struct spawn_argv a;
 	struct agent_host *h = &host[i];
-	char *words[] = { "matrix", "agent", NULL }, err[512];
+	char *words[] = { "matrix", "agent", NULL }, err[512] = "";
 	int logfd;
 
 	a = (struct spawn_argv){ .argc = 0 };
 	ssh_cmd_argv(mat, h->u, NULL, words, &a);
 	h->state = HOST_LOST;
 	logfd = open(h->log, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-	if (logfd < 0 || a.overflow ||
-	    spawn_start_flags(&h->ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err, sizeof(err)) < 0) {
+	if (logfd < 0)
+		snprintf(err, sizeof(err), "%.300s: %s", h->log, strerror(errno));
+	else if (a.overflow)
+		snprintf(err, sizeof(err), "its ssh command is too long");
+	if (*err || spawn_start_flags(&h->ch, a.argv, -1, logfd, SPAWN_STDIO, NULL, err,
+				      sizeof(err)) < 0) {
 		if (logfd >= 0)
 			close(logfd);
+		start_failed(i, seq, err);
 		return;
 	}
 	close(logfd);
 	fcntl(h->ch.stdin_wr, F_SETFL, O_NONBLOCK);
 	h->dec = (struct agent_dec){ .in = { 0 } };
 	h->out = (struct agent_buf){ 0 };
+	h->queued = h->written = 0;
+	h->fail_seq = 0;
 	h->state = HOST_UP;
 	if (hello_wait(i, err, sizeof(err)) < 0) {
 		char msg[600], last[256];
 		log_last_line(h->log, last, sizeof(last));
-		snprintf(msg, sizeof(msg), "matrix agent on %.150s: %.150s%s%.150s", h->u->url, err,
-			 *last ? ": " : "", last);
-		fprintf(stderr, "matrix: hosts: %s\n", msg);
+		snprintf(msg, sizeof(msg), "%.150s%s%.150s", err, *last ? ": " : "", last);
+		start_failed(i, seq, msg);
 		h->killed = 1;
+		snprintf(msg, sizeof(msg), "matrix agent on %.150s: %s", h->u->url, h->why);
 		host_lost(i, msg);
 	}
 }
@@ -262,7 +299,8 @@ void agent_hosts_start(const struct matrix *m, const char *sockdir,
 	for (int i = 0; i < 2; i++)
 		if (host[i].u) {
 			snprintf(host[i].log, sizeof(host[i].log), "%s/agent-%d.log", sockdir, i);
-			host_start(i);
+			host[i].gen = host[i].tmp_fresh = 1;
+			host_start(i, next_seq(0));
 		}
 }
 
@@ -298,6 +336,7 @@ static void host_flush(int i)
 			return;
 		}
 		agent_buf_consume(&h->out, (size_t)n);
+		h->written += (uint64_t)n;
 	}
 }
 
@@ -311,11 +350,26 @@ static void queue(struct aproc *p, enum agent_rec_type type, const void *data, s
 {
 	struct agent_host *h = &host[p->host];
 
-	if (h->state == HOST_UP && agent_rec_put(&h->out, type, p->seq, p->slot, data, len) < 0)
+	if (h->state != HOST_UP)
+		return;
+	size_t before = agent_buf_size(&h->out);
+	if (agent_rec_put(&h->out, type, p->seq, p->slot, data, len) < 0)
 		host_lost(p->host, "cannot queue a record for the agent (out of memory)");
+	else
+		h->queued += agent_buf_size(&h->out) - before;
 }
 
 /* ---- the workers ---- */
+
+/* n bytes off the front of p's pend, and off its host's count. */
+static void pend_drop(struct aproc *p, size_t n)
+{
+	size_t *total = &host[p->host].pend;
+
+	n = n < agent_buf_size(&p->pend) ? n : agent_buf_size(&p->pend);
+	agent_buf_consume(&p->pend, n);
+	*total -= n < *total ? n : *total;
+}
 
 static void proc_signal(struct child *ch, int sig)
 {
@@ -331,8 +385,8 @@ static void proc_signal(struct child *ch, int sig)
 		return;
 	}
 	queue(p, AGENT_KILL, num, (size_t)snprintf(num, sizeof(num), "%d", sig));
-	if (sig == SIGKILL && !p->kill_at)
-		p->kill_at = clock_now_ns();
+	if (sig == SIGKILL && !p->kill_end && host[p->host].state == HOST_UP)
+		p->kill_end = host[p->host].queued;	/* its clock starts once written */
 	host_flush(p->host);
 }
 
@@ -350,6 +404,7 @@ static void proc_release(struct child *ch)
 		close(p->report_wr);
 	if (p->log_fd >= 0)
 		close(p->log_fd);
+	pend_drop(p, agent_buf_size(&p->pend));
 	agent_buf_release(&p->pend);
 	memset(p, 0, sizeof(*p));
 	ch->ops_arg = NULL;
@@ -394,17 +449,22 @@ static struct aproc *proc_new(struct child *ch, int i, int log_fd, char *err, si
 		return NULL;
 	}
 	fcntl(rep[1], F_SETPIPE_SZ, 1 << 20);	/* fewer bytes to hold here */
-	ch->pidfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK);
-	*p = (struct aproc){ .used = 1, .host = i, .ch = ch, .report_wr = rep[1],
-			     .log_fd = fcntl(log_fd, F_DUPFD_CLOEXEC, 3) };
+	/* exit_in until it is whole: a failure here queues no end record
+	 * (its tag is not yet set, and the agent never heard of it) */
+	*p = (struct aproc){ .used = 1, .host = i, .ch = ch, .report_wr = rep[1], .log_fd = -1,
+			     .exit_in = 1 };
 	ch->report_fd = rep[0];
 	ch->ops = &proc_ops;
 	ch->ops_arg = p;
-	if (ch->pidfd < 0 || p->log_fd < 0) {
+	if ((ch->pidfd = eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK)) < 0)
 		snprintf(err, errlen, "eventfd: %s", strerror(errno));
+	else if ((p->log_fd = fcntl(log_fd, F_DUPFD_CLOEXEC, 3)) < 0)
+		snprintf(err, errlen, "the log's descriptor (F_DUPFD): %s", strerror(errno));
+	if (ch->pidfd < 0 || p->log_fd < 0) {
 		spawn_release(ch);
 		return NULL;
 	}
+	p->exit_in = 0;
 	return p;
 }
 
@@ -419,8 +479,9 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		snprintf(err, errlen, "no agent for this host (its handshake failed)");
 		return -1;
 	}
-	if (host[i].state != HOST_UP)
-		host_start(i);
+	if (host[i].state != HOST_UP && host[i].fail_seq != seq)
+		host_start(i, seq);	/* once a repetition: an unreachable host is slow */
+	host[i].last_seq = seq;
 	if (spawn_payload(worker, cpus, &b) < 0) {
 		agent_buf_release(&b);
 		snprintf(err, errlen, "the worker's command is too long");
@@ -441,8 +502,8 @@ int agent_spawn(struct child *ch, int i, uint32_t seq, unsigned slot,
 		p->exit_in = 1;
 		p->gone = GONE_LOST;
 		p->status = 255 << 8;
-		snprintf(p->msg, sizeof(p->msg), "no session with matrix agent on %s (see above)",
-			 host[i].u->url);
+		snprintf(p->msg, sizeof(p->msg), "no session with matrix agent on %.150s: %.300s",
+			 host[i].u->url, host[i].fail_seq == seq ? host[i].why : "it ended");
 	}
 	if (p->exit_in && !ch->posted)
 		post(p);
@@ -453,8 +514,12 @@ const char *agent_tmp(int i)
 {
 	if (!host[i].u)
 		return NULL;
-	if (host[i].state != HOST_UP)
-		host_start(i);
+	struct agent_host *h = &host[i];
+
+	h->gen += !h->tmp_fresh;	/* called as each repetition starts, its spawns after */
+	h->tmp_fresh = 0;
+	if (h->state != HOST_UP && h->fail_gen != h->gen)
+		host_start(i, next_seq(h->last_seq));
 	return host[i].state == HOST_UP && host[i].tmp[0] ? host[i].tmp : NULL;
 }
 
@@ -501,21 +566,11 @@ static void pend_flush(struct aproc *p)
 		if (n < 0 && errno == EAGAIN)
 			return;
 		if (n <= 0) {	/* the cell stopped reading it */
-			agent_buf_consume(&p->pend, agent_buf_size(&p->pend));
+			pend_drop(p, agent_buf_size(&p->pend));
 			return;
 		}
-		agent_buf_consume(&p->pend, (size_t)n);
+		pend_drop(p, (size_t)n);
 	}
-}
-
-/* Text of the agent's (an error record) made safe for one line of a row. */
-static void plain_text(const char *data, size_t len, char *out, size_t outlen)
-{
-	size_t o = 0;
-
-	for (size_t k = 0; k < len && o + 1 < outlen; k++)
-		out[o++] = data[k] >= 0x20 && data[k] < 0x7f ? data[k] : '?';
-	out[o] = '\0';
 }
 
 static void log_bytes(struct aproc *p, const char *data, size_t len)
@@ -553,10 +608,16 @@ static int take(int i, const struct agent_rec *rec, char *why, size_t whylen)
 		p->ch->pid = (pid_t)pid;
 		return 0;
 	case AGENT_REPORT:
+		if (host[i].pend + rec->len > AGENT_PEND_HOST) {
+			snprintf(why, whylen, "more than %u MiB of its workers' reports not read",
+				 AGENT_PEND_HOST >> 20);
+			return -1;
+		}
 		if (agent_buf_add(&p->pend, rec->data, rec->len, AGENT_PEND_MAX) < 0) {
 			snprintf(why, whylen, "more than %u MiB of report not read", AGENT_PEND_MAX >> 20);
 			return -1;
 		}
+		host[i].pend += rec->len;
 		pend_flush(p);
 		return 0;
 	case AGENT_LOG:
@@ -568,7 +629,7 @@ static int take(int i, const struct agent_rec *rec, char *why, size_t whylen)
 		p->exit_in = 1;
 		return 0;
 	default:	/* AGENT_ERROR */
-		plain_text(rec->data, rec->len, p->msg, sizeof(p->msg));
+		agent_plain_text(rec->data, rec->len, p->msg, sizeof(p->msg));
 		p->exit_in = 1;
 		p->gone = GONE_SPAWN;
 		p->status = 127 << 8;
@@ -598,6 +659,7 @@ static void host_read(int i)
 			return;
 		}
 		total += (size_t)n;
+		h->heard_at = clock_now_ns();
 		got = agent_dec_feed(&h->dec, buf, (size_t)n, why, sizeof(why));
 		while (!got && (got = agent_dec_next(&h->dec, &rec, why, sizeof(why))) == 1)
 			got = take(i, &rec, why, sizeof(why)) < 0 ? -1 : 0;
@@ -609,26 +671,46 @@ static void host_read(int i)
 	}
 }
 
+/* A SIGKILL asked of p: its clock started once the record was all
+ * written; the session lost when neither its exit nor any byte from its
+ * agent came within AGENT_KILL_NS of that or of the agent's last byte,
+ * or at once when the run is interrupted. */
+static void kill_check(struct aproc *p, uint64_t now)
+{
+	struct agent_host *h = &host[p->host];
+
+	if (p->exit_in || !p->kill_end || h->state != HOST_UP)
+		return;
+	if (*stopflag) {	/* as proc_signal: no waiting on a stalled session */
+		h->killed = 1;
+		host_end(p->host, "the run was interrupted", 1);
+		return;
+	}
+	if (!p->kill_at && h->written >= p->kill_end)
+		p->kill_at = now;
+	uint64_t since = p->kill_at > h->heard_at ? p->kill_at : h->heard_at;
+	if (p->kill_at && now > since && now - since > AGENT_KILL_NS) {
+		h->killed = 1;
+		host_lost(p->host, "no exit from a remote worker and no word from its agent 5 s "
+			  "after SIGKILL: the session is stuck (ssh killed)");
+	}
+}
+
 void agent_pump(void)
 {
-	uint64_t now = clock_now_ns();
-
 	for (int i = 0; i < 2; i++) {
 		host_flush(i);
 		host_read(i);
 		if (host[i].state == HOST_UP && spawn_reap(&host[i].ch))
 			host_lost(i, NULL);
 	}
+	uint64_t now = clock_now_ns();	/* after host_read's heard_at */
+
 	for (size_t k = 0; k < AGENT_PROCS; k++) {
 		struct aproc *p = &procs[k];
 		if (!p->used || p->ch->posted)
 			continue;
-		if (!p->exit_in && p->kill_at && now - p->kill_at > AGENT_KILL_NS &&
-		    host[p->host].state == HOST_UP) {
-			host[p->host].killed = 1;
-			host_lost(p->host, "no exit from a remote worker a second after SIGKILL: the "
-				  "session is stuck (ssh killed)");
-		}
+		kill_check(p, now);
 		pend_flush(p);
 		if (p->exit_in && !agent_buf_size(&p->pend))
 			post(p);

@@ -284,6 +284,36 @@ Y
 	expect_no_remote
 }
 
+# A host whose handshake answers but whose agent cannot start: said once
+# on stderr with why, each worker's row says why, and the session is tried
+# once a repetition, not once a worker (an unreachable host is slow).
+t_failed_agent_start_tried_once_a_repetition() {
+	ssh_up
+	printf '#!/bin/sh\n[ "$1" = agent ] && { echo "no agent here" >&2; exit 3; }\nexec %q "$@"\n' "$RMX" \
+		>"$T/remote/noagent"
+	chmod +x "$T/remote/noagent"
+	{ cat <<Y
+name: ssh-noagent
+repeat: 2
+matrix:
+  transport: [tcp]
+  concurrency: [3]
+  count: [100]
+Y
+	hosts_yaml "  client: ssh://root@127.0.0.1:2222
+  server: ssh://root@127.0.0.1:2222" | sed "s|matrix: .*|matrix: $T/remote/noagent|"; } >m.yaml
+	rc=0
+	(in_ns "$MATRIX_BIN" run m.yaml -o out) >"$T/.out" 2>"$T/.err" || rc=$?
+	expect_rc 1
+	expect_err "matrix: hosts: matrix agent on ssh://root@127.0.0.1:2222: ended before its hello: no agent here"
+	local tries
+	tries=$(grep -c "matrix: hosts: matrix agent on" "$T/.err")
+	[ "$tries" = 2 ] || die "$tries tries for 2 repetitions: $(cat "$T/.err")"
+	expect_all out/results.csv status "ssh failed"
+	csvq out/results.csv error | grep -qv "no agent here" && die "error: $(csvq out/results.csv error)"
+	expect_no_remote
+}
+
 # The pids of the remote workers running (the remote binary's workers,
 # an agent's or, under MATRIX_NO_AGENT, --stdio ones).
 remote_workers() {
