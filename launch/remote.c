@@ -137,34 +137,6 @@ int remote_spawn(struct child *ch, const struct matrix *m, const struct cell_par
 	return spawn_start_flags(ch, a.argv, -1, log_fd, SPAWN_STDIO, NULL, err, errlen);
 }
 
-/* The last non-empty line of text (len bytes) into msg. */
-static void last_line(const char *text, size_t len, char *msg, size_t msglen)
-{
-	size_t end = len, start;
-
-	while (end && (text[end - 1] == '\n' || text[end - 1] == '\r'))
-		end--;
-	for (start = end; start && text[start - 1] != '\n'; start--)
-		;
-	snprintf(msg, msglen, "%.*s", (int)(end - start), text + start);
-}
-
-/* The last line of the file at path into msg ("" when none). */
-static void last_line_of(const char *path, char *msg, size_t len)
-{
-	char buf[4096];
-	ssize_t n = 0;
-	int fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
-		off_t size = lseek(fd, 0, SEEK_END);
-		off_t from = size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0;
-		n = pread(fd, buf, sizeof(buf), from);
-		close(fd);
-	}
-	last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
-}
-
 int remote_spawn_failed(const struct child *ch, char *msg, size_t len)
 {
 	int spawn;
@@ -180,7 +152,7 @@ int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *m
 		return agent_child_failed(ch, ours, &spawn, msg, len) && !spawn;
 	if (!ch->reaped || !WIFEXITED(ch->status) || WEXITSTATUS(ch->status) != 255)
 		return 0;
-	last_line_of(log, msg, len);
+	ssh_log_last_line(log, msg, len);
 	if (!strncmp(msg, "Killed by signal", 16))	/* ours: ssh says so */
 		*msg = '\0';
 	/* a session of a master says nothing when the master's connection
@@ -193,7 +165,7 @@ int remote_ssh_failed(const struct child *ch, const char *log, int ours, char *m
 			usleep(10000);
 		mux[i].waited |= ours != 0;
 		if (mux[i].log[0] && (mux[i].ch.reaped || !mux[i].up))
-			last_line_of(mux[i].log, msg, len);
+			ssh_log_last_line(mux[i].log, msg, len);
 	}
 	if (!*msg && ours)
 		return 0;
@@ -352,7 +324,7 @@ static int hello_host(const struct matrix *m, const struct host_url *u, int i, c
 	if (hello_run(m, u, out, sizeof(out), errs, sizeof(errs), &status, &cut, err, errlen) < 0)
 		return -1;
 	hello[i].done = 1;
-	last_line(errs, strlen(errs), line, sizeof(line));
+	ssh_last_line(errs, strlen(errs), line, sizeof(line));
 	if (cut || !WIFEXITED(status) || WEXITSTATUS(status)) {
 		hello_failed(i, u, status, cut, exe, line);
 		return 0;

@@ -68,27 +68,6 @@ static struct aproc {
 
 /* ---- the sessions ---- */
 
-/* The last non-empty line of the file at path into msg ("" for none). */
-static void log_last_line(const char *path, char *msg, size_t len)
-{
-	char buf[4096];
-	ssize_t n = 0;
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-
-	if (fd >= 0) {
-		off_t size = lseek(fd, 0, SEEK_END);
-		n = pread(fd, buf, sizeof(buf), size > (off_t)sizeof(buf) ? size -
-			  (off_t)sizeof(buf) : 0);
-		close(fd);
-	}
-	size_t end = n > 0 ? (size_t)n : 0, start;
-	while (end && (buf[end - 1] == '\n' || buf[end - 1] == '\r'))
-		end--;
-	for (start = end; start && buf[start - 1] != '\n'; start--)
-		;
-	snprintf(msg, len, "%.*s", (int)(end - start), buf + start);
-}
-
 static void host_end(int i, const char *why, int kill_now);
 
 static void host_lost(int i, const char *why)
@@ -131,7 +110,7 @@ static void host_end(int i, const char *why, int kill_now)
 	if (why)
 		snprintf(msg, sizeof(msg), "%s", why);
 	else
-		log_last_line(h->log, msg, sizeof(msg));
+		ssh_log_last_line(h->log, msg, sizeof(msg));
 	if (!strncmp(msg, "Killed by signal", 16))
 		*msg = '\0';
 	if (!*msg)
@@ -278,7 +257,7 @@ static void host_start(int i, uint32_t seq)
 	h->state = HOST_UP;
 	if (hello_wait(i, err, sizeof(err)) < 0) {
 		char msg[600], last[256];
-		log_last_line(h->log, last, sizeof(last));
+		ssh_log_last_line(h->log, last, sizeof(last));
 		snprintf(msg, sizeof(msg), "%.150s%s%.150s", err, *last ? ": " : "", last);
 		start_failed(i, seq, msg);
 		h->killed = 1;

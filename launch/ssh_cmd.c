@@ -1,8 +1,11 @@
-/* The ssh command line of a remote command: see ssh_cmd.h. */
+/* The ssh command line of a remote command, and the last line ssh said:
+ * see ssh_cmd.h. */
 #include "ssh_cmd.h"
 
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 
 /* word single-quoted for a POSIX shell onto buf at *o: ' becomes '\''. */
 static void quote(char *buf, size_t len, size_t *o, const char *word)
@@ -70,3 +73,30 @@ void ssh_cmd_argv(const struct matrix *m, const struct host_url *u, const char *
 		spawn_argv_add(out, "%s", cmd);
 }
 
+/* The last non-empty line of text (len bytes) into msg. */
+void ssh_last_line(const char *text, size_t len, char *msg, size_t msglen)
+{
+	size_t end = len, start;
+
+	while (end && (text[end - 1] == '\n' || text[end - 1] == '\r'))
+		end--;
+	for (start = end; start && text[start - 1] != '\n'; start--)
+		;
+	snprintf(msg, msglen, "%.*s", (int)(end - start), text + start);
+}
+
+/* The last line of the file at path into msg ("" when none). */
+void ssh_log_last_line(const char *path, char *msg, size_t len)
+{
+	char buf[4096];
+	ssize_t n = 0;
+	int fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) >= 0) {
+		off_t size = lseek(fd, 0, SEEK_END);
+		off_t from = size > (off_t)sizeof(buf) ? size - (off_t)sizeof(buf) : 0;
+		n = pread(fd, buf, sizeof(buf), from);
+		close(fd);
+	}
+	ssh_last_line(buf, n > 0 ? (size_t)n : 0, msg, len);
+}

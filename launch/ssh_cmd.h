@@ -17,4 +17,11 @@
 void ssh_cmd_argv(const struct matrix *m, const struct host_url *u, const char *control,
 		  char *const words[], struct spawn_argv *out);
 
+/* The last non-empty line of text (len bytes) into msg: what ssh (or
+ * a remote command) said last. */
+void ssh_last_line(const char *text, size_t len, char *msg, size_t msglen);
+/* The same of the last 4 KiB of the file at path (a session's log; ""
+ * when none). */
+void ssh_log_last_line(const char *path, char *msg, size_t len);
+
 #endif
